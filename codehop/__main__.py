@@ -1,0 +1,3 @@
+from codehop.cli import main
+
+main()

@@ -1,0 +1,16 @@
+"""The Python API: `codehop.ask(...)` and `codehop.context(...)`."""
+
+from __future__ import annotations
+
+import os
+
+from codehop.app import Config, app_for
+from codehop.orchestrator import Limits
+from codehop.records import Answer
+
+
+def ask(question: str, repo: str | os.PathLike[str] = ".", *, max_loops: int = 1,
+        generator: str = "offline", budget_tokens: int = 2000, index_dir: str | None = None) -> Answer:
+    """Answer a question about `repo`, indexing it on first use (incrementally after)."""
+    app = app_for(repo, Config(index_dir=index_dir))
+    return app.navigator(generator).ask(question, Limits(max_loops=max_loops, budget_tokens=budget_tokens))

@@ -1,0 +1,141 @@
+"""Wiring: builds a Navigator from configuration. The only module that names concrete classes.
+
+May import every engine and logic module; front-ends import only this and api.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from codehop.errors import UsageError
+from codehop.indexer import IndexReport, index_repo
+from codehop.orchestrator import Navigator
+from codehop.protocols import Generator, Resolver
+from codehop.resolve import Ladder, RegexResolver, SymbolTableResolver
+from codehop.retrieval import Neighbours, retrieve
+from codehop.store import SqliteStore
+from codehop.symbols import SymbolTable
+
+RESOLVER_NAMES = ("symbol_table", "jedi", "lsp", "regex")
+
+
+@dataclass(slots=True, kw_only=True)
+class Config:
+    generator: str = "offline"
+    resolvers: tuple[str, ...] = ("symbol_table", "jedi", "regex")
+    language_server: str = field(default_factory=lambda: os.environ.get("CODEHOP_LANGUAGE_SERVER", "basedpyright"))
+    language_server_command: tuple[str, ...] = ()
+    resolver_timeout_s: float = 5.0
+    use_graph: bool = True
+    index_dir: str | None = None
+
+
+class App:
+    """One repository: its index, symbol table, graph and ladder, kept warm across queries."""
+
+    def __init__(self, repo: str | os.PathLike[str], config: Config | None = None) -> None:
+        self.config = config or Config()
+        self.store, self.report = index_repo(repo, index_dir=self.config.index_dir)
+        self.root = Path(self.report.root)
+        self.table = SymbolTable(self.store)
+        self._graph: object = None
+        self._lock = threading.RLock()
+        self._resolvers: dict[str, Resolver] = {}
+
+    def refresh(self) -> IndexReport:
+        """Re-index what changed on disk (cheap when nothing did)."""
+        with self._lock:
+            store, report = index_repo(self.root, index_dir=self.config.index_dir)
+            if store.path != self.store.path:
+                self.store = store
+                self.table = SymbolTable(store)
+            self.report = report
+            return report
+
+    # ---- engines -----------------------------------------------------------
+    def graph_neighbours(self) -> Neighbours | None:
+        if not self.config.use_graph:
+            return None
+        from codehop.graph_context import GraphContext
+
+        if self._graph is None:
+            self._graph = GraphContext(self.store)
+        graph = self._graph
+        assert isinstance(graph, GraphContext)
+        return graph.neighbours
+
+    def resolver(self, name: str) -> Resolver:
+        if name not in self._resolvers:
+            self._resolvers[name] = self._make_resolver(name)
+        return self._resolvers[name]
+
+    def _make_resolver(self, name: str) -> Resolver:
+        if name == "symbol_table":
+            return SymbolTableResolver(self.table)
+        if name == "jedi":
+            from codehop.jedi_resolver import JediResolver
+
+            return JediResolver(str(self.root), self.table, timeout_s=self.config.resolver_timeout_s)
+        if name == "lsp":
+            from codehop.lsp_resolver import LspResolver
+
+            return LspResolver(str(self.root), server=self.config.language_server,
+                               command=self.config.language_server_command,
+                               timeout_s=self.config.resolver_timeout_s)
+        if name == "regex":
+            return RegexResolver(self.table, str(self.root))
+        raise UsageError(f"unknown resolver {name!r}; choose from {', '.join(RESOLVER_NAMES)}")
+
+    def ladder(self, names: tuple[str, ...] | None = None) -> Ladder:
+        return Ladder([self.resolver(n) for n in (names or self.config.resolvers)], self.table)
+
+    def generator(self, name: str | None = None) -> Generator:
+        name = name or self.config.generator
+        if name == "offline":
+            from codehop.offline import OfflineGenerator
+
+            return OfflineGenerator(self.table)
+        if name == "anthropic":
+            from codehop.anthropic_generator import AnthropicGenerator
+
+            return AnthropicGenerator.from_env(self.table)
+        raise UsageError(f"unknown generator {name!r}; choose offline or anthropic")
+
+    def navigator(self, generator: str | None = None) -> Navigator:
+        graph = self.graph_neighbours()
+        store = self.store
+
+        def _retrieve(question: str):  # type: ignore[no-untyped-def]
+            return retrieve(store, question, graph=graph)
+
+        return Navigator(self.store, _retrieve, self.generator(generator), self.ladder())
+
+    def close(self) -> None:
+        for r in self._resolvers.values():
+            close = getattr(r, "close", None)
+            if close is not None:
+                close()
+        self.store.close()
+
+
+_APPS: dict[tuple[str, str | None], App] = {}
+_APPS_LOCK = threading.Lock()
+
+
+def app_for(repo: str | os.PathLike[str], config: Config | None = None) -> App:
+    """A warm App per repository in this process; refreshed (incrementally) on each use."""
+    from codehop.walk import repo_root
+
+    root = str(repo_root(repo))
+    key = (root, (config or Config()).index_dir)
+    with _APPS_LOCK:
+        app = _APPS.get(key)
+        if app is None:
+            app = App(root, config)
+            _APPS[key] = app
+            return app
+    app.refresh()
+    return app

@@ -1,0 +1,50 @@
+"""codehop's exception tree (stdlib only). Inner layers raise; front-ends convert.
+
+    CodehopError                 exit 1
+    ├── RepoNotFoundError        exit 2   the repository path is missing or not a directory
+    ├── UsageError               exit 2   a bad argument (PATH:LINE:COL, unknown symbol form, ...)
+    ├── OutsideRepoError         exit 2   a path that leaves the indexed roots
+    ├── IndexSchemaError         exit 3   an index that cannot be opened or rebuilt
+    ├── LanguageServerError      exit 4   a language server failed (start, crash, timeout, garbage)
+    ├── GenerationError          exit 5   the model could not produce a valid answer
+    └── BudgetExceededError      exit 6   a per-query bound was hit where no partial result exists
+"""
+
+from __future__ import annotations
+
+
+class CodehopError(Exception):
+    exit_code = 1
+
+    def __init__(self, message: str, **context: object) -> None:
+        super().__init__(message)
+        self.message = message
+        self.context = context
+
+
+class RepoNotFoundError(CodehopError):
+    exit_code = 2
+
+
+class UsageError(CodehopError):
+    exit_code = 2
+
+
+class OutsideRepoError(CodehopError):
+    exit_code = 2
+
+
+class IndexSchemaError(CodehopError):
+    exit_code = 3
+
+
+class LanguageServerError(CodehopError):
+    exit_code = 4
+
+
+class GenerationError(CodehopError):
+    exit_code = 5
+
+
+class BudgetExceededError(CodehopError):
+    exit_code = 6

@@ -1,0 +1,237 @@
+"""Build and update a repository's index: walk, hash, parse (two processes), write once.
+
+An update is one SQLite transaction: a reader sees the old index or the new
+one, never half. A first build (or a rebuild after a schema change or a
+corrupt file, which is moved aside) goes to a temporary file swapped in with
+`os.replace()`. May import: records, errors, walk, chunking, store, symbols,
+xref_resolve, stdlib.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from codehop.chunking import FileFacts, parse_file
+from codehop.errors import IndexSchemaError
+from codehop.store import (SqliteStore, bump_generation, check_schema, connect, create_schema,
+                           delete_files, move_aside, write_file_facts)
+from codehop.walk import SourceFile, repo_root, walk_python_files
+
+DEFAULT_MAX_FILE_BYTES = 1_000_000
+_POOL_MIN_FILES = 48
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass(slots=True, kw_only=True)
+class IndexReport:
+    root: str
+    index_path: str
+    files: int = 0
+    parsed: int = 0
+    deleted: int = 0
+    chunks: int = 0
+    xrefs: int = 0
+    seconds: float = 0.0
+    rebuilt: bool = False
+    warnings: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, object]:
+        return {"root": self.root, "index": self.index_path, "files": self.files,
+                "parsed": self.parsed, "deleted": self.deleted, "chunks": self.chunks,
+                "xrefs": self.xrefs, "seconds": round(self.seconds, 3), "rebuilt": self.rebuilt,
+                "warnings": self.warnings}
+
+
+def index_dir_for(root: Path, index_dir: str | os.PathLike[str] | None = None) -> Path:
+    chosen = index_dir or os.environ.get("CODEHOP_INDEX_DIR")
+    return Path(chosen).expanduser().resolve() if chosen else root / ".codehop"
+
+
+def _read(sf: SourceFile, max_bytes: int) -> tuple[bytes | None, str | None]:
+    """The file's bytes, or None and a warning naming the file."""
+    if sf.size > max_bytes:
+        return None, f"{sf.rel_path}: {sf.size} bytes exceeds the {max_bytes}-byte cap; skipped"
+    try:
+        with open(sf.abs_path, "rb") as fh:
+            data = fh.read(max_bytes + 1)
+    except OSError as exc:
+        return None, f"{sf.rel_path}: cannot read ({exc.strerror}); skipped"
+    if len(data) > max_bytes:
+        return None, f"{sf.rel_path}: grew past the {max_bytes}-byte cap; skipped"
+    if b"\x00" in data[:8192]:
+        return None, f"{sf.rel_path}: binary content (NUL bytes); skipped"
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    return data, None
+
+
+def _parse_one(job: tuple[str, bytes]) -> tuple[FileFacts, str | None]:
+    rel, data = job
+    warning = None
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        warning = f"{rel}: not valid UTF-8; decoded with replacement characters"
+    try:
+        facts = parse_file(rel, data)
+    except RecursionError:
+        return FileFacts(rel_path=rel, module="", is_package=False), f"{rel}: nesting too deep; skipped"
+    if facts.has_error:
+        w = f"{rel}: syntax error; indexed what tree-sitter recovered"
+        warning = f"{warning}; {w}" if warning else w
+    return facts, warning
+
+
+def _parse_all(jobs: list[tuple[str, bytes]], workers: int) -> list[tuple[FileFacts, str | None]]:
+    if len(jobs) < _POOL_MIN_FILES or workers <= 1:
+        return [_parse_one(j) for j in jobs]
+    # big files first so the two workers finish together
+    order = sorted(range(len(jobs)), key=lambda i: -len(jobs[i][1]))
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        results = list(pool.map(_parse_one, [jobs[i] for i in order], chunksize=8))
+    out: list[tuple[FileFacts, str | None]] = [None] * len(jobs)  # type: ignore[list-item]
+    for i, r in zip(order, results):
+        out[i] = r
+    return out
+
+
+def open_index(root: Path, index_dir: Path) -> SqliteStore | None:
+    """The existing index if it opens and matches our schema; else None (moved aside)."""
+    path = index_dir / "index.db"
+    if not path.exists():
+        return None
+    try:
+        conn = connect(path)
+        try:
+            check_schema(conn)
+        finally:
+            conn.close()
+    except (IndexSchemaError, sqlite3.DatabaseError) as exc:
+        reason = "foreign" if isinstance(exc, IndexSchemaError) else "corrupt"
+        move_aside(path, reason)
+        return None
+    return SqliteStore(path)
+
+
+def index_repo(repo: str | os.PathLike[str], *, index_dir: str | os.PathLike[str] | None = None,
+               max_file_bytes: int = DEFAULT_MAX_FILE_BYTES, workers: int | None = None,
+               progress: Progress | None = None) -> tuple[SqliteStore, IndexReport]:
+    """Bring the index of `repo` up to date; return the store and what was done."""
+    t0 = time.perf_counter()
+    root = repo_root(repo)
+    idx_dir = index_dir_for(root, index_dir)
+    idx_dir.mkdir(parents=True, exist_ok=True)
+    report = IndexReport(root=str(root), index_path=str(idx_dir / "index.db"))
+    store = open_index(root, idx_dir)
+    files = list(walk_python_files(root, report.warnings))
+    report.files = len(files)
+    old = store.file_states() if store is not None else {}
+    current = {sf.rel_path: sf for sf in files}
+    deleted = [rel for rel in old if rel not in current]
+    changed: list[SourceFile] = [sf for sf in files if old.get(sf.rel_path, ("", -1, -1))[1:] != (sf.size, sf.mtime_ns)]
+    jobs: list[tuple[str, bytes]] = []
+    hashes: dict[str, str] = {}
+    stats: dict[str, tuple[int, int]] = {}
+    touched_only: list[tuple[str, int, int]] = []
+    for sf in changed:
+        data, warning = _read(sf, max_file_bytes)
+        if warning:
+            report.warnings.append(warning)
+        if data is None:
+            if sf.rel_path in old:
+                deleted.append(sf.rel_path)
+            continue
+        digest = hashlib.blake2b(data, digest_size=16).hexdigest()
+        if sf.rel_path in old and old[sf.rel_path][0] == digest:
+            touched_only.append((sf.rel_path, sf.size, sf.mtime_ns))
+            continue
+        hashes[sf.rel_path] = digest
+        stats[sf.rel_path] = (sf.size, sf.mtime_ns)
+        jobs.append((sf.rel_path, data))
+    if store is not None and not jobs and not deleted and not touched_only:
+        report.seconds = time.perf_counter() - t0
+        _fill_counts(store, report)
+        return store, report
+    parsed = _parse_all(jobs, workers if workers is not None else min(2, os.cpu_count() or 1))
+    facts = []
+    for f, warning in parsed:
+        if warning:
+            report.warnings.append(warning)
+        if f.module or f.rel_path:
+            facts.append(f)
+        if progress is not None:
+            progress(len(facts), len(jobs))
+    report.parsed = len(facts)
+    report.deleted = len(deleted)
+    if store is None:
+        store = _build_fresh(idx_dir, facts, hashes, stats)
+        report.rebuilt = True
+    else:
+        _update(store, facts, deleted, hashes, stats, touched_only)
+    report.seconds = time.perf_counter() - t0
+    _fill_counts(store, report)
+    return store, report
+
+
+def _fill_counts(store: SqliteStore, report: IndexReport) -> None:
+    counts = store.counts()
+    report.chunks = counts["chunks"]
+    report.xrefs = counts["xrefs"]
+
+
+def _build_fresh(idx_dir: Path, facts: list[FileFacts], hashes: dict[str, str],
+                 stats: dict[str, tuple[int, int]]) -> SqliteStore:
+    from codehop.xref_resolve import resolve_static
+
+    final = idx_dir / "index.db"
+    tmp = idx_dir / f"index.db.tmp-{os.getpid()}"
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        Path(str(tmp) + suffix).unlink(missing_ok=True)
+    conn = connect(tmp, fast_unsafe=True)
+    create_schema(conn)
+    conn.execute("BEGIN")
+    write_file_facts(conn, facts, hashes, stats)
+    conn.execute("COMMIT")
+    conn.close()
+    tmp_store = SqliteStore(tmp)
+    tmp_store._local.conn = connect(tmp, fast_unsafe=True)  # build connection: no journal
+    with tmp_store.transaction() as c:
+        resolve_static(tmp_store, c, None)
+        bump_generation(c)
+        c.execute("INSERT INTO counters VALUES ('rebuilds', 1) ON CONFLICT(key) DO UPDATE"
+                  " SET value = value + 1")
+    tmp_store.conn.execute("PRAGMA journal_mode=WAL")
+    tmp_store.close()
+    for suffix in ("-wal", "-shm"):
+        Path(str(final) + suffix).unlink(missing_ok=True)
+    os.replace(tmp, final)
+    return SqliteStore(final)
+
+
+def _update(store: SqliteStore, facts: list[FileFacts], deleted: list[str], hashes: dict[str, str],
+            stats: dict[str, tuple[int, int]], touched_only: list[tuple[str, int, int]]) -> None:
+    from codehop.xref_resolve import resolve_static
+
+    changed_paths = [f.rel_path for f in facts]
+    with store.transaction() as conn:
+        for rel, size, mtime in touched_only:
+            conn.execute("UPDATE files SET size=?, mtime_ns=? WHERE rel_path=?", (size, mtime, rel))
+        if changed_paths or deleted:
+            old_modules = [r[0] for rel in changed_paths + deleted
+                           for r in conn.execute("SELECT module FROM files WHERE rel_path=?", (rel,))]
+            delete_files(conn, changed_paths + deleted)
+            write_file_facts(conn, facts, hashes, stats)
+            store.invalidate()
+            modules = sorted(set(old_modules) | {f.module for f in facts})
+            resolve_static(store, conn, (changed_paths, deleted, modules))
+            conn.execute("INSERT INTO counters VALUES ('rebuilds', 1) ON CONFLICT(key) DO UPDATE"
+                         " SET value = value + 1")
+        bump_generation(conn)

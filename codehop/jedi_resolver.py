@@ -1,0 +1,90 @@
+"""JediResolver: Jedi's goto/infer, in process, with a deadline per call.
+
+A dotted target is resolved through a two-line probe (`import mod` then
+`mod.rest`), which lets Jedi follow re-exports, star imports and attribute
+lookup through the MRO; a landing on `X = Y` goes through with `infer()`.
+Several targets are sorted, because Jedi's order changes between runs.
+Owns the only use of `jedi`. May import: records, symbols, stdlib, jedi.
+"""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from pathlib import Path
+from typing import Any
+
+from codehop.errors import CodehopError
+from codehop.records import Location, PendingReference, Provenance, Resolution, Step
+from codehop.symbols import SymbolTable
+
+
+class JediTimeout(CodehopError):
+    pass
+
+
+class JediResolver:
+    name = Provenance.JEDI
+
+    def __init__(self, root: str, table: SymbolTable, *, timeout_s: float = 5.0) -> None:
+        self.root = Path(root)
+        self.table = table
+        self.timeout_s = timeout_s
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="codehop-jedi")
+        self._project: Any = None
+        self._lock = threading.Lock()
+
+    def _jedi(self) -> Any:
+        import jedi
+
+        if self._project is None:
+            self._project = jedi.Project(str(self.root), added_sys_path=[str(self.root)],
+                                         smart_sys_path=False)
+        return jedi
+
+    def resolve(self, ref: PendingReference) -> Resolution | None:
+        fut = self._pool.submit(self._resolve, ref)
+        try:
+            return fut.result(timeout=self.timeout_s)
+        except FutureTimeout as exc:
+            raise JediTimeout(f"jedi took longer than {self.timeout_s} s", ref=ref.ref_target) from exc
+
+    def _resolve(self, ref: PendingReference) -> Resolution | None:
+        jedi = self._jedi()
+        found = self.table.find_module(ref.ref_target)
+        if found is not None:
+            mod, rest = found
+            expr = ".".join([mod, *rest])
+            code = f"import {mod}\n{expr}\n"
+            script = jedi.Script(code=code, path=str(self.root / "__codehop_probe__.py"),
+                                 project=self._project)
+            line, col = 2, len(expr)
+        else:
+            path = self.root / ref.origin_path
+            if not path.is_file():
+                return None
+            script = jedi.Script(path=str(path), project=self._project)
+            line, col = ref.origin_line, ref.origin_col
+        names = script.goto(line, col, follow_imports=True)
+        names = [n for n in names if n.module_path is not None]
+        if any(n.type == "statement" for n in names):
+            inferred = [n for n in script.infer(line, col) if n.module_path is not None]
+            names = inferred or names
+        if not names:
+            return None
+        names.sort(key=lambda n: (str(n.module_path), n.line or 0))
+        n = names[0]
+        mpath = Path(str(n.module_path)).resolve()
+        origin = Location(rel_path=ref.origin_path, line=ref.origin_line, qualname=ref.anchor_text)
+        if mpath != self.root and self.root not in mpath.parents:
+            ext = n.module_name or mpath.stem
+            return Resolution(target=Location(rel_path="", line=0, qualname=ext), provenance=self.name,
+                              external=ext)
+        rel = mpath.relative_to(self.root).as_posix()
+        target = Location(rel_path=rel, line=n.line or 1, qualname=n.full_name or n.name)
+        return Resolution(target=target, provenance=self.name,
+                          steps=(Step(from_loc=origin, to_loc=target, resolver=self.name, note="goto"),))
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,120 @@
+"""OfflineGenerator: the default generator, structural and extractive; no network, no key.
+
+Its answer is built only from the indexed code: where the declaration lives,
+its signature or value, its docstring's first line, and the chain that led
+there. May import: records, structure, symbols, stdlib.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from codehop.records import (BindingKind, Completeness, ContextItem, Generation, PendingReference,
+                             Resolution)
+from codehop.structure import Finding, Reader, contains
+from codehop.symbols import SymbolTable
+
+
+class OfflineGenerator:
+    name = "offline"
+
+    def __init__(self, table: SymbolTable) -> None:
+        self.reader = Reader(table)
+
+    def generate(self, question: str, context: Sequence[ContextItem],
+                 resolved: Mapping[str, Resolution]) -> Generation:
+        findings = self.reader.read(question, context, resolved)
+        if not findings:
+            return Generation(answer=_fallback(context), completeness=Completeness.PARTIAL)
+        primary = findings[0]
+        pending: list[PendingReference] = []
+        for f in findings:
+            pending.extend(p for p in f.pending if p not in pending)
+        lines = [describe(f, context) for f in findings]
+        if primary.resolution is None or primary.resolution.is_external:
+            completeness = Completeness.PARTIAL
+        elif pending:
+            completeness = Completeness.REFERENCES_UNRESOLVED
+        else:
+            completeness = Completeness.COMPLETE
+        return Generation(answer="\n\n".join(lines), completeness=completeness,
+                          pending=tuple(pending))
+
+
+def _first_line(doc: str) -> str:
+    for line in doc.strip().splitlines():
+        if line.strip():
+            return line.strip()
+    return ""
+
+
+def chain_text(res: Resolution) -> str:
+    parts = []
+    for s in res.steps:
+        parts.append(f"{s.from_loc.rel_path}:{s.from_loc.line} -[{s.note}, {s.resolver}]->"
+                     f" {s.to_loc.rel_path}:{s.to_loc.line}")
+    return "; ".join(parts)
+
+
+def describe(f: Finding, context: Sequence[ContextItem]) -> str:
+    name = f.subject.dotted
+    res = f.resolution
+    if res is None:
+        return f"`{name}`: no declaration found in the indexed code."
+    if res.is_external:
+        return f"`{name}` comes from `{res.external}`, outside the indexed repository (not fetched)."
+    t = res.target
+    where = f"{t.rel_path}:{t.line}"
+    if f.declared_in is None:
+        p = f.pending[0] if f.pending else None
+        via = f" (via {p.ref_type} at {p.origin_path}:{p.origin_line})" if p else ""
+        return (f"`{name}` is declared at {where} as `{t.qualname}`{via}, but that declaration is "
+                f"not in the retrieved context yet.")
+    chunk = f.declared_in.chunk
+    b = f.binding
+    out = [f"`{name}` is declared at {where}"
+           + (f" as `{t.qualname}`" if t.qualname and t.qualname != name else "") + "."]
+    if b is not None and b.kind in (BindingKind.VALUE, BindingKind.ALIAS):
+        out.append(f"Value: `{b.name} = {b.value}`")
+        for loc in f.needs:
+            dep = contains(context, loc)
+            dep_b = f.subject and dep and _binding_at(dep, loc.line)
+            if dep_b:
+                out.append(f"where {dep_b}")
+    elif chunk.qualname == t.qualname and chunk.signature:
+        out.append(f"Signature: `{chunk.signature}`")
+        doc = _first_line(chunk.docstring)
+        if doc:
+            out.append(f"Docstring: {doc}")
+    else:
+        line = _line_of(chunk, t.line)
+        if line:
+            out.append(f"Code: `{line}`")
+    for p in f.pending:
+        out.append(f"Still needed: `{p.ref_target}` ({p.ref_type} at {p.origin_path}:{p.origin_line}).")
+    if res.steps:
+        out.append("Chain: " + chain_text(res))
+    return "\n".join(out)
+
+
+def _line_of(chunk: object, line: int) -> str:
+    from codehop.records import Chunk
+
+    assert isinstance(chunk, Chunk)
+    lines = chunk.text.splitlines()
+    i = line - chunk.start_line
+    return lines[i].strip() if 0 <= i < len(lines) else ""
+
+
+def _binding_at(item: ContextItem, line: int) -> str:
+    return _line_of(item.chunk, line)
+
+
+def _fallback(context: Sequence[ContextItem]) -> str:
+    if not context:
+        return "No indexed code matches the question."
+    c = context[0].chunk
+    head = f"No symbol of the question was found in the symbol table. The closest code is `{c.qualname}` at {c.rel_path}:{c.start_line}"
+    if c.signature:
+        head += f": `{c.signature}`"
+    return head + "."

@@ -1,0 +1,84 @@
+"""Retrieval: BM25 over chunks (SQLite FTS5), hidden dependencies from the graph,
+packing into a token budget. May import: records, store, chunking (identifier
+splitting), stdlib; the graph arrives as a `Neighbours` callable.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Iterable, Sequence
+
+from codehop.chunking import split_identifiers
+from codehop.records import Chunk, ContextItem, Via
+from codehop.store import SqliteStore
+
+STOP = frozenset(
+    """a an and are as at be by can do does did for from how i if in into is it its me my of on or so
+    that the their them then there these this to was what when where which who why will with you your
+    show tell give has have had any some actually really much many i'm im""".split()
+)
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+# (seed qualnames with weights) -> [(qualname, score, why)]
+Neighbours = Callable[[dict[str, float], int], list[tuple[str, float, str]]]
+
+
+def count_tokens(text: str) -> int:
+    """The one token count used everywhere (about four characters a token)."""
+    return max(1, math.ceil(len(text) / 4))
+
+
+def query_terms(text: str) -> list[str]:
+    terms: list[str] = []
+    for word in split_identifiers(" ".join(_WORD.findall(text))).split():
+        if word not in STOP and len(word) > 1 and word not in terms:
+            terms.append(word)
+    return terms
+
+
+def bm25(store: SqliteStore, text: str, k: int = 30) -> list[tuple[Chunk, float]]:
+    terms = query_terms(text)
+    if not terms:
+        return []
+    match = " OR ".join(f'"{t}"' for t in terms[:32])
+    return store.search(match, k)
+
+
+def retrieve(store: SqliteStore, text: str, *, k: int = 30, graph: Neighbours | None = None,
+             graph_k: int = 12, hop: int = 0) -> list[ContextItem]:
+    """BM25 hits in rank order, then graph neighbours of the top hits, deduplicated."""
+    hits = bm25(store, text, k)
+    items = [ContextItem(chunk=c, hop=hop, via=Via.BM25, provenance="bm25", score=s,
+                         tokens=count_tokens(c.text)) for c, s in hits]
+    if graph is not None and hits:
+        seeds: dict[str, float] = {}
+        for rank, (c, _) in enumerate(hits[:8]):
+            seeds[c.qualname] = seeds.get(c.qualname, 0.0) + 1.0 / (rank + 1)
+        seen = {c.chunk_id for c, _ in hits}
+        for qual, score, why in graph(seeds, graph_k):
+            for c in store.chunks_named(qual)[:1]:
+                if c.chunk_id not in seen:
+                    seen.add(c.chunk_id)
+                    items.append(ContextItem(chunk=c, hop=hop, via=Via.GRAPH, provenance=why,
+                                             score=score, tokens=count_tokens(c.text)))
+    return items
+
+
+def pack(items: Iterable[ContextItem], budget_tokens: int,
+         required: Sequence[ContextItem] = ()) -> list[ContextItem]:
+    """Required items first (never pruned unless alone over budget), then the rest greedily."""
+    out: list[ContextItem] = []
+    seen: set[object] = set()
+    used = 0
+    for item in list(required) + list(items):
+        c = item.chunk
+        keys = (c.chunk_id, (c.rel_path, c.start_line))  # a fitted copy starts where its chunk does
+        if any(k in seen for k in keys):
+            continue
+        if used + item.tokens > budget_tokens:
+            continue
+        seen.update(keys)
+        out.append(item)
+        used += item.tokens
+    return out

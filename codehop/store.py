@@ -1,0 +1,399 @@
+"""SQLite store: chunks + FTS5, symbol tables, cross-references, graph edges, counters.
+
+Owns every SQL statement in codehop. One file, `<index_dir>/index.db`, WAL
+mode; a schema version is checked on open. May import: records, errors,
+stdlib (sqlite3).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+from codehop.errors import IndexSchemaError
+from codehop.records import Binding, BindingKind, Chunk, ChunkKind, ClassInfo, RefType, XRef
+
+SCHEMA_VERSION = 3
+
+_SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE files (
+    rel_path TEXT PRIMARY KEY, hash TEXT NOT NULL, size INTEGER NOT NULL,
+    mtime_ns INTEGER NOT NULL, module TEXT NOT NULL, is_package INTEGER NOT NULL,
+    all_names TEXT, has_error INTEGER NOT NULL DEFAULT 0);
+CREATE INDEX files_module ON files(module);
+CREATE TABLE chunks (
+    id INTEGER PRIMARY KEY, rel_path TEXT NOT NULL, start_line INTEGER NOT NULL,
+    end_line INTEGER NOT NULL, kind TEXT NOT NULL, qualname TEXT NOT NULL, name TEXT NOT NULL,
+    signature TEXT NOT NULL, docstring TEXT NOT NULL, text TEXT NOT NULL,
+    identifiers TEXT NOT NULL);
+CREATE INDEX chunks_path ON chunks(rel_path, start_line);
+CREATE INDEX chunks_qualname ON chunks(qualname);
+CREATE VIRTUAL TABLE chunks_fts USING fts5(
+    name, qualname, identifiers, body, tokenize = 'unicode61');
+CREATE TABLE bindings (
+    scope TEXT NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL, rel_path TEXT NOT NULL,
+    line INTEGER NOT NULL, col INTEGER NOT NULL, end_line INTEGER NOT NULL,
+    target TEXT NOT NULL, value TEXT NOT NULL);
+CREATE INDEX bindings_scope ON bindings(scope, name);
+CREATE INDEX bindings_name ON bindings(name);
+CREATE INDEX bindings_path ON bindings(rel_path);
+CREATE TABLE classes (
+    qualname TEXT NOT NULL, rel_path TEXT NOT NULL, line INTEGER NOT NULL, bases TEXT NOT NULL);
+CREATE INDEX classes_qualname ON classes(qualname);
+CREATE INDEX classes_path ON classes(rel_path);
+CREATE TABLE stars (module TEXT NOT NULL, target TEXT NOT NULL, line INTEGER NOT NULL,
+    rel_path TEXT NOT NULL);
+CREATE INDEX stars_module ON stars(module);
+CREATE TABLE xrefs (
+    id INTEGER PRIMARY KEY, rel_path TEXT NOT NULL, line INTEGER NOT NULL, col INTEGER NOT NULL,
+    anchor_text TEXT NOT NULL, ref_type TEXT NOT NULL, target TEXT NOT NULL, scope TEXT NOT NULL,
+    target_path TEXT NOT NULL DEFAULT '', target_line INTEGER NOT NULL DEFAULT 0,
+    provenance TEXT NOT NULL DEFAULT '');
+CREATE INDEX xrefs_site ON xrefs(rel_path, line);
+CREATE INDEX xrefs_target_path ON xrefs(target_path);
+CREATE TABLE edges (
+    src TEXT NOT NULL, dst TEXT NOT NULL, type TEXT NOT NULL, rel_path TEXT NOT NULL,
+    line INTEGER NOT NULL, resolved INTEGER NOT NULL);
+CREATE INDEX edges_path ON edges(rel_path);
+CREATE TABLE counters (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
+"""
+
+
+def _chunk(row: sqlite3.Row | tuple) -> Chunk:  # type: ignore[type-arg]
+    return Chunk(chunk_id=row[0], rel_path=row[1], start_line=row[2], end_line=row[3],
+                 kind=ChunkKind(row[4]), qualname=row[5], name=row[6], signature=row[7],
+                 docstring=row[8], text=row[9], identifiers=row[10])
+
+
+def _binding(row: tuple) -> Binding:  # type: ignore[type-arg]
+    return Binding(scope=row[0], name=row[1], kind=BindingKind(row[2]), rel_path=row[3],
+                   line=row[4], col=row[5], end_line=row[6], target=row[7], value=row[8])
+
+
+_CHUNK_COLS = "id, rel_path, start_line, end_line, kind, qualname, name, signature, docstring, text, identifiers"
+_BINDING_COLS = "scope, name, kind, rel_path, line, col, end_line, target, value"
+_XREF_COLS = "rel_path, line, col, anchor_text, ref_type, target, scope, target_path, target_line, provenance"
+
+
+def _xref(row: tuple) -> XRef:  # type: ignore[type-arg]
+    return XRef(rel_path=row[0], line=row[1], col=row[2], anchor_text=row[3],
+                ref_type=RefType(row[4]), target=row[5], scope=row[6], target_path=row[7],
+                target_line=row[8], provenance=row[9])
+
+
+def connect(path: Path, *, fast_unsafe: bool = False) -> sqlite3.Connection:
+    conn = sqlite3.connect(str(path), timeout=30.0, isolation_level=None,
+                           check_same_thread=False)
+    if fast_unsafe:
+        conn.execute("PRAGMA journal_mode=OFF")
+        conn.execute("PRAGMA synchronous=OFF")
+    else:
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+    conn.execute("PRAGMA busy_timeout=30000")
+    return conn
+
+
+def create_schema(conn: sqlite3.Connection) -> None:
+    conn.executescript(_SCHEMA)
+    conn.execute("INSERT INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+
+
+def check_schema(conn: sqlite3.Connection) -> None:
+    """Raise IndexSchemaError unless this is a codehop index of our version."""
+    try:
+        row = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+    except sqlite3.DatabaseError as exc:
+        raise IndexSchemaError(f"not a codehop index: {exc}") from exc
+    if row is None or row[0] != str(SCHEMA_VERSION):
+        raise IndexSchemaError(f"index schema {row[0] if row else '?'} != {SCHEMA_VERSION}")
+
+
+class SqliteStore:
+    """Reads and writes one index file. Thread-safe: one connection per thread."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._local = threading.local()
+        self._memo: dict[tuple[str, ...], object] = {}
+        self._memo_version = -1
+
+    # ---- connections -------------------------------------------------------
+    @property
+    def conn(self) -> sqlite3.Connection:
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = connect(self.path)
+            check_schema(conn)
+            self._local.conn = conn
+        return conn
+
+    def close(self) -> None:
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:
+            conn.close()
+            self._local.conn = None
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        conn = self.conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield conn
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+
+    def data_version(self) -> int:
+        """Changes whenever another connection commits; memo keys hang off it."""
+        row = self.conn.execute("SELECT value FROM counters WHERE key='generation'").fetchone()
+        return int(row[0]) if row else 0
+
+    def invalidate(self) -> None:
+        """Forget memoised lookups (a writer calls this inside its own transaction)."""
+        self._memo.clear()
+
+    def _cached(self, key: tuple[str, ...], compute):  # type: ignore[no-untyped-def]
+        version = self.data_version()
+        if version != self._memo_version:
+            self._memo.clear()
+            self._memo_version = version
+        if key not in self._memo:
+            self._memo[key] = compute()
+        return self._memo[key]
+
+    # ---- files -------------------------------------------------------------
+    def file_states(self) -> dict[str, tuple[str, int, int]]:
+        return {r[0]: (r[1], r[2], r[3]) for r in
+                self.conn.execute("SELECT rel_path, hash, size, mtime_ns FROM files")}
+
+    def module_path(self, module: str) -> str | None:
+        def compute() -> str | None:
+            row = self.conn.execute(
+                "SELECT rel_path FROM files WHERE module=? ORDER BY is_package DESC, rel_path LIMIT 1",
+                (module,)).fetchone()
+            return row[0] if row else None
+        return self._cached(("module", module), compute)  # type: ignore[no-any-return]
+
+    def module_of(self, rel_path: str) -> str | None:
+        row = self.conn.execute("SELECT module FROM files WHERE rel_path=?", (rel_path,)).fetchone()
+        return row[0] if row else None
+
+    def all_names(self, module: str) -> tuple[str, ...] | None:
+        def compute() -> tuple[str, ...] | None:
+            row = self.conn.execute("SELECT all_names FROM files WHERE module=? LIMIT 1",
+                                    (module,)).fetchone()
+            if row is None or row[0] is None:
+                return None
+            return tuple(json.loads(row[0]))
+        return self._cached(("all", module), compute)  # type: ignore[no-any-return]
+
+    def modules(self) -> list[str]:
+        return [r[0] for r in self.conn.execute("SELECT module FROM files ORDER BY module")]
+
+    # ---- chunks ------------------------------------------------------------
+    def chunk(self, chunk_id: int) -> Chunk | None:
+        row = self.conn.execute(f"SELECT {_CHUNK_COLS} FROM chunks WHERE id=?", (chunk_id,)).fetchone()
+        return _chunk(row) if row else None
+
+    def chunks_at(self, rel_path: str, line: int) -> list[Chunk]:
+        """Chunks of `rel_path` whose span contains `line`, smallest first."""
+        rows = self.conn.execute(
+            f"SELECT {_CHUNK_COLS} FROM chunks WHERE rel_path=? AND start_line<=? AND end_line>=?"
+            " ORDER BY end_line - start_line", (rel_path, line, line)).fetchall()
+        return [_chunk(r) for r in rows]
+
+    def chunks_of_file(self, rel_path: str) -> list[Chunk]:
+        rows = self.conn.execute(f"SELECT {_CHUNK_COLS} FROM chunks WHERE rel_path=? ORDER BY start_line",
+                                 (rel_path,)).fetchall()
+        return [_chunk(r) for r in rows]
+
+    def chunks_named(self, qualname: str) -> list[Chunk]:
+        rows = self.conn.execute(f"SELECT {_CHUNK_COLS} FROM chunks WHERE qualname=? ORDER BY start_line",
+                                 (qualname,)).fetchall()
+        return [_chunk(r) for r in rows]
+
+    def search(self, match: str, limit: int) -> list[tuple[Chunk, float]]:
+        """FTS5 BM25 (lower is better in SQLite; returned as a positive score)."""
+        try:
+            rows = self.conn.execute(
+                f"SELECT {', '.join('c.' + c.strip() for c in _CHUNK_COLS.split(','))},"
+                " bm25(chunks_fts, 4.0, 2.0, 1.0, 1.0) AS s"
+                " FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid"
+                " WHERE chunks_fts MATCH ? ORDER BY s LIMIT ?", (match, limit)).fetchall()
+        except sqlite3.OperationalError:
+            return []
+        return [(_chunk(r[:11]), -float(r[11])) for r in rows]
+
+    # ---- symbols -----------------------------------------------------------
+    def binding(self, scope: str, name: str) -> Binding | None:
+        def compute() -> Binding | None:
+            # the last binding in source order wins, as at run time
+            row = self.conn.execute(
+                f"SELECT {_BINDING_COLS} FROM bindings WHERE scope=? AND name=?"
+                " ORDER BY line DESC LIMIT 1", (scope, name)).fetchone()
+            return _binding(row) if row else None
+        return self._cached(("b", scope, name), compute)  # type: ignore[no-any-return]
+
+    def bindings_in(self, scope: str) -> list[Binding]:
+        rows = self.conn.execute(f"SELECT {_BINDING_COLS} FROM bindings WHERE scope=? ORDER BY line",
+                                 (scope,)).fetchall()
+        return [_binding(r) for r in rows]
+
+    def bindings_named(self, name: str, limit: int = 50) -> list[Binding]:
+        rows = self.conn.execute(f"SELECT {_BINDING_COLS} FROM bindings WHERE name=? LIMIT ?",
+                                 (name, limit)).fetchall()
+        return [_binding(r) for r in rows]
+
+    def class_info(self, qualname: str) -> ClassInfo | None:
+        def compute() -> ClassInfo | None:
+            row = self.conn.execute("SELECT qualname, rel_path, line, bases FROM classes"
+                                    " WHERE qualname=? ORDER BY line DESC LIMIT 1",
+                                    (qualname,)).fetchone()
+            if row is None:
+                return None
+            return ClassInfo(qualname=row[0], rel_path=row[1], line=row[2],
+                             bases=tuple(json.loads(row[3])))
+        return self._cached(("c", qualname), compute)  # type: ignore[no-any-return]
+
+    def subclasses(self, qualname: str) -> list[str]:
+        rows = self.conn.execute("SELECT qualname, bases FROM classes WHERE bases LIKE ?",
+                                 (f"%{qualname.rsplit('.', 1)[-1]}%",)).fetchall()
+        return [r[0] for r in rows]
+
+    def stars(self, module: str) -> list[tuple[str, int]]:
+        def compute() -> list[tuple[str, int]]:
+            return [(r[0], r[1]) for r in self.conn.execute(
+                "SELECT target, line FROM stars WHERE module=? ORDER BY line", (module,))]
+        return self._cached(("s", module), compute)  # type: ignore[no-any-return]
+
+    # ---- xrefs -------------------------------------------------------------
+    def xrefs(self, *, rel_path: str | None = None, ref_type: str | None = None,
+              line: int | None = None, limit: int = -1) -> list[XRef]:
+        where, args = [], []
+        if rel_path is not None:
+            where.append("rel_path=?")
+            args.append(rel_path)
+        if line is not None:
+            where.append("line=?")
+            args.append(line)
+        if ref_type is not None:
+            where.append("ref_type=?")
+            args.append(ref_type)
+        sql = f"SELECT {_XREF_COLS} FROM xrefs"
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        sql += " ORDER BY rel_path, line, col LIMIT ?"
+        return [_xref(r) for r in self.conn.execute(sql, (*args, limit))]
+
+    def record_resolution(self, rel_path: str, line: int, anchor: str, target_path: str,
+                          target_line: int, provenance: str) -> None:
+        """Feed a loop-time resolution back into the table (one write, short transaction)."""
+        with self.transaction() as conn:
+            conn.execute("UPDATE xrefs SET target_path=?, target_line=?, provenance=?"
+                         " WHERE rel_path=? AND line=? AND anchor_text=? AND target_path=''",
+                         (target_path, target_line, provenance, rel_path, line, anchor))
+
+    def cached_resolution(self, rel_path: str, line: int, anchor: str) -> XRef | None:
+        row = self.conn.execute(
+            f"SELECT {_XREF_COLS} FROM xrefs WHERE rel_path=? AND line=? AND anchor_text=?"
+            " AND target_path != '' LIMIT 1", (rel_path, line, anchor)).fetchone()
+        return _xref(row) if row else None
+
+    def counts(self) -> dict[str, int]:
+        c = self.conn
+        return {
+            "files": c.execute("SELECT count(*) FROM files").fetchone()[0],
+            "chunks": c.execute("SELECT count(*) FROM chunks").fetchone()[0],
+            "xrefs": c.execute("SELECT count(*) FROM xrefs").fetchone()[0],
+            "xrefs_resolved": c.execute("SELECT count(*) FROM xrefs WHERE target_path != ''").fetchone()[0],
+            "edges": c.execute("SELECT count(*) FROM edges").fetchone()[0],
+        }
+
+    def xref_type_counts(self) -> dict[str, tuple[int, int]]:
+        return {r[0]: (r[1], r[2]) for r in self.conn.execute(
+            "SELECT ref_type, count(*), sum(target_path != '') FROM xrefs GROUP BY ref_type")}
+
+    # ---- counters ----------------------------------------------------------
+    def bump(self, key: str, by: int = 1) -> None:
+        with self.transaction() as conn:
+            conn.execute("INSERT INTO counters VALUES (?, ?) ON CONFLICT(key) DO UPDATE"
+                         " SET value = value + excluded.value", (key, by))
+
+    def counters(self) -> dict[str, int]:
+        return {r[0]: r[1] for r in self.conn.execute("SELECT key, value FROM counters")}
+
+    # ---- graph edges ----------------------------------------------------------
+    def edges(self) -> list[tuple[str, str, str, str, int, int]]:
+        return list(self.conn.execute("SELECT src, dst, type, rel_path, line, resolved FROM edges"))
+
+
+def write_file_facts(conn: sqlite3.Connection, facts: Sequence[object], hashes: dict[str, str],
+                     stats: dict[str, tuple[int, int]]) -> None:
+    """Insert everything for freshly parsed files (callers delete old rows first)."""
+    from codehop.chunking import FileFacts
+
+    chunk_rows, fts_rows, binding_rows, class_rows, star_rows, xref_rows, file_rows = (
+        [], [], [], [], [], [], [])
+    next_id = (conn.execute("SELECT coalesce(max(id), 0) FROM chunks").fetchone()[0]) + 1
+    for f in facts:
+        assert isinstance(f, FileFacts)
+        size, mtime = stats[f.rel_path]
+        file_rows.append((f.rel_path, hashes[f.rel_path], size, mtime, f.module, int(f.is_package),
+                          json.dumps(f.all_names) if f.all_names is not None else None,
+                          int(f.has_error)))
+        for c in f.chunks:
+            chunk_rows.append((next_id, c.rel_path, c.start_line, c.end_line, str(c.kind), c.qualname,
+                               c.name, c.signature, c.docstring, c.text, c.identifiers))
+            fts_rows.append((next_id, c.name, c.qualname.replace(".", " "), c.identifiers,
+                             f"{c.rel_path} {c.text}"))
+            next_id += 1
+        binding_rows.extend((b.scope, b.name, str(b.kind), b.rel_path, b.line, b.col, b.end_line,
+                             b.target, b.value) for b in f.bindings)
+        class_rows.extend((k.qualname, k.rel_path, k.line, json.dumps(k.bases)) for k in f.classes)
+        star_rows.extend((f.module, target, line, f.rel_path) for target, line in f.stars)
+        xref_rows.extend((x.rel_path, x.line, x.col, x.anchor_text, str(x.ref_type), x.target,
+                          x.scope) for x in f.xrefs)
+    conn.executemany("INSERT OR REPLACE INTO files VALUES (?,?,?,?,?,?,?,?)", file_rows)
+    conn.executemany("INSERT INTO chunks VALUES (?,?,?,?,?,?,?,?,?,?,?)", chunk_rows)
+    conn.executemany("INSERT INTO chunks_fts (rowid, name, qualname, identifiers, body)"
+                     " VALUES (?,?,?,?,?)", fts_rows)
+    conn.executemany("INSERT INTO bindings VALUES (?,?,?,?,?,?,?,?,?)", binding_rows)
+    conn.executemany("INSERT INTO classes VALUES (?,?,?,?)", class_rows)
+    conn.executemany("INSERT INTO stars VALUES (?,?,?,?)", star_rows)
+    conn.executemany("INSERT INTO xrefs (rel_path, line, col, anchor_text, ref_type, target, scope)"
+                     " VALUES (?,?,?,?,?,?,?)", xref_rows)
+
+
+def delete_files(conn: sqlite3.Connection, rel_paths: Iterable[str]) -> None:
+    for rel in rel_paths:
+        conn.execute("DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE rel_path=?)",
+                     (rel,))
+        for table in ("chunks", "bindings", "classes", "stars", "xrefs", "edges", "files"):
+            conn.execute(f"DELETE FROM {table} WHERE rel_path=?", (rel,))
+
+
+def bump_generation(conn: sqlite3.Connection) -> None:
+    conn.execute("INSERT INTO counters VALUES ('generation', 1) ON CONFLICT(key) DO UPDATE"
+                 " SET value = value + 1")
+    conn.execute("INSERT INTO meta VALUES ('updated_at', ?) ON CONFLICT(key) DO UPDATE"
+                 " SET value = excluded.value", (str(time.time()),))
+
+
+def move_aside(path: Path, reason: str) -> Path:
+    """Keep a bad index (and its WAL) next to the new one; never delete silently."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    aside = path.with_name(f"{path.name}.{reason}-{stamp}")
+    for suffix in ("", "-wal", "-shm"):
+        src = Path(str(path) + suffix)
+        if src.exists():
+            os.replace(src, Path(str(aside) + suffix))
+    return aside

@@ -1,0 +1,107 @@
+"""Index-time resolution: fill the cross-reference table and the graph's edges.
+
+Runs inside the indexer's write transaction. Every reference whose dotted
+target the symbol table can resolve gets target_path/target_line and
+provenance `symbol_table`; targets outside the repository are marked
+`external`; the rest stay empty for the loop-time resolvers. Edges for the
+dependency graph are derived from the same rows. May import: records, store,
+symbols, stdlib.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from codehop.records import BindingKind, RefType
+from codehop.store import SqliteStore
+from codehop.symbols import SymbolTable
+
+EDGE_TYPE = {
+    RefType.IMPORT: "imports",
+    RefType.REEXPORT: "reexports",
+    RefType.STAR_IMPORT: "reexports",
+    RefType.ALIAS: "references",
+    RefType.BASE_CLASS: "inherits",
+    RefType.DECORATOR: "decorates",
+    RefType.CALL: "calls",
+    RefType.TYPE_ANNOTATION: "references",
+}
+
+Scope = tuple[list[str], list[str], list[str]] | None  # (changed paths, deleted paths, modules)
+
+
+def resolve_static(store: SqliteStore, conn: sqlite3.Connection, scope: Scope) -> None:
+    store.invalidate()
+    table = SymbolTable(store)
+    if scope is None:
+        rows = conn.execute("SELECT id, rel_path, line, ref_type, target, scope FROM xrefs").fetchall()
+        paths: list[str] | None = None
+    else:
+        changed, deleted, modules = scope
+        touched = changed + deleted
+        marks = ",".join("?" * len(touched)) or "''"
+        # references into files that changed may now point elsewhere (or nowhere)
+        conn.execute(f"UPDATE xrefs SET target_path='', target_line=0, provenance=''"
+                     f" WHERE target_path IN ({marks})", touched)
+        conn.execute(f"DELETE FROM edges WHERE rel_path IN (SELECT DISTINCT rel_path FROM xrefs"
+                     f" WHERE target_path='' AND provenance='') AND rel_path NOT IN ({marks})", touched)
+        rows = conn.execute("SELECT id, rel_path, line, ref_type, target, scope FROM xrefs"
+                            " WHERE target_path='' AND provenance IN ('', 'external')").fetchall()
+        prefixes = tuple(m + "." for m in modules) + tuple(modules)
+        paths = sorted({r[1] for r in rows if r[1] in set(changed) or r[4].startswith(prefixes)})
+        rows = [r for r in rows if r[1] in set(paths)]
+    memo: dict[str, tuple[str, int, str, str]] = {}
+    updates: list[tuple[str, int, str, int]] = []
+    edges: list[tuple[str, str, str, str, int, int]] = []
+    for xid, rel, line, ref_type, target, src in rows:
+        hit = memo.get(target)
+        if hit is None:
+            res = table.resolve(target)
+            if res is None:
+                hit = ("", 0, "", "")
+            elif res.is_external:
+                hit = ("", 0, "external", res.external)
+            else:
+                hit = (res.target.rel_path, res.target.line, "symbol_table", res.target.qualname)
+            memo[target] = hit
+        t_path, t_line, prov, qual = hit
+        updates.append((t_path, t_line, prov, xid))
+        rt = RefType(ref_type)
+        etype = EDGE_TYPE.get(rt)
+        if etype is None:
+            continue
+        if prov == "symbol_table":
+            if rt is RefType.CALL and table.class_binding(qual) is not None:
+                etype = "instantiates"
+            edges.append((src, qual, etype, rel, line, 1))
+        else:
+            edges.append((src, "?" + target, etype, rel, line, 0))
+    conn.executemany("UPDATE xrefs SET target_path=?, target_line=?, provenance=? WHERE id=?", updates)
+    if paths is None:
+        conn.execute("DELETE FROM edges")
+        file_list = [r[0] for r in conn.execute("SELECT rel_path FROM files")]
+    else:
+        marks = ",".join("?" * len(paths)) or "''"
+        conn.execute(f"DELETE FROM edges WHERE rel_path IN ({marks})", paths)
+        file_list = paths
+    edges.extend(_structural_edges(store, table, conn, file_list))
+    conn.executemany("INSERT INTO edges VALUES (?,?,?,?,?,?)", edges)
+
+
+def _structural_edges(store: SqliteStore, table: SymbolTable, conn: sqlite3.Connection,
+                      paths: list[str]) -> list[tuple[str, str, str, str, int, int]]:
+    """contains (module/class -> member) and overrides (method -> the base method it replaces)."""
+    out: list[tuple[str, str, str, str, int, int]] = []
+    for rel in paths:
+        rows = conn.execute("SELECT scope, name, kind, line FROM bindings WHERE rel_path=?"
+                            " AND kind IN ('class', 'function', 'value', 'alias')", (rel,)).fetchall()
+        for scope, name, kind, line in rows:
+            out.append((scope, f"{scope}.{name}", "contains", rel, line, 1))
+            if kind != BindingKind.FUNCTION or table.class_binding(scope) is None:
+                continue
+            for base in table.mro(scope)[1:]:
+                b = store.binding(base, name)
+                if b is not None and b.kind is BindingKind.FUNCTION:
+                    out.append((f"{scope}.{name}", f"{base}.{name}", "overrides", rel, line, 1))
+                    break
+    return out
