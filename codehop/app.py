@@ -30,6 +30,7 @@ class Config:
     language_server_command: tuple[str, ...] = ()
     resolver_timeout_s: float = 5.0
     use_graph: bool = True
+    retrieve_k: int = 30  # BM25 hits considered before packing
     index_dir: str | None = None
 
 
@@ -107,9 +108,10 @@ class App:
     def navigator(self, generator: str | None = None) -> Navigator:
         graph = self.graph_neighbours()
         store = self.store
+        k = self.config.retrieve_k
 
         def _retrieve(question: str):  # type: ignore[no-untyped-def]
-            return retrieve(store, question, graph=graph)
+            return retrieve(store, question, k=k, graph=graph)
 
         return Navigator(self.store, _retrieve, self.generator(generator), self.ladder())
 

@@ -31,7 +31,11 @@ class OfflineGenerator:
         for f in findings:
             pending.extend(p for p in f.pending if p not in pending)
         lines = [describe(f, context) for f in findings]
-        if primary.resolution is None or primary.resolution.is_external:
+        if pending:
+            completeness = Completeness.REFERENCES_UNRESOLVED
+        elif primary.resolution is None or primary.resolution.is_external:
+            completeness = Completeness.PARTIAL
+        elif primary.declared_in is None:
             completeness = Completeness.PARTIAL
         elif pending:
             completeness = Completeness.REFERENCES_UNRESOLVED

@@ -75,9 +75,9 @@ class Navigator:
                     open_refs.append(ref)
                     continue
                 done.append(ResolvedRef(ref=ref, resolution=res))
+                resolved[ref.ref_target] = res
                 if res.is_external:
                     continue
-                resolved[ref.ref_target] = res
                 fetches += 1
                 fetched.extend(self.fetch(res, loops, limits.budget_tokens))
             stats["resolve_ms"] += (time.perf_counter() - t0) * 1000

@@ -81,8 +81,8 @@ class SubjectFinder:
         head, _, tail = name.partition(".")
         for mod in module_ctx:
             cand = f"{mod}.{name}"
-            if self._exists(cand):
-                out.append(cand)
+            if self._exists(cand) or (not tail and self.store.binding(mod, name) is not None):
+                out.append(cand)  # a name bound in the module, even to something external
         scored: list[tuple[tuple[int, int, int, int], str]] = []
         for b in self.store.bindings_named(head, limit=200):
             if b.kind is BindingKind.IMPORT or b.kind is BindingKind.MODULE:

@@ -69,10 +69,15 @@ class Reader:
 
     def finding(self, subject: Subject, context: Sequence[ContextItem],
                 resolved: Mapping[str, Resolution]) -> Finding:
+        tried = subject.dotted in resolved
         res = resolved.get(subject.dotted) or self.table.resolve(subject.dotted)
-        if res is None or res.is_external:
+        if res is None:
+            return Finding(subject=subject, resolution=None, binding=None, declared_in=None, pending=())
+        if res.is_external:
+            # name the pointer once so the hop records it as external; never fetched
+            pending = () if tried or not res.steps else (self.pointer(subject, res, None, context),)
             return Finding(subject=subject, resolution=res, binding=None, declared_in=None,
-                           pending=())
+                           pending=pending)
         binding = self.table.binding_of(res.target.qualname) if res.target.qualname else None
         holder = contains(context, res.target)
         if holder is None:

@@ -158,7 +158,7 @@ class SymbolTable:
             raise _Budget
         found = self.find_module(dotted)
         if found is None:
-            return _External(dotted.split(".")[0]) if dotted else None
+            return _External(dotted) if dotted else None
         mod, rest = found
         cur: _Target | None = _Module(mod, self.store.module_path(mod) or "")
         for name in rest:

@@ -33,23 +33,12 @@ Scope = tuple[list[str], list[str], list[str]] | None  # (changed paths, deleted
 def resolve_static(store: SqliteStore, conn: sqlite3.Connection, scope: Scope) -> None:
     store.invalidate()
     table = SymbolTable(store)
+    all_rows = conn.execute("SELECT id, rel_path, line, ref_type, target, scope, target_path FROM xrefs").fetchall()
     if scope is None:
-        rows = conn.execute("SELECT id, rel_path, line, ref_type, target, scope FROM xrefs").fetchall()
+        rows = [r[:6] for r in all_rows]
         paths: list[str] | None = None
     else:
-        changed, deleted, modules = scope
-        touched = changed + deleted
-        marks = ",".join("?" * len(touched)) or "''"
-        # references into files that changed may now point elsewhere (or nowhere)
-        conn.execute(f"UPDATE xrefs SET target_path='', target_line=0, provenance=''"
-                     f" WHERE target_path IN ({marks})", touched)
-        conn.execute(f"DELETE FROM edges WHERE rel_path IN (SELECT DISTINCT rel_path FROM xrefs"
-                     f" WHERE target_path='' AND provenance='') AND rel_path NOT IN ({marks})", touched)
-        rows = conn.execute("SELECT id, rel_path, line, ref_type, target, scope FROM xrefs"
-                            " WHERE target_path='' AND provenance IN ('', 'external')").fetchall()
-        prefixes = tuple(m + "." for m in modules) + tuple(modules)
-        paths = sorted({r[1] for r in rows if r[1] in set(changed) or r[4].startswith(prefixes)})
-        rows = [r for r in rows if r[1] in set(paths)]
+        rows, paths = _affected(conn, all_rows, scope)
     memo: dict[str, tuple[str, int, str, str]] = {}
     updates: list[tuple[str, int, str, int]] = []
     edges: list[tuple[str, str, str, str, int, int]] = []
@@ -86,6 +75,33 @@ def resolve_static(store: SqliteStore, conn: sqlite3.Connection, scope: Scope) -
         file_list = paths
     edges.extend(_structural_edges(store, table, conn, file_list))
     conn.executemany("INSERT INTO edges VALUES (?,?,?,?,?,?)", edges)
+
+
+def _affected(conn: sqlite3.Connection, all_rows: list[tuple], scope: tuple[list[str], list[str], list[str]]
+              ) -> tuple[list[tuple], list[str]]:  # type: ignore[type-arg]
+    """Rows whose meaning may have changed: in changed files, pointing into them, or naming
+    (directly or through modules that re-export them) a changed module."""
+    changed, deleted, modules = scope
+    touched = set(changed) | set(deleted)
+    module_of = dict(conn.execute("SELECT rel_path, module FROM files").fetchall())
+    affected = set(modules)
+    pointer_types = {"import", "reexport", "star_import", "alias"}
+
+    def names_affected(target: str) -> bool:
+        parts = target.split(".")
+        return any(".".join(parts[:i]) in affected for i in range(1, len(parts) + 1))
+
+    for _ in range(4):  # modules that re-export an affected module's names are affected too
+        grown = {module_of.get(r[1], "") for r in all_rows
+                 if r[3] in pointer_types and (r[6] in touched or names_affected(r[4]))}
+        grown.discard("")
+        if grown <= affected:
+            break
+        affected |= grown
+    paths = {r[1] for r in all_rows if r[1] in touched or r[6] in touched or names_affected(r[4])}
+    paths |= set(changed)
+    # a file's edges are rebuilt whole, so all of its rows are resolved again
+    return [r[:6] for r in all_rows if r[1] in paths], sorted(paths)
 
 
 def _structural_edges(store: SqliteStore, table: SymbolTable, conn: sqlite3.Connection,

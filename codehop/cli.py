@@ -1,0 +1,372 @@
+"""The `codehop` command line (click). Errors become messages and exit codes here, in one place.
+
+Heavy modules are imported inside commands, so `codehop --help` stays instant.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import sys
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _fail(message: str, code: int) -> None:
+    click.echo(f"codehop: error: {message}", err=True)
+    sys.exit(code)
+
+
+def handle_errors(fn: F) -> F:
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from codehop.errors import CodehopError
+
+        try:
+            return fn(*args, **kwargs)
+        except CodehopError as exc:
+            _fail(exc.message, exc.exit_code)
+        except KeyboardInterrupt:
+            _fail("interrupted", 130)
+    return wrapper  # type: ignore[return-value]
+
+
+def _emit_json(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def _console() -> Any:
+    from rich.console import Console
+
+    return Console(highlight=False, soft_wrap=True)
+
+
+repo_option = click.option("--repo", "repo", default=".", show_default=True,
+                           type=click.Path(file_okay=False, path_type=str), help="Repository root.")
+index_dir_option = click.option("--index-dir", envvar="CODEHOP_INDEX_DIR", default=None,
+                                help="Where the index lives (default <repo>/.codehop).")
+json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+
+
+def _app(repo: str, index_dir: str | None, **config: Any) -> Any:
+    from codehop.app import App, Config
+
+    return App(repo, Config(index_dir=index_dir, **config))
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="codehop")
+def main() -> None:
+    """Answer questions about a Python repository, resolving pointers to their declarations."""
+
+
+@main.command()
+@click.argument("path", default=".", type=click.Path(file_okay=True, path_type=str))
+@index_dir_option
+@click.option("--max-file-bytes", default=1_000_000, show_default=True, help="Skip larger files.")
+@json_option
+@handle_errors
+def index(path: str, index_dir: str | None, max_file_bytes: int, as_json: bool) -> None:
+    """Index (or incrementally update) the repository at PATH."""
+    from codehop.indexer import index_repo
+
+    progress_cb = None
+    bar: Any = None
+    if sys.stderr.isatty() and not as_json:
+        from rich.progress import Progress
+
+        bar = Progress(transient=True)
+        bar.start()
+        task = bar.add_task("parsing", total=None)
+
+        def progress_cb(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+    try:
+        _, report = index_repo(path, index_dir=index_dir, max_file_bytes=max_file_bytes,
+                               progress=progress_cb)
+    finally:
+        if bar is not None:
+            bar.stop()
+    if as_json:
+        _emit_json(report.to_dict())
+        return
+    for w in report.warnings:
+        click.echo(f"warning: {w}", err=True)
+    click.echo(f"indexed {report.files} files ({report.parsed} parsed, {report.deleted} removed): "
+               f"{report.chunks} chunks, {report.xrefs} xrefs in {report.seconds:.2f} s -> {report.index_path}")
+
+
+@main.command()
+@click.argument("query")
+@repo_option
+@index_dir_option
+@click.option("-k", "k", default=10, show_default=True, help="How many hits.")
+@json_option
+@handle_errors
+def search(query: str, repo: str, index_dir: str | None, k: int, as_json: bool) -> None:
+    """BM25 search over chunks (for debugging retrieval)."""
+    from codehop.retrieval import bm25
+
+    app = _app(repo, index_dir)
+    hits = bm25(app.store, query, k)
+    rows = [{"path": c.rel_path, "start_line": c.start_line, "end_line": c.end_line,
+             "qualname": c.qualname, "kind": str(c.kind), "score": round(s, 3)} for c, s in hits]
+    if as_json:
+        _emit_json(rows)
+        return
+    for r in rows:
+        click.echo(f"{r['score']:8.3f}  {r['path']}:{r['start_line']}-{r['end_line']}  {r['qualname']} ({r['kind']})")
+
+
+@main.command()
+@repo_option
+@index_dir_option
+@click.option("--type", "ref_type", default=None, help="Only this ref_type (import, reexport, ...).")
+@click.option("--file", "file", default=None, help="Only references in this repo-relative file.")
+@click.option("--stats", is_flag=True, help="Counts, and how hops were served (table vs resolver).")
+@click.option("--limit", default=200, show_default=True)
+@json_option
+@handle_errors
+def xrefs(repo: str, index_dir: str | None, ref_type: str | None, file: str | None, stats: bool,
+          limit: int, as_json: bool) -> None:
+    """The cross-reference table."""
+    app = _app(repo, index_dir)
+    if stats:
+        counters = app.store.counters()
+        by_type = app.store.xref_type_counts()
+        queries = counters.get("queries", 0)
+        rebuilds = counters.get("rebuilds", 0)
+        data = {
+            "by_type": {k: {"rows": v[0], "resolved_at_index_time": v[1]} for k, v in sorted(by_type.items())},
+            "rebuilds": rebuilds, "queries": queries,
+            "rebuild_to_query_ratio": round(rebuilds / queries, 4) if queries else None,
+            "hops_from_table": counters.get("hops_from_table", 0),
+            "hops_from_resolver": counters.get("hops_from_resolver", 0),
+        }
+        if as_json:
+            _emit_json(data)
+            return
+        for k, v in data["by_type"].items():
+            click.echo(f"{k:16s} {v['rows']:7d} rows, {v['resolved_at_index_time']:7d} resolved at index time")
+        click.echo(f"rebuilds {rebuilds}, queries {queries}, ratio {data['rebuild_to_query_ratio']}; "
+                   f"hops served by the table {data['hops_from_table']}, by a resolver {data['hops_from_resolver']}")
+        return
+    rows = app.store.xrefs(rel_path=file, ref_type=ref_type, limit=limit)
+    out = [{"path": x.rel_path, "line": x.line, "col": x.col, "anchor_text": x.anchor_text,
+            "ref_type": str(x.ref_type), "target": x.target, "target_path": x.target_path,
+            "target_line": x.target_line, "provenance": x.provenance} for x in rows]
+    if as_json:
+        _emit_json(out)
+        return
+    for r in out:
+        where = f"{r['target_path']}:{r['target_line']}" if r["target_path"] else (r["provenance"] or "unresolved")
+        click.echo(f"{r['path']}:{r['line']}:{r['col']}  {r['ref_type']:15s} {r['anchor_text'][:40]:40s} -> {r['target']}  [{where}]")
+
+
+def _parse_site(site: str) -> tuple[str, int, int]:
+    from codehop.errors import UsageError
+
+    parts = site.rsplit(":", 2)
+    try:
+        if len(parts) == 3 and parts[1].isdigit():
+            return parts[0], int(parts[1]), int(parts[2])
+        head, line = site.rsplit(":", 1)
+        return head, int(line), -1
+    except ValueError:
+        raise UsageError(f"expected PATH:LINE[:COL], got {site!r}") from None
+
+
+@main.command()
+@click.argument("site")
+@repo_option
+@index_dir_option
+@click.option("--via", type=click.Choice(["symbol_table", "jedi", "lsp", "regex", "all"]), default=None,
+              help="Use one resolver, or all of them side by side.")
+@json_option
+@handle_errors
+def resolve(site: str, repo: str, index_dir: str | None, via: str | None, as_json: bool) -> None:
+    """Resolve the reference at PATH:LINE[:COL] to its declaration, with the chain."""
+    from codehop.errors import UsageError
+    from codehop.sites import refs_at
+
+    path, line, col = _parse_site(site)
+    names = ("symbol_table", "jedi", "lsp", "regex") if via == "all" else ((via,) if via else None)
+    app = _app(repo, index_dir, resolvers=names or ("symbol_table", "jedi", "regex"))
+    refs = refs_at(app, path, line, col)
+    if not refs:
+        raise UsageError(f"no reference at {site}")
+    results = []
+    for ref in refs:
+        for name in (names or (None,)):
+            lr = app.ladder(names).resolve(ref, via=name)
+            res = lr.resolution
+            results.append({
+                "reference": ref.to_dict(), "via": name or "ladder",
+                "resolution": None if res is None else {
+                    "target": {"external": res.external} if res.is_external else res.target.to_dict(),
+                    "provenance": str(res.provenance), "chain": [s.to_dict() for s in res.steps]},
+                "failures": [{"resolver": r, "reason": why} for r, why in lr.failures],
+                "ms": {k: round(v, 2) for k, v in lr.timings_ms.items()},
+            })
+    app.close()
+    if as_json:
+        _emit_json(results)
+        return
+    for r in results:
+        ref = r["reference"]
+        click.echo(f"{ref['origin']['path']}:{ref['origin']['line']} {ref['anchor_text']} ({ref['ref_type']}) via {r['via']}:")
+        res = r["resolution"]
+        if res is None:
+            click.echo("  unresolved" + "".join(f"\n  {f['resolver']} failed: {f['reason']}" for f in r["failures"]))
+            continue
+        for s in res["chain"]:
+            click.echo(f"  {s['from']['path']}:{s['from']['line']} -[{s['note']}, {s['resolver']}]-> "
+                       f"{s['to']['path']}:{s['to']['line']} {s['to']['qualname']}")
+        t = res["target"]
+        click.echo(f"  => {t.get('external') and 'external ' + t['external'] or str(t['path']) + ':' + str(t['line']) + ' ' + t['qualname']} [{res['provenance']}]")
+
+
+@main.command()
+@click.argument("question")
+@repo_option
+@index_dir_option
+@click.option("--max-loops", default=1, show_default=True, type=click.IntRange(0, 10))
+@click.option("--budget-tokens", default=2000, show_default=True, type=click.IntRange(64, 1_000_000))
+@click.option("--generator", type=click.Choice(["offline", "anthropic"]), default="offline", show_default=True)
+@json_option
+@handle_errors
+def ask(question: str, repo: str, index_dir: str | None, max_loops: int, budget_tokens: int,
+        generator: str, as_json: bool) -> None:
+    """Answer QUESTION about the repository (one bounded hop by default)."""
+    from codehop.orchestrator import Limits
+
+    app = _app(repo, index_dir, generator=generator)
+    answer = app.navigator().ask(question, Limits(max_loops=max_loops, budget_tokens=budget_tokens))
+    app.close()
+    if as_json:
+        _emit_json(answer.to_dict())
+        return
+    from codehop.render import print_answer
+
+    print_answer(_console(), answer)
+
+
+@main.command()
+@click.argument("query")
+@repo_option
+@index_dir_option
+@click.option("--budget-tokens", default=2000, show_default=True, type=click.IntRange(64, 1_000_000))
+@click.option("--max-loops", default=1, show_default=True, type=click.IntRange(0, 10))
+@click.option("--format", "fmt", type=click.Choice(["json", "markdown"]), default="markdown", show_default=True)
+@handle_errors
+def context(query: str, repo: str, index_dir: str | None, budget_tokens: int, max_loops: int, fmt: str) -> None:
+    """The context an agent should read for QUERY (a question or a task), packed to a budget."""
+    from codehop.context import build_context, render_markdown
+
+    app = _app(repo, index_dir)
+    answer = build_context(app, query, budget_tokens=budget_tokens, max_loops=max_loops)
+    app.close()
+    if fmt == "json":
+        _emit_json(answer.to_dict())
+    else:
+        click.echo(render_markdown(answer))
+
+
+@main.command()
+@click.argument("symbol", required=False)
+@repo_option
+@index_dir_option
+@click.option("--depth", default=1, show_default=True, type=click.IntRange(1, 4))
+@click.option("--stats", is_flag=True, help="Node and edge counts.")
+@click.option("--dot", "dot_path", default=None, help="Write Graphviz DOT to this file ('-' for stdout).")
+@click.option("--svg", "svg_path", default=None, help="Render SVG (needs the `dot` program).")
+@json_option
+@handle_errors
+def graph(symbol: str | None, repo: str, index_dir: str | None, depth: int, stats: bool,
+          dot_path: str | None, svg_path: str | None, as_json: bool) -> None:
+    """A symbol's neighbourhood in the static-dependency graph."""
+    from codehop.errors import UsageError
+    from codehop.graph_context import GraphContext
+
+    app = _app(repo, index_dir)
+    gc = GraphContext(app.store)
+    if stats:
+        data = gc.stats()
+        _emit_json(data) if as_json else [click.echo(f"{k:24s} {v}") for k, v in data.items()]
+        return
+    if not symbol:
+        raise UsageError("give a SYMBOL (a qualified name) or --stats")
+    node = gc.node_for(symbol, app.table)
+    if node is None:
+        raise UsageError(f"no such symbol in the graph: {symbol}")
+    if dot_path or svg_path:
+        dot = gc.dot(node, depth)
+        if dot_path == "-":
+            click.echo(dot)
+        elif dot_path:
+            with open(dot_path, "w", encoding="utf-8") as fh:
+                fh.write(dot)
+        if svg_path:
+            svg = gc.svg(dot)
+            if svg is None:
+                raise UsageError("the `dot` program (Graphviz) is not installed; use --dot")
+            with open(svg_path, "wb") as fh:
+                fh.write(svg)
+        return
+    rows = gc.neighbourhood(node, depth)
+    if as_json:
+        _emit_json({"symbol": node, "edges": rows})
+        return
+    click.echo(node)
+    for r in rows:
+        arrow = "->" if r["direction"] == "out" else "<-"
+        click.echo(f"  {arrow} {r['type']:12s} {r['other']}  ({r['path']}:{r['line']})")
+
+
+@main.command()
+@click.option("--tcp", default=None, help="HOST:PORT instead of stdio.")
+@handle_errors
+def lsp(tcp: str | None) -> None:
+    """Run the codehop language server (stdio by default)."""
+    from lsp_bridge.server import serve
+
+    serve(tcp)
+
+
+@main.command()
+@repo_option
+@handle_errors
+def mcp(repo: str) -> None:
+    """Run the codehop MCP server over stdio."""
+    from codehop.mcp_server import serve
+
+    serve(repo)
+
+
+@main.command()
+@repo_option
+@index_dir_option
+@json_option
+@handle_errors
+def doctor(repo: str, index_dir: str | None, as_json: bool) -> None:
+    """Check the index, the language servers and the Anthropic configuration."""
+    from codehop.doctor import run_checks
+
+    checks = run_checks(repo, index_dir)
+    if as_json:
+        _emit_json([c.__dict__ for c in checks])
+    else:
+        for c in checks:
+            mark = "ok  " if c.ok else "FAIL"
+            click.echo(f"[{mark}] {c.name}: {c.detail}" + ("" if c.ok or not c.fix else f"\n       fix: {c.fix}"))
+    if not all(c.ok for c in checks):
+        sys.exit(1)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,7 @@
+"""Entry point that calls ping through an import alias."""
+
+from graphpkg.a import ping as p
+
+
+def run():
+    return p(3)

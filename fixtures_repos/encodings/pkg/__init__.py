@@ -1,0 +1,1 @@
+"""Package mixing text encodings and a binary file."""

@@ -1,0 +1,5 @@
+"""Inside a virtualenv (.venv has pyvenv.cfg); must not be indexed."""
+
+
+def site_hook():
+    return "venv"

@@ -1,0 +1,5 @@
+"""Build output, ignored by .gitignore (build/); must not be indexed."""
+
+
+def built():
+    return "build"

@@ -1,0 +1,5 @@
+"""Inside __pycache__; must not be indexed."""
+
+
+def cached():
+    return "pycache"

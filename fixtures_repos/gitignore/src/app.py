@@ -1,0 +1,6 @@
+"""The only module in this repository that should be indexed."""
+
+
+def start():
+    """Start the application."""
+    return "started"

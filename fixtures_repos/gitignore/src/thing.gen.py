@@ -1,0 +1,5 @@
+"""Generated code, ignored by .gitignore (*.gen.py); must not be indexed."""
+
+
+def generated():
+    return "gen"

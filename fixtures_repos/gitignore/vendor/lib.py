@@ -1,0 +1,5 @@
+"""Vendored code, ignored by .codehopignore (vendor/); must not be indexed."""
+
+
+def vendored():
+    return "vendor"

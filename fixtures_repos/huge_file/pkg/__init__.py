@@ -1,0 +1,1 @@
+"""Package whose huge module is generated at test time."""

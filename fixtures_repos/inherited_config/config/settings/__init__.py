@@ -1,0 +1,1 @@
+"""Module-based settings, one module per environment."""

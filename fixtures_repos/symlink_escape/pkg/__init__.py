@@ -1,0 +1,1 @@
+"""Package that tests extend with a symlink pointing outside the repo."""

@@ -1,0 +1,6 @@
+"""A normal module that lives inside the repository."""
+
+
+def inside():
+    """Return where this function lives."""
+    return "inside"

@@ -1,0 +1,1 @@
+"""Package with one module that does not parse."""

@@ -1,0 +1,5 @@
+"""A perfectly normal module."""
+
+
+def fine():
+    return 1

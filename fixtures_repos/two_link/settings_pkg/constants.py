@@ -1,0 +1,3 @@
+"""Raw constants used to build configuration classes."""
+
+DEFAULT_TIMEOUT = 30

@@ -1,0 +1,9 @@
+"""Production configuration."""
+
+from .base import BaseConfig
+
+
+class ProdConfig(BaseConfig):
+    """Production overrides only the name; TIMEOUT is inherited."""
+
+    NAME = "prod"
