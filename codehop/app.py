@@ -83,7 +83,7 @@ class App:
         if name == "lsp":
             from codehop.lsp_resolver import LspResolver
 
-            return LspResolver(str(self.root), server=self.config.language_server,
+            return LspResolver(str(self.root), self.table, server=self.config.language_server,
                                command=self.config.language_server_command,
                                timeout_s=self.config.resolver_timeout_s)
         if name == "regex":

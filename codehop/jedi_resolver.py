@@ -39,7 +39,9 @@ class JediResolver:
         import jedi
 
         if self._project is None:
-            self._project = jedi.Project(str(self.root), added_sys_path=[str(self.root)],
+            # the indexed root comes first, so an installed copy of the same package never wins
+            env_path = [p for p in jedi.get_default_environment().get_sys_path() if p != str(self.root)]
+            self._project = jedi.Project(str(self.root), sys_path=[str(self.root), *env_path],
                                          smart_sys_path=False)
         return jedi
 
@@ -52,28 +54,22 @@ class JediResolver:
 
     def _resolve(self, ref: PendingReference) -> Resolution | None:
         jedi = self._jedi()
+        names: list[Any] = []
         found = self.table.find_module(ref.ref_target)
         if found is not None:
             mod, rest = found
             expr = ".".join([mod, *rest])
-            code = f"import {mod}\n{expr}\n"
-            script = jedi.Script(code=code, path=str(self.root / "__codehop_probe__.py"),
+            script = jedi.Script(code=f"import {mod}\n{expr}\n", path=str(self.root / "__codehop_probe__.py"),
                                  project=self._project)
-            line, col = 2, len(expr)
-        else:
-            path = self.root / ref.origin_path
-            if not path.is_file():
+            names = self._goto(script, 2, len(expr))
+        if not names:  # not a dotted path from a module (a local, an attribute): ask at the site
+            path = (self.root / ref.origin_path).resolve()
+            if self.root not in path.parents or not path.is_file():
                 return None
             script = jedi.Script(path=str(path), project=self._project)
-            line, col = ref.origin_line, ref.origin_col
-        names = script.goto(line, col, follow_imports=True)
-        names = [n for n in names if n.module_path is not None]
-        if any(n.type == "statement" for n in names):
-            inferred = [n for n in script.infer(line, col) if n.module_path is not None]
-            names = inferred or names
+            names = self._goto(script, ref.origin_line, ref.origin_col)
         if not names:
             return None
-        names.sort(key=lambda n: (str(n.module_path), n.line or 0))
         n = names[0]
         mpath = Path(str(n.module_path)).resolve()
         origin = Location(rel_path=ref.origin_path, line=ref.origin_line, qualname=ref.anchor_text)
@@ -85,6 +81,15 @@ class JediResolver:
         target = Location(rel_path=rel, line=n.line or 1, qualname=n.full_name or n.name)
         return Resolution(target=target, provenance=self.name,
                           steps=(Step(from_loc=origin, to_loc=target, resolver=self.name, note="goto"),))
+
+    @staticmethod
+    def _goto(script: Any, line: int, col: int) -> list[Any]:
+        names = [n for n in script.goto(line, col, follow_imports=True) if n.module_path is not None]
+        if any(n.type == "statement" for n in names):  # `X = Y`: only infer() goes through
+            inferred = [n for n in script.infer(line, col) if n.module_path is not None]
+            names = inferred or names
+        names = [n for n in names if not str(n.module_path).endswith("__codehop_probe__.py")]
+        return sorted(names, key=lambda n: (str(n.module_path), n.line or 0))
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,104 @@
+"""LspResolver: a real language server's `textDocument/definition`, through lsp_bridge.
+
+A dotted target is asked through a probe file (`import mod` / `mod.rest`)
+written under the index's own `.codehop/` folder, so the server does the
+attribute lookup itself; otherwise the reference's origin position is used.
+Positions become LSP's (0-based lines, UTF-16 columns) only here. A server
+that fails raises; the ladder records it and moves on. May import: records,
+errors, symbols, lsp_bridge.client, stdlib.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+from lsp_bridge.client import SERVERS, LanguageServerClient, utf16_col
+
+from codehop.errors import LanguageServerError, UsageError
+from codehop.records import Location, PendingReference, Provenance, Resolution, Step
+from codehop.symbols import SymbolTable
+
+
+class LspResolver:
+    name = Provenance.LSP
+
+    def __init__(self, root: str, table: SymbolTable, *, server: str = "basedpyright",
+                 command: tuple[str, ...] = (), timeout_s: float = 5.0,
+                 probe_dir: str | None = None) -> None:
+        if not command:
+            if server not in SERVERS:
+                raise UsageError(f"unknown language server {server!r}; choose {', '.join(SERVERS)}")
+            command = tuple(SERVERS[server])
+        self.root = Path(root).resolve()
+        self.table = table
+        self.server = server
+        self.client = LanguageServerClient(list(command), str(self.root), timeout_s=timeout_s,
+                                           start_timeout_s=max(30.0, timeout_s))
+        self.probe_dir = Path(probe_dir) if probe_dir else self.root / ".codehop"
+        self._lock = threading.Lock()
+        self._n = 0
+
+    def resolve(self, ref: PendingReference) -> Resolution | None:
+        try:
+            return self._resolve(ref)
+        except Exception as exc:  # the bridge's own errors become ours at this boundary
+            if type(exc).__module__.startswith("lsp_bridge"):
+                raise LanguageServerError(f"{self.server}: {exc}", resolver="lsp") from exc
+            raise
+
+    def _resolve(self, ref: PendingReference) -> Resolution | None:
+        found = self.table.find_module(ref.ref_target)
+        with self._lock:
+            if found is not None:
+                mod, rest = found
+                expr = ".".join([mod, *rest])
+                self.probe_dir.mkdir(parents=True, exist_ok=True)
+                probe = self.probe_dir / "lsp_probe.py"
+                probe.write_text(f"import {mod}\n{expr}\n", encoding="utf-8")
+                path, line0, col = str(probe), 1, utf16_col(expr, max(0, len(expr) - 1))
+            else:
+                full = (self.root / ref.origin_path).resolve()
+                if self.root not in full.parents:
+                    return None
+                text = full.read_text(encoding="utf-8", errors="replace").splitlines()
+                line_text = text[ref.origin_line - 1] if ref.origin_line - 1 < len(text) else ""
+                path, line0, col = str(full), ref.origin_line - 1, utf16_col(line_text, ref.origin_col)
+            locations = self.client.definition(path, line0, col)
+        locations = [loc for loc in locations if not loc.path.endswith("lsp_probe.py")]
+        if not locations:
+            return None
+        loc = locations[0]
+        target_path = Path(loc.path).resolve()
+        origin = Location(rel_path=ref.origin_path, line=ref.origin_line, qualname=ref.anchor_text)
+        if self.root not in target_path.parents:
+            ext = _module_name_of(target_path)
+            return Resolution(target=Location(rel_path="", line=0, qualname=ext), provenance=self.name,
+                              external=ext)
+        rel = target_path.relative_to(self.root).as_posix()
+        target = Location(rel_path=rel, line=loc.line + 1, qualname=_qualname_at(self.table, rel, loc.line + 1))
+        return Resolution(target=target, provenance=self.name,
+                          steps=(Step(from_loc=origin, to_loc=target, resolver=self.name, note="definition"),))
+
+    def close(self) -> None:
+        self.client.close()
+
+
+def _qualname_at(table: SymbolTable, rel_path: str, line: int) -> str:
+    row = table.store.conn.execute("SELECT scope, name FROM bindings WHERE rel_path=? AND line=? LIMIT 1",
+                                   (rel_path, line)).fetchone()
+    return f"{row[0]}.{row[1]}" if row else ""
+
+
+def _module_name_of(path: Path) -> str:
+    parts = list(path.with_suffix("").parts)
+    for marker in ("site-packages", "dist-packages", "typeshed", "stdlib"):
+        if marker in parts:
+            parts = parts[len(parts) - parts[::-1].index(marker):]
+            break
+    else:
+        parts = parts[-1:]
+    if parts and parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(p for p in parts if p and p != os.sep) or path.name

@@ -1,0 +1,173 @@
+"""The resolver ladder with real resolvers: the symbol table, Jedi in process, and real
+language servers (basedpyright, jedi-language-server) over stdio, plus faulty servers."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from codehop.app import App, Config
+from codehop.cli import main
+from codehop.lsp_resolver import LspResolver
+from codehop.records import PendingReference, Provenance, RefType
+from codehop.resolve import Ladder, SymbolTableResolver
+
+FAKE = Path(__file__).parent / "fake_lsp_servers" / "fake_server.py"
+
+CASES = [
+    # fixture, dotted target, origin (path, line), declaration (path, line)
+    ("reexport_chain", "shop.Cart", ("app.py", 3), ("shop/api/cart.py", 4)),
+    ("inherited_member", "transport.MockTransport.send", ("client.py", 12), ("transport/http.py", 9)),
+    ("inherited_member", "transport.mock.MockTransport.__enter__", ("client.py", 11), ("transport/base.py", 11)),
+    ("aliases", "codecs_lib.DefaultEncoder", ("main.py", 8), ("codecs_lib/encoders.py", 6)),
+]
+IDS = [f"{c[0]}:{c[1]}" for c in CASES]
+
+
+def ref_for(target: str, origin: tuple[str, int]) -> PendingReference:
+    return PendingReference(anchor_text=target.rsplit(".", 1)[-1], ref_type=RefType.OTHER, ref_target=target,
+                            origin_path=origin[0], origin_line=origin[1])
+
+
+@pytest.mark.parametrize(("fixture", "target", "origin", "decl"), CASES, ids=IDS)
+def test_symbol_table(fixture_repo, fixture, target, origin, decl):
+    app = App(fixture_repo(fixture))
+    res = SymbolTableResolver(app.table).resolve(ref_for(target, origin))
+    assert (res.target.rel_path, res.target.line) == decl
+    assert res.provenance is Provenance.SYMBOL_TABLE
+
+
+@pytest.mark.parametrize(("fixture", "target", "origin", "decl"), CASES, ids=IDS)
+def test_jedi(fixture_repo, fixture, target, origin, decl):
+    app = App(fixture_repo(fixture))
+    res = app.resolver("jedi").resolve(ref_for(target, origin))
+    assert (res.target.rel_path, res.target.line) == decl
+    assert res.provenance is Provenance.JEDI
+    app.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("server", ["basedpyright", "jedi"])
+def test_language_servers(fixture_repo, server):
+    """reexport_chain app.py:3 `Cart` through two re-exports, by a real server over stdio."""
+    app = App(fixture_repo("reexport_chain"), Config(language_server=server, resolver_timeout_s=30))
+    resolver = app.resolver("lsp")
+    res = resolver.resolve(ref_for("shop.Cart", ("app.py", 3)))
+    assert (res.target.rel_path, res.target.line) == ("shop/api/cart.py", 4)
+    assert res.provenance is Provenance.LSP
+    app.close()
+    assert not resolver.client.alive
+
+
+def test_chain_steps_are_kept(fixture_repo):
+    """reexport_chain: shop/__init__.py:6 -> shop/api/__init__.py:3 -> shop/api/cart.py:4."""
+    app = App(fixture_repo("reexport_chain"))
+    res = app.ladder().resolve(ref_for("shop.Cart", ("app.py", 3))).resolution
+    hops = [(s.from_loc.rel_path, s.from_loc.line, s.to_loc.rel_path, s.to_loc.line) for s in res.steps]
+    assert hops == [("shop/__init__.py", 6, "shop/api/__init__.py", 3),
+                    ("shop/api/__init__.py", 3, "shop/api/cart.py", 4)]
+
+
+def test_landing_on_a_pointer_is_followed(fixture_repo):
+    """A resolver that stops at `Encoder = JSONEncoder` (encoders.py:19) is followed to :6."""
+    app = App(fixture_repo("aliases"))
+
+    class StopsAtAlias:
+        name = Provenance.REGEX
+
+        def resolve(self, ref):  # type: ignore[no-untyped-def]
+            from codehop.records import Location, Resolution
+            return Resolution(target=Location(rel_path="codecs_lib/encoders.py", line=19), provenance=self.name)
+
+    res = Ladder([StopsAtAlias()], app.table).resolve(ref_for("codecs_lib.encoders.Encoder", ("main.py", 8))).resolution
+    assert (res.target.rel_path, res.target.line) == ("codecs_lib/encoders.py", 6)
+    assert res.steps[-1].note == "alias"
+
+
+def test_external_target_not_fetched(fixture_repo):
+    """circular/graphpkg/d.py:3 imports from a package that is not in the repository."""
+    app = App(fixture_repo("circular"))
+    res = app.ladder().resolve(ref_for("graphpkg.d.thing", ("graphpkg/d.py", 3))).resolution
+    assert res.is_external and res.external.startswith("nonexistent_pkg")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode", ["exit_at_start", "crash_on_definition", "hang_on_definition", "garbage_body",
+                                  "error_response"])
+def test_faulty_server_falls_through(fixture_repo, mode):
+    """The ladder skips a failing language server (recording why) and the symbol table answers."""
+    app = App(fixture_repo("reexport_chain"))
+    lsp = LspResolver(str(app.root), app.table, command=(sys.executable, str(FAKE), mode), timeout_s=2.0)
+    ladder = Ladder([lsp, SymbolTableResolver(app.table)], app.table)
+    ref = PendingReference(anchor_text="Cart", ref_type=RefType.IMPORT, ref_target="app.Cart",
+                           origin_path="app.py", origin_line=3, origin_col=18)
+    t0 = time.perf_counter()
+    result = ladder.resolve(ref)
+    elapsed = time.perf_counter() - t0
+    assert (result.resolution.target.rel_path, result.resolution.target.line) == ("shop/api/cart.py", 4)
+    assert result.resolution.provenance is Provenance.SYMBOL_TABLE
+    if mode != "error_response" or result.failures:
+        assert [f[0] for f in result.failures] == ["lsp"]
+    assert elapsed < 35
+    lsp.close()
+
+
+@pytest.mark.slow
+def test_server_killed_mid_request(fixture_repo):
+    """A real basedpyright is killed while it answers; the ladder falls through in bounded time."""
+    app = App(fixture_repo("reexport_chain"), Config(resolver_timeout_s=20))
+    lsp = LspResolver(str(app.root), app.table, command=(sys.executable, str(FAKE), "hang_on_definition"),
+                      timeout_s=20.0)
+    lsp.client.start()
+    pid = lsp.client.pid
+    threading.Timer(0.5, lambda: os.kill(pid, signal.SIGKILL)).start()
+    ladder = Ladder([lsp, SymbolTableResolver(app.table)], app.table)
+    t0 = time.perf_counter()
+    result = ladder.resolve(PendingReference(anchor_text="Cart", ref_type=RefType.IMPORT, ref_target="app.Cart",
+                                             origin_path="app.py", origin_line=3, origin_col=18))
+    elapsed = time.perf_counter() - t0
+    assert result.resolution is not None and result.resolution.provenance is Provenance.SYMBOL_TABLE
+    assert result.failures and result.failures[0][0] == "lsp"
+    assert elapsed < 5, "a dead server must fail its request at once, not after the 20 s timeout"
+    lsp.close()
+
+
+def test_loop_time_resolution_feeds_the_xref_table(fixture_repo):
+    """inherited_member/client.py:12 `transport.send(...)` (an attribute of a local) is left empty
+    at index time; Jedi resolves it at loop time and the row keeps the answer."""
+    app = App(fixture_repo("inherited_member"))
+    line = 12
+    text = (app.root / "client.py").read_text().splitlines()[line - 1]
+    col = text.index("send")
+    ref = PendingReference(anchor_text="transport.send", ref_type=RefType.CALL, ref_target="transport.send",
+                           origin_path="client.py", origin_line=line, origin_col=col)
+    app.store.conn.execute("INSERT INTO xrefs (rel_path, line, col, anchor_text, ref_type, target, scope)"
+                           " VALUES ('client.py', ?, ?, 'transport.send', 'call', 'transport.send', 'client.main')",
+                           (line, col))
+    ladder = app.ladder(("jedi",))
+    res = ladder.resolve(ref).resolution
+    assert (res.target.rel_path, res.target.line) == ("transport/http.py", 9)
+    cached = app.store.cached_resolution("client.py", line, "transport.send")
+    assert cached is not None and cached.provenance == "jedi" and cached.target_line == 9
+    assert app.store.counters().get("hops_from_resolver") == 1
+    app.close()
+
+
+def test_cli_resolve(fixture_repo):
+    repo = fixture_repo("reexport_chain")
+    result = CliRunner().invoke(main, ["resolve", "app.py:3", "--repo", str(repo), "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    cart = next(r for r in data if r["reference"]["anchor_text"] == "Cart")
+    assert cart["resolution"]["target"]["path"] == "shop/api/cart.py"
+    assert [s["to"]["line"] for s in cart["resolution"]["chain"]] == [3, 4]
+    bad = CliRunner().invoke(main, ["resolve", "../../etc/passwd:1", "--repo", str(repo)])
+    assert bad.exit_code == 2 and "outside the repository" in bad.output
