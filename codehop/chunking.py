@@ -12,7 +12,6 @@ statements, and one per run of module-level lines between definitions.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -20,6 +19,7 @@ import tree_sitter_python
 from tree_sitter import Language, Node, Parser, Query, QueryCursor
 
 from codehop.records import Binding, BindingKind, Chunk, ChunkKind, ClassInfo, RefType, XRef
+from codehop.words import split_identifiers
 
 _LANGUAGE = Language(tree_sitter_python.language())
 _SITES = Query(
@@ -32,8 +32,6 @@ _SITES = Query(
     (function_definition return_type: (type) @annotation)
     """,
 )
-_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 _DEF_TYPES = frozenset({"function_definition", "class_definition"})
 _BLOCK_PARENTS = frozenset(
     {"if_statement", "try_statement", "with_statement", "else_clause", "elif_clause",
@@ -66,23 +64,6 @@ def module_name(rel_path: str) -> tuple[str, bool]:
     if is_package:
         parts = parts[:-1]
     return ".".join(parts), is_package
-
-
-@lru_cache(maxsize=65536)
-def _word_parts(ident: str) -> tuple[str, ...]:
-    parts = {ident.lower()}
-    if "_" in ident or not ident.islower():
-        for piece in ident.split("_"):
-            parts.update(p.lower() for p in _CAMEL.findall(piece))
-    return tuple(parts)
-
-
-def split_identifiers(text: str) -> str:
-    """Identifiers lowercased, each also split on snake_case and camelCase."""
-    out: set[str] = set()
-    for ident in set(_IDENT.findall(text)):
-        out.update(_word_parts(ident))
-    return " ".join(sorted(out))
 
 
 @lru_cache(maxsize=1)

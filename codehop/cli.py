@@ -5,9 +5,9 @@ Heavy modules are imported inside commands, so `codehop --help` stays instant.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
-import os
 import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -359,7 +359,7 @@ def doctor(repo: str, index_dir: str | None, as_json: bool) -> None:
 
     checks = run_checks(repo, index_dir)
     if as_json:
-        _emit_json([c.__dict__ for c in checks])
+        _emit_json([dataclasses.asdict(c) for c in checks])
     else:
         for c in checks:
             mark = "ok  " if c.ok else "FAIL"

@@ -20,8 +20,16 @@ from pathlib import Path
 
 from codehop.chunking import FileFacts, parse_file
 from codehop.errors import IndexSchemaError
-from codehop.store import (SqliteStore, bump_generation, check_schema, connect, create_schema,
-                           delete_files, move_aside, write_file_facts)
+from codehop.store import (
+    SqliteStore,
+    bump_generation,
+    check_schema,
+    connect,
+    create_schema,
+    delete_files,
+    move_aside,
+    write_file_facts,
+)
 from codehop.walk import SourceFile, repo_root, walk_python_files
 
 DEFAULT_MAX_FILE_BYTES = 1_000_000
@@ -183,6 +191,7 @@ def index_repo(repo: str | os.PathLike[str], *, index_dir: str | os.PathLike[str
 
 def _fill_counts(store: SqliteStore, report: IndexReport) -> None:
     counts = store.counts()
+    report.files = counts["files"]  # what the index holds; skipped files are in the warnings
     report.chunks = counts["chunks"]
     report.xrefs = counts["xrefs"]
 

@@ -9,9 +9,9 @@ import math
 import re
 from collections.abc import Callable, Iterable, Sequence
 
-from codehop.chunking import split_identifiers
 from codehop.records import Chunk, ContextItem, Via
 from codehop.store import SqliteStore
+from codehop.words import split_identifiers
 
 STOP = frozenset(
     """a an and are as at be by can do does did for from how i if in into is it its me my of on or so

@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from codehop.chunking import module_name, parse_file, split_identifiers
+from codehop.chunking import module_name, parse_file
 from codehop.errors import RepoNotFoundError
 from codehop.indexer import index_repo
 from codehop.records import ChunkKind, RefType
 from codehop.store import SqliteStore
+from codehop.words import split_identifiers
 
 
 def test_chunks_of_a_class_and_its_methods(fixture_repo):

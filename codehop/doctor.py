@@ -1,0 +1,94 @@
+"""`codehop doctor`: checks the index, the language servers and the Anthropic configuration,
+and says what is wrong and how to fix it. Never prints a key."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(slots=True)
+class Check:
+    name: str
+    ok: bool
+    detail: str
+    fix: str = ""
+
+
+def run_checks(repo: str, index_dir: str | None) -> list[Check]:
+    from codehop.errors import CodehopError
+    from codehop.walk import repo_root
+
+    try:
+        root = repo_root(repo)
+    except CodehopError as exc:
+        return [Check("repository", False, exc.message, "pass an existing directory with --repo")]
+    checks = [Check("repository", True, str(root))]
+    checks.append(_index(root, index_dir))
+    for server in ("basedpyright", "jedi"):
+        checks.append(_language_server(root, server))
+    checks.append(_anthropic())
+    return checks
+
+
+def _index(root: Path, index_dir: str | None) -> Check:
+    import sqlite3
+
+    from codehop.errors import IndexSchemaError
+    from codehop.indexer import index_dir_for
+    from codehop.store import SqliteStore, check_schema, connect
+    from codehop.walk import walk_python_files
+
+    path = index_dir_for(root, index_dir) / "index.db"
+    if not path.exists():
+        return Check("index", False, f"no index at {path}", f"run: codehop index {root}")
+    try:
+        conn = connect(path)
+        check_schema(conn)
+        integrity = conn.execute("PRAGMA integrity_check").fetchone()[0]
+        conn.close()
+    except (IndexSchemaError, sqlite3.DatabaseError) as exc:
+        return Check("index", False, f"{path}: {exc}", f"run: codehop index {root} (the bad file is moved aside)")
+    if integrity != "ok":
+        return Check("index", False, f"integrity_check: {integrity}", f"delete {path} and run codehop index")
+    store = SqliteStore(path)
+    known = store.file_states()
+    stale = sum(1 for sf in walk_python_files(root)
+                if sf.rel_path not in known or known[sf.rel_path][1:] != (sf.size, sf.mtime_ns))
+    counts = store.counts()
+    store.close()
+    detail = f"{path}: {counts['files']} files, {counts['chunks']} chunks, {counts['xrefs']} xrefs"
+    if stale:
+        return Check("index", False, f"{detail}; {stale} files changed since", f"run: codehop index {root}")
+    return Check("index", True, detail + "; up to date")
+
+
+def _language_server(root: Path, server: str) -> Check:
+    from lsp_bridge.client import SERVERS, LanguageServerClient
+
+    command = SERVERS[server]
+    if shutil.which(command[0]) is None:
+        return Check(f"language server {server}", False, f"{command[0]} not found on PATH",
+                     f"pip install {'basedpyright' if server == 'basedpyright' else 'jedi-language-server'}")
+    t0 = time.perf_counter()
+    try:
+        with LanguageServerClient(command, str(root), timeout_s=20, start_timeout_s=30) as client:
+            client.start()
+            elapsed = time.perf_counter() - t0
+    except Exception as exc:
+        return Check(f"language server {server}", False, f"failed to start: {exc}",
+                     "check the server's installation; codehop falls back to Jedi and its symbol table")
+    return Check(f"language server {server}", True, f"started, answered initialize and stopped ({elapsed:.1f} s)")
+
+
+def _anthropic() -> Check:
+    key = os.environ.get("ANTHROPIC_API_KEY", "")
+    if not key:
+        return Check("anthropic", True, "ANTHROPIC_API_KEY not set: the offline generator is used "
+                     "(set it to enable --generator anthropic)")
+    model = os.environ.get("CODEHOP_ANTHROPIC_MODEL", "default model")
+    base = os.environ.get("ANTHROPIC_BASE_URL") or os.environ.get("CODEHOP_ANTHROPIC_BASE_URL") or "api.anthropic.com"
+    return Check("anthropic", True, f"key present ({len(key)} characters, not shown); model {model}; endpoint {base}")

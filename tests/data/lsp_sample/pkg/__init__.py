@@ -1,0 +1,5 @@
+"""Sample package for the LSP client tests."""
+
+from .core import Engine
+
+__all__ = ["Engine"]
