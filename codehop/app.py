@@ -16,7 +16,6 @@ from codehop.orchestrator import Navigator
 from codehop.protocols import Generator, Resolver
 from codehop.resolve import Ladder, RegexResolver, SymbolTableResolver
 from codehop.retrieval import Neighbours, retrieve
-from codehop.store import SqliteStore
 from codehop.symbols import SymbolTable
 
 RESOLVER_NAMES = ("symbol_table", "jedi", "lsp", "regex")

@@ -339,10 +339,7 @@ class _Walker:
                 target = f"{module}.{name}" if module else name
                 self.bind(scope, alias, BindingKind.IMPORT, child, line, stmt.end_point[0] + 1,
                           target=target)
-                kind = self.reexport_kind(scope, alias == name)
-                if kind is RefType.IMPORT and alias != name:
-                    kind = RefType.ALIAS
-                self.xref(child, alias, kind, target, scope)
+                self.xref(child, alias, self.reexport_kind(scope, alias == name), target, scope)
 
     def assignment(self, node: Node, scope: str, cls: str,
                    member_names: set[str] | None) -> None:

@@ -1,9 +1,110 @@
-"""Placeholder replaced when graphs/ lands."""
+"""The dependency graph of an index, loaded from SQLite into graphs/ and kept current.
+
+Nodes are the index's declarations (modules, classes, functions, methods,
+module/class-level bindings); edges are the rows the indexer derived from the
+cross-reference table. A refresh reloads only the files whose edges changed.
+May import: store, graphs, stdlib.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from graphs import DependencyGraph, Edge, Node, NodeKind, render_svg
+
+from codehop.store import SqliteStore
+
+_KIND = {"class": NodeKind.CLASS, "function": NodeKind.FUNCTION, "value": NodeKind.BINDING,
+         "alias": NodeKind.BINDING}
 
 
 class GraphContext:
-    def __init__(self, store: object) -> None:
-        pass
+    def __init__(self, store: SqliteStore) -> None:
+        self.store = store
+        self._graph: DependencyGraph | None = None
+        self._loaded: dict[str, int] = {}
+        self._lock = threading.Lock()
 
+    # ---- loading -----------------------------------------------------------
+    def _nodes(self, rel_path: str | None, classes: set[str]) -> list[Node]:
+        nodes = [Node(id=module, kind=NodeKind.MODULE, path=path, start_line=1, end_line=1)
+                 for path, module in self.store.file_modules() if rel_path is None or path == rel_path]
+        for scope, name, kind, path, line, end in self.store.declarations(rel_path):
+            k = _KIND[kind]
+            if k is NodeKind.FUNCTION and scope in classes:
+                k = NodeKind.METHOD
+            nodes.append(Node(id=f"{scope}.{name}", kind=k, path=path, start_line=line, end_line=end))
+        return nodes
+
+    def _edges(self, rel_path: str | None) -> list[Edge]:
+        return [Edge(src=src, dst=dst, type=etype, path=path, line=line, resolved=bool(ok))
+                for src, dst, etype, path, line, ok in self.store.edges(rel_path)]
+
+    def _classes(self) -> set[str]:
+        return {r[0] for r in self.store.conn.execute("SELECT qualname FROM classes")}
+
+    def graph(self) -> DependencyGraph:
+        with self._lock:
+            if self._graph is None:
+                self._loaded = self.store.edge_generations()
+                self._graph = DependencyGraph.build(self._nodes(None, self._classes()), self._edges(None))
+            return self._graph
+
+    def refresh(self) -> list[str]:
+        """Reload the files whose edges the indexer rewrote; returns their paths."""
+        graph = self.graph()
+        with self._lock:
+            now = self.store.edge_generations()
+            moved = [p for p, g in now.items() if self._loaded.get(p) != g]
+            gone = [p for p in self._loaded if p not in now]
+            classes = self._classes() if moved else set()
+            for path in gone:
+                graph.remove_file(path)
+            for path in moved:
+                graph.add_file(path, self._nodes(path, classes), self._edges(path))
+            self._loaded = now
+            return sorted(moved + gone)
+
+    # ---- queries -----------------------------------------------------------
     def neighbours(self, seeds: dict[str, float], k: int) -> list[tuple[str, float, str]]:
-        return []
+        """Hidden dependencies of the seeds, each with the edge path that justifies it."""
+        graph = self.graph()
+        if self.store.data_version() != getattr(self, "_seen_version", None):
+            self.refresh()
+            self._seen_version = self.store.data_version()
+        present = {s: w for s, w in seeds.items() if s in graph}
+        if not present:
+            return []
+        out = []
+        for n in graph.related(present, limit=k):
+            why = "; ".join(f"{e.src} -{e.type}-> {e.dst}" for e in n.path)
+            out.append((n.id, n.score, f"graph: {why}"))
+        return out
+
+    def node_for(self, symbol: str, table: Any) -> str | None:
+        graph = self.graph()
+        if symbol in graph:
+            return symbol
+        res = table.resolve(symbol)
+        if res is not None and not res.is_external and res.target.qualname in graph:
+            return str(res.target.qualname)
+        return None
+
+    def neighbourhood(self, node: str, depth: int) -> list[dict[str, Any]]:
+        rows = []
+        for edge, direction in self.graph().neighbourhood(node, depth):
+            other = edge.dst if direction == "out" else edge.src
+            rows.append({"direction": direction, "type": str(edge.type), "src": edge.src, "dst": edge.dst,
+                         "other": other, "path": edge.path, "line": edge.line, "resolved": edge.resolved})
+        return rows
+
+    def stats(self) -> dict[str, int]:
+        return self.graph().stats()
+
+    def dot(self, node: str, depth: int) -> str:
+        return self.graph().to_dot(node, depth)
+
+    @staticmethod
+    def svg(dot: str) -> bytes | None:
+        return render_svg(dot)

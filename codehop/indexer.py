@@ -10,8 +10,10 @@ xref_resolve, stdlib.
 from __future__ import annotations
 
 import hashlib
+import multiprocessing
 import os
 import sqlite3
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -103,7 +105,9 @@ def _parse_all(jobs: list[tuple[str, bytes]], workers: int) -> list[tuple[FileFa
         return [_parse_one(j) for j in jobs]
     # big files first so the two workers finish together
     order = sorted(range(len(jobs)), key=lambda i: -len(jobs[i][1]))
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    # forking a process that runs other threads (an editor or MCP server) can inherit a held lock
+    method = "fork" if threading.active_count() == 1 else "forkserver"
+    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method)) as pool:
         results = list(pool.map(_parse_one, [jobs[i] for i in order], chunksize=8))
     out: list[tuple[FileFacts, str | None]] = [None] * len(jobs)  # type: ignore[list-item]
     for i, r in zip(order, results):

@@ -14,11 +14,10 @@ import os
 import threading
 from pathlib import Path
 
-from lsp_bridge.client import SERVERS, LanguageServerClient, utf16_col
-
 from codehop.errors import LanguageServerError, UsageError
 from codehop.records import Location, PendingReference, Provenance, Resolution, Step
 from codehop.symbols import SymbolTable
+from lsp_bridge.client import SERVERS, LanguageServerClient, utf16_col
 
 
 class LspResolver:

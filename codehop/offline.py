@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from codehop.records import (BindingKind, Completeness, ContextItem, Generation, PendingReference,
-                             Resolution)
+from codehop.records import BindingKind, Completeness, ContextItem, Generation, PendingReference, Resolution
 from codehop.structure import Finding, Reader, contains
 from codehop.symbols import SymbolTable
 

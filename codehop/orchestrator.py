@@ -13,8 +13,21 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from codehop.protocols import Generator
-from codehop.records import (Answer, BindingKind, Chunk, ChunkKind, Completeness, ContextItem, Generation,
-                             Hop, Location, PendingReference, Resolution, ResolvedRef, State, Via)
+from codehop.records import (
+    Answer,
+    BindingKind,
+    Chunk,
+    Completeness,
+    ContextItem,
+    Generation,
+    Hop,
+    Location,
+    PendingReference,
+    Resolution,
+    ResolvedRef,
+    State,
+    Via,
+)
 from codehop.resolve import Ladder
 from codehop.retrieval import count_tokens, pack
 from codehop.store import SqliteStore

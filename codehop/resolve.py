@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from codehop.protocols import Resolver
-from codehop.records import (BindingKind, Location, PendingReference, Provenance, Resolution, Step)
+from codehop.records import BindingKind, Location, PendingReference, Provenance, Resolution, Step
 from codehop.store import SqliteStore
 from codehop.symbols import SymbolTable
 
@@ -49,8 +49,9 @@ class RegexResolver:
         self.root = root
 
     def resolve(self, ref: PendingReference) -> Resolution | None:
-        from codehop.walk import confine
         from pathlib import Path
+
+        from codehop.walk import confine
 
         try:
             path = confine(Path(self.root), ref.origin_path)

@@ -46,23 +46,43 @@ def bm25(store: SqliteStore, text: str, k: int = 30) -> list[tuple[Chunk, float]
 
 
 def retrieve(store: SqliteStore, text: str, *, k: int = 30, graph: Neighbours | None = None,
-             graph_k: int = 12, hop: int = 0) -> list[ContextItem]:
-    """BM25 hits in rank order, then graph neighbours of the top hits, deduplicated."""
+             graph_k: int = 200, seeds_n: int = 5, per_seed: int = 1, hop: int = 0) -> list[ContextItem]:
+    """BM25 hits in rank order; after each of the top hits, its best graph neighbours.
+
+    A neighbour is worth its place when the question names it exactly: a
+    member declared in a base class, a re-exported function, what an alias
+    points at -- code that BM25 ranks below the pointer that mentions it.
+    """
     hits = bm25(store, text, k)
     items = [ContextItem(chunk=c, hop=hop, via=Via.BM25, provenance="bm25", score=s,
                          tokens=count_tokens(c.text)) for c, s in hits]
-    if graph is not None and hits:
-        seeds: dict[str, float] = {}
-        for rank, (c, _) in enumerate(hits[:8]):
-            seeds[c.qualname] = seeds.get(c.qualname, 0.0) + 1.0 / (rank + 1)
-        seen = {c.chunk_id for c, _ in hits}
-        for qual, score, why in graph(seeds, graph_k):
+    if graph is None or not hits:
+        return items
+    terms = set(query_terms(text))
+    seen = {c.chunk_id for c, _ in hits[:seeds_n]}
+    out: list[ContextItem] = []
+    for rank, item in enumerate(items):
+        out.append(item)
+        if rank >= seeds_n:
+            continue
+        picked: list[tuple[float, ContextItem]] = []
+        for qual, score, why in graph({item.chunk.qualname: 1.0}, graph_k):
+            name = qual.rpartition(".")[2].lower()
+            named = name in terms
+            if not named:
+                continue
             for c in store.chunks_named(qual)[:1]:
-                if c.chunk_id not in seen:
-                    seen.add(c.chunk_id)
-                    items.append(ContextItem(chunk=c, hop=hop, via=Via.GRAPH, provenance=why,
-                                             score=score, tokens=count_tokens(c.text)))
-    return items
+                if c.chunk_id in seen:
+                    continue
+                picked.append(((2.0 if named else 1.0) * score,
+                               ContextItem(chunk=c, hop=hop, via=Via.GRAPH, provenance=why, score=score,
+                                           tokens=count_tokens(c.text))))
+        picked.sort(key=lambda p: -p[0])
+        for _, g in picked[:per_seed]:
+            seen.add(g.chunk.chunk_id)
+            out.append(g)
+    ids = {c.chunk.chunk_id for c in out}
+    return out + [i for i in items if i.chunk.chunk_id not in ids]
 
 
 def pack(items: Iterable[ContextItem], budget_tokens: int,

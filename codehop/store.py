@@ -19,14 +19,14 @@ from pathlib import Path
 from codehop.errors import IndexSchemaError
 from codehop.records import Binding, BindingKind, Chunk, ChunkKind, ClassInfo, RefType, XRef
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE files (
     rel_path TEXT PRIMARY KEY, hash TEXT NOT NULL, size INTEGER NOT NULL,
     mtime_ns INTEGER NOT NULL, module TEXT NOT NULL, is_package INTEGER NOT NULL,
-    all_names TEXT, has_error INTEGER NOT NULL DEFAULT 0);
+    all_names TEXT, has_error INTEGER NOT NULL DEFAULT 0, edges_gen INTEGER NOT NULL DEFAULT 0);
 CREATE INDEX files_module ON files(module);
 CREATE TABLE chunks (
     id INTEGER PRIMARY KEY, rel_path TEXT NOT NULL, start_line INTEGER NOT NULL,
@@ -332,8 +332,26 @@ class SqliteStore:
         return {r[0]: r[1] for r in self.conn.execute("SELECT key, value FROM counters")}
 
     # ---- graph edges ----------------------------------------------------------
-    def edges(self) -> list[tuple[str, str, str, str, int, int]]:
-        return list(self.conn.execute("SELECT src, dst, type, rel_path, line, resolved FROM edges"))
+    def edges(self, rel_path: str | None = None) -> list[tuple[str, str, str, str, int, int]]:
+        if rel_path is None:
+            return list(self.conn.execute("SELECT src, dst, type, rel_path, line, resolved FROM edges"))
+        return list(self.conn.execute("SELECT src, dst, type, rel_path, line, resolved FROM edges WHERE rel_path=?",
+                                      (rel_path,)))
+
+    def edge_generations(self) -> dict[str, int]:
+        """rel_path -> the generation that last rewrote its edges (the graph reloads what moved)."""
+        return dict(self.conn.execute("SELECT rel_path, edges_gen FROM files"))
+
+    def declarations(self, rel_path: str | None = None) -> list[tuple[str, str, str, str, int, int]]:
+        """(scope, name, kind, rel_path, line, end_line) of classes, functions and module-level values."""
+        sql = ("SELECT scope, name, kind, rel_path, line, end_line FROM bindings"
+               " WHERE kind IN ('class', 'function', 'value', 'alias')")
+        if rel_path is None:
+            return list(self.conn.execute(sql))
+        return list(self.conn.execute(sql + " AND rel_path=?", (rel_path,)))
+
+    def file_modules(self) -> list[tuple[str, str]]:
+        return list(self.conn.execute("SELECT rel_path, module FROM files"))
 
 
 def write_file_facts(conn: sqlite3.Connection, facts: Sequence[object], hashes: dict[str, str],
@@ -362,7 +380,7 @@ def write_file_facts(conn: sqlite3.Connection, facts: Sequence[object], hashes: 
         star_rows.extend((f.module, target, line, f.rel_path) for target, line in f.stars)
         xref_rows.extend((x.rel_path, x.line, x.col, x.anchor_text, str(x.ref_type), x.target,
                           x.scope) for x in f.xrefs)
-    conn.executemany("INSERT OR REPLACE INTO files VALUES (?,?,?,?,?,?,?,?)", file_rows)
+    conn.executemany("INSERT OR REPLACE INTO files VALUES (?,?,?,?,?,?,?,?,0)", file_rows)
     conn.executemany("INSERT INTO chunks VALUES (?,?,?,?,?,?,?,?,?,?,?)", chunk_rows)
     conn.executemany("INSERT INTO chunks_fts (rowid, name, qualname, identifiers, body)"
                      " VALUES (?,?,?,?,?)", fts_rows)

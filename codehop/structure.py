@@ -15,9 +15,17 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from codehop.records import (Binding, BindingKind, ContextItem, Location, PendingReference, RefType,
-                             Resolution, Step)
 from codehop.question import Subject, SubjectFinder
+from codehop.records import (
+    Binding,
+    BindingKind,
+    ContextItem,
+    Location,
+    PendingReference,
+    RefType,
+    Resolution,
+    Step,
+)
 from codehop.symbols import SymbolTable
 
 _NAME = re.compile(r"(?<![\w.'\"])([A-Za-z_]\w*)(?![\w'\"(])")

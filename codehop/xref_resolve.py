@@ -75,6 +75,8 @@ def resolve_static(store: SqliteStore, conn: sqlite3.Connection, scope: Scope) -
         file_list = paths
     edges.extend(_structural_edges(store, table, conn, file_list))
     conn.executemany("INSERT INTO edges VALUES (?,?,?,?,?,?)", edges)
+    generation = conn.execute("SELECT coalesce(max(value), 0) + 1 FROM counters WHERE key='generation'").fetchone()[0]
+    conn.executemany("UPDATE files SET edges_gen=? WHERE rel_path=?", [(generation, p) for p in file_list])
 
 
 def _affected(conn: sqlite3.Connection, all_rows: list[tuple], scope: tuple[list[str], list[str], list[str]]
@@ -87,9 +89,16 @@ def _affected(conn: sqlite3.Connection, all_rows: list[tuple], scope: tuple[list
     affected = set(modules)
     pointer_types = {"import", "reexport", "star_import", "alias"}
 
+    known = set(module_of.values()) | set(modules)
+
     def names_affected(target: str) -> bool:
+        """Resolution of `target` starts in its longest module prefix: is that module affected?"""
         parts = target.split(".")
-        return any(".".join(parts[:i]) in affected for i in range(1, len(parts) + 1))
+        for i in range(len(parts), 0, -1):
+            mod = ".".join(parts[:i])
+            if mod in known:
+                return mod in affected
+        return False
 
     for _ in range(4):  # modules that re-export an affected module's names are affected too
         grown = {module_of.get(r[1], "") for r in all_rows
@@ -113,7 +122,8 @@ def _structural_edges(store: SqliteStore, table: SymbolTable, conn: sqlite3.Conn
                             " AND kind IN ('class', 'function', 'value', 'alias')", (rel,)).fetchall()
         for scope, name, kind, line in rows:
             out.append((scope, f"{scope}.{name}", "contains", rel, line, 1))
-            if kind != BindingKind.FUNCTION or table.class_binding(scope) is None:
+            # a method, or a class-body assignment (`close = _noop`), replaces the base's method
+            if kind not in (BindingKind.FUNCTION, BindingKind.ALIAS) or table.class_binding(scope) is None:
                 continue
             for base in table.mro(scope)[1:]:
                 b = store.binding(base, name)

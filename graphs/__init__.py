@@ -1,0 +1,29 @@
+"""Static-dependency graph library: typed nodes and edges on networkx, one-file
+incremental updates, hidden-dependency ranking and Graphviz rendering.
+
+Knows nothing of its callers: inputs are plain ids, paths, lines and the
+records below. May import: networkx, numpy, scipy and the standard library.
+
+Modules: `model` (records and closed sets), `graph` (`DependencyGraph`),
+`rank` (cached-matrix PPR and weighted BFS), `render` (DOT / SVG).
+"""
+
+from graphs.graph import DependencyGraph
+from graphs.model import UNRESOLVED_PREFIX, Direction, Edge, EdgeType, Neighbour, Node, NodeKind
+from graphs.rank import DEFAULT_METHOD, DEFAULT_WEIGHTS, Method
+from graphs.render import render_svg
+
+__all__ = [
+    "DEFAULT_METHOD",
+    "DEFAULT_WEIGHTS",
+    "UNRESOLVED_PREFIX",
+    "DependencyGraph",
+    "Direction",
+    "Edge",
+    "EdgeType",
+    "Method",
+    "Neighbour",
+    "Node",
+    "NodeKind",
+    "render_svg",
+]
