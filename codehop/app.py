@@ -46,8 +46,11 @@ class App:
         self._resolvers: dict[str, Resolver] = {}
 
     def refresh(self) -> IndexReport:
-        """Re-index what changed on disk (cheap when nothing did)."""
+        """Re-index what changed on disk (a few stat calls when nothing did)."""
         with self._lock:
+            stamp = self.report.stamp
+            if stamp is not None and stamp.unchanged():
+                return self.report
             store, report = index_repo(self.root, index_dir=self.config.index_dir)
             if store.path != self.store.path:
                 self.store = store

@@ -19,7 +19,7 @@ import tree_sitter_python
 from tree_sitter import Language, Node, Parser, Query, QueryCursor
 
 from codehop.records import Binding, BindingKind, Chunk, ChunkKind, ClassInfo, RefType, XRef
-from codehop.words import split_identifiers
+from codehop.words import index_words
 
 _LANGUAGE = Language(tree_sitter_python.language())
 _SITES = Query(
@@ -39,6 +39,9 @@ _BLOCK_PARENTS = frozenset(
 )
 
 
+FileRows = tuple  # (rel_path, module, is_package, all_names, has_error, chunks, bindings, classes, stars, xrefs)
+
+
 @dataclass(slots=True)
 class FileFacts:
     """Everything the indexer keeps about one file."""
@@ -53,6 +56,19 @@ class FileFacts:
     stars: list[tuple[str, int]] = field(default_factory=list)  # (module, line)
     all_names: tuple[str, ...] | None = None
     has_error: bool = False
+
+    def rows(self) -> FileRows:
+        """Plain tuples, ready for SQLite and cheap to send between processes."""
+        return (
+            self.rel_path, self.module, self.is_package, self.all_names, self.has_error,
+            [(c.rel_path, c.start_line, c.end_line, str(c.kind), c.qualname, c.name, c.signature, c.docstring,
+              c.text, c.identifiers) for c in self.chunks],
+            [(b.scope, b.name, str(b.kind), b.rel_path, b.line, b.col, b.end_line, b.target, b.value)
+             for b in self.bindings],
+            [(k.qualname, k.rel_path, k.line, k.bases) for k in self.classes],
+            list(self.stars),
+            [(x.rel_path, x.line, x.col, x.anchor_text, str(x.ref_type), x.target, x.scope) for x in self.xrefs],
+        )
 
 
 def module_name(rel_path: str) -> tuple[str, bool]:
@@ -148,7 +164,7 @@ class _Walker:
         self.facts.chunks.append(
             Chunk(rel_path=self.facts.rel_path, start_line=start, end_line=end, kind=kind,
                   qualname=qualname, name=name, signature=signature, docstring=docstring,
-                  text=text, identifiers=split_identifiers(text))
+                  text=text, identifiers=index_words(text))
         )
 
     def add_runs(self, start: int, end: int, taken: list[tuple[int, int]], kind: ChunkKind,

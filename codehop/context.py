@@ -45,10 +45,18 @@ def build_context(app: App, query: str, *, budget_tokens: int = 2000, max_loops:
     """
     from codehop.orchestrator import Limits
 
+    from codehop.records import Completeness
+
     answer = app.navigator().ask(query, Limits(max_loops=max_loops, budget_tokens=budget_tokens))
     context = with_dependencies(app, answer.context, budget_tokens)
     if context == list(answer.context):
         return answer
+    if answer.completeness is Completeness.COMPLETE:
+        # honesty holds for the context we hand over: if making room for dependencies pushed
+        # out the declaration that answered, hand over the loop's own context instead
+        recheck = app.generator("offline").generate(query, context, {})
+        if recheck.completeness is not Completeness.COMPLETE:
+            return answer
     stats = dict(answer.stats)
     stats["context_tokens"] = sum(c.tokens for c in context)
     stats["dependencies"] = sum(1 for c in context if c not in answer.context)

@@ -25,6 +25,8 @@ class GraphContext:
         self._graph: DependencyGraph | None = None
         self._loaded: dict[str, int] = {}
         self._lock = threading.Lock()
+        # seeds recur across questions (a module's imports, a popular base class)
+        self._cache: dict[tuple[object, ...], list[tuple[str, float, str]]] = {}
 
     # ---- loading -----------------------------------------------------------
     def _nodes(self, rel_path: str | None, classes: set[str]) -> list[Node]:
@@ -76,10 +78,17 @@ class GraphContext:
         present = {s: w for s, w in seeds.items() if s in graph}
         if not present:
             return []
+        key = (graph.version, tuple(sorted(present.items())), k)
+        cached = self._cache.get(key)
+        if cached is not None:
+            return cached
         out = []
         for n in graph.related(present, limit=k):
             why = "; ".join(f"{e.src} -{e.type}-> {e.dst}" for e in n.path)
             out.append((n.id, n.score, f"graph: {why}"))
+        if len(self._cache) > 4096:
+            self._cache.clear()
+        self._cache[key] = out
         return out
 
     def node_for(self, symbol: str, table: Any) -> str | None:

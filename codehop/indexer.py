@@ -20,7 +20,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from codehop.chunking import FileFacts, parse_file
+from codehop.chunking import FileRows, parse_file
 from codehop.errors import IndexSchemaError
 from codehop.store import (
     SqliteStore,
@@ -30,9 +30,9 @@ from codehop.store import (
     create_schema,
     delete_files,
     move_aside,
-    write_file_facts,
+    write_file_rows,
 )
-from codehop.walk import SourceFile, repo_root, walk_python_files
+from codehop.walk import SourceFile, TreeStamp, repo_root, walk_python_files
 
 DEFAULT_MAX_FILE_BYTES = 1_000_000
 _POOL_MIN_FILES = 48
@@ -52,6 +52,7 @@ class IndexReport:
     seconds: float = 0.0
     rebuilt: bool = False
     warnings: list[str] = field(default_factory=list)
+    stamp: TreeStamp | None = None  # what the walk saw, for a cheap "anything changed?" later
 
     def to_dict(self) -> dict[str, object]:
         return {"root": self.root, "index": self.index_path, "files": self.files,
@@ -83,7 +84,7 @@ def _read(sf: SourceFile, max_bytes: int) -> tuple[bytes | None, str | None]:
     return data, None
 
 
-def _parse_one(job: tuple[str, bytes]) -> tuple[FileFacts, str | None]:
+def _parse_one(job: tuple[str, bytes]) -> tuple[FileRows | None, str | None]:
     rel, data = job
     warning = None
     try:
@@ -93,26 +94,51 @@ def _parse_one(job: tuple[str, bytes]) -> tuple[FileFacts, str | None]:
     try:
         facts = parse_file(rel, data)
     except RecursionError:
-        return FileFacts(rel_path=rel, module="", is_package=False), f"{rel}: nesting too deep; skipped"
+        return None, f"{rel}: nesting too deep; skipped"
     if facts.has_error:
         w = f"{rel}: syntax error; indexed what tree-sitter recovered"
         warning = f"{warning}; {w}" if warning else w
-    return facts, warning
+    return facts.rows(), warning
 
 
-def _parse_all(jobs: list[tuple[str, bytes]], workers: int) -> list[tuple[FileFacts, str | None]]:
+def _parse_all(jobs: list[tuple[str, bytes]], workers: int) -> list[tuple[FileRows | None, str | None]]:
+    """Parse every job (order not kept): in this process when few, else in a process pool."""
     if len(jobs) < _POOL_MIN_FILES or workers <= 1:
         return [_parse_one(j) for j in jobs]
-    # big files first so the two workers finish together
-    order = sorted(range(len(jobs)), key=lambda i: -len(jobs[i][1]))
+    # big files first so the workers finish together
+    ordered = sorted(jobs, key=lambda j: -len(j[1]))
     # forking a process that runs other threads (an editor or MCP server) can inherit a held lock
     method = "fork" if threading.active_count() == 1 else "forkserver"
-    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method)) as pool:
-        results = list(pool.map(_parse_one, [jobs[i] for i in order], chunksize=8))
-    out: list[tuple[FileFacts, str | None]] = [None] * len(jobs)  # type: ignore[list-item]
-    for i, r in zip(order, results):
-        out[i] = r
-    return out
+    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method),
+                             initializer=_exit_with_parent) as pool:
+        return list(pool.map(_parse_one, ordered, chunksize=8))
+
+
+def _exit_with_parent() -> None:
+    """In a pool worker: exit when the indexer dies (killed, it never closes the pipes, and an
+    orphaned worker would block on them forever)."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.2)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
+def _remove_stale_builds(idx_dir: Path) -> None:
+    """Delete `index.db.tmp-<pid>*` left by a full build whose process was killed."""
+    for path in idx_dir.glob("index.db.tmp-*"):
+        pid = path.name.removeprefix("index.db.tmp-").split("-")[0]
+        if not pid.isdigit() or int(pid) == os.getpid():
+            continue
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            path.unlink(missing_ok=True)
+        except OSError:  # alive, owned by someone else
+            pass
 
 
 def open_index(root: Path, index_dir: Path) -> SqliteStore | None:
@@ -141,9 +167,12 @@ def index_repo(repo: str | os.PathLike[str], *, index_dir: str | os.PathLike[str
     root = repo_root(repo)
     idx_dir = index_dir_for(root, index_dir)
     idx_dir.mkdir(parents=True, exist_ok=True)
+    _remove_stale_builds(idx_dir)
     report = IndexReport(root=str(root), index_path=str(idx_dir / "index.db"))
     store = open_index(root, idx_dir)
-    files = list(walk_python_files(root, report.warnings))
+    dirs: list[tuple[str, int]] = []
+    files = list(walk_python_files(root, report.warnings, dirs))
+    report.stamp = TreeStamp(tuple(dirs), tuple((sf.abs_path, sf.size, sf.mtime_ns) for sf in files))
     report.files = len(files)
     old = store.file_states() if store is not None else {}
     current = {sf.rel_path: sf for sf in files}
@@ -173,12 +202,12 @@ def index_repo(repo: str | os.PathLike[str], *, index_dir: str | os.PathLike[str
         _fill_counts(store, report)
         return store, report
     parsed = _parse_all(jobs, workers if workers is not None else min(2, os.cpu_count() or 1))
-    facts = []
-    for f, warning in parsed:
+    facts: list[FileRows] = []
+    for rows, warning in parsed:
         if warning:
             report.warnings.append(warning)
-        if f.module or f.rel_path:
-            facts.append(f)
+        if rows is not None:
+            facts.append(rows)
         if progress is not None:
             progress(len(facts), len(jobs))
     report.parsed = len(facts)
@@ -200,7 +229,7 @@ def _fill_counts(store: SqliteStore, report: IndexReport) -> None:
     report.xrefs = counts["xrefs"]
 
 
-def _build_fresh(idx_dir: Path, facts: list[FileFacts], hashes: dict[str, str],
+def _build_fresh(idx_dir: Path, facts: list[FileRows], hashes: dict[str, str],
                  stats: dict[str, tuple[int, int]]) -> SqliteStore:
     from codehop.xref_resolve import resolve_static
 
@@ -208,16 +237,13 @@ def _build_fresh(idx_dir: Path, facts: list[FileFacts], hashes: dict[str, str],
     tmp = idx_dir / f"index.db.tmp-{os.getpid()}"
     for suffix in ("", "-wal", "-shm", "-journal"):
         Path(str(tmp) + suffix).unlink(missing_ok=True)
-    conn = connect(tmp, fast_unsafe=True)
-    create_schema(conn)
-    conn.execute("BEGIN")
-    write_file_facts(conn, facts, hashes, stats)
-    conn.execute("COMMIT")
-    conn.close()
     tmp_store = SqliteStore(tmp)
-    tmp_store._local.conn = connect(tmp, fast_unsafe=True)  # build connection: no journal
+    conn = tmp_store._local.conn = connect(tmp, fast_unsafe=True)  # a build file needs no journal
+    create_schema(conn)
+    xrefs = [x for f in facts for x in f[9]]
     with tmp_store.transaction() as c:
-        resolve_static(tmp_store, c, None)
+        write_file_rows(c, [(*f[:9], []) for f in facts], hashes, stats)
+        resolve_static(tmp_store, c, None, fresh=xrefs)
         bump_generation(c)
         c.execute("INSERT INTO counters VALUES ('rebuilds', 1) ON CONFLICT(key) DO UPDATE"
                   " SET value = value + 1")
@@ -229,11 +255,11 @@ def _build_fresh(idx_dir: Path, facts: list[FileFacts], hashes: dict[str, str],
     return SqliteStore(final)
 
 
-def _update(store: SqliteStore, facts: list[FileFacts], deleted: list[str], hashes: dict[str, str],
+def _update(store: SqliteStore, facts: list[FileRows], deleted: list[str], hashes: dict[str, str],
             stats: dict[str, tuple[int, int]], touched_only: list[tuple[str, int, int]]) -> None:
     from codehop.xref_resolve import resolve_static
 
-    changed_paths = [f.rel_path for f in facts]
+    changed_paths = [f[0] for f in facts]
     with store.transaction() as conn:
         for rel, size, mtime in touched_only:
             conn.execute("UPDATE files SET size=?, mtime_ns=? WHERE rel_path=?", (size, mtime, rel))
@@ -241,9 +267,9 @@ def _update(store: SqliteStore, facts: list[FileFacts], deleted: list[str], hash
             old_modules = [r[0] for rel in changed_paths + deleted
                            for r in conn.execute("SELECT module FROM files WHERE rel_path=?", (rel,))]
             delete_files(conn, changed_paths + deleted)
-            write_file_facts(conn, facts, hashes, stats)
+            write_file_rows(conn, facts, hashes, stats)
             store.invalidate()
-            modules = sorted(set(old_modules) | {f.module for f in facts})
+            modules = sorted(set(old_modules) | {f[1] for f in facts})
             resolve_static(store, conn, (changed_paths, deleted, modules))
             conn.execute("INSERT INTO counters VALUES ('rebuilds', 1) ON CONFLICT(key) DO UPDATE"
                          " SET value = value + 1")

@@ -18,6 +18,7 @@ STOP = frozenset(
     that the their them then there these this to was what when where which who why will with you your
     show tell give has have had any some actually really much many i'm im""".split()
 )
+_PRUNE_FROM_CHUNKS = 2000
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 # (seed qualnames with weights) -> [(qualname, score, why)]
@@ -41,6 +42,12 @@ def bm25(store: SqliteStore, text: str, k: int = 30) -> list[tuple[Chunk, float]
     terms = query_terms(text)
     if not terms:
         return []
+    n, docs = store.term_docs(terms)
+    # in a large index, a term in most chunks (the package's own name, in every path) carries
+    # no BM25 weight but makes the OR query visit every row: leave it out
+    common = {t for t in terms if docs.get(t, 0) > n // 2} if n > _PRUNE_FROM_CHUNKS else set()
+    if len(common) < len(terms):
+        terms = [t for t in terms if t not in common]
     match = " OR ".join(f'"{t}"' for t in terms[:32])
     return store.search(match, k)
 

@@ -18,8 +18,9 @@ from pathlib import Path
 
 from codehop.errors import IndexSchemaError
 from codehop.records import Binding, BindingKind, Chunk, ChunkKind, ClassInfo, RefType, XRef
+from codehop.words import index_words
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 6
 
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -31,12 +32,12 @@ CREATE INDEX files_module ON files(module);
 CREATE TABLE chunks (
     id INTEGER PRIMARY KEY, rel_path TEXT NOT NULL, start_line INTEGER NOT NULL,
     end_line INTEGER NOT NULL, kind TEXT NOT NULL, qualname TEXT NOT NULL, name TEXT NOT NULL,
-    signature TEXT NOT NULL, docstring TEXT NOT NULL, text TEXT NOT NULL,
-    identifiers TEXT NOT NULL);
+    signature TEXT NOT NULL, docstring TEXT NOT NULL, text TEXT NOT NULL);
 CREATE INDEX chunks_path ON chunks(rel_path, start_line);
 CREATE INDEX chunks_qualname ON chunks(qualname);
 CREATE VIRTUAL TABLE chunks_fts USING fts5(
-    name, qualname, identifiers, body, tokenize = 'unicode61');
+    name, qualname, words, tokenize = 'unicode61');
+CREATE VIRTUAL TABLE chunks_vocab USING fts5vocab(chunks_fts, row);
 CREATE TABLE bindings (
     scope TEXT NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL, rel_path TEXT NOT NULL,
     line INTEGER NOT NULL, col INTEGER NOT NULL, end_line INTEGER NOT NULL,
@@ -69,7 +70,7 @@ CREATE TABLE counters (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
 def _chunk(row: sqlite3.Row | tuple) -> Chunk:  # type: ignore[type-arg]
     return Chunk(chunk_id=row[0], rel_path=row[1], start_line=row[2], end_line=row[3],
                  kind=ChunkKind(row[4]), qualname=row[5], name=row[6], signature=row[7],
-                 docstring=row[8], text=row[9], identifiers=row[10])
+                 docstring=row[8], text=row[9], identifiers="")
 
 
 def _binding(row: tuple) -> Binding:  # type: ignore[type-arg]
@@ -77,7 +78,7 @@ def _binding(row: tuple) -> Binding:  # type: ignore[type-arg]
                    line=row[4], col=row[5], end_line=row[6], target=row[7], value=row[8])
 
 
-_CHUNK_COLS = "id, rel_path, start_line, end_line, kind, qualname, name, signature, docstring, text, identifiers"
+_CHUNK_COLS = "id, rel_path, start_line, end_line, kind, qualname, name, signature, docstring, text"
 _BINDING_COLS = "scope, name, kind, rel_path, line, col, end_line, target, value"
 _XREF_COLS = "rel_path, line, col, anchor_text, ref_type, target, scope, target_path, target_line, provenance"
 
@@ -221,17 +222,24 @@ class SqliteStore:
                                  (qualname,)).fetchall()
         return [_chunk(r) for r in rows]
 
+    def term_docs(self, terms: Sequence[str]) -> tuple[int, dict[str, int]]:
+        """(number of chunks, documents containing each term) from the FTS vocabulary."""
+        n = self.conn.execute("SELECT count(*) FROM chunks").fetchone()[0]
+        marks = ",".join("?" * len(terms))
+        docs = dict(self.conn.execute(f"SELECT term, doc FROM chunks_vocab WHERE term IN ({marks})", list(terms)))
+        return n, docs
+
     def search(self, match: str, limit: int) -> list[tuple[Chunk, float]]:
         """FTS5 BM25 (lower is better in SQLite; returned as a positive score)."""
         try:
             rows = self.conn.execute(
                 f"SELECT {', '.join('c.' + c.strip() for c in _CHUNK_COLS.split(','))},"
-                " bm25(chunks_fts, 4.0, 2.0, 1.0, 1.0) AS s"
+                " bm25(chunks_fts, 4.0, 2.0, 1.0) AS s"
                 " FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid"
                 " WHERE chunks_fts MATCH ? ORDER BY s LIMIT ?", (match, limit)).fetchall()
         except sqlite3.OperationalError:
             return []
-        return [(_chunk(r[:11]), -float(r[11])) for r in rows]
+        return [(_chunk(r[:10]), -float(r[10])) for r in rows]
 
     # ---- symbols -----------------------------------------------------------
     def binding(self, scope: str, name: str) -> Binding | None:
@@ -333,10 +341,11 @@ class SqliteStore:
 
     # ---- graph edges ----------------------------------------------------------
     def edges(self, rel_path: str | None = None) -> list[tuple[str, str, str, str, int, int]]:
+        # a root `__init__.py` has the empty module name, which the graph cannot hold as a node
+        sql = "SELECT src, dst, type, rel_path, line, resolved FROM edges WHERE src != '' AND dst != ''"
         if rel_path is None:
-            return list(self.conn.execute("SELECT src, dst, type, rel_path, line, resolved FROM edges"))
-        return list(self.conn.execute("SELECT src, dst, type, rel_path, line, resolved FROM edges WHERE rel_path=?",
-                                      (rel_path,)))
+            return list(self.conn.execute(sql))
+        return list(self.conn.execute(sql + " AND rel_path=?", (rel_path,)))
 
     def edge_generations(self) -> dict[str, int]:
         """rel_path -> the generation that last rewrote its edges (the graph reloads what moved)."""
@@ -351,39 +360,30 @@ class SqliteStore:
         return list(self.conn.execute(sql + " AND rel_path=?", (rel_path,)))
 
     def file_modules(self) -> list[tuple[str, str]]:
-        return list(self.conn.execute("SELECT rel_path, module FROM files"))
+        return list(self.conn.execute("SELECT rel_path, module FROM files WHERE module != ''"))
 
 
-def write_file_facts(conn: sqlite3.Connection, facts: Sequence[object], hashes: dict[str, str],
-                     stats: dict[str, tuple[int, int]]) -> None:
-    """Insert everything for freshly parsed files (callers delete old rows first)."""
-    from codehop.chunking import FileFacts
-
-    chunk_rows, fts_rows, binding_rows, class_rows, star_rows, xref_rows, file_rows = (
-        [], [], [], [], [], [], [])
+def write_file_rows(conn: sqlite3.Connection, files: Sequence[tuple], hashes: dict[str, str],  # type: ignore[type-arg]
+                    stats: dict[str, tuple[int, int]]) -> None:
+    """Insert everything for freshly parsed files (`FileFacts.rows()`; callers delete old rows first)."""
+    file_rows, chunk_rows, fts_rows, binding_rows, class_rows, star_rows, xref_rows = [], [], [], [], [], [], []
     next_id = (conn.execute("SELECT coalesce(max(id), 0) FROM chunks").fetchone()[0]) + 1
-    for f in facts:
-        assert isinstance(f, FileFacts)
-        size, mtime = stats[f.rel_path]
-        file_rows.append((f.rel_path, hashes[f.rel_path], size, mtime, f.module, int(f.is_package),
-                          json.dumps(f.all_names) if f.all_names is not None else None,
-                          int(f.has_error)))
-        for c in f.chunks:
-            chunk_rows.append((next_id, c.rel_path, c.start_line, c.end_line, str(c.kind), c.qualname,
-                               c.name, c.signature, c.docstring, c.text, c.identifiers))
-            fts_rows.append((next_id, c.name, c.qualname.replace(".", " "), c.identifiers,
-                             f"{c.rel_path} {c.text}"))
+    for rel, module, is_package, all_names, has_error, chunks, bindings, classes, stars, xrefs in files:
+        size, mtime = stats[rel]
+        file_rows.append((rel, hashes[rel], size, mtime, module, int(is_package),
+                          json.dumps(all_names) if all_names is not None else None, int(has_error)))
+        path_words = index_words(rel)
+        for c in chunks:
+            chunk_rows.append((next_id, *c[:9]))
+            fts_rows.append((next_id, c[5], c[4].replace(".", " "), f"{path_words} {c[9]}"))
             next_id += 1
-        binding_rows.extend((b.scope, b.name, str(b.kind), b.rel_path, b.line, b.col, b.end_line,
-                             b.target, b.value) for b in f.bindings)
-        class_rows.extend((k.qualname, k.rel_path, k.line, json.dumps(k.bases)) for k in f.classes)
-        star_rows.extend((f.module, target, line, f.rel_path) for target, line in f.stars)
-        xref_rows.extend((x.rel_path, x.line, x.col, x.anchor_text, str(x.ref_type), x.target,
-                          x.scope) for x in f.xrefs)
+        binding_rows.extend(bindings)
+        class_rows.extend((q, r, line, json.dumps(bases)) for q, r, line, bases in classes)
+        star_rows.extend((module, target, line, rel) for target, line in stars)
+        xref_rows.extend(xrefs)
     conn.executemany("INSERT OR REPLACE INTO files VALUES (?,?,?,?,?,?,?,?,0)", file_rows)
-    conn.executemany("INSERT INTO chunks VALUES (?,?,?,?,?,?,?,?,?,?,?)", chunk_rows)
-    conn.executemany("INSERT INTO chunks_fts (rowid, name, qualname, identifiers, body)"
-                     " VALUES (?,?,?,?,?)", fts_rows)
+    conn.executemany("INSERT INTO chunks VALUES (?,?,?,?,?,?,?,?,?,?)", chunk_rows)
+    conn.executemany("INSERT INTO chunks_fts (rowid, name, qualname, words) VALUES (?,?,?,?)", fts_rows)
     conn.executemany("INSERT INTO bindings VALUES (?,?,?,?,?,?,?,?,?)", binding_rows)
     conn.executemany("INSERT INTO classes VALUES (?,?,?,?)", class_rows)
     conn.executemany("INSERT INTO stars VALUES (?,?,?,?)", star_rows)

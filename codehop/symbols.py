@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from codehop.records import Binding, BindingKind, Location, Provenance, Resolution, Step
+from codehop.snapshot import SymbolSnapshot
 from codehop.store import SqliteStore
 
 PS = Provenance.SYMBOL_TABLE
@@ -37,15 +38,42 @@ class _Budget(Exception):
 
 
 class SymbolTable:
+    """Resolution over an in-memory snapshot of the index, reloaded when the index changes."""
+
     def __init__(self, store: SqliteStore, *, max_steps: int = 24) -> None:
         self.store = store
         self.max_steps = max_steps
         self._mro: dict[str, tuple[str, ...]] = {}
-        self._mro_version = -1
+        self._snapshot: SymbolSnapshot | None = None
+        self._pinned = False
+
+    @property
+    def _src(self) -> SymbolSnapshot:
+        return self._snapshot if self._snapshot is not None else self.src
+
+    @property
+    def src(self) -> SymbolSnapshot:
+        snap = self._snapshot
+        if snap is None or snap.version != self.store.data_version():
+            snap = self._snapshot = SymbolSnapshot(self.store)
+            self._mro = {}
+        return snap
+
+    def pin(self) -> None:
+        """Load a fresh snapshot now (a writer calls this inside its transaction, after writing)."""
+        self._snapshot = SymbolSnapshot(self.store)
+        self._mro = {}
+        self._pinned = True
+
+    def check(self) -> None:
+        """Reload if another writer committed (skipped while pinned by a writer)."""
+        if not self._pinned:
+            _ = self.src
 
     # ---- public ------------------------------------------------------------
     def resolve(self, dotted: str) -> Resolution | None:
         """Declaration of `dotted` (`pkg.mod.Class.member`), with the chain, or None."""
+        self.check()
         steps: list[Step] = []
         try:
             target = self._dotted(dotted, steps, set())
@@ -66,7 +94,7 @@ class SymbolTable:
         scope, _, name = dotted.rpartition(".")
         if not scope:
             return None
-        b = self.store.binding(scope, name)
+        b = self._src.binding(scope, name)
         if b is not None:
             return b
         try:
@@ -75,11 +103,11 @@ class SymbolTable:
             return None
         if isinstance(owner, Binding) and owner.kind is BindingKind.CLASS:
             for k in self.mro(f"{owner.scope}.{owner.name}"):
-                b = self.store.binding(k, name)
+                b = self._src.binding(k, name)
                 if b is not None:
                     return b
         if isinstance(owner, _Module):
-            return self.store.binding(owner.name, name)
+            return self._src.binding(owner.name, name)
         return None
 
     def declaring_scope(self, dotted: str) -> str | None:
@@ -94,16 +122,12 @@ class SymbolTable:
         parts = dotted.split(".")
         for i in range(len(parts), 0, -1):
             mod = ".".join(parts[:i])
-            if self.store.module_path(mod) is not None:
+            if self._src.module_path(mod) is not None:
                 return mod, parts[i:]
         return None
 
     def mro(self, class_qualname: str) -> tuple[str, ...]:
         """C3 linearisation over the bases the index can resolve (external ones dropped)."""
-        version = self.store.data_version()
-        if version != self._mro_version:
-            self._mro.clear()
-            self._mro_version = version
         if class_qualname not in self._mro:
             self._mro[class_qualname] = (class_qualname,)  # guards inheritance cycles
             self._mro[class_qualname] = self._compute_mro(class_qualname)
@@ -111,12 +135,12 @@ class SymbolTable:
 
     def class_binding(self, qualname: str) -> Binding | None:
         scope, _, name = qualname.rpartition(".")
-        b = self.store.binding(scope, name)
+        b = self._src.binding(scope, name)
         return b if b is not None and b.kind is BindingKind.CLASS else None
 
     def base_classes(self, class_qualname: str) -> list[tuple[str, Binding | None]]:
         """(base as written, its class binding or None) for each base of a class."""
-        info = self.store.class_info(class_qualname)
+        info = self._src.class_info(class_qualname)
         if info is None:
             return []
         out: list[tuple[str, Binding | None]] = []
@@ -160,7 +184,7 @@ class SymbolTable:
         if found is None:
             return _External(dotted) if dotted else None
         mod, rest = found
-        cur: _Target | None = _Module(mod, self.store.module_path(mod) or "")
+        cur: _Target | None = _Module(mod, self._src.module_path(mod) or "")
         for name in rest:
             assert cur is not None
             cur = self._member(cur, name, steps, seen)
@@ -176,7 +200,7 @@ class SymbolTable:
         if cur.kind is BindingKind.CLASS:
             owner = f"{cur.scope}.{cur.name}"
             for k in self.mro(owner):
-                b = self.store.binding(k, name)
+                b = self._src.binding(k, name)
                 if b is not None:
                     if k != owner:
                         steps.append(Step(from_loc=_loc(cur), to_loc=_loc(b), resolver=PS, note="mro"))
@@ -188,19 +212,19 @@ class SymbolTable:
         key = f"{mod.name}.{name}"
         if key in seen:
             raise _Budget
-        b = self.store.binding(mod.name, name)
+        b = self._src.binding(mod.name, name)
         if b is not None:
             return self._follow(b, steps, seen | {key})
-        sub = self.store.module_path(key)
+        sub = self._src.module_path(key)
         if sub is not None:
             return _Module(key, sub)
-        for star, line in self.store.stars(mod.name):
-            names = self.store.all_names(star)
+        for star, line in self._src.stars(mod.name):
+            names = self._src.all_names(star)
             if names is not None and name not in names:
                 continue
             if names is None and name.startswith("_"):
                 continue
-            star_path = self.store.module_path(star)
+            star_path = self._src.module_path(star)
             if star_path is None:
                 continue
             sub_steps: list[Step] = []
@@ -219,7 +243,7 @@ class SymbolTable:
         if len(steps) > self.max_steps:
             raise _Budget
         if b.kind is BindingKind.MODULE:
-            path = self.store.module_path(b.target)
+            path = self._src.module_path(b.target)
             target: _Target | None = _Module(b.target, path) if path else _External(b.target)
             sub_steps: list[Step] = []
         else:

@@ -9,6 +9,7 @@ stdlib, pathspec.
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,8 +51,13 @@ def _spec(dir_path: str, name: str) -> GitIgnoreSpec | None:
         return None
 
 
-def walk_python_files(root: Path, warnings: list[str] | None = None) -> Iterator[SourceFile]:
-    """Every indexable `.py` file under `root`, in a stable order."""
+def walk_python_files(root: Path, warnings: list[str] | None = None,
+                      dirs: list[tuple[str, int]] | None = None) -> Iterator[SourceFile]:
+    """Every indexable `.py` file under `root`, in a stable order.
+
+    One `scandir` per directory: directory entries carry their type, so only
+    `.py` files are stat'ed (a no-change re-index is mostly this walk).
+    """
     root_s = str(root)
     specs: list[tuple[str, GitIgnoreSpec]] = []  # (dir rel prefix, spec)
     top = _spec(root_s, ".codehopignore")
@@ -68,52 +74,97 @@ def walk_python_files(root: Path, warnings: list[str] | None = None) -> Iterator
                 return True
         return False
 
-    for dirpath, dirnames, filenames in os.walk(root_s, followlinks=False):
-        rel_dir = os.path.relpath(dirpath, root_s).replace(os.sep, "/")
-        rel_dir = "" if rel_dir == "." else rel_dir
+    stack: list[tuple[str, str]] = [(root_s, "")]
+    while stack:
+        dir_abs, rel_dir = stack.pop()
         try:
-            st = os.stat(dirpath)
-            key = (st.st_dev, st.st_ino)
-            if key in seen_dirs:
-                dirnames[:] = []
-                continue
-            seen_dirs.add(key)
-        except OSError:
-            dirnames[:] = []
+            st = os.stat(dir_abs)
+            with os.scandir(dir_abs) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError as exc:
+            if warnings is not None and rel_dir:
+                warnings.append(f"{rel_dir}/: cannot list ({exc.strerror}); skipped")
             continue
-        spec = _spec(dirpath, ".gitignore")
-        if spec is not None:
-            specs.append((rel_dir + "/" if rel_dir else "", spec))
-        keep = []
-        for d in sorted(dirnames):
-            rel = f"{rel_dir}/{d}" if rel_dir else d
-            full = os.path.join(dirpath, d)
-            if d in SKIP_DIRS or d.endswith(".egg-info") or os.path.islink(full):
+        key = (st.st_dev, st.st_ino)
+        if key in seen_dirs:
+            continue
+        seen_dirs.add(key)
+        if dirs is not None:
+            dirs.append((dir_abs, st.st_mtime_ns))
+        names = {e.name for e in entries}
+        if rel_dir and "pyvenv.cfg" in names:
+            continue  # a virtualenv
+        if ".gitignore" in names:
+            spec = _spec(dir_abs, ".gitignore")
+            if spec is not None:
+                specs.append((rel_dir + "/" if rel_dir else "", spec))
+        subdirs: list[tuple[str, str]] = []
+        for e in entries:
+            name = e.name
+            rel = f"{rel_dir}/{name}" if rel_dir else name
+            try:
+                is_link = e.is_symlink()
+                is_dir = not is_link and e.is_dir(follow_symlinks=False)
+            except OSError:
                 continue
-            if os.path.exists(os.path.join(full, "pyvenv.cfg")) or ignored(rel, True):
+            if is_dir:
+                if name in SKIP_DIRS or name.endswith(".egg-info") or ignored(rel, True):
+                    continue
+                subdirs.append((e.path, rel))
                 continue
-            keep.append(d)
-        dirnames[:] = keep
-        for f in sorted(filenames):
-            if not f.endswith(".py"):
+            if not name.endswith(".py") or ignored(rel, False):
                 continue
-            rel = f"{rel_dir}/{f}" if rel_dir else f
-            full = os.path.join(dirpath, f)
-            if ignored(rel, False):
+            try:
+                rel.encode("utf-8")
+            except UnicodeEncodeError:  # undecodable bytes in the name: SQLite text cannot hold it
+                if warnings is not None:
+                    shown = os.fsencode(rel).decode("utf-8", "backslashreplace")
+                    warnings.append(f"{shown}: file name is not valid UTF-8; skipped")
                 continue
-            if os.path.islink(full):
-                real = os.path.realpath(full)
+            if is_link:
+                real = os.path.realpath(e.path)
                 if not (real == root_s or real.startswith(root_s + os.sep)):
                     if warnings is not None:
                         warnings.append(f"{rel}: symlink leaves the repository; not followed")
                     continue
             try:
-                st = os.stat(full)
+                fst = os.stat(e.path)
             except OSError as exc:
                 if warnings is not None:
                     warnings.append(f"{rel}: cannot stat ({exc.strerror}); skipped")
                 continue
-            yield SourceFile(rel_path=rel, abs_path=full, size=st.st_size, mtime_ns=st.st_mtime_ns)
+            if not stat.S_ISREG(fst.st_mode):
+                if warnings is not None:
+                    warnings.append(f"{rel}: not a regular file; skipped")
+                continue
+            yield SourceFile(rel_path=rel, abs_path=e.path, size=fst.st_size, mtime_ns=fst.st_mtime_ns)
+        stack.extend(reversed(subdirs))
+
+
+@dataclass(frozen=True, slots=True)
+class TreeStamp:
+    """What a walk saw: each directory's mtime and each file's size and mtime.
+
+    Adding, removing or renaming a file changes its directory's mtime, and an
+    edit changes the file's own; so `unchanged()` answers "would a walk find
+    anything new?" with one stat per directory and per file, and no listing.
+    """
+
+    dirs: tuple[tuple[str, int], ...]
+    files: tuple[tuple[str, int, int], ...]
+
+    def unchanged(self) -> bool:
+        try:
+            for path, mtime in self.dirs:
+                if os.stat(path).st_mtime_ns != mtime:
+                    return False
+            for path, size, mtime in self.files:
+                st = os.stat(path)
+                if st.st_mtime_ns != mtime or st.st_size != size:
+                    return False
+        except OSError:
+            return False
+        return True
 
 
 def confine(root: Path, rel_or_abs: str) -> Path:

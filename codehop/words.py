@@ -24,3 +24,26 @@ def split_identifiers(text: str) -> str:
     for ident in set(_IDENT.findall(text)):
         out.update(_word_parts(ident))
     return " ".join(sorted(out))
+
+
+_PARTS: dict[str, str] = {}
+
+
+def index_words(text: str) -> str:
+    """Every identifier occurrence, lowercased, followed by its snake/camel parts.
+
+    Multiplicity is kept, so BM25 sees term frequencies; FTS5 indexes this
+    instead of the raw text (unicode61 would not split camelCase).
+    """
+    parts = _PARTS
+    out = []
+    for ident in _IDENT.findall(text):
+        words = parts.get(ident)
+        if words is None:
+            split = _word_parts(ident)
+            low = ident.lower()
+            words = " ".join([low, *sorted(w for w in split if w != low)])
+            if len(parts) < 200_000:
+                parts[ident] = words
+        out.append(words)
+    return " ".join(out)

@@ -30,15 +30,23 @@ EDGE_TYPE = {
 Scope = tuple[list[str], list[str], list[str]] | None  # (changed paths, deleted paths, modules)
 
 
-def resolve_static(store: SqliteStore, conn: sqlite3.Connection, scope: Scope) -> None:
+def resolve_static(store: SqliteStore, conn: sqlite3.Connection, scope: Scope,
+                   fresh: list[tuple] | None = None) -> None:  # type: ignore[type-arg]
+    """Resolve xrefs and rebuild edges. A full build passes its xref rows as `fresh`: they are
+    resolved in memory and inserted once, resolved (no second pass over the table)."""
     store.invalidate()
     table = SymbolTable(store)
-    all_rows = conn.execute("SELECT id, rel_path, line, ref_type, target, scope, target_path FROM xrefs").fetchall()
-    if scope is None:
-        rows = [r[:6] for r in all_rows]
+    table.pin()  # this transaction's own writes, read once into memory
+    if fresh is not None:
+        rows = [(i, *r[:2], r[4], r[5], r[6]) for i, r in enumerate(fresh)]
         paths: list[str] | None = None
     else:
-        rows, paths = _affected(conn, all_rows, scope)
+        all_rows = conn.execute("SELECT id, rel_path, line, ref_type, target, scope, target_path FROM xrefs").fetchall()
+        if scope is None:
+            rows = [r[:6] for r in all_rows]
+            paths = None
+        else:
+            rows, paths = _affected(conn, all_rows, scope)
     memo: dict[str, tuple[str, int, str, str]] = {}
     updates: list[tuple[str, int, str, int]] = []
     edges: list[tuple[str, str, str, str, int, int]] = []
@@ -65,7 +73,12 @@ def resolve_static(store: SqliteStore, conn: sqlite3.Connection, scope: Scope) -
             edges.append((src, qual, etype, rel, line, 1))
         else:
             edges.append((src, "?" + target, etype, rel, line, 0))
-    conn.executemany("UPDATE xrefs SET target_path=?, target_line=?, provenance=? WHERE id=?", updates)
+    if fresh is not None:
+        conn.executemany("INSERT INTO xrefs (rel_path, line, col, anchor_text, ref_type, target, scope, target_path,"
+                         " target_line, provenance) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                         [(*x, *u[:3]) for x, u in zip(fresh, updates, strict=True)])
+    else:
+        conn.executemany("UPDATE xrefs SET target_path=?, target_line=?, provenance=? WHERE id=?", updates)
     if paths is None:
         conn.execute("DELETE FROM edges")
         file_list = [r[0] for r in conn.execute("SELECT rel_path FROM files")]
@@ -117,17 +130,21 @@ def _structural_edges(store: SqliteStore, table: SymbolTable, conn: sqlite3.Conn
                       paths: list[str]) -> list[tuple[str, str, str, str, int, int]]:
     """contains (module/class -> member) and overrides (method -> the base method it replaces)."""
     out: list[tuple[str, str, str, str, int, int]] = []
-    for rel in paths:
-        rows = conn.execute("SELECT scope, name, kind, line FROM bindings WHERE rel_path=?"
-                            " AND kind IN ('class', 'function', 'value', 'alias')", (rel,)).fetchall()
-        for scope, name, kind, line in rows:
-            out.append((scope, f"{scope}.{name}", "contains", rel, line, 1))
-            # a method, or a class-body assignment (`close = _noop`), replaces the base's method
-            if kind not in (BindingKind.FUNCTION, BindingKind.ALIAS) or table.class_binding(scope) is None:
-                continue
-            for base in table.mro(scope)[1:]:
-                b = store.binding(base, name)
-                if b is not None and b.kind is BindingKind.FUNCTION:
-                    out.append((f"{scope}.{name}", f"{base}.{name}", "overrides", rel, line, 1))
-                    break
+    wanted = set(paths)
+    rows = conn.execute("SELECT scope, name, kind, line, rel_path FROM bindings"
+                        " WHERE kind IN ('class', 'function', 'value', 'alias')").fetchall()
+    src = table.src
+    classes = {f"{r[0]}.{r[1]}" for r in rows if r[2] == "class"}
+    for scope, name, kind, line, rel in rows:
+        if rel not in wanted:
+            continue
+        out.append((scope, f"{scope}.{name}", "contains", rel, line, 1))
+        # a method, or a class-body assignment (`close = _noop`), replaces the base's method
+        if kind not in (BindingKind.FUNCTION, BindingKind.ALIAS) or scope not in classes:
+            continue
+        for base in table.mro(scope)[1:]:
+            b = src.binding(base, name)
+            if b is not None and b.kind is BindingKind.FUNCTION:
+                out.append((f"{scope}.{name}", f"{base}.{name}", "overrides", rel, line, 1))
+                break
     return out

@@ -102,7 +102,7 @@ for q in qs:
     t = time.perf_counter()
     a = codehop.ask(q, repo=sys.argv[1], index_dir=sys.argv[2])
     times.append(time.perf_counter() - t)
-    states[a.state] = states.get(a.state, 0) + 1
+    states[str(a.state)] = states.get(str(a.state), 0) + 1
 times.sort()
 print({'n': len(times), 'p50_ms': 1000 * statistics.median(times), 'p95_ms': 1000 * times[int(0.95 * (len(times) - 1))],
        'states': states})

@@ -1,0 +1,53 @@
+"""An in-memory copy of the index's symbol tables, for resolution without SQL round trips.
+
+The symbol table asks five questions (a binding, a module's file, its star
+imports, its `__all__`, a class's bases); a snapshot answers them from dicts
+loaded in one pass. It is rebuilt when the index's generation changes.
+May import: records, store, stdlib.
+"""
+
+from __future__ import annotations
+
+import json
+
+from codehop.records import Binding, BindingKind, ClassInfo
+from codehop.store import SqliteStore
+
+
+class SymbolSnapshot:
+    def __init__(self, store: SqliteStore) -> None:
+        conn = store.conn
+        self.version = store.data_version()
+        self._bindings: dict[tuple[str, str], Binding] = {}
+        # ascending line order: the last binding in source order wins, as at run time
+        for r in conn.execute("SELECT scope, name, kind, rel_path, line, col, end_line, target, value"
+                              " FROM bindings ORDER BY line"):
+            self._bindings[(r[0], r[1])] = Binding(scope=r[0], name=r[1], kind=BindingKind(r[2]), rel_path=r[3],
+                                                   line=r[4], col=r[5], end_line=r[6], target=r[7], value=r[8])
+        self._modules: dict[str, str] = {}
+        self._all: dict[str, tuple[str, ...] | None] = {}
+        for module, rel, _is_package, all_names in conn.execute(
+                "SELECT module, rel_path, is_package, all_names FROM files ORDER BY is_package, rel_path DESC"):
+            self._modules[module] = rel  # packages sort last, so `pkg/__init__.py` wins over `pkg.py`
+            self._all[module] = tuple(json.loads(all_names)) if all_names is not None else None
+        self._stars: dict[str, list[tuple[str, int]]] = {}
+        for module, target, line in conn.execute("SELECT module, target, line FROM stars ORDER BY line"):
+            self._stars.setdefault(module, []).append((target, line))
+        self._classes: dict[str, ClassInfo] = {}
+        for q, rel, line, bases in conn.execute("SELECT qualname, rel_path, line, bases FROM classes ORDER BY line"):
+            self._classes[q] = ClassInfo(qualname=q, rel_path=rel, line=line, bases=tuple(json.loads(bases)))
+
+    def binding(self, scope: str, name: str) -> Binding | None:
+        return self._bindings.get((scope, name))
+
+    def module_path(self, module: str) -> str | None:
+        return self._modules.get(module)
+
+    def stars(self, module: str) -> list[tuple[str, int]]:
+        return self._stars.get(module, [])
+
+    def all_names(self, module: str) -> tuple[str, ...] | None:
+        return self._all.get(module)
+
+    def class_info(self, qualname: str) -> ClassInfo | None:
+        return self._classes.get(qualname)
