@@ -65,7 +65,7 @@ class App:
         from codehop.graph_context import GraphContext
 
         if self._graph is None:
-            self._graph = GraphContext(self.store)
+            self._graph = GraphContext(self.store, self.table)
         graph = self._graph
         assert isinstance(graph, GraphContext)
         return graph.neighbours

@@ -44,7 +44,6 @@ def build_context(app: App, query: str, *, budget_tokens: int = 2000, max_loops:
     low-ranked retrieval items make room for them within `budget_tokens`.
     """
     from codehop.orchestrator import Limits
-
     from codehop.records import Completeness
 
     answer = app.navigator().ask(query, Limits(max_loops=max_loops, budget_tokens=budget_tokens))

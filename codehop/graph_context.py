@@ -11,17 +11,18 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from graphs import DependencyGraph, Edge, Node, NodeKind, render_svg
-
 from codehop.store import SqliteStore
+from codehop.symbols import SymbolTable
+from graphs import DependencyGraph, Edge, Node, NodeKind, render_svg
 
 _KIND = {"class": NodeKind.CLASS, "function": NodeKind.FUNCTION, "value": NodeKind.BINDING,
          "alias": NodeKind.BINDING}
 
 
 class GraphContext:
-    def __init__(self, store: SqliteStore) -> None:
+    def __init__(self, store: SqliteStore, table: SymbolTable | None = None) -> None:
         self.store = store
+        self.table = table or SymbolTable(store)
         self._graph: DependencyGraph | None = None
         self._loaded: dict[str, int] = {}
         self._lock = threading.Lock()
@@ -69,19 +70,54 @@ class GraphContext:
             return sorted(moved + gone)
 
     # ---- queries -----------------------------------------------------------
+    def local_graph(self, seeds: list[str], depth: int = 2, max_edges: int = 6000) -> DependencyGraph:
+        """The seeds' neighbourhood read straight from the index (no whole-graph load): what a
+        query needs is a few hundred edges, and a cold `codehop ask` must not build 40k nodes."""
+        table = self.table
+        table.check()
+        edges: dict[tuple[str, str, str, str, int], tuple[str, str, str, str, int, int]] = {}
+        frontier, seen = list(seeds), set(seeds)
+        for _ in range(depth):
+            found = self.store.edges_touching(frontier)
+            nxt: list[str] = []
+            for row in found:
+                edges[row[:5]] = row
+                for end in row[:2]:
+                    if end not in seen and not end.startswith("?"):
+                        seen.add(end)
+                        nxt.append(end)
+            if len(edges) > max_edges:
+                break
+            frontier = nxt
+        nodes = []
+        for node_id in seen:
+            if table.src.module_path(node_id) is not None:
+                nodes.append(Node(id=node_id, kind=NodeKind.MODULE))
+                continue
+            scope, _, name = node_id.rpartition(".")
+            b = table.src.binding(scope, name)
+            if b is None:
+                continue
+            k = _KIND.get(str(b.kind))
+            if k is None:
+                continue
+            if k is NodeKind.FUNCTION and table.src.class_info(scope) is not None:
+                k = NodeKind.METHOD
+            nodes.append(Node(id=node_id, kind=k))
+        return DependencyGraph.build(nodes, [
+            Edge(src=a, dst=b, type=t, path=p, line=ln, resolved=bool(ok)) for a, b, t, p, ln, ok in edges.values()])
+
     def neighbours(self, seeds: dict[str, float], k: int) -> list[tuple[str, float, str]]:
         """Hidden dependencies of the seeds, each with the edge path that justifies it."""
-        graph = self.graph()
-        if self.store.data_version() != getattr(self, "_seen_version", None):
-            self.refresh()
-            self._seen_version = self.store.data_version()
-        present = {s: w for s, w in seeds.items() if s in graph}
-        if not present:
-            return []
-        key = (graph.version, tuple(sorted(present.items())), k)
+        version = self.store.data_version()
+        key = (version, tuple(sorted(seeds.items())), k)
         cached = self._cache.get(key)
         if cached is not None:
             return cached
+        graph = self.local_graph(list(seeds))
+        present = {s: w for s, w in seeds.items() if s in graph}
+        if not present:
+            return []
         out = []
         for n in graph.related(present, limit=k):
             why = "; ".join(f"{e.src} -{e.type}-> {e.dst}" for e in n.path)

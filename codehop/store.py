@@ -20,7 +20,7 @@ from codehop.errors import IndexSchemaError
 from codehop.records import Binding, BindingKind, Chunk, ChunkKind, ClassInfo, RefType, XRef
 from codehop.words import index_words
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -63,6 +63,8 @@ CREATE TABLE edges (
     src TEXT NOT NULL, dst TEXT NOT NULL, type TEXT NOT NULL, rel_path TEXT NOT NULL,
     line INTEGER NOT NULL, resolved INTEGER NOT NULL);
 CREATE INDEX edges_path ON edges(rel_path);
+CREATE INDEX edges_src ON edges(src);
+CREATE INDEX edges_dst ON edges(dst);
 CREATE TABLE counters (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
 """
 
@@ -346,6 +348,18 @@ class SqliteStore:
         if rel_path is None:
             return list(self.conn.execute(sql))
         return list(self.conn.execute(sql + " AND rel_path=?", (rel_path,)))
+
+    def edges_touching(self, nodes: Sequence[str]) -> list[tuple[str, str, str, str, int, int]]:
+        """Edges with either end in `nodes` (one hop of a neighbourhood, straight from the index)."""
+        out: list[tuple[str, str, str, str, int, int]] = []
+        for i in range(0, len(nodes), 400):
+            part = list(nodes[i : i + 400])
+            marks = ",".join("?" * len(part))
+            out.extend(self.conn.execute(
+                f"SELECT src, dst, type, rel_path, line, resolved FROM edges WHERE src IN ({marks})"
+                f" UNION ALL SELECT src, dst, type, rel_path, line, resolved FROM edges WHERE dst IN ({marks})",
+                part + part))
+        return out
 
     def edge_generations(self) -> dict[str, int]:
         """rel_path -> the generation that last rewrote its edges (the graph reloads what moved)."""
