@@ -48,11 +48,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
-from typing import Literal
-
-import numpy as np
-import numpy.typing as npt
-import scipy.sparse as sp
+from typing import TYPE_CHECKING, Literal
 
 from graphs.model import Direction, Edge, EdgeType, Neighbour
 
@@ -91,7 +87,11 @@ ALPHA = 0.7
 TOL = 1e-5
 MAX_ITER = 100
 
-FloatArray = npt.NDArray[np.float64]
+if TYPE_CHECKING:  # numpy and scipy load only when PageRank runs: BFS, the default, needs neither
+    import numpy as np
+    import numpy.typing as npt
+
+    FloatArray = npt.NDArray[np.float64]
 
 
 def check_weights(weights: Mapping[EdgeType, tuple[float, float]]) -> dict[EdgeType, tuple[float, float]]:
@@ -117,6 +117,9 @@ class RankIndex:
     __slots__ = ("ids", "index", "_transition_t", "_dangling")
 
     def __init__(self, edges: Iterable[Edge], weights: Mapping[EdgeType, tuple[float, float]]) -> None:
+        import numpy as np
+        import scipy.sparse as sp
+
         index: dict[str, int] = {}
         type_row = {etype: k for k, etype in enumerate(EdgeType)}
         srcs: list[int] = []
@@ -168,6 +171,8 @@ class RankIndex:
         """Personalized PageRank restarting at `seeds` (id -> mass >= 0),
         aligned with `ids`. Seeds absent from the index are ignored; all
         zeros when none is present."""
+        import numpy as np
+
         restart = np.zeros(len(self.ids), dtype=np.float64)
         for seed, mass in seeds.items():
             row = self.index.get(seed)
@@ -180,6 +185,8 @@ class RankIndex:
         return self._power_iteration(restart)
 
     def _power_iteration(self, restart: FloatArray) -> FloatArray:
+        import numpy as np
+
         x = restart.copy()
         has_dangling = bool(self._dangling.any())
         for _ in range(MAX_ITER):
