@@ -51,7 +51,7 @@ class App:
             stamp = self.report.stamp
             if stamp is not None and stamp.unchanged():
                 return self.report
-            store, report = index_repo(self.root, index_dir=self.config.index_dir)
+            store, report = index_repo(self.root, index_dir=self.config.index_dir, stamp=stamp)
             if store.path != self.store.path:
                 self.store = store
                 self.table = SymbolTable(store)

@@ -10,6 +10,7 @@ xref_resolve, stdlib.
 from __future__ import annotations
 
 import hashlib
+import json
 import multiprocessing
 import os
 import sqlite3
@@ -161,8 +162,12 @@ def open_index(root: Path, index_dir: Path) -> SqliteStore | None:
 
 def index_repo(repo: str | os.PathLike[str], *, index_dir: str | os.PathLike[str] | None = None,
                max_file_bytes: int = DEFAULT_MAX_FILE_BYTES, workers: int | None = None,
-               progress: Progress | None = None) -> tuple[SqliteStore, IndexReport]:
-    """Bring the index of `repo` up to date; return the store and what was done."""
+               progress: Progress | None = None, stamp: TreeStamp | None = None,
+               ) -> tuple[SqliteStore, IndexReport]:
+    """Bring the index of `repo` up to date; return the store and what was done.
+
+    `stamp`, from an earlier report of the same process, lets an update skip the directory
+    walk when no directory changed (only files were edited)."""
     t0 = time.perf_counter()
     root = repo_root(repo)
     idx_dir = index_dir_for(root, index_dir)
@@ -170,9 +175,14 @@ def index_repo(repo: str | os.PathLike[str], *, index_dir: str | os.PathLike[str
     _remove_stale_builds(idx_dir)
     report = IndexReport(root=str(root), index_path=str(idx_dir / "index.db"))
     store = open_index(root, idx_dir)
-    dirs: list[tuple[str, int]] = []
-    files = list(walk_python_files(root, report.warnings, dirs))
-    report.stamp = TreeStamp(tuple(dirs), tuple((sf.abs_path, sf.size, sf.mtime_ns) for sf in files))
+    files = stamp.restat() if stamp is not None and store is not None else None
+    if files is None:
+        dirs: list[tuple[str, int]] = []
+        files = list(walk_python_files(root, report.warnings, dirs))
+        report.stamp = TreeStamp(tuple(dirs), tuple(files))
+    else:
+        assert stamp is not None
+        report.stamp = TreeStamp(stamp.dirs, tuple(files))
     report.files = len(files)
     old = store.file_states() if store is not None else {}
     current = {sf.rel_path: sf for sf in files}
@@ -255,6 +265,22 @@ def _build_fresh(idx_dir: Path, facts: list[FileRows], hashes: dict[str, str],
     return SqliteStore(final)
 
 
+def _interface(conn: sqlite3.Connection, rel: str) -> tuple[str, frozenset[tuple[str, ...]]]:
+    """(module, what it binds): names, kinds and targets of its bindings, its classes' bases."""
+    row = conn.execute("SELECT module FROM files WHERE rel_path=?", (rel,)).fetchone()
+    names = {tuple(r) for r in conn.execute("SELECT scope, name, kind, target FROM bindings WHERE rel_path=?", (rel,))}
+    names |= {("class", q, b) for q, b in conn.execute("SELECT qualname, bases FROM classes WHERE rel_path=?", (rel,))}
+    names |= {("star", t) for (t,) in conn.execute("SELECT target FROM stars WHERE rel_path=?", (rel,))}
+    return (row[0] if row else "", frozenset(names))
+
+
+def _interface_of_rows(f: FileRows) -> frozenset[tuple[str, ...]]:
+    names = {(b[0], b[1], b[2], b[7]) for b in f[6]}
+    names |= {("class", q, json.dumps(bases)) for q, _, _, bases in f[7]}
+    names |= {("star", t) for t, _ in f[8]}
+    return frozenset(names)
+
+
 def _update(store: SqliteStore, facts: list[FileRows], deleted: list[str], hashes: dict[str, str],
             stats: dict[str, tuple[int, int]], touched_only: list[tuple[str, int, int]]) -> None:
     from codehop.xref_resolve import resolve_static
@@ -264,13 +290,19 @@ def _update(store: SqliteStore, facts: list[FileRows], deleted: list[str], hashe
         for rel, size, mtime in touched_only:
             conn.execute("UPDATE files SET size=?, mtime_ns=? WHERE rel_path=?", (size, mtime, rel))
         if changed_paths or deleted:
-            old_modules = [r[0] for rel in changed_paths + deleted
-                           for r in conn.execute("SELECT module FROM files WHERE rel_path=?", (rel,))]
+            old = {rel: _interface(conn, rel) for rel in changed_paths + deleted}
             delete_files(conn, changed_paths + deleted)
             write_file_rows(conn, facts, hashes, stats)
             store.invalidate()
-            modules = sorted(set(old_modules) | {f[1] for f in facts})
-            resolve_static(store, conn, (changed_paths, deleted, modules))
+            # a module whose names (and bases) kept their meaning changes no resolution elsewhere:
+            # only references into it (lines moved) and its own references are redone
+            dirty = {old[rel][0] for rel in deleted if old[rel][0]}
+            for f in facts:
+                if old.get(f[0]) != (f[1], _interface_of_rows(f)):
+                    dirty.add(f[1])
+                    if old.get(f[0]) and old[f[0]][0]:
+                        dirty.add(old[f[0]][0])
+            resolve_static(store, conn, (changed_paths, deleted, sorted(dirty)))
             conn.execute("INSERT INTO counters VALUES ('rebuilds', 1) ON CONFLICT(key) DO UPDATE"
                          " SET value = value + 1")
         bump_generation(conn)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from codehop.records import Binding, BindingKind, Location, Provenance, Resolution, Step
-from codehop.snapshot import SymbolSnapshot
+from codehop.snapshot import SqlSymbols, SymbolSnapshot
 from codehop.store import SqliteStore
 
 PS = Provenance.SYMBOL_TABLE
@@ -54,14 +54,17 @@ class SymbolTable:
     @property
     def src(self) -> SymbolSnapshot:
         snap = self._snapshot
+        if self._pinned and snap is not None:
+            return snap
         if snap is None or snap.version != self.store.data_version():
             snap = self._snapshot = SymbolSnapshot(self.store)
             self._mro = {}
         return snap
 
-    def pin(self) -> None:
-        """Load a fresh snapshot now (a writer calls this inside its transaction, after writing)."""
-        self._snapshot = SymbolSnapshot(self.store)
+    def pin(self, lazy: bool = False) -> None:
+        """Fix the symbols to this transaction's own view (a writer calls this after writing):
+        all loaded at once, or (`lazy`, for a small update) looked up as needed."""
+        self._snapshot = SqlSymbols(self.store) if lazy else SymbolSnapshot(self.store)  # type: ignore[assignment]
         self._mro = {}
         self._pinned = True
 

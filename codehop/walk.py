@@ -151,20 +151,39 @@ class TreeStamp:
     """
 
     dirs: tuple[tuple[str, int], ...]
-    files: tuple[tuple[str, int, int], ...]
+    files: tuple[SourceFile, ...]
+
+    def dirs_unchanged(self) -> bool:
+        try:
+            return all(os.stat(path).st_mtime_ns == mtime for path, mtime in self.dirs)
+        except OSError:
+            return False
 
     def unchanged(self) -> bool:
+        if not self.dirs_unchanged():
+            return False
         try:
-            for path, mtime in self.dirs:
-                if os.stat(path).st_mtime_ns != mtime:
-                    return False
-            for path, size, mtime in self.files:
-                st = os.stat(path)
-                if st.st_mtime_ns != mtime or st.st_size != size:
+            for sf in self.files:
+                st = os.stat(sf.abs_path)
+                if st.st_mtime_ns != sf.mtime_ns or st.st_size != sf.size:
                     return False
         except OSError:
             return False
         return True
+
+    def restat(self) -> list[SourceFile] | None:
+        """The same files with fresh sizes and times, or None when a walk is needed."""
+        if not self.dirs_unchanged():
+            return None
+        out = []
+        for sf in self.files:
+            try:
+                st = os.stat(sf.abs_path)
+            except OSError:
+                return None
+            out.append(SourceFile(rel_path=sf.rel_path, abs_path=sf.abs_path, size=st.st_size,
+                                  mtime_ns=st.st_mtime_ns))
+        return out
 
 
 def confine(root: Path, rel_or_abs: str) -> Path:

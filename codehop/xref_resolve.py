@@ -36,17 +36,15 @@ def resolve_static(store: SqliteStore, conn: sqlite3.Connection, scope: Scope,
     resolved in memory and inserted once, resolved (no second pass over the table)."""
     store.invalidate()
     table = SymbolTable(store)
-    table.pin()  # this transaction's own writes, read once into memory
+    table.pin(lazy=scope is not None)  # this transaction's own writes: all at once for a full build
     if fresh is not None:
         rows = [(i, *r[:2], r[4], r[5], r[6]) for i, r in enumerate(fresh)]
         paths: list[str] | None = None
+    elif scope is None:
+        rows = conn.execute("SELECT id, rel_path, line, ref_type, target, scope FROM xrefs").fetchall()
+        paths = None
     else:
-        all_rows = conn.execute("SELECT id, rel_path, line, ref_type, target, scope, target_path FROM xrefs").fetchall()
-        if scope is None:
-            rows = [r[:6] for r in all_rows]
-            paths = None
-        else:
-            rows, paths = _affected(conn, all_rows, scope)
+        rows, paths = _affected(conn, scope)
     memo: dict[str, tuple[str, int, str, str]] = {}
     updates: list[tuple[str, int, str, int]] = []
     edges: list[tuple[str, str, str, str, int, int]] = []
@@ -86,55 +84,72 @@ def resolve_static(store: SqliteStore, conn: sqlite3.Connection, scope: Scope,
         marks = ",".join("?" * len(paths)) or "''"
         conn.execute(f"DELETE FROM edges WHERE rel_path IN ({marks})", paths)
         file_list = paths
-    edges.extend(_structural_edges(store, table, conn, file_list))
+    edges.extend(_structural_edges(store, table, conn, file_list, paths is None))
     conn.executemany("INSERT INTO edges VALUES (?,?,?,?,?,?)", edges)
     generation = conn.execute("SELECT coalesce(max(value), 0) + 1 FROM counters WHERE key='generation'").fetchone()[0]
     conn.executemany("UPDATE files SET edges_gen=? WHERE rel_path=?", [(generation, p) for p in file_list])
 
 
-def _affected(conn: sqlite3.Connection, all_rows: list[tuple], scope: tuple[list[str], list[str], list[str]]
+def _affected(conn: sqlite3.Connection, scope: tuple[list[str], list[str], list[str]]
               ) -> tuple[list[tuple], list[str]]:  # type: ignore[type-arg]
-    """Rows whose meaning may have changed: in changed files, pointing into them, or naming
-    (directly or through modules that re-export them) a changed module."""
-    changed, deleted, modules = scope
-    touched = set(changed) | set(deleted)
-    module_of = dict(conn.execute("SELECT rel_path, module FROM files").fetchall())
-    affected = set(modules)
-    pointer_types = {"import", "reexport", "star_import", "alias"}
+    """Rows whose meaning may have changed: in changed files, pointing into them (lines move),
+    or naming a module whose interface changed (`scope[2]`), directly or through modules that
+    re-export it. Each affected file is redone whole (its edges are rebuilt whole)."""
+    changed, deleted, dirty = scope
+    touched = sorted(set(changed) | set(deleted))
+    marks = ",".join("?" * len(touched)) or "''"
+    paths = set(changed) | {r[0] for r in conn.execute(
+        f"SELECT DISTINCT rel_path FROM xrefs WHERE target_path IN ({marks})", touched)}
+    if dirty:
+        all_rows = conn.execute("SELECT rel_path, ref_type, target FROM xrefs").fetchall()
+        module_of = dict(conn.execute("SELECT rel_path, module FROM files").fetchall())
+        known = set(module_of.values()) | set(dirty)
+        affected = set(dirty)
 
-    known = set(module_of.values()) | set(modules)
+        def names_affected(target: str) -> bool:
+            """Resolution of `target` starts in its longest module prefix: is that module affected?"""
+            parts = target.split(".")
+            for i in range(len(parts), 0, -1):
+                mod = ".".join(parts[:i])
+                if mod in known:
+                    return mod in affected
+            return False
 
-    def names_affected(target: str) -> bool:
-        """Resolution of `target` starts in its longest module prefix: is that module affected?"""
-        parts = target.split(".")
-        for i in range(len(parts), 0, -1):
-            mod = ".".join(parts[:i])
-            if mod in known:
-                return mod in affected
-        return False
-
-    for _ in range(4):  # modules that re-export an affected module's names are affected too
-        grown = {module_of.get(r[1], "") for r in all_rows
-                 if r[3] in pointer_types and (r[6] in touched or names_affected(r[4]))}
-        grown.discard("")
-        if grown <= affected:
-            break
-        affected |= grown
-    paths = {r[1] for r in all_rows if r[1] in touched or r[6] in touched or names_affected(r[4])}
-    paths |= set(changed)
-    # a file's edges are rebuilt whole, so all of its rows are resolved again
-    return [r[:6] for r in all_rows if r[1] in paths], sorted(paths)
+        pointer_types = {"import", "reexport", "star_import", "alias"}
+        for _ in range(4):  # modules that re-export an affected module's names are affected too
+            grown = {module_of.get(r[0], "") for r in all_rows if r[1] in pointer_types and names_affected(r[2])}
+            grown.discard("")
+            if grown <= affected:
+                break
+            affected |= grown
+        paths |= {r[0] for r in all_rows if names_affected(r[2])}
+    paths -= set(deleted)
+    ordered = sorted(paths)
+    rows: list[tuple] = []  # type: ignore[type-arg]
+    for i in range(0, len(ordered), 400):
+        part = ordered[i : i + 400]
+        rows += conn.execute(f"SELECT id, rel_path, line, ref_type, target, scope FROM xrefs"
+                             f" WHERE rel_path IN ({','.join('?' * len(part))})", part).fetchall()
+    return rows, ordered
 
 
 def _structural_edges(store: SqliteStore, table: SymbolTable, conn: sqlite3.Connection,
-                      paths: list[str]) -> list[tuple[str, str, str, str, int, int]]:
+                      paths: list[str], full: bool) -> list[tuple[str, str, str, str, int, int]]:
     """contains (module/class -> member) and overrides (method -> the base method it replaces)."""
     out: list[tuple[str, str, str, str, int, int]] = []
     wanted = set(paths)
-    rows = conn.execute("SELECT scope, name, kind, line, rel_path FROM bindings"
-                        " WHERE kind IN ('class', 'function', 'value', 'alias')").fetchall()
+    if full:
+        rows = conn.execute("SELECT scope, name, kind, line, rel_path FROM bindings"
+                            " WHERE kind IN ('class', 'function', 'value', 'alias')").fetchall()
+    else:
+        rows = []
+        for i in range(0, len(paths), 400):
+            part = paths[i : i + 400]
+            rows += conn.execute("SELECT scope, name, kind, line, rel_path FROM bindings"
+                                 " WHERE kind IN ('class', 'function', 'value', 'alias')"
+                                 f" AND rel_path IN ({','.join('?' * len(part))})", part).fetchall()
     src = table.src
-    classes = {f"{r[0]}.{r[1]}" for r in rows if r[2] == "class"}
+    classes = {q for (q,) in conn.execute("SELECT qualname FROM classes")}
     for scope, name, kind, line, rel in rows:
         if rel not in wanted:
             continue

@@ -73,23 +73,33 @@ print({'seconds': total, 'files': r.files, 'chunks': r.chunks, 'xrefs': r.xrefs,
 import sys, time, pathlib, os
 from codehop.indexer import index_repo
 from codehop.graph_context import GraphContext
-store, _ = index_repo(sys.argv[1], index_dir=sys.argv[2])
+store, rep = index_repo(sys.argv[1], index_dir=sys.argv[2])
 g = GraphContext(store); g.graph()
 t = time.perf_counter()
-index_repo(sys.argv[1], index_dir=sys.argv[2])
+store, rep = index_repo(sys.argv[1], index_dir=sys.argv[2])
 nochange = time.perf_counter() - t
 p = pathlib.Path(sys.argv[1]) / 'django/db/models/sql/query.py'
 orig = p.read_bytes()
-p.write_bytes(orig + b'\\n# edited by the benchmark\\n')
+one, one_walk, graph_mem, parsed = [], [], [], 0
 try:
-    t = time.perf_counter()
-    store, r = index_repo(sys.argv[1], index_dir=sys.argv[2])
-    g.refresh()
-    one = time.perf_counter() - t
+    for i in range(3):
+        p.write_bytes(orig + b'\n# edited by the benchmark %d\n' % i)
+        t = time.perf_counter()
+        store, r = index_repo(sys.argv[1], index_dir=sys.argv[2], stamp=rep.stamp)  # as a warm App does
+        one.append(time.perf_counter() - t)
+        t = time.perf_counter()
+        g.refresh()
+        graph_mem.append(time.perf_counter() - t)
+        parsed = r.parsed
+        p.write_bytes(orig + b'\n# edited again %d\n' % i)
+        t = time.perf_counter()
+        store, r = index_repo(sys.argv[1], index_dir=sys.argv[2])  # cold: walks the tree
+        one_walk.append(time.perf_counter() - t)
 finally:
     p.write_bytes(orig)
 index_repo(sys.argv[1], index_dir=sys.argv[2])
-print({'nochange_s': nochange, 'one_file_s': one, 'parsed': r.parsed})
+print({'nochange_s': nochange, 'one_file_s': sorted(one)[1], 'one_file_walk_s': sorted(one_walk)[1],
+       'graph_mem_s': sorted(graph_mem)[1], 'parsed': parsed})
 """,
     "ask": """
 import sys, time, json, statistics
@@ -197,7 +207,9 @@ def main() -> None:
     print(f"| graph load from the index | {index['graph_load_s']:.2f} s | {index['graph_load_s'] / index['seconds']:.1%} of index |")
     print(f"| files / chunks / xrefs | {index['files']} / {index['chunks']} / {index['xrefs']} | |")
     print(f"| no-change re-index | {reindex['nochange_s'] * 1000:.0f} ms | {reindex['nochange_s'] / index['seconds']:.1%} of full (target < 5%) |")
-    print(f"| one edited file (query.py) incl. graph | {reindex['one_file_s'] * 1000:.0f} ms | target < 100 ms |")
+    print(f"| one edited file (query.py), warm (stat stamp, no walk), incl. graph edges | {reindex['one_file_s'] * 1000:.0f} ms | target < 100 ms |")
+    print(f"| one edited file, cold (directory walk first) | {reindex['one_file_walk_s'] * 1000:.0f} ms | |")
+    print(f"| in-memory graph refresh after that edit (only if a full graph is loaded) | {reindex['graph_mem_s'] * 1000:.0f} ms | |")
     print(f"| warm ask, {ask['n']} questions | p50 {ask['p50_ms']:.1f} ms, p95 {ask['p95_ms']:.1f} ms | target p50 < 30, p95 < 150 |")
     print(f"| ask states | {ask['states']} | |")
     print(f"| cold `codehop ask` CLI | {cold_cli:.2f} s ({cold_state}) | target < 1.5 s |")
