@@ -15,6 +15,7 @@ from codehop.store import SqliteStore
 from codehop.symbols import SymbolTable
 from graphs import DependencyGraph, Edge, Node, NodeKind, render_svg
 
+_THROUGH = frozenset({"inherits", "reexports", "imports", "references", "overrides"})
 _KIND = {"class": NodeKind.CLASS, "function": NodeKind.FUNCTION, "value": NodeKind.BINDING,
          "alias": NodeKind.BINDING}
 
@@ -72,19 +73,28 @@ class GraphContext:
     # ---- queries -----------------------------------------------------------
     def local_graph(self, seeds: list[str], depth: int = 2, max_edges: int = 6000) -> DependencyGraph:
         """The seeds' neighbourhood read straight from the index (no whole-graph load): what a
-        query needs is a few hundred edges, and a cold `codehop ask` must not build 40k nodes."""
+        query needs is a few hundred edges, and a cold `codehop ask` must not build 40k nodes.
+
+        Past the first hop only what the seeds point *through* is expanded (a base class, a
+        re-export or import target, an alias): a popular class's thousand callers and
+        subclasses stay one hop away, where they are ranked, and are not walked."""
         table = self.table
         table.check()
         edges: dict[tuple[str, str, str, str, int], tuple[str, str, str, str, int, int]] = {}
         frontier, seen = list(seeds), set(seeds)
-        for _ in range(depth):
+        for level in range(depth):
             found = self.store.edges_touching(frontier)
             nxt: list[str] = []
+            current = set(frontier)
             for row in found:
                 edges[row[:5]] = row
-                for end in row[:2]:
-                    if end not in seen and not end.startswith("?"):
-                        seen.add(end)
+                src, dst, etype = row[0], row[1], row[2]
+                for end in (src, dst):
+                    if end in seen or end.startswith("?"):
+                        continue
+                    seen.add(end)
+                    through = end == dst and src in current and etype in _THROUGH
+                    if level == 0 and through:
                         nxt.append(end)
             if len(edges) > max_edges:
                 break

@@ -89,8 +89,7 @@ def walk_python_files(root: Path, warnings: list[str] | None = None,
         if key in seen_dirs:
             continue
         seen_dirs.add(key)
-        if dirs is not None:
-            dirs.append((dir_abs, st.st_mtime_ns))
+        has_python = False
         names = {e.name for e in entries}
         if rel_dir and "pyvenv.cfg" in names:
             continue  # a virtualenv
@@ -137,7 +136,12 @@ def walk_python_files(root: Path, warnings: list[str] | None = None,
                 if warnings is not None:
                     warnings.append(f"{rel}: not a regular file; skipped")
                 continue
+            has_python = True
             yield SourceFile(rel_path=rel, abs_path=e.path, size=fst.st_size, mtime_ns=fst.st_mtime_ns)
+        # the stamp watches directories that hold Python or lead to more; a leaf of data files
+        # (`locale/xx/LC_MESSAGES`) gaining a `.py` is seen by the next full walk, not the stamp
+        if dirs is not None and (has_python or subdirs or not rel_dir):
+            dirs.append((dir_abs, st.st_mtime_ns))
         stack.extend(reversed(subdirs))
 
 
