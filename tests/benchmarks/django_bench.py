@@ -83,7 +83,7 @@ orig = p.read_bytes()
 one, one_walk, graph_mem, parsed = [], [], [], 0
 try:
     for i in range(3):
-        p.write_bytes(orig + b'\n# edited by the benchmark %d\n' % i)
+        p.write_bytes(orig + b'\\n# edited by the benchmark %d\\n' % i)
         t = time.perf_counter()
         store, r = index_repo(sys.argv[1], index_dir=sys.argv[2], stamp=rep.stamp)  # as a warm App does
         one.append(time.perf_counter() - t)
@@ -91,7 +91,7 @@ try:
         g.refresh()
         graph_mem.append(time.perf_counter() - t)
         parsed = r.parsed
-        p.write_bytes(orig + b'\n# edited again %d\n' % i)
+        p.write_bytes(orig + b'\\n# edited again %d\\n' % i)
         t = time.perf_counter()
         store, r = index_repo(sys.argv[1], index_dir=sys.argv[2])  # cold: walks the tree
         one_walk.append(time.perf_counter() - t)
