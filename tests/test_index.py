@@ -31,7 +31,7 @@ def test_chunks_of_a_class_and_its_methods(fixture_repo):
     assert src_lines[send.start_line - 1].lstrip().startswith(("def send", "@"))
     # chunks are contiguous line ranges that never overlap
     spans = sorted((c.start_line, c.end_line) for c in facts.chunks)
-    assert all(a[1] < b[0] for a, b in zip(spans, spans[1:]))
+    assert all(a[1] < b[0] for a, b in zip(spans, spans[1:], strict=False))
 
 
 def test_decorators_stay_with_their_definition():
