@@ -1,0 +1,17 @@
+# The project's checks, in one place; .ci/run runs `make check`'s steps after installing.
+.PHONY: install lint test check bench
+
+install:
+	python3 -m pip install -q -e '.[test]'
+
+lint:
+	ruff check .
+
+test:
+	python3 -m pytest
+
+check: lint test
+
+bench:
+	bash ../shared/bench/setup_repos.sh
+	python3 ../shared/bench/run.py ../shared/bench/dev.jsonl --repos ~/.cache/codehop-bench/repos --budget 2000 --sweep 0,1,2
