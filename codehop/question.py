@@ -19,6 +19,14 @@ from codehop.symbols import SymbolTable
 _QUOTED = re.compile(r"`([^`]+)`|'([A-Za-z_][\w.]*)'|\"([A-Za-z_][\w.]*)\"")
 _DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 _PATH = re.compile(r"((?:[\w-]+/)+[\w-]+)\.py\b")
+_TITLE = re.compile(r"(?<![\w.'])[A-Z][a-z0-9]+[A-Za-z0-9]*\b(?!')")
+_PLAIN = re.compile(r"\b[A-Za-z_]\w*\b")
+_PLAIN_STOP = frozenset(
+    """a an and are as at be by can do does did for from how i if in into is it its me my of on or so that the
+    their them then there these this to was what when where which who why will with you your show tell give has
+    have had any some actually really much many defined declared declare define class function method module
+    package value default set use used uses work works happen happens return returns call calls called""".split()
+)
 _POSSESSIVE = re.compile(r"\b([A-Za-z_]\w*)'s\b")
 _CODEISH = re.compile(r"\b(?:[A-Za-z]+[A-Z_][A-Za-z0-9_]*|[a-z0-9]+_[a-z0-9_]+|[A-Za-z_]\w*(?:\.\w+)+)\b")
 
@@ -29,7 +37,7 @@ _PROTOCOL = (
     (re.compile(r"\bwith\b.*\b(exit|exits|leave|leaves|leaving|end|ends|closes)\b|\b(exit|exits)\b.*\bwith\b", re.S), "__exit__"),
     (re.compile(r"\bwith\b.*\b(entry|enter|enters|entering|start)\b|\b(enter|entering)\b.*\bwith\b", re.S), "__enter__"),
     (re.compile(r"\b(instantiate|instantiating|construct|constructing|initiali[sz]er|constructor|initiali[sz]e)\b"), "__init__"),
-    (re.compile(r"\bcall(?:ing)? (?:an? |the )?`[^`]+` (?:object|instance)|\bcalling an? `[^`]+`"), "__call__"),
+    (re.compile(r"\bcall(?:ing)? (?:an? |the )?`?[\w.]+`? (?:object|instance)|\bcalling an? `[^`]+`"), "__call__"),
     (re.compile(r"\biterat(?:e|ing|ion) over\b"), "__iter__"),
     (re.compile(r"\blen\(\)|\blength of\b"), "__len__"),
 )
@@ -56,6 +64,13 @@ def mentions(question: str) -> tuple[list[str], list[str], list[str]]:
     words = [p.replace("/", ".") for p in _PATH.findall(rest)]
     rest = _PATH.sub(" ", rest)
     words += [w for w in _CODEISH.findall(rest) if w not in quoted]
+    # a capitalised word is likely a class name ("the Context it imports"); the table decides
+    words += [w for w in _TITLE.findall(rest) if w not in quoted and w not in words
+              and w.lower() not in _PLAIN_STOP]
+    if not quoted and not words:
+        # a question in plain words ("where is the Console class declared in rich?"): every
+        # word is a candidate; only those the symbol table knows survive
+        words = [w for w in _PLAIN.findall(rest) if w.lower() not in _PLAIN_STOP and len(w) > 2]
     hints = [h.lower() for h in _POSSESSIVE.findall(question)]
     return quoted, words, hints
 
@@ -129,6 +144,11 @@ class SubjectFinder:
         dunder = protocol_member(question)
         if dunder:
             members.append(dunder)
+        strong = set(members)
+        # plain lowercase words may name a member ("the default of sandboxed on `NativeEnvironment`"),
+        # but only ever after the quoted and code-like ones
+        members += [w for w in _PLAIN.findall(_QUOTED.sub(" ", question))
+                    if w.islower() and w not in _PLAIN_STOP and len(w) > 2 and w not in strong]
         for om, owner in owners:
             for member in members:
                 if member == om or owner.endswith("." + member):
@@ -148,8 +168,8 @@ class SubjectFinder:
                 subjects.append(Subject(dotted=d, mentions=(m,)))
         # most specific first: member subjects, then quoted over loose, longer over shorter
         qset = set(quoted)
-        subjects.sort(key=lambda s: (-len(s.mentions), 0 if s.mentions[0] in qset else 1,
-                                     -s.dotted.count(".")))
+        subjects.sort(key=lambda s: (-len(s.mentions), 0 if s.mentions[-1] in strong else 1,
+                                     0 if s.mentions[0] in qset else 1, -s.dotted.count(".")))
         return subjects
 
     def _is_owner(self, dotted: str) -> bool:
