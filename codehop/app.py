@@ -90,6 +90,10 @@ class App:
                                timeout_s=self.config.resolver_timeout_s)
         if name == "regex":
             return RegexResolver(self.table, str(self.root))
+        if name == "llm":
+            from codehop.anthropic_generator import AnthropicGenerator, AnthropicResolver
+
+            return AnthropicResolver.from_generator(AnthropicGenerator.from_env(self.table), str(self.root))
         raise UsageError(f"unknown resolver {name!r}; choose from {', '.join(RESOLVER_NAMES)}")
 
     def ladder(self, names: tuple[str, ...] | None = None) -> Ladder:
@@ -115,7 +119,10 @@ class App:
         def _retrieve(question: str):  # type: ignore[no-untyped-def]
             return retrieve(store, question, k=k, graph=graph)
 
-        return Navigator(self.store, _retrieve, self.generator(generator), self.ladder())
+        gen = self.generator(generator)
+        # the model's own rung only ever follows the deterministic ones, and only with the model
+        names = self.config.resolvers + (("llm",) if gen.name == "anthropic" else ())
+        return Navigator(self.store, _retrieve, gen, self.ladder(names))
 
     def close(self) -> None:
         for r in self._resolvers.values():

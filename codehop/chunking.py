@@ -76,7 +76,9 @@ def module_name(rel_path: str) -> tuple[str, bool]:
     parts = rel_path[:-3].split("/") if rel_path.endswith(".py") else rel_path.split("/")
     if len(parts) > 1 and parts[0] == "src":
         parts = parts[1:]
-    is_package = parts[-1] == "__init__"
+    # a root `__init__.py` stays the module `__init__`: the empty name would make every qualname in it
+    # start with "." and give the graph a node without a name
+    is_package = parts[-1] == "__init__" and len(parts) > 1
     if is_package:
         parts = parts[:-1]
     return ".".join(parts), is_package

@@ -180,12 +180,14 @@ class SymbolTable:
                 if s and s[0] == head:
                     del s[0]
 
-    def _dotted(self, dotted: str, steps: list[Step], seen: set[str]) -> _Target | None:
+    def _dotted(self, dotted: str, steps: list[Step], seen: set[str], imported: bool = False) -> _Target | None:
+        """`imported`: the name comes from an import statement, so a module the index lacks is
+        external; a bare dotted name with no module of ours in front is merely unknown (a local)."""
         if len(steps) > self.max_steps:
             raise _Budget
         found = self.find_module(dotted)
         if found is None:
-            return _External(dotted) if dotted else None
+            return _External(dotted) if dotted and imported else None
         mod, rest = found
         cur: _Target | None = _Module(mod, self._src.module_path(mod) or "")
         for name in rest:
@@ -251,7 +253,7 @@ class SymbolTable:
             sub_steps: list[Step] = []
         else:
             sub_steps = []
-            target = self._dotted(b.target, sub_steps, seen)
+            target = self._dotted(b.target, sub_steps, seen, imported=b.kind is BindingKind.IMPORT)
             if target is None:
                 return None
         note = "alias" if b.kind is BindingKind.ALIAS else "import"
