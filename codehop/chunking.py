@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 import tree_sitter_python
 from tree_sitter import Language, Node, Parser, Query, QueryCursor
@@ -39,7 +40,7 @@ _BLOCK_PARENTS = frozenset(
 )
 
 
-FileRows = tuple  # (rel_path, module, is_package, all_names, has_error, chunks, bindings, classes, stars, xrefs)
+FileRows = tuple[Any, ...]  # (rel_path, module, is_package, all_names, has_error, chunks, bindings, classes, stars, xrefs)
 
 
 @dataclass(slots=True)

@@ -200,35 +200,32 @@ def resolve(site: str, repo: str, index_dir: str | None, via: str | None, as_jso
     refs = refs_at(app, path, line, col)
     if not refs:
         raise UsageError(f"no reference at {site}")
-    results = []
-    for ref in refs:
-        for name in (names or (None,)):
-            lr = app.ladder(names).resolve(ref, via=name)
-            res = lr.resolution
-            results.append({
-                "reference": ref.to_dict(), "via": name or "ladder",
-                "resolution": None if res is None else {
-                    "target": {"external": res.external} if res.is_external else res.target.to_dict(),
-                    "provenance": str(res.provenance), "chain": [s.to_dict() for s in res.steps]},
-                "failures": [{"resolver": r, "reason": why} for r, why in lr.failures],
-                "ms": {k: round(v, 2) for k, v in lr.timings_ms.items()},
-            })
+    runs = [(ref, name, app.ladder(names).resolve(ref, via=name)) for ref in refs for name in (names or (None,))]
     app.close()
     if as_json:
-        _emit_json(results)
+        _emit_json([{
+            "reference": ref.to_dict(), "via": name or "ladder",
+            "resolution": None if lr.resolution is None else {
+                "target": ({"external": lr.resolution.external} if lr.resolution.is_external
+                           else lr.resolution.target.to_dict()),
+                "provenance": str(lr.resolution.provenance),
+                "chain": [s.to_dict() for s in lr.resolution.steps]},
+            "failures": [{"resolver": r, "reason": why} for r, why in lr.failures],
+            "ms": {k: round(v, 2) for k, v in lr.timings_ms.items()},
+        } for ref, name, lr in runs])
         return
-    for r in results:
-        ref = r["reference"]
-        click.echo(f"{ref['origin']['path']}:{ref['origin']['line']} {ref['anchor_text']} ({ref['ref_type']}) via {r['via']}:")
-        res = r["resolution"]
+    for ref, name, lr in runs:
+        click.echo(f"{ref.origin_path}:{ref.origin_line} {ref.anchor_text} ({ref.ref_type}) via {name or 'ladder'}:")
+        res = lr.resolution
         if res is None:
-            click.echo("  unresolved" + "".join(f"\n  {f['resolver']} failed: {f['reason']}" for f in r["failures"]))
+            click.echo("  unresolved" + "".join(f"\n  {r} failed: {why}" for r, why in lr.failures))
             continue
-        for s in res["chain"]:
-            click.echo(f"  {s['from']['path']}:{s['from']['line']} -[{s['note']}, {s['resolver']}]-> "
-                       f"{s['to']['path']}:{s['to']['line']} {s['to']['qualname']}")
-        t = res["target"]
-        click.echo(f"  => {t.get('external') and 'external ' + t['external'] or str(t['path']) + ':' + str(t['line']) + ' ' + t['qualname']} [{res['provenance']}]")
+        for st in res.steps:
+            click.echo(f"  {st.from_loc.rel_path}:{st.from_loc.line} -[{st.note}, {st.resolver}]-> "
+                       f"{st.to_loc.rel_path}:{st.to_loc.line} {st.to_loc.qualname}")
+        t = res.target
+        where = f"external {res.external}" if res.is_external else f"{t.rel_path}:{t.line} {t.qualname}"
+        click.echo(f"  => {where} [{res.provenance}]")
 
 
 @main.command()
@@ -297,7 +294,11 @@ def graph(symbol: str | None, repo: str, index_dir: str | None, depth: int, stat
     gc = GraphContext(app.store)
     if stats:
         data = gc.stats()
-        _emit_json(data) if as_json else [click.echo(f"{k:24s} {v}") for k, v in data.items()]
+        if as_json:
+            _emit_json(data)
+        else:
+            for k, v in data.items():
+                click.echo(f"{k:24s} {v}")
         return
     if not symbol:
         raise UsageError("give a SYMBOL (a qualified name) or --stats")

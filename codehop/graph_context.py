@@ -13,7 +13,7 @@ from typing import Any
 
 from codehop.store import SqliteStore
 from codehop.symbols import SymbolTable
-from graphs import DependencyGraph, Edge, Node, NodeKind, render_svg
+from graphs import DependencyGraph, Edge, EdgeType, Node, NodeKind, render_svg
 
 _THROUGH = frozenset({"inherits", "reexports", "imports", "references", "overrides"})
 _KIND = {"class": NodeKind.CLASS, "function": NodeKind.FUNCTION, "value": NodeKind.BINDING,
@@ -42,7 +42,7 @@ class GraphContext:
         return nodes
 
     def _edges(self, rel_path: str | None) -> list[Edge]:
-        return [Edge(src=src, dst=dst, type=etype, path=path, line=line, resolved=bool(ok))
+        return [Edge(src=src, dst=dst, type=EdgeType(etype), path=path, line=line, resolved=bool(ok))
                 for src, dst, etype, path, line, ok in self.store.edges(rel_path)]
 
     def _classes(self) -> set[str]:
@@ -115,7 +115,8 @@ class GraphContext:
                 k = NodeKind.METHOD
             nodes.append(Node(id=node_id, kind=k))
         return DependencyGraph.build(nodes, [
-            Edge(src=a, dst=b, type=t, path=p, line=ln, resolved=bool(ok)) for a, b, t, p, ln, ok in edges.values()])
+            Edge(src=a, dst=b, type=EdgeType(t), path=p, line=ln, resolved=bool(ok))
+            for a, b, t, p, ln, ok in edges.values()])
 
     def neighbours(self, seeds: dict[str, float], k: int) -> list[tuple[str, float, str]]:
         """Hidden dependencies of the seeds, each with the edge path that justifies it."""

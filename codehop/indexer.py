@@ -275,7 +275,7 @@ def _interface(conn: sqlite3.Connection, rel: str) -> tuple[str, frozenset[tuple
 
 
 def _interface_of_rows(f: FileRows) -> frozenset[tuple[str, ...]]:
-    names = {(b[0], b[1], b[2], b[7]) for b in f[6]}
+    names: set[tuple[str, ...]] = {(b[0], b[1], b[2], b[7]) for b in f[6]}
     names |= {("class", q, json.dumps(bases)) for q, _, _, bases in f[7]}
     names |= {("star", t) for t, _ in f[8]}
     return frozenset(names)

@@ -36,7 +36,7 @@ class JediResolver:
         self._lock = threading.Lock()
 
     def _jedi(self) -> Any:
-        import jedi
+        import jedi  # type: ignore[import-untyped]
 
         if self._project is None:
             # the indexed root comes first, so an installed copy of the same package never wins

@@ -118,8 +118,7 @@ class SubjectFinder:
                 if self._exists(cand):
                     scored.append(((0 if not hints or mod.split(".")[0] in hints else 1, 2, 0, len(mod)), cand))
         out += [c for _, c in sorted(scored)]
-        seen: set[str] = set()
-        return [c for c in out if not (c in seen or seen.add(c))]
+        return list(dict.fromkeys(out))
 
     def _exists(self, dotted: str) -> bool:
         res = self.table.resolve(dotted)

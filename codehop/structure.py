@@ -83,7 +83,8 @@ class Reader:
             return Finding(subject=subject, resolution=None, binding=None, declared_in=None, pending=())
         if res.is_external:
             # name the pointer once so the hop records it as external; never fetched
-            pending = () if tried or not res.steps else (self.pointer(subject, res, None, context),)
+            pending: tuple[PendingReference, ...] = (
+                () if tried or not res.steps else (self.pointer(subject, res, None, context),))
             return Finding(subject=subject, resolution=res, binding=None, declared_in=None,
                            pending=pending)
         binding = self.table.binding_of(res.target.qualname) if res.target.qualname else None

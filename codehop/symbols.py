@@ -249,13 +249,14 @@ class SymbolTable:
             raise _Budget
         if b.kind is BindingKind.MODULE:
             path = self._src.module_path(b.target)
-            target: _Target | None = _Module(b.target, path) if path else _External(b.target)
+            target: _Target = _Module(b.target, path) if path else _External(b.target)
             sub_steps: list[Step] = []
         else:
             sub_steps = []
-            target = self._dotted(b.target, sub_steps, seen, imported=b.kind is BindingKind.IMPORT)
-            if target is None:
+            found = self._dotted(b.target, sub_steps, seen, imported=b.kind is BindingKind.IMPORT)
+            if found is None:
                 return None
+            target = found
         note = "alias" if b.kind is BindingKind.ALIAS else "import"
         steps.append(Step(from_loc=_loc(b), to_loc=_first_loc(sub_steps, target), resolver=PS, note=note))
         steps.extend(sub_steps)
