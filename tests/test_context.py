@@ -166,17 +166,19 @@ def test_dependents_include_subclasses_and_overrides(app_for_fixture):
 
 
 @pytest.mark.parametrize(
-    ("symbol", "message"),
+    ("fixture", "symbol", "message"),
     [
-        ("shop.api.cart.Nope", "symbol not found in the index: shop.api.cart.Nope"),
-        ("os.path", "resolves outside the repository"),
-        ("app.py:3", "not a dotted symbol"),
+        ("reexport_chain", "shop.api.cart.Nope", "symbol not found in the index: shop.api.cart.Nope"),
+        ("reexport_chain", "os.path", "symbol not found in the index: os.path"),
+        # circular/graphpkg/d.py:3 imports `thing` from a package the repository does not hold
+        ("circular", "graphpkg.d.thing", "resolves outside the repository"),
+        ("reexport_chain", "app.py:3", "not a dotted symbol"),
     ],
-    ids=["missing", "external", "not-dotted"],
+    ids=["missing", "not-imported", "external", "not-dotted"],
 )
-def test_dependents_of_an_unknown_symbol_is_a_usage_error(app_for_fixture, symbol, message):
-    """reexport_chain: a symbol that does not name a declaration in the repository is the caller's error."""
-    app = app_for_fixture("reexport_chain")
+def test_dependents_of_an_unknown_symbol_is_a_usage_error(app_for_fixture, fixture, symbol, message):
+    """A symbol that does not name a declaration in the repository is the caller's error."""
+    app = app_for_fixture(fixture)
     with pytest.raises(UsageError, match=message.replace(".", r"\.")):
         dependents(app, symbol)
 
