@@ -261,9 +261,9 @@ def test_resolve_targets(reexport_app, target, declaration):
         ("README.md:1", UsageError, "not an indexed Python file: README.md"),
         ("app.py:0", UsageError, "line numbers start at 1"),
         ("shop/api/cart.py", UsageError, "not a dotted symbol"),
-        ("os.path", UsageError, "resolves outside the repository"),
+        ("os.path", UsageError, "symbol not found in the index: os.path"),
     ],
-    ids=["dotdot", "absolute", "not-indexed", "line-zero", "path-without-line", "external"],
+    ids=["dotdot", "absolute", "not-indexed", "line-zero", "path-without-line", "not-in-the-index"],
 )
 def test_resolve_refuses(reexport_app, target, error, message):
     with pytest.raises(error, match=message) as info:
