@@ -52,6 +52,12 @@ class Navigator:
         self.ladder = ladder
 
     def ask(self, question: str, limits: Limits = Limits()) -> Answer:
+        # one read transaction for the whole query: an index update committed meanwhile cannot mix in
+        with self.store.snapshot():
+            self.ladder.table.check()  # the in-memory symbol table follows the same index version
+            return self._ask(question, limits)
+
+    def _ask(self, question: str, limits: Limits) -> Answer:
         t_start = time.perf_counter()
         stats = {"retrieve_ms": 0.0, "resolve_ms": 0.0, "generate_ms": 0.0}
         t0 = time.perf_counter()
@@ -66,11 +72,11 @@ class Navigator:
         loops = 0
         stopped_by = ""
         while gen.completeness is Completeness.REFERENCES_UNRESOLVED:
-            if loops >= limits.max_loops:
-                stopped_by = "max_loops"
-                break
             if time.perf_counter() - t_start > limits.time_budget_s:
                 stopped_by = "time_budget"
+                break
+            if loops >= limits.max_loops:
+                stopped_by = "max_loops"
                 break
             loops += 1
             t0 = time.perf_counter()
@@ -78,6 +84,10 @@ class Navigator:
             open_refs: list[PendingReference] = []
             fetched: list[ContextItem] = []
             for ref in gen.pending:
+                if time.perf_counter() - t_start > limits.time_budget_s:  # a slow ladder must not overrun it
+                    open_refs.append(ref)
+                    stopped_by = "time_budget"
+                    continue
                 if fetches >= limits.max_fetches:
                     open_refs.append(ref)
                     stopped_by = "max_fetches"

@@ -15,6 +15,7 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from codehop.errors import IndexSchemaError
 from codehop.records import Binding, BindingKind, Chunk, ChunkKind, ClassInfo, RefType, XRef
@@ -139,14 +140,31 @@ class SqliteStore:
         return conn
 
     def close(self) -> None:
-        conn = getattr(self._local, "conn", None)
-        if conn is not None:
-            conn.close()
-            self._local.conn = None
+        for name in ("conn", "write_conn"):
+            conn = getattr(self._local, name, None)
+            if conn is not None:
+                conn.close()
+                setattr(self._local, name, None)
+
+    @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """One read transaction: every read inside sees the same commit, whatever writers do meanwhile."""
+        conn = self.conn
+        if conn.in_transaction:  # nested, or inside a writer's transaction: that one holds
+            yield
+            return
+        conn.execute("BEGIN")
+        try:
+            yield
+        finally:
+            conn.execute("COMMIT")
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
         conn = self.conn
+        if conn.in_transaction:  # a write (a counter, a feed-back) from inside a read snapshot
+            conn = getattr(self._local, "write_conn", None) or connect(self.path)
+            self._local.write_conn = conn
         conn.execute("BEGIN IMMEDIATE")
         try:
             yield conn
@@ -169,9 +187,11 @@ class SqliteStore:
         if version != self._memo_version:
             self._memo.clear()
             self._memo_version = version
-        if key not in self._memo:
-            self._memo[key] = compute()
-        return self._memo[key]
+        # keyed by version too: threads reading different snapshots never see each other's values
+        full = (str(version), *key)
+        if full not in self._memo:
+            self._memo[full] = compute()
+        return self._memo[full]
 
     # ---- files -------------------------------------------------------------
     def file_states(self) -> dict[str, tuple[str, int, int]]:
@@ -288,7 +308,8 @@ class SqliteStore:
     # ---- xrefs -------------------------------------------------------------
     def xrefs(self, *, rel_path: str | None = None, ref_type: str | None = None,
               line: int | None = None, limit: int = -1) -> list[XRef]:
-        where, args = [], []
+        where: list[str] = []
+        args: list[str | int] = []
         if rel_path is not None:
             where.append("rel_path=?")
             args.append(rel_path)
@@ -356,8 +377,9 @@ class SqliteStore:
             part = list(nodes[i : i + 400])
             marks = ",".join("?" * len(part))
             out.extend(self.conn.execute(
-                f"SELECT src, dst, type, rel_path, line, resolved FROM edges WHERE src IN ({marks})"
-                f" UNION ALL SELECT src, dst, type, rel_path, line, resolved FROM edges WHERE dst IN ({marks})",
+                f"SELECT src, dst, type, rel_path, line, resolved FROM edges WHERE src IN ({marks}) AND dst != ''"
+                f" UNION ALL SELECT src, dst, type, rel_path, line, resolved FROM edges WHERE dst IN ({marks})"
+                " AND src != ''",  # a root `__init__.py` has the empty module name, not a graph node
                 part + part))
         return out
 
@@ -380,7 +402,13 @@ class SqliteStore:
 def write_file_rows(conn: sqlite3.Connection, files: Sequence[tuple], hashes: dict[str, str],  # type: ignore[type-arg]
                     stats: dict[str, tuple[int, int]]) -> None:
     """Insert everything for freshly parsed files (`FileFacts.rows()`; callers delete old rows first)."""
-    file_rows, chunk_rows, fts_rows, binding_rows, class_rows, star_rows, xref_rows = [], [], [], [], [], [], []
+    file_rows: list[tuple[Any, ...]] = []
+    chunk_rows: list[tuple[Any, ...]] = []
+    fts_rows: list[tuple[Any, ...]] = []
+    binding_rows: list[tuple[Any, ...]] = []
+    class_rows: list[tuple[Any, ...]] = []
+    star_rows: list[tuple[Any, ...]] = []
+    xref_rows: list[tuple[Any, ...]] = []
     next_id = (conn.execute("SELECT coalesce(max(id), 0) FROM chunks").fetchone()[0]) + 1
     for rel, module, is_package, all_names, has_error, chunks, bindings, classes, stars, xrefs in files:
         size, mtime = stats[rel]

@@ -1,0 +1,1 @@
+"""Deeply nested expressions (tests generate deeper ones)."""

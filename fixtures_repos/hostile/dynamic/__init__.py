@@ -1,0 +1,1 @@
+"""Names built at run time."""

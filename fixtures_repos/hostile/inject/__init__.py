@@ -1,0 +1,1 @@
+"""A ledger whose sources carry prompt-injection text."""

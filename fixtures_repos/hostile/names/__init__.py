@@ -1,0 +1,1 @@
+"""Modules whose file names hold unicode and spaces."""

@@ -1,0 +1,5 @@
+"""Inside a directory whose name has a space."""
+
+
+def inner_spaced():
+    return "inner"

@@ -1,0 +1,5 @@
+"""A module with a space in its file name (not importable)."""
+
+
+def spaced_name():
+    return "space"

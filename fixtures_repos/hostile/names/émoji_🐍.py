@@ -1,0 +1,5 @@
+"""A file name with an astral-plane character."""
+
+
+def snake_emoji():
+    return "🐍"

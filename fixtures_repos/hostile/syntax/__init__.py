@@ -1,0 +1,1 @@
+"""Modules that do not parse, each broken at a different level."""

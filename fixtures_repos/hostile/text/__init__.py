@@ -1,0 +1,1 @@
+"""Files whose bytes are unusual: BOM, CRLF, tabs, mixed encodings, NUL."""

@@ -1,0 +1,5 @@
+﻿"""BOM and CRLF line endings together."""
+
+
+def bom_crlf():
+    return "bom+crlf"

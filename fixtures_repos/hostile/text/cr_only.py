@@ -1,0 +1,1 @@
+"""Old Mac line endings: a lone CR between lines."""def cr_only():    return "cr"
