@@ -32,7 +32,8 @@ class LspResolver:
             command = tuple(SERVERS[server])
         self.root = Path(root).resolve()
         self.table = table
-        self.server = server
+        # errors name what really ran: the configured command when it is not the stock one
+        self.server = server if tuple(command) == tuple(SERVERS.get(server, ())) else os.path.basename(command[0])
         self.client = LanguageServerClient(list(command), str(self.root), timeout_s=timeout_s,
                                            start_timeout_s=max(30.0, timeout_s))
         self.probe_dir = Path(probe_dir) if probe_dir else self.root / ".codehop"

@@ -83,6 +83,7 @@ class Navigator:
             done: list[ResolvedRef] = []
             open_refs: list[PendingReference] = []
             fetched: list[ContextItem] = []
+            failures: list[tuple[str, str, str]] = []
             for ref in gen.pending:
                 if time.perf_counter() - t_start > limits.time_budget_s:  # a slow ladder must not overrun it
                     open_refs.append(ref)
@@ -93,6 +94,7 @@ class Navigator:
                     stopped_by = "max_fetches"
                     continue
                 result = self.ladder.resolve(ref)
+                failures.extend((ref.ref_target, rung, why) for rung, why in result.failures)
                 res = result.resolution
                 if res is None:
                     open_refs.append(ref)
@@ -104,7 +106,7 @@ class Navigator:
                 fetches += 1
                 fetched.extend(self.fetch(res, loops, limits.budget_tokens))
             stats["resolve_ms"] += (time.perf_counter() - t0) * 1000
-            hops.append(Hop(loop=loops, resolved=tuple(done), unresolved=tuple(open_refs)))
+            hops.append(Hop(loop=loops, resolved=tuple(done), unresolved=tuple(open_refs), failures=tuple(failures)))
             have = {c.chunk.chunk_id for c in context}
             new = [f for f in fetched if f.chunk.chunk_id not in have]
             required = _dedup(required + fetched)

@@ -240,13 +240,17 @@ class Hop:
     loop: int
     resolved: tuple[ResolvedRef, ...] = ()
     unresolved: tuple[PendingReference, ...] = ()
+    failures: tuple[tuple[str, str, str], ...] = ()  # (ref_target, resolver, why) for rungs that failed
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "loop": self.loop,
             "resolved": [r.to_dict() for r in self.resolved],
             "unresolved": [u.to_dict() for u in self.unresolved],
         }
+        if self.failures:
+            out["failures"] = [{"ref_target": t, "resolver": r, "reason": why} for t, r, why in self.failures]
+        return out
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -171,3 +171,21 @@ def test_cli_resolve(fixture_repo):
     assert [s["to"]["line"] for s in cart["resolution"]["chain"]] == [3, 4]
     bad = CliRunner().invoke(main, ["resolve", "../../etc/passwd:1", "--repo", str(repo)])
     assert bad.exit_code == 2 and "outside the repository" in bad.output
+
+
+@pytest.mark.slow
+def test_answer_reports_which_resolver_failed(fixture_repo):
+    """reexport_chain: a language server that exits at start is named in the hop, and the symbol
+    table still answers."""
+    from codehop.orchestrator import Limits
+
+    fake = (sys.executable, str(FAKE), "exit_at_start")
+    app = App(fixture_repo("reexport_chain"), Config(retrieve_k=1, use_graph=False, resolvers=("lsp", "symbol_table"),
+                                                      language_server_command=fake, resolver_timeout_s=5))
+    answer = app.navigator().ask("Where is `shop.Cart` defined?", Limits(max_loops=1))
+    assert answer.state == "complete"
+    hop = answer.to_dict()["hops"][0]
+    assert hop["resolved"][0]["provenance"] == "symbol_table"
+    assert hop["failures"][0]["resolver"] == "lsp" and "exit" in hop["failures"][0]["reason"]
+    assert hop["failures"][0]["ref_target"] == "shop.Cart"
+    app.close()
