@@ -51,6 +51,10 @@ repo_option = click.option("--repo", "repo", default=".", show_default=True,
 index_dir_option = click.option("--index-dir", envvar="CODEHOP_INDEX_DIR", default=None,
                                 help="Where the index lives (default <repo>/.codehop).")
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+max_loops_option = click.option("--max-loops", default=1, show_default=True, type=click.IntRange(0, 10),
+                                help="Hops allowed after the first answer.")
+budget_option = click.option("--budget-tokens", default=2000, show_default=True, type=click.IntRange(64, 1_000_000),
+                             help="Context size, in tokens (about four characters each).")
 
 
 def _app(repo: str, index_dir: str | None, **config: Any) -> Any:
@@ -232,8 +236,8 @@ def resolve(site: str, repo: str, index_dir: str | None, via: str | None, as_jso
 @click.argument("question")
 @repo_option
 @index_dir_option
-@click.option("--max-loops", default=1, show_default=True, type=click.IntRange(0, 10))
-@click.option("--budget-tokens", default=2000, show_default=True, type=click.IntRange(64, 1_000_000))
+@max_loops_option
+@budget_option
 @click.option("--generator", type=click.Choice(["offline", "anthropic"]), default="offline", show_default=True)
 @json_option
 @handle_errors
@@ -257,8 +261,8 @@ def ask(question: str, repo: str, index_dir: str | None, max_loops: int, budget_
 @click.argument("query")
 @repo_option
 @index_dir_option
-@click.option("--budget-tokens", default=2000, show_default=True, type=click.IntRange(64, 1_000_000))
-@click.option("--max-loops", default=1, show_default=True, type=click.IntRange(0, 10))
+@budget_option
+@max_loops_option
 @click.option("--format", "fmt", type=click.Choice(["json", "markdown"]), default="markdown", show_default=True)
 @handle_errors
 def context(query: str, repo: str, index_dir: str | None, budget_tokens: int, max_loops: int, fmt: str) -> None:

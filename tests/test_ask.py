@@ -7,6 +7,7 @@ context starts with the pointer alone and any declaration must come from the hop
 from __future__ import annotations
 
 import pytest
+from shared import CONTRACT_KEYS
 
 import codehop
 from codehop.app import App, Config
@@ -105,8 +106,7 @@ def test_context_stays_within_budget_and_keeps_resolved(fixture_repo):
 def test_public_api_contract(fixture_repo):
     repo = fixture_repo("reexport_chain")
     d = codehop.ask("Where is `shop.Cart` defined?", repo=str(repo)).to_dict()
-    assert set(d) == {"question", "answer", "answer_completeness", "state", "pending_references",
-                      "context", "hops", "stats"}
+    assert set(d) == CONTRACT_KEYS
     assert d["state"] == "complete" and d["answer_completeness"] == "complete"
     item = d["context"][0]
     assert set(item) == {"path", "start_line", "end_line", "qualname", "kind", "hop", "via", "provenance"}

@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from shared import CONTRACT_KEYS
 
 from codehop.app import App
 from codehop.context import build_context, dependents, render_markdown, with_dependencies
@@ -13,16 +14,6 @@ from codehop.errors import UsageError
 from codehop.orchestrator import Limits
 from codehop.records import Answer, Chunk, ChunkKind, Completeness, ContextItem, State, Via
 
-CONTRACT_KEYS = {
-    "question",
-    "answer",
-    "answer_completeness",
-    "state",
-    "pending_references",
-    "context",
-    "hops",
-    "stats",
-}
 ITEM_KEYS = {"path", "start_line", "end_line", "qualname", "kind", "hop", "via", "provenance"}
 
 

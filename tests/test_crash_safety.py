@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 from crash_helpers import digest, initial_files, next_files, write_tree
+from shared import live_group_members
 
 from codehop.store import SqliteStore
 
@@ -45,22 +46,6 @@ def _run(repo: Path) -> dict[str, object]:
     return json.loads(out)  # type: ignore[no-any-return]
 
 
-def _live_members(pgid: int) -> list[int]:
-    """Processes of group `pgid` that are still running (zombies waiting for a reaper do not count)."""
-    live = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            stat = Path("/proc", entry, "stat").read_text()
-        except OSError:
-            continue
-        state, _ppid, pgrp = stat.rsplit(")", 1)[1].split()[:3]
-        if int(pgrp) == pgid and state not in ("Z", "X"):
-            live.append(int(entry))
-    return live
-
-
 def _kill_at(repo: Path, delay_s: float) -> tuple[int, list[int]]:
     """Start an index run, SIGKILL it after `delay_s`; return its exit status and any orphan that outlived
     it by 3 s (killed afterwards, so one failure does not leak into the next run)."""
@@ -72,9 +57,9 @@ def _kill_at(repo: Path, delay_s: float) -> tuple[int, list[int]]:
         pass
     proc.communicate(timeout=30)
     deadline = time.monotonic() + 3.0
-    while _live_members(proc.pid) and time.monotonic() < deadline:
+    while live_group_members(proc.pid) and time.monotonic() < deadline:
         time.sleep(0.05)
-    orphans = _live_members(proc.pid)
+    orphans = live_group_members(proc.pid)
     for pid in orphans:
         os.kill(pid, signal.SIGKILL)
     return proc.returncode, orphans

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from shared import live_group_members
 
 from lsp_bridge.client import (
     SERVERS,
@@ -49,22 +50,6 @@ def col_of(path: Path, line: int, needle: str, offset: int = 0) -> int:
     """UTF-16 column of ``needle`` (plus ``offset`` characters) on ``line``."""
     text = path.read_text(encoding="utf-8").splitlines()[line]
     return utf16_col(text, text.index(needle) + offset)
-
-
-def live_group_members(pgid: int) -> list[int]:
-    """Non-zombie processes in process group ``pgid`` (Linux /proc)."""
-    members = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            stat = Path("/proc", entry, "stat").read_text()
-        except OSError:
-            continue
-        state, _ppid, pgrp = stat.rsplit(")", 1)[1].split()[:3]
-        if int(pgrp) == pgid and state != "Z":
-            members.append(int(entry))
-    return members
 
 
 def wait_until(predicate: Callable[[], bool], timeout_s: float = 3.0) -> bool:

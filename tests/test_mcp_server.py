@@ -18,6 +18,7 @@ import anyio
 import pytest
 from mcp import ClientSession, StdioServerParameters, stdio_client
 from mcp_types import CallToolResult
+from shared import CONTRACT_KEYS
 
 from codehop.app import App
 from codehop.errors import CodehopError, OutsideRepoError, UsageError
@@ -25,16 +26,6 @@ from codehop.mcp_server import main, resolve_tool
 
 ROOT = Path(__file__).resolve().parent.parent
 TOOLS = {"ask", "context", "resolve", "dependents"}
-CONTRACT_KEYS = {
-    "question",
-    "answer",
-    "answer_completeness",
-    "state",
-    "pending_references",
-    "context",
-    "hops",
-    "stats",
-}
 CALL_TIMEOUT_S = 60
 
 

@@ -1,0 +1,26 @@
+"""Small helpers several test modules share (importable because pytest puts tests/ on sys.path)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+# the Answer JSON of DESIGN.md, as every front-end returns it
+CONTRACT_KEYS = {"question", "answer", "answer_completeness", "state", "pending_references", "context", "hops",
+                 "stats"}
+
+
+def live_group_members(pgid: int) -> list[int]:
+    """Processes of process group `pgid` still running (zombies waiting for a reaper do not count)."""
+    live = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path("/proc", entry, "stat").read_text()
+        except OSError:
+            continue
+        state, _ppid, pgrp = stat.rsplit(")", 1)[1].split()[:3]
+        if int(pgrp) == pgid and state not in ("Z", "X"):
+            live.append(int(entry))
+    return live
