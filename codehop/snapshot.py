@@ -20,6 +20,7 @@ class SymbolSnapshot:
     def __init__(self, store: SqliteStore) -> None:
         conn = store.conn
         self.version = store.data_version()
+        self.mro: dict[str, tuple[str, ...]] = {}
         self._bindings: dict[tuple[str, str], Binding] = {}
         # ascending line order: the last binding in source order wins, as at run time
         for r in conn.execute("SELECT scope, name, kind, rel_path, line, col, end_line, target, value"
@@ -62,6 +63,7 @@ class SqlSymbols:
     def __init__(self, store: SqliteStore) -> None:
         self.store = store
         self.version = -1
+        self.mro: dict[str, tuple[str, ...]] = {}
         self._memo: dict[tuple[str, str, str], object] = {}
 
     def _get(self, kind: str, a: str, b: str, compute):  # type: ignore[no-untyped-def]

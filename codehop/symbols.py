@@ -10,6 +10,7 @@ store, stdlib.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 
 from codehop.records import Binding, BindingKind, Location, Provenance, Resolution, Step
@@ -43,34 +44,41 @@ class SymbolTable:
     def __init__(self, store: SqliteStore, *, max_steps: int = 24) -> None:
         self.store = store
         self.max_steps = max_steps
-        self._mro: dict[str, tuple[str, ...]] = {}
-        self._snapshot: SymbolSnapshot | None = None
-        self._pinned = False
+        # each thread keeps the snapshot of the index version its query reads, so a query in
+        # one thread never sees symbols another thread loaded for a newer version
+        self._local = threading.local()
+        self._shared: dict[int, SymbolSnapshot] = {}
+        self._lock = threading.Lock()
 
     @property
     def _src(self) -> SymbolSnapshot:
-        return self._snapshot if self._snapshot is not None else self.src
+        snap: SymbolSnapshot | None = getattr(self._local, "snap", None)
+        return snap if snap is not None else self.src
 
     @property
     def src(self) -> SymbolSnapshot:
-        snap = self._snapshot
-        if self._pinned and snap is not None:
+        snap: SymbolSnapshot | None = getattr(self._local, "snap", None)
+        if snap is not None and getattr(self._local, "pinned", False):
             return snap
-        if snap is None or snap.version != self.store.data_version():
-            snap = self._snapshot = SymbolSnapshot(self.store)
-            self._mro = {}
+        version = self.store.data_version()
+        if snap is None or snap.version != version:
+            with self._lock:
+                snap = self._shared.get(version)
+                if snap is None:
+                    snap = SymbolSnapshot(self.store)
+                    self._shared = {snap.version: snap}  # threads on older versions keep their own
+            self._local.snap = snap
         return snap
 
     def pin(self, lazy: bool = False) -> None:
-        """Fix the symbols to this transaction's own view (a writer calls this after writing):
+        """Fix this thread's symbols to its transaction's own view (a writer calls this after writing):
         all loaded at once, or (`lazy`, for a small update) looked up as needed."""
-        self._snapshot = SqlSymbols(self.store) if lazy else SymbolSnapshot(self.store)  # type: ignore[assignment]
-        self._mro = {}
-        self._pinned = True
+        self._local.snap = SqlSymbols(self.store) if lazy else SymbolSnapshot(self.store)
+        self._local.pinned = True
 
     def check(self) -> None:
-        """Reload if another writer committed (skipped while pinned by a writer)."""
-        if not self._pinned:
+        """Follow the index version this thread reads (skipped while pinned by a writer)."""
+        if not getattr(self._local, "pinned", False):
             _ = self.src
 
     # ---- public ------------------------------------------------------------
@@ -131,10 +139,11 @@ class SymbolTable:
 
     def mro(self, class_qualname: str) -> tuple[str, ...]:
         """C3 linearisation over the bases the index can resolve (external ones dropped)."""
-        if class_qualname not in self._mro:
-            self._mro[class_qualname] = (class_qualname,)  # guards inheritance cycles
-            self._mro[class_qualname] = self._compute_mro(class_qualname)
-        return self._mro[class_qualname]
+        cache = self._src.mro  # per snapshot: the same version gives the same answer in every thread
+        if class_qualname not in cache:
+            cache[class_qualname] = (class_qualname,)  # guards inheritance cycles
+            cache[class_qualname] = self._compute_mro(class_qualname)
+        return cache[class_qualname]
 
     def class_binding(self, qualname: str) -> Binding | None:
         scope, _, name = qualname.rpartition(".")
