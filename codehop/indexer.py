@@ -274,6 +274,23 @@ def _interface(conn: sqlite3.Connection, rel: str) -> tuple[str, frozenset[tuple
     return (row[0] if row else "", frozenset(names))
 
 
+def _declaration_lines(conn: sqlite3.Connection, rel: str) -> dict[str, int]:
+    """qualname -> line of each binding in a file (the last binding of a name wins, as at run time)."""
+    return {f"{s}.{n}": line for s, n, line in
+            conn.execute("SELECT scope, name, line FROM bindings WHERE rel_path=? ORDER BY line", (rel,))}
+
+
+def _shift_targets(conn: sqlite3.Connection, moved: dict[str, dict[int, int]]) -> None:
+    """References into a file whose declarations only moved follow them (negated first, so a
+    line that moves onto another's old line is not moved twice)."""
+    for rel, lines in moved.items():
+        if not lines:
+            continue
+        conn.executemany("UPDATE xrefs SET target_line=? WHERE target_path=? AND target_line=?",
+                         [(-new, rel, old) for old, new in lines.items()])
+        conn.execute("UPDATE xrefs SET target_line=-target_line WHERE target_path=? AND target_line<0", (rel,))
+
+
 def _interface_of_rows(f: FileRows) -> frozenset[tuple[str, ...]]:
     names: set[tuple[str, ...]] = {(b[0], b[1], b[2], b[7]) for b in f[6]}
     names |= {("class", q, json.dumps(bases)) for q, _, _, bases in f[7]}
@@ -291,18 +308,27 @@ def _update(store: SqliteStore, facts: list[FileRows], deleted: list[str], hashe
             conn.execute("UPDATE files SET size=?, mtime_ns=? WHERE rel_path=?", (size, mtime, rel))
         if changed_paths or deleted:
             old = {rel: _interface(conn, rel) for rel in changed_paths + deleted}
+            old_lines = {rel: _declaration_lines(conn, rel) for rel in changed_paths}
             delete_files(conn, changed_paths + deleted)
             write_file_rows(conn, facts, hashes, stats)
             store.invalidate()
             # a module whose names (and bases) kept their meaning changes no resolution elsewhere:
-            # only references into it (lines moved) and its own references are redone
+            # its own references are redone, references into it only follow its lines
             dirty = {old[rel][0] for rel in deleted if old[rel][0]}
+            redo_into = list(deleted)
+            moved: dict[str, dict[int, int]] = {}
             for f in facts:
                 if old.get(f[0]) != (f[1], _interface_of_rows(f)):
                     dirty.add(f[1])
+                    redo_into.append(f[0])
                     if old.get(f[0]) and old[f[0]][0]:
                         dirty.add(old[f[0]][0])
-            resolve_static(store, conn, (changed_paths, deleted, sorted(dirty)))
+                    continue
+                new_lines = {f"{b[0]}.{b[1]}": b[4] for b in sorted(f[6], key=lambda b: b[4])}
+                moved[f[0]] = {line: new_lines[q] for q, line in old_lines[f[0]].items()
+                               if q in new_lines and new_lines[q] != line}
+            _shift_targets(conn, moved)
+            resolve_static(store, conn, (changed_paths, redo_into, sorted(dirty)))
             conn.execute("INSERT INTO counters VALUES ('rebuilds', 1) ON CONFLICT(key) DO UPDATE"
                          " SET value = value + 1")
         bump_generation(conn)

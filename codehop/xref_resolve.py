@@ -27,7 +27,8 @@ EDGE_TYPE = {
     RefType.TYPE_ANNOTATION: "references",
 }
 
-Scope = tuple[list[str], list[str], list[str]] | None  # (changed paths, deleted paths, modules)
+# (changed paths, paths whose referrers are redone: gone or with a new interface, modules whose names changed)
+Scope = tuple[list[str], list[str], list[str]] | None
 
 
 def resolve_static(store: SqliteStore, conn: sqlite3.Connection, scope: Scope,
@@ -81,8 +82,7 @@ def resolve_static(store: SqliteStore, conn: sqlite3.Connection, scope: Scope,
         conn.execute("DELETE FROM edges")
         file_list = [r[0] for r in conn.execute("SELECT rel_path FROM files")]
     else:
-        marks = ",".join("?" * len(paths)) or "''"
-        conn.execute(f"DELETE FROM edges WHERE rel_path IN ({marks})", paths)
+        conn.executemany("DELETE FROM edges WHERE rel_path=?", [(p,) for p in paths])
         file_list = paths
     edges.extend(_structural_edges(store, table, conn, file_list, paths is None))
     conn.executemany("INSERT INTO edges VALUES (?,?,?,?,?,?)", edges)
@@ -92,14 +92,18 @@ def resolve_static(store: SqliteStore, conn: sqlite3.Connection, scope: Scope,
 
 def _affected(conn: sqlite3.Connection, scope: tuple[list[str], list[str], list[str]]
               ) -> tuple[list[tuple], list[str]]:  # type: ignore[type-arg]
-    """Rows whose meaning may have changed: in changed files, pointing into them (lines move),
-    or naming a module whose interface changed (`scope[2]`), directly or through modules that
-    re-export it. Each affected file is redone whole (its edges are rebuilt whole)."""
-    changed, deleted, dirty = scope
-    touched = sorted(set(changed) | set(deleted))
-    marks = ",".join("?" * len(touched)) or "''"
-    paths = set(changed) | {r[0] for r in conn.execute(
-        f"SELECT DISTINCT rel_path FROM xrefs WHERE target_path IN ({marks})", touched)}
+    """Rows whose meaning may have changed: in changed files, pointing into files whose
+    interface changed or that are gone (`scope[1]`), or naming a module whose interface changed
+    (`scope[2]`), directly or through modules that re-export it. Each affected file is redone
+    whole (its edges are rebuilt whole)."""
+    changed, redo_into, dirty = scope
+    deleted = [p for p in redo_into if p not in set(changed)]
+    touched = sorted(set(redo_into))
+    paths = set(changed)
+    if touched:  # (an empty IN-list placeholder would match every unresolved row's '' path)
+        marks = ",".join("?" * len(touched))
+        paths |= {r[0] for r in conn.execute(
+            f"SELECT DISTINCT rel_path FROM xrefs WHERE target_path IN ({marks})", touched)}
     if dirty:
         all_rows = conn.execute("SELECT rel_path, ref_type, target FROM xrefs").fetchall()
         module_of = dict(conn.execute("SELECT rel_path, module FROM files").fetchall())

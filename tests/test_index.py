@@ -13,6 +13,7 @@ from codehop.errors import RepoNotFoundError
 from codehop.indexer import index_repo
 from codehop.records import ChunkKind, RefType
 from codehop.store import SqliteStore
+from codehop.symbols import SymbolTable
 from codehop.words import split_identifiers
 
 
@@ -223,3 +224,19 @@ def test_nothing_written_outside_codehop_dir(fixture_repo):
     index_repo(repo)
     after = {p for p in repo.rglob("*")}
     assert all(".codehop" in p.parts for p in after - before)
+
+
+def test_an_edit_that_moves_lines_updates_only_what_points_into_the_file(fixture_repo):
+    """reexport_chain: lines added at the top of shop/api/cart.py move `Cart` (4 -> 6) and `add`
+    (12 -> 14); references into the file follow, and files that merely point there are not redone."""
+    repo = fixture_repo("reexport_chain")
+    store, _ = index_repo(repo)
+    flow_before = store.xrefs(rel_path="shop/api/flow.py")
+    cart = repo / "shop/api/cart.py"
+    cart.write_text("# one\n# two\n" + cart.read_text())
+    store, report = index_repo(repo)
+    assert report.parsed == 1
+    into = {(x.rel_path, x.anchor_text): x.target_line for x in store.xrefs() if x.target_path == "shop/api/cart.py"}
+    assert into[("shop/__init__.py", "Cart")] == 6 and into[("shop/api/__init__.py", "Cart")] == 6
+    assert store.xrefs(rel_path="shop/api/flow.py") == flow_before
+    assert SymbolTable(store).resolve("shop.Cart.add").target.line == 14
