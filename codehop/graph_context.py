@@ -15,6 +15,7 @@ from codehop.store import SqliteStore
 from codehop.symbols import SymbolTable
 from graphs import DependencyGraph, Edge, EdgeType, Node, NodeKind, render_svg
 
+_SECOND_HOP = ("contains", "inherits", "reexports")
 _THROUGH = frozenset({"inherits", "reexports", "imports", "references", "overrides"})
 _KIND = {"class": NodeKind.CLASS, "function": NodeKind.FUNCTION, "value": NodeKind.BINDING,
          "alias": NodeKind.BINDING}
@@ -83,7 +84,8 @@ class GraphContext:
         edges: dict[tuple[str, str, str, str, int], tuple[str, str, str, str, int, int]] = {}
         frontier, seen = list(seeds), set(seeds)
         for level in range(depth):
-            found = self.store.edges_touching(frontier)
+            # past the first hop, only what a pointer leads to: members, bases, re-exports
+            found = self.store.edges_touching(frontier, out_only=_SECOND_HOP if level else ())
             nxt: list[str] = []
             current = set(frontier)
             for row in found:

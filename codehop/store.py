@@ -155,8 +155,11 @@ class SqliteStore:
             return
         conn.execute("BEGIN")
         try:
+            # the first read fixes the snapshot; its version holds until COMMIT
+            self._local.snapshot_version = self.data_version()
             yield
         finally:
+            self._local.snapshot_version = None
             conn.execute("COMMIT")
 
     @contextmanager
@@ -175,6 +178,9 @@ class SqliteStore:
 
     def data_version(self) -> int:
         """Changes whenever another connection commits; memo keys hang off it."""
+        pinned = getattr(self._local, "snapshot_version", None)
+        if pinned is not None:
+            return int(pinned)
         row = self.conn.execute("SELECT value FROM counters WHERE key='generation'").fetchone()
         return int(row[0]) if row else 0
 
@@ -370,15 +376,24 @@ class SqliteStore:
             return list(self.conn.execute(sql))
         return list(self.conn.execute(sql + " AND rel_path=?", (rel_path,)))
 
-    def edges_touching(self, nodes: Sequence[str]) -> list[tuple[str, str, str, str, int, int]]:
-        """Edges with either end in `nodes` (one hop of a neighbourhood, straight from the index)."""
+    def edges_touching(self, nodes: Sequence[str], *, out_only: Sequence[str] = ()
+                       ) -> list[tuple[str, str, str, str, int, int]]:
+        """Edges with either end in `nodes` (one hop of a neighbourhood, straight from the index);
+        with `out_only`, just the edges of those types leaving `nodes`."""
         out: list[tuple[str, str, str, str, int, int]] = []
+        cols = "src, dst, type, rel_path, line, resolved"
         for i in range(0, len(nodes), 400):
             part = list(nodes[i : i + 400])
             marks = ",".join("?" * len(part))
+            if out_only:
+                types = ",".join("?" * len(out_only))
+                out.extend(self.conn.execute(
+                    f"SELECT {cols} FROM edges WHERE src IN ({marks}) AND type IN ({types}) AND dst != ''",
+                    part + list(out_only)))
+                continue
             out.extend(self.conn.execute(
-                f"SELECT src, dst, type, rel_path, line, resolved FROM edges WHERE src IN ({marks}) AND dst != ''"
-                f" UNION ALL SELECT src, dst, type, rel_path, line, resolved FROM edges WHERE dst IN ({marks})"
+                f"SELECT {cols} FROM edges WHERE src IN ({marks}) AND dst != ''"
+                f" UNION ALL SELECT {cols} FROM edges WHERE dst IN ({marks})"
                 " AND src != ''",  # a root `__init__.py` has the empty module name, not a graph node
                 part + part))
         return out
