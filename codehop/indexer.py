@@ -16,10 +16,11 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from codehop.chunking import FileRows, parse_file
 from codehop.errors import IndexSchemaError
@@ -102,17 +103,19 @@ def _parse_one(job: tuple[str, bytes]) -> tuple[FileRows | None, str | None]:
     return facts.rows(), warning
 
 
-def _parse_all(jobs: list[tuple[str, bytes]], workers: int) -> list[tuple[FileRows | None, str | None]]:
-    """Parse every job (order not kept): in this process when few, else in a process pool."""
+def _parse_all(jobs: list[tuple[str, bytes]], workers: int) -> Iterator[tuple[FileRows | None, str | None]]:
+    """Parse every job (order not kept), yielding each as it is done: in this process when few,
+    else in a process pool while the caller writes what has arrived (one writer, two parsers)."""
     if len(jobs) < _POOL_MIN_FILES or workers <= 1:
-        return [_parse_one(j) for j in jobs]
+        yield from map(_parse_one, jobs)
+        return
     # big files first so the workers finish together
     ordered = sorted(jobs, key=lambda j: -len(j[1]))
     # forking a process that runs other threads (an editor or MCP server) can inherit a held lock
     method = "fork" if threading.active_count() == 1 else "forkserver"
     with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method),
                              initializer=_exit_with_parent) as pool:
-        return list(pool.map(_parse_one, ordered, chunksize=8))
+        yield from pool.map(_parse_one, ordered, chunksize=8)
 
 
 def _exit_with_parent() -> None:
@@ -212,21 +215,25 @@ def index_repo(repo: str | os.PathLike[str], *, index_dir: str | os.PathLike[str
         _fill_counts(store, report)
         return store, report
     parsed = _parse_all(jobs, workers if workers is not None else min(2, os.cpu_count() or 1))
-    facts: list[FileRows] = []
-    for rows, warning in parsed:
-        if warning:
-            report.warnings.append(warning)
-        if rows is not None:
-            facts.append(rows)
-        if progress is not None:
-            progress(len(facts), len(jobs))
-    report.parsed = len(facts)
+
+    def arrived() -> Iterator[FileRows]:
+        done = 0
+        for rows, warning in parsed:
+            done += 1
+            if warning:
+                report.warnings.append(warning)
+            if rows is not None:
+                report.parsed += 1
+                yield rows
+            if progress is not None:
+                progress(done, len(jobs))
+
     report.deleted = len(deleted)
     if store is None:
-        store = _build_fresh(idx_dir, facts, hashes, stats)
+        store = _build_fresh(idx_dir, arrived(), hashes, stats)
         report.rebuilt = True
     else:
-        _update(store, facts, deleted, hashes, stats, touched_only)
+        _update(store, list(arrived()), deleted, hashes, stats, touched_only)
     report.seconds = time.perf_counter() - t0
     _fill_counts(store, report)
     return store, report
@@ -239,7 +246,7 @@ def _fill_counts(store: SqliteStore, report: IndexReport) -> None:
     report.xrefs = counts["xrefs"]
 
 
-def _build_fresh(idx_dir: Path, facts: list[FileRows], hashes: dict[str, str],
+def _build_fresh(idx_dir: Path, facts: Iterable[FileRows], hashes: dict[str, str],
                  stats: dict[str, tuple[int, int]]) -> SqliteStore:
     from codehop.xref_resolve import resolve_static
 
@@ -250,9 +257,16 @@ def _build_fresh(idx_dir: Path, facts: list[FileRows], hashes: dict[str, str],
     tmp_store = SqliteStore(tmp)
     conn = tmp_store._local.conn = connect(tmp, fast_unsafe=True)  # a build file needs no journal
     create_schema(conn)
-    xrefs = [x for f in facts for x in f[9]]
+    xrefs: list[tuple[Any, ...]] = []
     with tmp_store.transaction() as c:
-        write_file_rows(c, [(*f[:9], []) for f in facts], hashes, stats)
+        batch: list[FileRows] = []
+        for f in facts:  # written while the parsers go on; cross-references wait for every file
+            xrefs.extend(f[9])
+            batch.append((*f[:9], []))
+            if len(batch) >= 64:
+                write_file_rows(c, batch, hashes, stats)
+                batch = []
+        write_file_rows(c, batch, hashes, stats)
         resolve_static(tmp_store, c, None, fresh=xrefs)
         bump_generation(c)
         c.execute("INSERT INTO counters VALUES ('rebuilds', 1) ON CONFLICT(key) DO UPDATE"

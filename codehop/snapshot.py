@@ -21,6 +21,7 @@ class SymbolSnapshot:
         conn = store.conn
         self.version = store.data_version()
         self.mro: dict[str, tuple[str, ...]] = {}
+        self.prefixes: dict[str, tuple[str, int]] = {}  # dotted -> (longest module prefix, its length)
         self._bindings: dict[tuple[str, str], Binding] = {}
         # ascending line order: the last binding in source order wins, as at run time
         for r in conn.execute("SELECT scope, name, kind, rel_path, line, col, end_line, target, value"
@@ -64,6 +65,7 @@ class SqlSymbols:
         self.store = store
         self.version = -1
         self.mro: dict[str, tuple[str, ...]] = {}
+        self.prefixes: dict[str, tuple[str, int]] = {}  # dotted -> (longest module prefix, its length)
         self._memo: dict[tuple[str, str, str], object] = {}
 
     def _get(self, kind: str, a: str, b: str, compute):  # type: ignore[no-untyped-def]

@@ -130,12 +130,20 @@ class SymbolTable:
 
     def find_module(self, dotted: str) -> tuple[str, list[str]] | None:
         """Longest module prefix of `dotted` in the index, and the remaining names."""
-        parts = dotted.split(".")
-        for i in range(len(parts), 0, -1):
-            mod = ".".join(parts[:i])
-            if self._src.module_path(mod) is not None:
-                return mod, parts[i:]
-        return None
+        src = self._src
+        hit = src.prefixes.get(dotted)
+        if hit is None:
+            hit = ("", 0)
+            parts = dotted.split(".")
+            for i in range(len(parts), 0, -1):
+                mod = ".".join(parts[:i])
+                if src.module_path(mod) is not None:
+                    hit = (mod, i)
+                    break
+            src.prefixes[dotted] = hit
+        if not hit[0]:
+            return None
+        return hit[0], dotted.split(".")[hit[1]:]
 
     def mro(self, class_qualname: str) -> tuple[str, ...]:
         """C3 linearisation over the bases the index can resolve (external ones dropped)."""
