@@ -18,6 +18,7 @@ from codehop.errors import LanguageServerError, UsageError
 from codehop.records import Location, PendingReference, Provenance, Resolution, Step
 from codehop.symbols import SymbolTable
 from lsp_bridge.client import SERVERS, LanguageServerClient, utf16_col
+from lsp_bridge.client import Location as Location_
 
 
 class LspResolver:
@@ -65,7 +66,7 @@ class LspResolver:
                 text = full.read_text(encoding="utf-8", errors="replace").splitlines()
                 line_text = text[ref.origin_line - 1] if ref.origin_line - 1 < len(text) else ""
                 path, line0, col = str(full), ref.origin_line - 1, utf16_col(line_text, ref.origin_col)
-            locations = self.client.definition(path, line0, col)
+            locations = self._first_answer(path, line0, col)
         locations = [loc for loc in locations if not loc.path.endswith("lsp_probe.py")]
         if not locations:
             return None
@@ -80,6 +81,15 @@ class LspResolver:
         target = Location(rel_path=rel, line=loc.line + 1, qualname=_qualname_at(self.table, rel, loc.line + 1))
         return Resolution(target=target, provenance=self.name,
                           steps=(Step(from_loc=origin, to_loc=target, resolver=self.name, note="definition"),))
+
+    def _first_answer(self, path: str, line0: int, col: int) -> list[Location_]:
+        """definition, then typeDefinition and implementation where the server has them
+        (the client answers [] for a capability the server lacks)."""
+        for ask in (self.client.definition, self.client.type_definition, self.client.implementation):
+            found = [loc for loc in ask(path, line0, col) if not loc.path.endswith("lsp_probe.py")]
+            if found:
+                return found
+        return []
 
     def close(self) -> None:
         self.client.close()
