@@ -15,6 +15,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from codehop.errors import CodehopError
 from codehop.protocols import Resolver
 from codehop.records import BindingKind, Location, PendingReference, Provenance, Resolution, Step
 from codehop.store import SqliteStore
@@ -56,13 +57,14 @@ class RegexResolver:
         try:
             path = confine(Path(self.root), ref.origin_path)
             line = path.read_text(encoding="utf-8", errors="replace").splitlines()[ref.origin_line - 1]
-        except (OSError, IndexError, ValueError):
-            return None
-        except Exception:  # OutsideRepoError: the origin itself is not ours to read
+        except (OSError, IndexError, ValueError, CodehopError):  # unreadable, or outside the repository
             return None
         module = self.table.store.module_of(ref.origin_path) or ""
+        parts = module.split(".") if module else []
+        # as written, then relative to the module and to each package above it
+        scopes = [".".join(parts[:i]) for i in range(len(parts), 0, -1)]
         for name in _PROSE.findall(line):
-            for dotted in (name, f"{module}.{name}"):
+            for dotted in [name, *(f"{s}.{name}" for s in scopes)]:
                 res = self.table.resolve(dotted)
                 if res is not None and not res.is_external:
                     return Resolution(target=res.target, provenance=self.name, steps=res.steps)

@@ -300,11 +300,6 @@ class SqliteStore:
                              bases=tuple(json.loads(row[3])))
         return self._cached(("c", qualname), compute)  # type: ignore[no-any-return]
 
-    def subclasses(self, qualname: str) -> list[str]:
-        rows = self.conn.execute("SELECT qualname, bases FROM classes WHERE bases LIKE ?",
-                                 (f"%{qualname.rsplit('.', 1)[-1]}%",)).fetchall()
-        return [r[0] for r in rows]
-
     def stars(self, module: str) -> list[tuple[str, int]]:
         def compute() -> list[tuple[str, int]]:
             return [(r[0], r[1]) for r in self.conn.execute(

@@ -121,13 +121,6 @@ class SymbolTable:
             return self._src.binding(owner.name, name)
         return None
 
-    def declaring_scope(self, dotted: str) -> str | None:
-        """The module or class qualname that `dotted` finally resolves into."""
-        res = self.resolve(dotted)
-        if res is None or res.is_external:
-            return None
-        return res.target.qualname.rpartition(".")[0] or None
-
     def find_module(self, dotted: str) -> tuple[str, list[str]] | None:
         """Longest module prefix of `dotted` in the index, and the remaining names."""
         src = self._src

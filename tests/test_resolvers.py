@@ -189,3 +189,21 @@ def test_answer_reports_which_resolver_failed(fixture_repo):
     assert hop["failures"][0]["resolver"] == "lsp" and "exit" in hop["failures"][0]["reason"]
     assert hop["failures"][0]["ref_target"] == "shop.Cart"
     app.close()
+
+
+def test_regex_rung_reads_prose_references(fixture_repo):
+    """A comment's "see `Cart.add`" resolves through the symbol table from the comment's module."""
+    from codehop.resolve import RegexResolver
+
+    repo = fixture_repo("reexport_chain")
+    (repo / "shop/notes.py").write_text('"""Notes."""\n\n# Quantities are capped: see `api.cart.Cart.add`.\nLIMIT = 1\n')
+    app = App(repo)
+    rung = RegexResolver(app.table, str(app.root))
+    ref = PendingReference(anchor_text="Cart.add", ref_type=RefType.OTHER, ref_target="Cart.add",
+                           origin_path="shop/notes.py", origin_line=3)
+    res = rung.resolve(ref)
+    assert res is not None and res.provenance is Provenance.REGEX
+    assert (res.target.rel_path, res.target.line) == ("shop/api/cart.py", 12)
+    outside = PendingReference(anchor_text="x", ref_type=RefType.OTHER, ref_target="x",
+                               origin_path="../../etc/passwd", origin_line=1)
+    assert rung.resolve(outside) is None
