@@ -9,6 +9,8 @@ May import: records, store, stdlib.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from typing import Any
 
 from codehop.records import Binding, BindingKind, ClassInfo
 from codehop.store import SqliteStore
@@ -58,57 +60,34 @@ class SymbolSnapshot:
 
 
 class SqlSymbols:
-    """The same five questions answered by indexed SQL lookups, memoised: for an incremental
-    update, where loading every binding of a large repository would cost more than the update."""
+    """The same five questions asked of SQL as needed and memoised in this object only: for an
+    incremental update, where loading every binding of a large repository would cost more than
+    the update, and where the store's shared memo may hold what other threads read before it."""
 
     def __init__(self, store: SqliteStore) -> None:
         self.store = store
         self.version = -1
         self.mro: dict[str, tuple[str, ...]] = {}
-        self.prefixes: dict[str, tuple[str, int]] = {}  # dotted -> (longest module prefix, its length)
-        self._memo: dict[tuple[str, str, str], object] = {}
+        self.prefixes: dict[str, tuple[str, int]] = {}
+        self._memo: dict[tuple[str, str, str], Any] = {}
 
-    def _get(self, kind: str, a: str, b: str, compute):  # type: ignore[no-untyped-def]
+    def _get(self, kind: str, a: str, b: str, compute: Callable[[], Any]) -> Any:
         key = (kind, a, b)
         if key not in self._memo:
             self._memo[key] = compute()
         return self._memo[key]
 
     def binding(self, scope: str, name: str) -> Binding | None:
-        def compute() -> Binding | None:
-            r = self.store.conn.execute(
-                "SELECT scope, name, kind, rel_path, line, col, end_line, target, value FROM bindings"
-                " WHERE scope=? AND name=? ORDER BY line DESC LIMIT 1", (scope, name)).fetchone()
-            if r is None:
-                return None
-            return Binding(scope=r[0], name=r[1], kind=_KINDS[r[2]], rel_path=r[3], line=r[4], col=r[5],
-                           end_line=r[6], target=r[7], value=r[8])
-        return self._get("b", scope, name, compute)  # type: ignore[no-any-return]
+        return self._get("b", scope, name, lambda: self.store.query_binding(scope, name))  # type: ignore[no-any-return]
 
     def module_path(self, module: str) -> str | None:
-        def compute() -> str | None:
-            r = self.store.conn.execute("SELECT rel_path FROM files WHERE module=?"
-                                        " ORDER BY is_package DESC, rel_path LIMIT 1", (module,)).fetchone()
-            return r[0] if r else None
-        return self._get("m", module, "", compute)  # type: ignore[no-any-return]
+        return self._get("m", module, "", lambda: self.store.query_module_path(module))  # type: ignore[no-any-return]
 
     def stars(self, module: str) -> list[tuple[str, int]]:
-        def compute() -> list[tuple[str, int]]:
-            return [(r[0], r[1]) for r in self.store.conn.execute(
-                "SELECT target, line FROM stars WHERE module=? ORDER BY line", (module,))]
-        return self._get("s", module, "", compute)  # type: ignore[no-any-return]
+        return self._get("s", module, "", lambda: self.store.query_stars(module))  # type: ignore[no-any-return]
 
     def all_names(self, module: str) -> tuple[str, ...] | None:
-        def compute() -> tuple[str, ...] | None:
-            r = self.store.conn.execute("SELECT all_names FROM files WHERE module=? LIMIT 1", (module,)).fetchone()
-            return tuple(json.loads(r[0])) if r and r[0] is not None else None
-        return self._get("a", module, "", compute)  # type: ignore[no-any-return]
+        return self._get("a", module, "", lambda: self.store.query_all_names(module))  # type: ignore[no-any-return]
 
     def class_info(self, qualname: str) -> ClassInfo | None:
-        def compute() -> ClassInfo | None:
-            r = self.store.conn.execute("SELECT qualname, rel_path, line, bases FROM classes WHERE qualname=?"
-                                        " ORDER BY line DESC LIMIT 1", (qualname,)).fetchone()
-            if r is None:
-                return None
-            return ClassInfo(qualname=r[0], rel_path=r[1], line=r[2], bases=tuple(json.loads(r[3])))
-        return self._get("c", qualname, "", compute)  # type: ignore[no-any-return]
+        return self._get("c", qualname, "", lambda: self.store.query_class_info(qualname))  # type: ignore[no-any-return]

@@ -204,26 +204,43 @@ class SqliteStore:
         return {r[0]: (r[1], r[2], r[3]) for r in
                 self.conn.execute("SELECT rel_path, hash, size, mtime_ns FROM files")}
 
+    # The symbol table's five questions. `query_*` ask SQL every time (a writer's SymbolTable
+    # memoises them in its own transaction); the plain names share this store's memo.
+    def query_module_path(self, module: str) -> str | None:
+        row = self.conn.execute("SELECT rel_path FROM files WHERE module=? ORDER BY is_package DESC, rel_path LIMIT 1",
+                                (module,)).fetchone()
+        return row[0] if row else None
+
+    def query_all_names(self, module: str) -> tuple[str, ...] | None:
+        row = self.conn.execute("SELECT all_names FROM files WHERE module=? LIMIT 1", (module,)).fetchone()
+        return tuple(json.loads(row[0])) if row and row[0] is not None else None
+
+    def query_binding(self, scope: str, name: str) -> Binding | None:
+        # the last binding in source order wins, as at run time
+        row = self.conn.execute(f"SELECT {_BINDING_COLS} FROM bindings WHERE scope=? AND name=?"
+                                " ORDER BY line DESC LIMIT 1", (scope, name)).fetchone()
+        return _binding(row) if row else None
+
+    def query_class_info(self, qualname: str) -> ClassInfo | None:
+        row = self.conn.execute("SELECT qualname, rel_path, line, bases FROM classes WHERE qualname=?"
+                                " ORDER BY line DESC LIMIT 1", (qualname,)).fetchone()
+        if row is None:
+            return None
+        return ClassInfo(qualname=row[0], rel_path=row[1], line=row[2], bases=tuple(json.loads(row[3])))
+
+    def query_stars(self, module: str) -> list[tuple[str, int]]:
+        return [(r[0], r[1]) for r in self.conn.execute(
+            "SELECT target, line FROM stars WHERE module=? ORDER BY line", (module,))]
+
     def module_path(self, module: str) -> str | None:
-        def compute() -> str | None:
-            row = self.conn.execute(
-                "SELECT rel_path FROM files WHERE module=? ORDER BY is_package DESC, rel_path LIMIT 1",
-                (module,)).fetchone()
-            return row[0] if row else None
-        return self._cached(("module", module), compute)  # type: ignore[no-any-return]
+        return self._cached(("module", module), lambda: self.query_module_path(module))  # type: ignore[no-any-return]
 
     def module_of(self, rel_path: str) -> str | None:
         row = self.conn.execute("SELECT module FROM files WHERE rel_path=?", (rel_path,)).fetchone()
         return row[0] if row else None
 
     def all_names(self, module: str) -> tuple[str, ...] | None:
-        def compute() -> tuple[str, ...] | None:
-            row = self.conn.execute("SELECT all_names FROM files WHERE module=? LIMIT 1",
-                                    (module,)).fetchone()
-            if row is None or row[0] is None:
-                return None
-            return tuple(json.loads(row[0]))
-        return self._cached(("all", module), compute)  # type: ignore[no-any-return]
+        return self._cached(("all", module), lambda: self.query_all_names(module))  # type: ignore[no-any-return]
 
     def modules(self) -> list[str]:
         return [r[0] for r in self.conn.execute("SELECT module FROM files ORDER BY module")]
@@ -271,13 +288,7 @@ class SqliteStore:
 
     # ---- symbols -----------------------------------------------------------
     def binding(self, scope: str, name: str) -> Binding | None:
-        def compute() -> Binding | None:
-            # the last binding in source order wins, as at run time
-            row = self.conn.execute(
-                f"SELECT {_BINDING_COLS} FROM bindings WHERE scope=? AND name=?"
-                " ORDER BY line DESC LIMIT 1", (scope, name)).fetchone()
-            return _binding(row) if row else None
-        return self._cached(("b", scope, name), compute)  # type: ignore[no-any-return]
+        return self._cached(("b", scope, name), lambda: self.query_binding(scope, name))  # type: ignore[no-any-return]
 
     def bindings_in(self, scope: str) -> list[Binding]:
         rows = self.conn.execute(f"SELECT {_BINDING_COLS} FROM bindings WHERE scope=? ORDER BY line",
@@ -290,21 +301,10 @@ class SqliteStore:
         return [_binding(r) for r in rows]
 
     def class_info(self, qualname: str) -> ClassInfo | None:
-        def compute() -> ClassInfo | None:
-            row = self.conn.execute("SELECT qualname, rel_path, line, bases FROM classes"
-                                    " WHERE qualname=? ORDER BY line DESC LIMIT 1",
-                                    (qualname,)).fetchone()
-            if row is None:
-                return None
-            return ClassInfo(qualname=row[0], rel_path=row[1], line=row[2],
-                             bases=tuple(json.loads(row[3])))
-        return self._cached(("c", qualname), compute)  # type: ignore[no-any-return]
+        return self._cached(("c", qualname), lambda: self.query_class_info(qualname))  # type: ignore[no-any-return]
 
     def stars(self, module: str) -> list[tuple[str, int]]:
-        def compute() -> list[tuple[str, int]]:
-            return [(r[0], r[1]) for r in self.conn.execute(
-                "SELECT target, line FROM stars WHERE module=? ORDER BY line", (module,))]
-        return self._cached(("s", module), compute)  # type: ignore[no-any-return]
+        return self._cached(("s", module), lambda: self.query_stars(module))  # type: ignore[no-any-return]
 
     # ---- xrefs -------------------------------------------------------------
     def xrefs(self, *, rel_path: str | None = None, ref_type: str | None = None,
