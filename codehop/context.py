@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
 FOCUS_ITEMS = 3  # the top context items whose dependencies are worth reading too
 MAX_DEPENDENCIES = 8
+MAX_USERS = 6  # callers / subclasses of the subject added for a task
 # edge types that make a declaration a dependency of the code that holds the edge
 DEPENDENCY_EDGES = ("calls", "instantiates", "inherits", "decorates", "references", "imports", "overrides")
 # structural edges that are not uses (a module "contains" its classes)
@@ -95,6 +96,23 @@ def with_dependencies(app: App, items: Iterable[ContextItem], budget_tokens: int
                 )
             )
             count += 1
+    # what uses the declaration the answer is about (callers, subclasses, overriders): the places
+    # a change to it must also touch, the hidden dependency a task does not name
+    subject = next((i for i, c in enumerate(items) if c.via is Via.RESOLVED), 0) if items else -1
+    users = 0
+    for src, etype, rel, line in (_edges_into(app.store, items[subject].chunk.qualname) if subject >= 0 else []):
+        if users >= MAX_USERS:
+            break
+        at = app.store.chunks_at(rel, line)
+        if not at or at[0].chunk_id in have or (at[0].rel_path, at[0].start_line) in have:
+            continue
+        chunk = fit(at[0], max(64, budget_tokens // 8))
+        have.update({chunk.chunk_id, (chunk.rel_path, chunk.start_line)})
+        added.setdefault(subject, []).append(
+            ContextItem(chunk=chunk, hop=items[subject].hop, via=Via.GRAPH,
+                        provenance=f"graph: {src} -{etype}-> {items[subject].chunk.qualname}",
+                        tokens=count_tokens(chunk.text)))
+        users += 1
     if not added:
         return items
     interleaved: list[ContextItem] = []

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from shared import CONTRACT_KEYS
 
-from codehop.app import App
+from codehop.app import App, Config
 from codehop.context import build_context, dependents, render_markdown, with_dependencies
 from codehop.errors import UsageError
 from codehop.orchestrator import Limits
@@ -185,3 +185,14 @@ def _outside_fences(md: str) -> list[str]:
         else:
             out.append(line)
     return out
+
+
+def test_task_context_brings_the_callers_of_its_subject(fixture_repo):
+    """inherited_member: BaseTransport.__exit__ (transport/base.py:14) calls self.close (:7); a task
+    about changing `close` gets its caller even when retrieval alone returns only `close`."""
+    app = App(fixture_repo("inherited_member"), Config(retrieve_k=1, use_graph=False))
+    answer = build_context(app, "Change the signature of `BaseTransport.close` and update every caller")
+    spans = {(c.chunk.rel_path, c.chunk.start_line) for c in answer.context}
+    assert ("transport/base.py", 7) in spans
+    caller = next(c for c in answer.context if c.chunk.qualname == "transport.base.BaseTransport.__exit__")
+    assert caller.via == "graph" and "-calls-> transport.base.BaseTransport.close" in caller.provenance
