@@ -29,6 +29,7 @@ from codehop.store import (
     bump_generation,
     check_schema,
     connect,
+    create_indexes,
     create_schema,
     delete_files,
     move_aside,
@@ -256,7 +257,7 @@ def _build_fresh(idx_dir: Path, facts: Iterable[FileRows], hashes: dict[str, str
         Path(str(tmp) + suffix).unlink(missing_ok=True)
     tmp_store = SqliteStore(tmp)
     conn = tmp_store._local.conn = connect(tmp, fast_unsafe=True)  # a build file needs no journal
-    create_schema(conn)
+    create_schema(conn, indexes=False)  # a bulk load reads nothing by index until it is done
     xrefs: list[tuple[Any, ...]] = []
     with tmp_store.transaction() as c:
         batch: list[FileRows] = []
@@ -268,6 +269,7 @@ def _build_fresh(idx_dir: Path, facts: Iterable[FileRows], hashes: dict[str, str
                 batch = []
         write_file_rows(c, batch, hashes, stats)
         resolve_static(tmp_store, c, None, fresh=xrefs)
+        create_indexes(c)
         bump_generation(c)
         c.execute("INSERT INTO counters VALUES ('rebuilds', 1) ON CONFLICT(key) DO UPDATE"
                   " SET value = value + 1")
