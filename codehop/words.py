@@ -26,24 +26,12 @@ def split_identifiers(text: str) -> str:
     return " ".join(sorted(out))
 
 
-_PARTS: dict[str, str] = {}
-
-
 def index_words(text: str) -> str:
-    """Every identifier occurrence, lowercased, followed by its snake/camel parts.
-
-    Multiplicity is kept, so BM25 sees term frequencies; FTS5 indexes this
-    instead of the raw text (unicode61 would not split camelCase).
-    """
-    parts = _PARTS
-    out = []
-    for ident in _IDENT.findall(text):
-        words = parts.get(ident)
-        if words is None:
-            split = _word_parts(ident)
-            low = ident.lower()
-            words = " ".join([low, *sorted(w for w in split if w != low)])
-            if len(parts) < 200_000:
-                parts[ident] = words
-        out.append(words)
-    return " ".join(out)
+    """What FTS5 indexes for a chunk: its text (unicode61 lowercases it and splits snake_case,
+    keeping term frequencies), then the camelCase parts it would not split (`HTTPTransport` ->
+    http transport), once each."""
+    extra: set[str] = set()
+    for ident in set(_IDENT.findall(text)):
+        if not ident.islower() and not ident.isupper():
+            extra.update(p for p in _word_parts(ident) if "_" not in p)
+    return f"{text} {' '.join(sorted(extra))}" if extra else text
