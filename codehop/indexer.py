@@ -115,14 +115,14 @@ def _parse_all(jobs: list[tuple[str, bytes]], workers: int) -> Iterator[tuple[Fi
     # forking a process that runs other threads (an editor or MCP server) can inherit a held lock
     method = "fork" if threading.active_count() == 1 else "forkserver"
     with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method),
-                             initializer=_exit_with_parent) as pool:
+                             initializer=_exit_with_parent, initargs=(os.getpid(),)) as pool:
         yield from pool.map(_parse_one, ordered, chunksize=8)
 
 
-def _exit_with_parent() -> None:
+def _exit_with_parent(parent: int) -> None:
     """In a pool worker: exit when the indexer dies (killed, it never closes the pipes, and an
-    orphaned worker would block on them forever)."""
-    parent = os.getppid()
+    orphaned worker would block on them forever). The indexer's pid comes from the indexer
+    itself: read here, it would already be init's if the indexer died while this worker started."""
 
     def watch() -> None:
         while os.getppid() == parent:
