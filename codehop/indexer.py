@@ -115,14 +115,17 @@ def _parse_all(jobs: list[tuple[str, bytes]], workers: int) -> Iterator[tuple[Fi
     # forking a process that runs other threads (an editor or MCP server) can inherit a held lock
     method = "fork" if threading.active_count() == 1 else "forkserver"
     with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method),
-                             initializer=_exit_with_parent, initargs=(os.getpid(),)) as pool:
+                             initializer=_exit_with_parent,
+                             initargs=(os.getpid() if method == "fork" else 0,)) as pool:
         yield from pool.map(_parse_one, ordered, chunksize=8)
 
 
 def _exit_with_parent(parent: int) -> None:
     """In a pool worker: exit when the indexer dies (killed, it never closes the pipes, and an
-    orphaned worker would block on them forever). The indexer's pid comes from the indexer
-    itself: read here, it would already be init's if the indexer died while this worker started."""
+    orphaned worker would block on them forever). A forked worker gets the indexer's pid from the
+    indexer itself (read here, it would already be init's if the indexer died while this worker
+    started); a forkserver's worker (`parent` 0) watches the forkserver, which exits with it."""
+    parent = parent or os.getppid()
 
     def watch() -> None:
         while os.getppid() == parent:
