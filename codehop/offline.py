@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from codehop.records import BindingKind, Completeness, ContextItem, Generation, PendingReference, Resolution
+from codehop.records import BindingKind, Chunk, Completeness, ContextItem, Generation, PendingReference, Resolution
 from codehop.structure import Finding, Reader, contains
 from codehop.symbols import SymbolTable
 
@@ -32,12 +32,8 @@ class OfflineGenerator:
         lines = [describe(f, context) for f in findings]
         if pending:
             completeness = Completeness.REFERENCES_UNRESOLVED
-        elif primary.resolution is None or primary.resolution.is_external:
+        elif primary.resolution is None or primary.resolution.is_external or primary.declared_in is None:
             completeness = Completeness.PARTIAL
-        elif primary.declared_in is None:
-            completeness = Completeness.PARTIAL
-        elif pending:
-            completeness = Completeness.REFERENCES_UNRESOLVED
         else:
             completeness = Completeness.COMPLETE
         return Generation(answer="\n\n".join(lines), completeness=completeness,
@@ -81,9 +77,9 @@ def describe(f: Finding, context: Sequence[ContextItem]) -> str:
         out.append(f"Value: `{b.name} = {b.value}`")
         for loc in f.needs:
             dep = contains(context, loc)
-            dep_b = f.subject and dep and _binding_at(dep, loc.line)
-            if dep_b:
-                out.append(f"where {dep_b}")
+            dep_line = _line_of(dep.chunk, loc.line) if dep is not None else ""
+            if dep_line:
+                out.append(f"where {dep_line}")
     elif chunk.qualname == t.qualname and chunk.signature:
         out.append(f"Signature: `{chunk.signature}`")
         doc = _first_line(chunk.docstring)
@@ -100,17 +96,10 @@ def describe(f: Finding, context: Sequence[ContextItem]) -> str:
     return "\n".join(out)
 
 
-def _line_of(chunk: object, line: int) -> str:
-    from codehop.records import Chunk
-
-    assert isinstance(chunk, Chunk)
+def _line_of(chunk: Chunk, line: int) -> str:
     lines = chunk.text.splitlines()
     i = line - chunk.start_line
     return lines[i].strip() if 0 <= i < len(lines) else ""
-
-
-def _binding_at(item: ContextItem, line: int) -> str:
-    return _line_of(item.chunk, line)
 
 
 def _fallback(context: Sequence[ContextItem]) -> str:
