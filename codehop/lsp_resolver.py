@@ -96,9 +96,8 @@ class LspResolver:
 
 
 def _qualname_at(table: SymbolTable, rel_path: str, line: int) -> str:
-    row = table.store.conn.execute("SELECT scope, name FROM bindings WHERE rel_path=? AND line=? LIMIT 1",
-                                   (rel_path, line)).fetchone()
-    return f"{row[0]}.{row[1]}" if row else ""
+    here = table.store.bindings_at(rel_path, line)
+    return f"{here[0].scope}.{here[0].name}" if here else ""
 
 
 def _module_name_of(path: Path) -> str:

@@ -157,11 +157,10 @@ def declaration_chunk(store: SqliteStore, loc: Location) -> Chunk | None:
         return None
     named = [c for c in chunks if c.qualname == loc.qualname]
     chunk = named[0] if named else chunks[0]
-    row = store.conn.execute("SELECT scope, name, kind, end_line FROM bindings WHERE rel_path=? AND line=?"
-                             " AND kind IN (?, ?) LIMIT 1",
-                             (loc.rel_path, loc.line, str(BindingKind.VALUE), str(BindingKind.ALIAS))).fetchone()
-    if row is not None and chunk.end_line - chunk.start_line > _BIG_CHUNK_LINES:
-        return slice_chunk(chunk, loc.line, row[3], f"{row[0]}.{row[1]}")
+    value = next((b for b in store.bindings_at(loc.rel_path, loc.line)
+                  if b.kind in (BindingKind.VALUE, BindingKind.ALIAS)), None)
+    if value is not None and chunk.end_line - chunk.start_line > _BIG_CHUNK_LINES:
+        return slice_chunk(chunk, loc.line, value.end_line, f"{value.scope}.{value.name}")
     return chunk
 
 

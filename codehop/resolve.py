@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from codehop.errors import CodehopError
 from codehop.protocols import Resolver
-from codehop.records import BindingKind, Location, PendingReference, Provenance, Resolution, Step
+from codehop.records import Binding, BindingKind, Location, PendingReference, Provenance, Resolution, Step
 from codehop.store import SqliteStore
 from codehop.symbols import SymbolTable
 
@@ -127,16 +127,10 @@ class Ladder:
                              external=nxt.external)
         return res
 
-    def _binding_at(self, loc: Location):  # type: ignore[no-untyped-def]
-        module = self.store.module_of(loc.rel_path)
-        if not module:
-            return None
-        rows = self.store.conn.execute(
-            "SELECT scope, name FROM bindings WHERE rel_path=? AND line=? LIMIT 1",
-            (loc.rel_path, loc.line)).fetchone()
-        if rows is None:
-            return None
-        return self.store.binding(rows[0], rows[1])
+    def _binding_at(self, loc: Location) -> Binding | None:
+        """The binding in force for the name declared at `loc` (the last one wins, as at run time)."""
+        here = self.store.bindings_at(loc.rel_path, loc.line)
+        return self.store.binding(here[0].scope, here[0].name) if here else None
 
     def feed_back(self, ref: PendingReference, res: Resolution) -> None:
         """A loop-time resolution fills the xref row, so it is not resolved again."""

@@ -303,6 +303,12 @@ class SqliteStore:
     def binding(self, scope: str, name: str) -> Binding | None:
         return self._cached(("b", scope, name), lambda: self.query_binding(scope, name))  # type: ignore[no-any-return]
 
+    def bindings_at(self, rel_path: str, line: int) -> list[Binding]:
+        """The names bound by the statement on `line` (`a = b = c` binds two), in source order."""
+        rows = self.conn.execute(f"SELECT {_BINDING_COLS} FROM bindings WHERE rel_path=? AND line=? ORDER BY col",
+                                 (rel_path, line)).fetchall()
+        return [_binding(r) for r in rows]
+
     def bindings_in(self, scope: str) -> list[Binding]:
         rows = self.conn.execute(f"SELECT {_BINDING_COLS} FROM bindings WHERE scope=? ORDER BY line",
                                  (scope,)).fetchall()
