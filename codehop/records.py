@@ -34,6 +34,7 @@ class RefType(StrEnum):
     CALL = "call"
     DECORATOR = "decorator"
     TYPE_ANNOTATION = "type_annotation"
+    KWARGS_FORWARD = "kwargs_forward"  # a keyword passed on through **kwargs to another callable
     OTHER = "other"
 
 
@@ -173,7 +174,9 @@ class PendingReference:
     ref_target: str
     origin_path: str
     origin_line: int
-    origin_col: int = 0
+    origin_col: int = 0  # 0-based code-point column of the name whose declaration is wanted
+    # a resolution the reader already computed (handed over to the ladder, never recomputed)
+    resolution: Resolution | None = field(default=None, compare=False, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {
