@@ -1,8 +1,11 @@
 """JediResolver: Jedi's goto/infer, in process, with a deadline per call.
 
-A dotted target is resolved through a two-line probe (`import mod` then
-`mod.rest`), which lets Jedi follow re-exports, star imports and attribute
-lookup through the MRO; a landing on `X = Y` goes through with `infer()`.
+A reference that carries its site (the wanted name stands at its origin line
+and column) is asked there, position-based, as an editor would; otherwise a
+dotted absolute target is resolved through a two-line probe (`import mod`
+then `mod.rest`), which lets Jedi follow re-exports, star imports and
+attribute lookup through the MRO; a landing on `X = Y` goes through with
+`infer()`.
 Several targets are sorted, because Jedi's order changes between runs.
 Owns the only use of `jedi`. May import: records, symbols, stdlib, jedi.
 """
@@ -17,6 +20,7 @@ from typing import Any
 
 from codehop.errors import CodehopError
 from codehop.records import Location, PendingReference, Provenance, Resolution, Step
+from codehop.resolve import site_of
 from codehop.symbols import SymbolTable
 
 
@@ -34,6 +38,7 @@ class JediResolver:
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="codehop-jedi")
         self._project: Any = None
         self._lock = threading.Lock()
+        self._warm = False
 
     def _jedi(self) -> Any:
         import jedi  # type: ignore[import-untyped]
@@ -46,28 +51,30 @@ class JediResolver:
         return jedi
 
     def resolve(self, ref: PendingReference) -> Resolution | None:
+        # the first calls load the environment's modules: they get a longer deadline
+        timeout_s = self.timeout_s if self._warm else max(20.0, 4 * self.timeout_s)
         fut = self._pool.submit(self._resolve, ref)
         try:
-            return fut.result(timeout=self.timeout_s)
+            res = fut.result(timeout=timeout_s)
         except FutureTimeout as exc:
-            raise JediTimeout(f"jedi took longer than {self.timeout_s} s", ref=ref.ref_target) from exc
+            raise JediTimeout(f"jedi took longer than {timeout_s:g} s", ref=ref.ref_target) from exc
+        self._warm = True
+        return res
 
     def _resolve(self, ref: PendingReference) -> Resolution | None:
         jedi = self._jedi()
         names: list[Any] = []
-        found = self.table.find_module(ref.ref_target)
-        if found is not None:
+        site = site_of(self.root, ref)
+        if site is not None:  # the reference carries its site: ask there, as an editor would
+            script = jedi.Script(path=str(site.path), project=self._project)
+            names = self._goto(script, ref.origin_line, site.col)
+        found = self.table.find_module(ref.ref_target) if not names else None
+        if found is not None:  # a dotted absolute target: a two-line probe
             mod, rest = found
             expr = ".".join([mod, *rest])
             script = jedi.Script(code=f"import {mod}\n{expr}\n", path=str(self.root / "__codehop_probe__.py"),
                                  project=self._project)
             names = self._goto(script, 2, len(expr))
-        if not names:  # not a dotted path from a module (a local, an attribute): ask at the site
-            path = (self.root / ref.origin_path).resolve()
-            if self.root not in path.parents or not path.is_file():
-                return None
-            script = jedi.Script(path=str(path), project=self._project)
-            names = self._goto(script, ref.origin_line, ref.origin_col)
         if not names:
             return None
         n = names[0]
@@ -93,3 +100,4 @@ class JediResolver:
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
+

@@ -2,7 +2,8 @@
 
 A dotted target is asked through a probe file (`import mod` / `mod.rest`)
 written under the index's own `.codehop/` folder, so the server does the
-attribute lookup itself; otherwise the reference's origin position is used.
+attribute lookup itself. A reference that carries its site (the wanted name
+stands at its origin line and column) is asked there first.
 Positions become LSP's (0-based lines, UTF-16 columns) only here. A server
 that fails raises; the ladder records it and moves on. May import: records,
 errors, symbols, lsp_bridge.client, stdlib.
@@ -16,6 +17,7 @@ from pathlib import Path
 
 from codehop.errors import LanguageServerError, UsageError
 from codehop.records import Location, PendingReference, Provenance, Resolution, Step
+from codehop.resolve import site_of
 from codehop.symbols import SymbolTable
 from lsp_bridge.client import SERVERS, LanguageServerClient, utf16_col
 from lsp_bridge.client import Location as Location_
@@ -35,8 +37,11 @@ class LspResolver:
         self.table = table
         # errors name what really ran: the configured command when it is not the stock one
         self.server = server if tuple(command) == tuple(SERVERS.get(server, ())) else os.path.basename(command[0])
+        # started on the first question that needs it (the client is lazy), reused after;
+        # a cold start and its first answer get longer deadlines than warm requests
         self.client = LanguageServerClient(list(command), str(self.root), timeout_s=timeout_s,
-                                           start_timeout_s=max(30.0, timeout_s))
+                                           start_timeout_s=max(20.0, timeout_s),
+                                           first_timeout_s=max(20.0, 4 * timeout_s))
         self.probe_dir = Path(probe_dir) if probe_dir else self.root / ".codehop"
         self._lock = threading.Lock()
         self._n = 0
@@ -50,23 +55,20 @@ class LspResolver:
             raise
 
     def _resolve(self, ref: PendingReference) -> Resolution | None:
-        found = self.table.find_module(ref.ref_target)
+        site = site_of(self.root, ref)
+        locations: list[Location_] = []
         with self._lock:
-            if found is not None:
+            if site is not None:  # the reference carries its site: ask there, as an editor would
+                locations = self._first_answer(str(site.path), ref.origin_line - 1,
+                                               utf16_col(site.line_text, site.col))
+            found = self.table.find_module(ref.ref_target) if not locations else None
+            if found is not None:  # a dotted absolute target: ask through a probe file
                 mod, rest = found
                 expr = ".".join([mod, *rest])
                 self.probe_dir.mkdir(parents=True, exist_ok=True)
                 probe = self.probe_dir / "lsp_probe.py"
                 probe.write_text(f"import {mod}\n{expr}\n", encoding="utf-8")
-                path, line0, col = str(probe), 1, utf16_col(expr, max(0, len(expr) - 1))
-            else:
-                full = (self.root / ref.origin_path).resolve()
-                if self.root not in full.parents:
-                    return None
-                text = full.read_text(encoding="utf-8", errors="replace").splitlines()
-                line_text = text[ref.origin_line - 1] if ref.origin_line - 1 < len(text) else ""
-                path, line0, col = str(full), ref.origin_line - 1, utf16_col(line_text, ref.origin_col)
-            locations = self._first_answer(path, line0, col)
+                locations = self._first_answer(str(probe), 1, utf16_col(expr, max(0, len(expr) - 1)))
         locations = [loc for loc in locations if not loc.path.endswith("lsp_probe.py")]
         if not locations:
             return None

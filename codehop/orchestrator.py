@@ -53,11 +53,16 @@ class Navigator:
 
     def ask(self, question: str, limits: Limits = Limits()) -> Answer:
         # one read transaction for the whole query: an index update committed meanwhile cannot mix in
+        feedback: list[tuple[PendingReference, Resolution]] = []
         with self.store.snapshot():
             self.ladder.table.check()  # the in-memory symbol table follows the same index version
-            return self._ask(question, limits)
+            answer = self._ask(question, limits, feedback)
+        for ref, res in feedback:  # loop-time landings fill xref rows, after the snapshot ended
+            self.ladder.feed_back(ref, res)
+        return answer
 
-    def _ask(self, question: str, limits: Limits) -> Answer:
+    def _ask(self, question: str, limits: Limits,
+             feedback: list[tuple[PendingReference, Resolution]]) -> Answer:
         t_start = time.perf_counter()
         stats = {"retrieve_ms": 0.0, "resolve_ms": 0.0, "generate_ms": 0.0}
         t0 = time.perf_counter()
@@ -100,6 +105,7 @@ class Navigator:
                     open_refs.append(ref)
                     continue
                 done.append(ResolvedRef(ref=ref, resolution=res))
+                feedback.append((ref, res))
                 resolved[ref.ref_target] = res
                 if res.is_external:
                     continue

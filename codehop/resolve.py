@@ -14,6 +14,7 @@ import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from codehop.errors import CodehopError
 from codehop.protocols import Resolver
@@ -50,8 +51,6 @@ class RegexResolver:
         self.root = root
 
     def resolve(self, ref: PendingReference) -> Resolution | None:
-        from pathlib import Path
-
         from codehop.walk import confine
 
         try:
@@ -71,14 +70,74 @@ class RegexResolver:
         return None
 
 
+@dataclass(frozen=True, slots=True)
+class Site:
+    path: Path  # absolute, inside the root
+    line_text: str
+    col: int  # 0-based code-point column of the name whose declaration is wanted
+
+
+def site_of(root: Path, ref: PendingReference) -> Site | None:
+    """Where a position-based rung should ask: the last name of the anchor, when the anchor (or
+    that name) stands at the reference's origin line and column; None for a reference without
+    a real site (a dotted target named in prose, a class statement's column 0)."""
+    root = root.resolve()
+    path = (root / ref.origin_path).resolve()
+    if root not in path.parents or ref.origin_line < 1:
+        return None
+    line = _line(path, ref.origin_line)
+    if line is None:
+        return None
+    anchor = ref.anchor_text
+    name = anchor.rpartition(".")[2]
+    col = ref.origin_col
+    if not name or col < 0:
+        return None
+    if "." in anchor and _word_at(line, col, anchor):
+        return Site(path=path, line_text=line, col=col + len(anchor) - len(name))
+    if _word_at(line, col, name):
+        return Site(path=path, line_text=line, col=col)
+    return None
+
+
+def _line(path: Path, lineno: int) -> str | None:
+    try:
+        with path.open(encoding="utf-8", errors="replace") as fh:
+            for i, text in enumerate(fh, 1):
+                if i == lineno:
+                    return text.rstrip("\r\n")
+    except OSError:
+        pass
+    return None
+
+
+def _word_at(line: str, col: int, word: str) -> bool:
+    if not line.startswith(word, col):
+        return False
+    before = line[col - 1] if col > 0 else " "
+    end = col + len(word)
+    after = line[end] if end < len(line) else " "
+    return not (before.isalnum() or before == "_") and not (after.isalnum() or after == "_")
+
+
 @dataclass(slots=True)
 class LadderResult:
     resolution: Resolution | None
     failures: list[tuple[str, str]] = field(default_factory=list)  # (resolver, reason)
     timings_ms: dict[str, float] = field(default_factory=dict)
+    tried: list[str] = field(default_factory=list)  # rungs asked, in order
+    cached: bool = False  # served from the xref row a previous loop wrote
 
 
 class Ladder:
+    """Each reference is resolved once: the first rung that lands inside the trust boundary wins.
+
+    A resolution the reader already computed (`ref.resolution`) is the symbol table's answer and
+    no rung is asked. Before a position-based rung (Jedi, a language server) is asked, the xref
+    row a previous loop wrote for the same site is read. A rung that raises, or lands outside
+    the repository while a later rung may land inside, is recorded in `failures`.
+    """
+
     def __init__(self, resolvers: Sequence[Resolver], table: SymbolTable, *, max_steps: int = 8,
                  record: bool = True) -> None:
         self.resolvers = list(resolvers)
@@ -89,24 +148,65 @@ class Ladder:
 
     def resolve(self, ref: PendingReference, via: str | None = None) -> LadderResult:
         out = LadderResult(resolution=None)
+        if ref.resolution is not None and via in (None, str(Provenance.SYMBOL_TABLE)):
+            out.tried.append(str(Provenance.SYMBOL_TABLE))
+            out.resolution = self.follow(ref.resolution)
+            return out
+        external: Resolution | None = None
+        cache_read = False
         for r in self.resolvers:
-            if via is not None and str(r.name) != via:
+            name = str(r.name)
+            if via is not None and name != via:
                 continue
+            if r.name in _SITE_RUNGS and not cache_read:
+                cache_read = True
+                cached = self.cached(ref)
+                if cached is not None:
+                    out.resolution, out.cached = cached, True
+                    return out
+            out.tried.append(name)
             t0 = time.perf_counter()
             try:
                 res = r.resolve(ref)
             except Exception as exc:  # a resolver's failure is a rung skipped, never the query's end
-                out.failures.append((str(r.name), f"{type(exc).__name__}: {exc}"))
+                out.failures.append((name, f"{type(exc).__name__}: {exc}"))
                 res = None
-            out.timings_ms[str(r.name)] = (time.perf_counter() - t0) * 1000
+            out.timings_ms[name] = (time.perf_counter() - t0) * 1000
             if res is None:
+                if not any(f[0] == name for f in out.failures):
+                    out.failures.append((name, "no answer"))
                 continue
-            res = self.follow(res)
-            out.resolution = res
+            if res.is_external and r.name is Provenance.SYMBOL_TABLE:
+                out.resolution = res  # the import names a module the index does not hold: exact
+                break
+            if res.is_external:  # outside the trust boundary: a later rung may still land inside
+                external = external or res
+                out.failures.append((name, f"outside the repository ({res.external})"))
+                continue
+            out.resolution = self.follow(res)
             break
-        if out.resolution is not None and self.record and not out.resolution.is_external:
-            self.feed_back(ref, out.resolution)
+        if out.resolution is None and external is not None:
+            out.resolution = external
+            out.failures = [f for f in out.failures if not f[1].startswith("outside the repository")]
         return out
+
+    def cached(self, ref: PendingReference) -> Resolution | None:
+        """The landing a previous loop recorded for this site (xref row), if it is still a declaration."""
+        try:
+            row = self.store.cached_resolution(ref.origin_path, ref.origin_line, ref.anchor_text)
+        except Exception:  # a busy index: ask the rungs instead
+            return None
+        if row is None or row.provenance not in _SITE_PROVENANCE:
+            return None
+        here = self.store.bindings_at(row.target_path, row.target_line)
+        if not here:
+            return None
+        target = Location(rel_path=row.target_path, line=row.target_line,
+                          qualname=f"{here[0].scope}.{here[0].name}")
+        origin = Location(rel_path=ref.origin_path, line=ref.origin_line, qualname=ref.anchor_text)
+        prov = Provenance(row.provenance)
+        return Resolution(target=target, provenance=prov,
+                          steps=(Step(from_loc=origin, to_loc=target, resolver=prov, note="cached"),))
 
     def follow(self, res: Resolution) -> Resolution:
         """A landing on an import or alias line is followed to the declaration (bounded)."""
@@ -133,13 +233,22 @@ class Ladder:
         return self.store.binding(here[0].scope, here[0].name) if here else None
 
     def feed_back(self, ref: PendingReference, res: Resolution) -> None:
-        """A loop-time resolution fills the xref row, so it is not resolved again."""
-        if res.provenance is Provenance.SYMBOL_TABLE:
-            self.store.bump("hops_from_table")
+        """A loop-time resolution fills the xref row, so it is not resolved again. Called after
+        the query's read snapshot has ended (a query never writes inside its snapshot)."""
+        if not self.record or res.is_external:
             return
-        self.store.bump("hops_from_resolver")
         try:
+            if res.provenance is Provenance.SYMBOL_TABLE:
+                self.store.bump("hops_from_table")
+                return
+            self.store.bump("hops_from_resolver")
+            if any(s.note == "cached" for s in res.steps):
+                return
             self.store.record_resolution(ref.origin_path, ref.origin_line, ref.anchor_text,
                                          res.target.rel_path, res.target.line, str(res.provenance))
         except Exception:  # a busy index must not fail the answer
             pass
+
+
+_SITE_RUNGS = frozenset({Provenance.JEDI, Provenance.LSP})
+_SITE_PROVENANCE = frozenset({str(Provenance.JEDI), str(Provenance.LSP)})

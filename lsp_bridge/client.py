@@ -573,7 +573,9 @@ class LanguageServerClient:
 
     ``command`` is the argv of a stdio server (see :data:`SERVERS`);
     ``root_path`` becomes the workspace root and the server's cwd.  Every
-    request is bounded by ``timeout_s``, start-up by ``start_timeout_s``.
+    request is bounded by ``timeout_s`` (the first one of each server process
+    by ``first_timeout_s`` when longer: a cold server analyses the workspace
+    before it answers), start-up by ``start_timeout_s``.
     The server's stderr is appended to ``stderr_path`` (an anonymous temporary
     file when ``None``); its tail is quoted in start and crash errors.
 
@@ -589,6 +591,7 @@ class LanguageServerClient:
         *,
         timeout_s: float = 10.0,
         start_timeout_s: float = 30.0,
+        first_timeout_s: float | None = None,
         stderr_path: str | None = None,
     ) -> None:
         if not command:
@@ -597,6 +600,9 @@ class LanguageServerClient:
         self._root_path = os.path.abspath(root_path)
         self._timeout_s = timeout_s
         self._start_timeout_s = start_timeout_s
+        # a cold server analyses the workspace before its first answer: that request gets longer
+        self._first_timeout_s = max(timeout_s, first_timeout_s if first_timeout_s is not None else timeout_s)
+        self._answered = False
         self._stderr_path = stderr_path
         self._server = os.path.basename(self._command[0])
         self._lock = threading.Lock()
@@ -658,6 +664,7 @@ class LanguageServerClient:
             else tempfile.TemporaryFile()  # noqa: SIM115
         )
         session = _Session(self._command, self._root_path, self._server, stderr)
+        self._answered = False
         _LIVE_CLIENTS.add(self)
         future = asyncio.run_coroutine_threadsafe(session.start(), loop)
         try:
@@ -779,8 +786,11 @@ class LanguageServerClient:
             coro.close()
             raise LanguageServerError(self._server, "client is closed")
         future = asyncio.run_coroutine_threadsafe(coro, loop)
-        done, _ = concurrent.futures.wait([future], timeout=self._timeout_s)
+        timeout_s = self._timeout_s if self._answered else self._first_timeout_s
+        done, _ = concurrent.futures.wait([future], timeout=timeout_s)
         # cancel() fails only if the answer raced in, which is then used.
         if not done and future.cancel():
-            raise RequestTimeoutError(self._server, f"no answer within {self._timeout_s:g}s")
-        return future.result()
+            raise RequestTimeoutError(self._server, f"no answer within {timeout_s:g}s")
+        result = future.result()
+        self._answered = True
+        return result

@@ -142,7 +142,8 @@ def test_server_killed_mid_request(fixture_repo):
 
 def test_loop_time_resolution_feeds_the_xref_table(fixture_repo):
     """inherited_member/client.py:12 `transport.send(...)` (an attribute of a local) is left empty
-    at index time; Jedi resolves it at loop time and the row keeps the answer."""
+    at index time; Jedi resolves it at loop time, the row keeps the answer (written once the
+    query's snapshot has ended), and the next ladder reads the row instead of asking Jedi."""
     app = App(fixture_repo("inherited_member"))
     line = 12
     text = (app.root / "client.py").read_text().splitlines()[line - 1]
@@ -155,9 +156,15 @@ def test_loop_time_resolution_feeds_the_xref_table(fixture_repo):
     ladder = app.ladder(("jedi",))
     res = ladder.resolve(ref).resolution
     assert (res.target.rel_path, res.target.line) == ("transport/http.py", 9)
+    assert app.store.cached_resolution("client.py", line, "transport.send") is None  # nothing written yet
+    ladder.feed_back(ref, res)
     cached = app.store.cached_resolution("client.py", line, "transport.send")
     assert cached is not None and cached.provenance == "jedi" and cached.target_line == 9
     assert app.store.counters().get("hops_from_resolver") == 1
+    again = ladder.resolve(ref)
+    assert again.cached and again.tried == [] and again.resolution is not None
+    assert (again.resolution.target.rel_path, again.resolution.target.line) == ("transport/http.py", 9)
+    assert again.resolution.provenance is Provenance.JEDI
     app.close()
 
 
