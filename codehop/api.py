@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 
-from codehop.app import Config, app_for
+from codehop.app import Config, app_for, parse_resolvers
 from codehop.orchestrator import Limits
 from codehop.records import Answer
 
 
 def ask(question: str, repo: str | os.PathLike[str] = ".", *, max_loops: int = 1,
-        generator: str = "offline", budget_tokens: int = 2000, index_dir: str | None = None) -> Answer:
-    """Answer a question about `repo`, indexing it on first use (incrementally after)."""
+        generator: str = "offline", budget_tokens: int = 2000, index_dir: str | None = None,
+        resolvers: str | Sequence[str] | None = None) -> Answer:
+    """Answer a question about `repo`, indexing it on first use (incrementally after).
+
+    `resolvers` chooses the ladder's rungs in order (default: symbol_table, jedi, lsp, regex);
+    the language server starts on the first question that needs it and is reused after."""
+    names = parse_resolvers(resolvers)
     app = app_for(repo, Config(index_dir=index_dir))
-    return app.navigator(generator).ask(question, Limits(max_loops=max_loops, budget_tokens=budget_tokens))
+    return app.navigator(generator, names).ask(question, Limits(max_loops=max_loops, budget_tokens=budget_tokens))

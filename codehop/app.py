@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -18,13 +19,31 @@ from codehop.resolve import Ladder, RegexResolver, SymbolTableResolver
 from codehop.retrieval import Neighbours, retrieve
 from codehop.symbols import SymbolTable
 
-RESOLVER_NAMES = ("symbol_table", "jedi", "lsp", "regex")
+RESOLVER_NAMES = ("symbol_table", "jedi", "lsp", "regex", "llm")
+DEFAULT_RESOLVERS = ("symbol_table", "jedi", "lsp", "regex")
+
+
+def parse_resolvers(spec: str | Sequence[str] | None) -> tuple[str, ...] | None:
+    """`symbol_table,jedi` (or a sequence of names) -> the ladder's rungs, in order; checked."""
+    if spec is None:
+        return None
+    names = [n.strip() for n in (spec.split(",") if isinstance(spec, str) else spec) if n.strip()]
+    unknown = [n for n in names if n not in RESOLVER_NAMES]
+    if unknown or not names:
+        raise UsageError(f"unknown resolver {', '.join(unknown) or '(none)'!r}; "
+                         f"choose from {', '.join(RESOLVER_NAMES)}")
+    return tuple(dict.fromkeys(names))
+
+
+def _default_resolvers() -> tuple[str, ...]:
+    # CODEHOP_RESOLVERS lets a server started by an editor or an agent choose its ladder
+    return parse_resolvers(os.environ.get("CODEHOP_RESOLVERS") or None) or DEFAULT_RESOLVERS
 
 
 @dataclass(slots=True, kw_only=True)
 class Config:
     generator: str = "offline"
-    resolvers: tuple[str, ...] = ("symbol_table", "jedi", "regex")
+    resolvers: tuple[str, ...] = field(default_factory=_default_resolvers)
     language_server: str = field(default_factory=lambda: os.environ.get("CODEHOP_LANGUAGE_SERVER", "basedpyright"))
     language_server_command: tuple[str, ...] = ()
     resolver_timeout_s: float = 5.0
@@ -111,7 +130,7 @@ class App:
             return AnthropicGenerator.from_env(self.table)
         raise UsageError(f"unknown generator {name!r}; choose offline or anthropic")
 
-    def navigator(self, generator: str | None = None) -> Navigator:
+    def navigator(self, generator: str | None = None, resolvers: Sequence[str] | None = None) -> Navigator:
         graph = self.graph_neighbours()
         store = self.store
         k = self.config.retrieve_k
@@ -121,10 +140,12 @@ class App:
 
         gen = self.generator(generator)
         # the model's own rung only ever follows the deterministic ones, and only with the model
-        names = self.config.resolvers + (("llm",) if gen.name == "anthropic" else ())
+        names = tuple(resolvers or self.config.resolvers)
+        names += ("llm",) if gen.name == "anthropic" and "llm" not in names else ()
         return Navigator(self.store, _retrieve, gen, self.ladder(names))
 
     def close(self) -> None:
+        """Shut down what this App started (the language server, Jedi's worker), then the index."""
         for r in self._resolvers.values():
             close = getattr(r, "close", None)
             if close is not None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+import os
 import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -55,6 +56,20 @@ max_loops_option = click.option("--max-loops", default=1, show_default=True, typ
                                 help="Hops allowed after the first answer.")
 budget_option = click.option("--budget-tokens", default=2000, show_default=True, type=click.IntRange(64, 1_000_000),
                              help="Context size, in tokens (about four characters each).")
+resolvers_option = click.option("--resolvers", "resolvers", envvar="CODEHOP_RESOLVERS", default=None,
+                                help="The resolver ladder, in order (comma-separated; default "
+                                     "symbol_table,jedi,lsp,regex; also llm).")
+
+
+def _ladder(resolvers: str | None, *, for_server: bool = False) -> dict[str, Any]:
+    """Config keyword for a --resolvers value (nothing when not given: the default ladder).
+    A server builds its Apps itself: it reads the choice from CODEHOP_RESOLVERS."""
+    from codehop.app import parse_resolvers
+
+    names = parse_resolvers(resolvers)
+    if names is not None and for_server:
+        os.environ["CODEHOP_RESOLVERS"] = ",".join(names)
+    return {"resolvers": names} if names else {}
 
 
 def _app(repo: str, index_dir: str | None, **config: Any) -> Any:
@@ -239,14 +254,15 @@ def resolve(site: str, repo: str, index_dir: str | None, via: str | None, as_jso
 @max_loops_option
 @budget_option
 @click.option("--generator", type=click.Choice(["offline", "anthropic"]), default="offline", show_default=True)
+@resolvers_option
 @json_option
 @handle_errors
 def ask(question: str, repo: str, index_dir: str | None, max_loops: int, budget_tokens: int,
-        generator: str, as_json: bool) -> None:
+        generator: str, resolvers: str | None, as_json: bool) -> None:
     """Answer QUESTION about the repository (one bounded hop by default)."""
     from codehop.orchestrator import Limits
 
-    app = _app(repo, index_dir, generator=generator)
+    app = _app(repo, index_dir, generator=generator, **_ladder(resolvers))
     answer = app.navigator().ask(question, Limits(max_loops=max_loops, budget_tokens=budget_tokens))
     app.close()
     if as_json:
@@ -264,12 +280,14 @@ def ask(question: str, repo: str, index_dir: str | None, max_loops: int, budget_
 @budget_option
 @max_loops_option
 @click.option("--format", "fmt", type=click.Choice(["json", "markdown"]), default="markdown", show_default=True)
+@resolvers_option
 @handle_errors
-def context(query: str, repo: str, index_dir: str | None, budget_tokens: int, max_loops: int, fmt: str) -> None:
+def context(query: str, repo: str, index_dir: str | None, budget_tokens: int, max_loops: int, fmt: str,
+            resolvers: str | None) -> None:
     """The context an agent should read for QUERY (a question or a task), packed to a budget."""
     from codehop.context import build_context, render_markdown
 
-    app = _app(repo, index_dir)
+    app = _app(repo, index_dir, **_ladder(resolvers))
     answer = build_context(app, query, budget_tokens=budget_tokens, max_loops=max_loops)
     app.close()
     if fmt == "json":
@@ -335,21 +353,25 @@ def graph(symbol: str | None, repo: str, index_dir: str | None, depth: int, stat
 
 @main.command()
 @click.option("--tcp", default=None, help="HOST:PORT instead of stdio.")
+@resolvers_option
 @handle_errors
-def lsp(tcp: str | None) -> None:
+def lsp(tcp: str | None, resolvers: str | None) -> None:
     """Run the codehop language server (stdio by default)."""
     from lsp_bridge.server import serve
 
+    _ladder(resolvers, for_server=True)
     serve(tcp)
 
 
 @main.command()
 @repo_option
+@resolvers_option
 @handle_errors
-def mcp(repo: str) -> None:
+def mcp(repo: str, resolvers: str | None) -> None:
     """Run the codehop MCP server over stdio."""
     from codehop.mcp_server import serve
 
+    _ladder(resolvers, for_server=True)
     serve(repo)
 
 

@@ -4,7 +4,6 @@ and says what is wrong and how to fix it. Never prints a key."""
 from __future__ import annotations
 
 import os
-import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,8 +42,9 @@ def _index(root: Path, index_dir: str | None) -> Check:
     from codehop.walk import walk_python_files
 
     path = index_dir_for(root, index_dir) / "index.db"
-    if not path.exists():
-        return Check("index", False, f"no index at {path}", f"run: codehop index {root}")
+    if not path.exists():  # not a fault: `ask` and the servers index on first use
+        return Check("index", True, f"no index yet at {path}; the first question builds it "
+                     f"(or run: codehop index {root})")
     try:
         conn = connect(path)
         check_schema(conn)
@@ -67,10 +67,10 @@ def _index(root: Path, index_dir: str | None) -> Check:
 
 
 def _language_server(root: Path, server: str) -> Check:
-    from lsp_bridge.client import SERVERS, LanguageServerClient
+    from lsp_bridge.client import SERVERS, LanguageServerClient, find_executable
 
     command = SERVERS[server]
-    if shutil.which(command[0]) is None:
+    if find_executable(command[0]) is None:
         return Check(f"language server {server}", False, f"{command[0]} not found on PATH",
                      f"pip install {'basedpyright' if server == 'basedpyright' else 'jedi-language-server'}")
     t0 = time.perf_counter()

@@ -71,6 +71,7 @@ __all__ = [
     "ServerResponseError",
     "ServerStartError",
     "codepoint_col",
+    "find_executable",
     "utf16_col",
 ]
 
@@ -82,6 +83,21 @@ SERVERS: Final[Mapping[str, list[str]]] = {
     "basedpyright": ["basedpyright-langserver", "--stdio"],
     "jedi": ["jedi-language-server"],
 }
+
+
+
+def find_executable(name: str) -> str | None:
+    """``name`` on PATH, else next to this interpreter (a virtualenv that is not activated
+    still has its servers in its own ``bin/``)."""
+    import shutil
+    import sys
+
+    found = shutil.which(name)
+    if found is not None:
+        return found
+    beside = os.path.join(os.path.dirname(sys.executable), name)
+    return beside if os.path.isfile(beside) and os.access(beside, os.X_OK) else None
+
 
 _SHUTDOWN_REPLY_S: Final = 2.0
 _EXIT_GRACE_S: Final = 2.0
@@ -597,6 +613,8 @@ class LanguageServerClient:
         if not command:
             raise ValueError("empty command")
         self._command = list(command)
+        if os.sep not in self._command[0]:
+            self._command[0] = find_executable(self._command[0]) or self._command[0]
         self._root_path = os.path.abspath(root_path)
         self._timeout_s = timeout_s
         self._start_timeout_s = start_timeout_s

@@ -76,9 +76,10 @@ def test_xrefs_stats_count_hops(fixture_repo):
 def test_doctor(fixture_repo):
     repo = str(fixture_repo("aliases"))
     r = run("doctor", "--repo", repo, "--json")
-    assert r.exit_code == 1  # no index yet
+    assert r.exit_code == 0, r.output  # a fresh install is green: the first question indexes
     checks = {c["name"]: c for c in json.loads(r.output)}
-    assert not checks["index"]["ok"] and "codehop index" in checks["index"]["fix"]
+    assert checks["index"]["ok"] and "no index yet" in checks["index"]["detail"]
+    assert checks["language server basedpyright"]["ok"] and checks["language server jedi"]["ok"]
     run("index", repo)
     ok = json.loads(run("doctor", "--repo", repo, "--json").output)
     assert all(c["ok"] for c in ok)
@@ -98,3 +99,21 @@ def test_module_entry_point_and_fast_help():
              " 'pygls', 'sqlite3', 'mcp') if m in sys.modules]; print(heavy)")
     loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert loaded.stdout.strip() == "[]"
+
+
+def test_resolvers_option(fixture_repo):
+    repo = str(fixture_repo("aliases"))
+    bad = run("ask", "Where is it?", "--repo", repo, "--resolvers", "symbol_table,telepathy")
+    assert bad.exit_code != 0 and "telepathy" in bad.output
+    r = run("ask", "Where is `shop.Cart` defined?", "--repo", repo, "--resolvers", "symbol_table", "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["state"] in ("complete", "give_up_partial")
+
+
+def test_default_ladder_has_the_language_server(monkeypatch):
+    from codehop.app import Config
+
+    monkeypatch.delenv("CODEHOP_RESOLVERS", raising=False)
+    assert Config().resolvers == ("symbol_table", "jedi", "lsp", "regex")
+    monkeypatch.setenv("CODEHOP_RESOLVERS", "symbol_table,jedi")
+    assert Config().resolvers == ("symbol_table", "jedi")
