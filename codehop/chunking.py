@@ -147,6 +147,7 @@ class _Walker:
         self.module_names: set[str] = set()
         # (start_line, end_line, qualname, class_qualname or "") of def chunks, for scoping sites
         self.scopes: list[tuple[int, int, str, str]] = []
+        self.getattr_defs: list[Node] = []  # module-level `def __getattr__(name)`: lazy exports
 
     # ---- positions -------------------------------------------------------
     def col(self, node: Node) -> int:
@@ -207,6 +208,7 @@ class _Walker:
         total = len(self.lines)
         self.add_runs(1, total, taken, ChunkKind.MODULE, m, m.rsplit(".", 1)[-1],
                       "", _docstring(root))
+        self.lazy_exports()
         self.sites(root)
 
     def definition(self, stmt: Node, defn: Node, scope: str, cls: str,
@@ -222,6 +224,8 @@ class _Walker:
             self.class_def(defn, qual, name, scope, sig, doc, span)
         else:
             kind = ChunkKind.METHOD if cls else ChunkKind.FUNCTION
+            if name == "__getattr__" and not cls and scope == self.facts.module:
+                self.getattr_defs.append(defn)
             self.bind(scope, name, BindingKind.FUNCTION, defn, line, span[1])
             self.add_chunk(span[0], span[1], kind, qual, name, sig, doc)
             self.scopes.append((span[0], span[1], qual, cls))
@@ -232,6 +236,10 @@ class _Walker:
         supers = defn.child_by_field_name("superclasses")
         if supers is not None:
             for arg in supers.named_children:
+                if arg.type == "subscript":  # `Base[T]`, `Generic[T]`: the MRO goes through `Base`
+                    value = arg.child_by_field_name("value")
+                    if value is not None and value.type in ("identifier", "attribute"):
+                        arg = value
                 if arg.type in ("identifier", "attribute"):
                     dotted = _text(arg)
                     target = self.qualify(dotted, scope)
@@ -386,6 +394,12 @@ class _Walker:
             if left.type != "identifier":
                 continue
             name = _text(left)
+            if value is not None and self.rebinds(value, scope, name):
+                # the class (function) stays what the name declares; the line is a pointer to it
+                self.xref(left, name, RefType.ALIAS, f"{scope}.{name}", scope)
+                if member_names is not None:
+                    member_names.add(name)
+                continue
             if name == "__all__" and scope == self.facts.module and value is not None:
                 self.facts.all_names = _literal_names(value)
             if alias_target:
@@ -396,6 +410,77 @@ class _Walker:
                 self.bind(scope, name, BindingKind.VALUE, left, line, end_line, value=value_text)
             if member_names is not None:
                 member_names.add(name)
+
+    def rebinds(self, value: Node, scope: str, name: str) -> bool:
+        """`X = f(g(X))` after `class X`/`def X`: a decorator applied by hand keeps X's declaration."""
+        if value.type != "call" or name not in _call_argument_names(value):
+            return False
+        for b in reversed(self.facts.bindings):
+            if b.scope == scope and b.name == name:
+                return b.kind in (BindingKind.CLASS, BindingKind.FUNCTION)
+        return False
+
+    def lazy_exports(self) -> None:
+        """`def __getattr__(name)` whose branches read `if name == "X": from .m import Y; return Y`
+        (or `return m.Y` after `import m`): X is bound in the module, to what the branch returns,
+        unless the module binds X itself (then __getattr__ never runs for it)."""
+        module = self.facts.module
+        for defn in self.getattr_defs:
+            params = defn.child_by_field_name("parameters")
+            first = next((p for p in params.named_children), None) if params is not None else None
+            if first is not None and first.type in ("typed_parameter", "default_parameter"):
+                first = next((c for c in first.named_children if c.type == "identifier"), None)
+            if first is None or first.type != "identifier":
+                continue
+            param = _text(first)
+            for branch in _descendants(defn.child_by_field_name("body"), "if_statement"):
+                wanted = _compared_string(branch.child_by_field_name("condition"), param)
+                body = branch.child_by_field_name("consequence")
+                if wanted is None or body is None or wanted in self.module_names:
+                    continue
+                found = self.branch_export(body)
+                if found is None:
+                    continue
+                target, node = found
+                line = node.start_point[0] + 1
+                self.bind(module, wanted, BindingKind.IMPORT, node, line, line, target=target)
+                self.xref(node, wanted, self.reexport_kind(module, False), target, module)
+
+    def branch_export(self, body: Node) -> tuple[str, Node] | None:
+        local: dict[str, tuple[str, Node]] = {}
+        for stmt in body.named_children:
+            if stmt.type == "import_from_statement":
+                mod_node = stmt.child_by_field_name("module_name")
+                if mod_node is None:
+                    continue
+                module = self.resolve_relative(mod_node)
+                for child in stmt.named_children:
+                    if child == mod_node:
+                        continue
+                    if child.type == "dotted_name":
+                        local[_text(child)] = (f"{module}.{_text(child)}", child)
+                    elif child.type == "aliased_import":
+                        local[_text(child.child_by_field_name("alias"))] = (
+                            f"{module}.{_text(child.child_by_field_name('name'))}", child)
+            elif stmt.type == "import_statement":
+                for child in stmt.named_children:
+                    if child.type == "aliased_import":
+                        local[_text(child.child_by_field_name("alias"))] = (
+                            _text(child.child_by_field_name("name")), child)
+                    elif child.type == "dotted_name":
+                        head = _text(child).split(".")[0]
+                        local[head] = (head, child)
+            elif stmt.type == "return_statement":
+                ret = stmt.named_children[0] if stmt.named_child_count else None
+                if ret is None or ret.type not in ("identifier", "attribute"):
+                    return None
+                dotted = _text(ret)
+                head, _, rest = dotted.partition(".")
+                if head not in local:
+                    return None
+                target, node = local[head]
+                return (f"{target}.{rest}" if rest else target), node
+        return None
 
     def qualify(self, dotted: str, scope: str) -> str:
         """Dotted text as seen from module scope -> `module.dotted` (resolved through bindings later)."""
@@ -442,6 +527,57 @@ class _Walker:
                 else:
                     continue
                 self.xref(node, dotted, ref_type, target, scope)
+
+
+def _descendants(node: Node | None, node_type: str) -> list[Node]:
+    """Nodes of `node_type` under `node`, not looking inside nested functions or classes."""
+    out: list[Node] = []
+    stack = list(node.named_children) if node is not None else []
+    while stack:
+        n = stack.pop()
+        if n.type in _DEF_TYPES or n.type == "decorated_definition":
+            continue
+        if n.type == node_type:
+            out.append(n)
+        stack.extend(n.named_children)
+    return sorted(out, key=lambda n: n.start_byte)
+
+
+def _compared_string(cond: Node | None, param: str) -> str | None:
+    """`param == "X"` (either order) -> "X"."""
+    if cond is None or cond.type != "comparison_operator" or cond.named_child_count != 2:
+        return None
+    if not any(_text(c) == "==" for c in cond.children if not c.is_named):
+        return None
+    a, b = cond.named_children
+    if b.type == "identifier" and _text(b) == param:
+        a, b = b, a
+    if a.type != "identifier" or _text(a) != param or b.type != "string":
+        return None
+    text = _text(b)
+    if text[:1] in "rbuRBU":
+        return None
+    value = text.strip("\"'")
+    return value if value.isidentifier() else None
+
+
+def _call_argument_names(call: Node) -> set[str]:
+    """Names passed as plain arguments anywhere in a (nested) call: `f(g(X), y=X)(Z)`."""
+    out: set[str] = set()
+    stack = [call]
+    while stack:
+        n = stack.pop()
+        if n.type == "call":
+            fn = n.child_by_field_name("function")
+            args = n.child_by_field_name("arguments")
+            if fn is not None and fn.type == "call":
+                stack.append(fn)
+            for a in (args.named_children if args is not None else ()):
+                if a.type == "identifier":
+                    out.add(_text(a))
+                elif a.type == "call":
+                    stack.append(a)
+    return out
 
 
 def _literal_names(value: Node) -> tuple[str, ...] | None:

@@ -1,0 +1,7 @@
+from wire import Client, WebSocket
+from wire.shapes import Square
+
+client = Client()
+print(client.fetch("/"))
+print(WebSocket({"path": "/ws"}).url)
+print(Square().area())

@@ -1,0 +1,2 @@
+def join_parts(parts: list[str]) -> str:
+    return "".join(parts)
