@@ -20,7 +20,7 @@ from typing import Any
 
 from codehop.errors import CodehopError
 from codehop.records import Location, PendingReference, Provenance, Resolution, Step
-from codehop.resolve import site_of
+from codehop.resolve import names_the_target, site_of
 from codehop.symbols import SymbolTable
 
 
@@ -65,16 +65,21 @@ class JediResolver:
         jedi = self._jedi()
         names: list[Any] = []
         site = site_of(self.root, ref)
-        if site is not None:  # the reference carries its site: ask there, as an editor would
-            script = jedi.Script(path=str(site.path), project=self._project)
-            names = self._goto(script, ref.origin_line, site.col)
-        found = self.table.find_module(ref.ref_target) if not names else None
-        if found is not None:  # a dotted absolute target: a two-line probe
-            mod, rest = found
-            expr = ".".join([mod, *rest])
-            script = jedi.Script(code=f"import {mod}\n{expr}\n", path=str(self.root / "__codehop_probe__.py"),
-                                 project=self._project)
-            names = self._goto(script, 2, len(expr))
+        # at the site when it names the declaration wanted, as an editor would; a dotted absolute
+        # target (a member inherited through a base, a module's export) through a probe
+        order = ("site", "probe") if names_the_target(ref) else ("probe", "site")
+        for how in order:
+            if how == "site" and site is not None:
+                script = jedi.Script(path=str(site.path), project=self._project)
+                names = self._goto(script, ref.origin_line, site.col)
+            elif how == "probe" and (found := self.table.find_module(ref.ref_target)) is not None:
+                mod, rest = found
+                expr = ".".join([mod, *rest])
+                script = jedi.Script(code=f"import {mod}\n{expr}\n",
+                                     path=str(self.root / "__codehop_probe__.py"), project=self._project)
+                names = self._goto(script, 2, len(expr))
+            if names:
+                break
         if not names:
             return None
         n = names[0]

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from codehop.errors import LanguageServerError, UsageError
 from codehop.records import Location, PendingReference, Provenance, Resolution, Step
-from codehop.resolve import site_of
+from codehop.resolve import names_the_target, site_of
 from codehop.symbols import SymbolTable
 from lsp_bridge.client import SERVERS, LanguageServerClient, utf16_col
 from lsp_bridge.client import Location as Location_
@@ -57,18 +57,21 @@ class LspResolver:
     def _resolve(self, ref: PendingReference) -> Resolution | None:
         site = site_of(self.root, ref)
         locations: list[Location_] = []
+        order = ("site", "probe") if names_the_target(ref) else ("probe", "site")
         with self._lock:
-            if site is not None:  # the reference carries its site: ask there, as an editor would
-                locations = self._first_answer(str(site.path), ref.origin_line - 1,
-                                               utf16_col(site.line_text, site.col))
-            found = self.table.find_module(ref.ref_target) if not locations else None
-            if found is not None:  # a dotted absolute target: ask through a probe file
-                mod, rest = found
-                expr = ".".join([mod, *rest])
-                self.probe_dir.mkdir(parents=True, exist_ok=True)
-                probe = self.probe_dir / "lsp_probe.py"
-                probe.write_text(f"import {mod}\n{expr}\n", encoding="utf-8")
-                locations = self._first_answer(str(probe), 1, utf16_col(expr, max(0, len(expr) - 1)))
+            for how in order:
+                if how == "site" and site is not None:  # ask where the name stands, as an editor would
+                    locations = self._first_answer(str(site.path), ref.origin_line - 1,
+                                                   utf16_col(site.line_text, site.col))
+                elif how == "probe" and (found := self.table.find_module(ref.ref_target)) is not None:
+                    mod, rest = found  # a dotted absolute target: through a probe file
+                    expr = ".".join([mod, *rest])
+                    self.probe_dir.mkdir(parents=True, exist_ok=True)
+                    probe = self.probe_dir / "lsp_probe.py"
+                    probe.write_text(f"import {mod}\n{expr}\n", encoding="utf-8")
+                    locations = self._first_answer(str(probe), 1, utf16_col(expr, max(0, len(expr) - 1)))
+                if locations:
+                    break
         locations = [loc for loc in locations if not loc.path.endswith("lsp_probe.py")]
         if not locations:
             return None

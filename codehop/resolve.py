@@ -77,6 +77,12 @@ class Site:
     col: int  # 0-based code-point column of the name whose declaration is wanted
 
 
+def names_the_target(ref: PendingReference) -> bool:
+    """The anchor's last name is the declaration wanted (an attribute or call site, an import of
+    it), not a step on the way (a base class, a module) whose member is wanted."""
+    return ref.anchor_text.rpartition(".")[2] == ref.ref_target.rpartition(".")[2]
+
+
 def site_of(root: Path, ref: PendingReference) -> Site | None:
     """Where a position-based rung should ask: the last name of the anchor, when the anchor (or
     that name) stands at the reference's origin line and column; None for a reference without

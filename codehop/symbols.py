@@ -13,7 +13,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 
-from codehop.records import Binding, BindingKind, Location, Provenance, Resolution, Step
+from codehop.records import Binding, BindingKind, ClassInfo, Location, Provenance, Resolution, Step
 from codehop.snapshot import SqlSymbols, SymbolSnapshot
 from codehop.store import SqliteStore
 
@@ -150,6 +150,10 @@ class SymbolTable:
         scope, _, name = qualname.rpartition(".")
         b = self._src.binding(scope, name)
         return b if b is not None and b.kind is BindingKind.CLASS else None
+
+    def class_info(self, class_qualname: str) -> ClassInfo | None:
+        """The class statement's facts (bases as written: `?expr` for one the index cannot name)."""
+        return self._src.class_info(class_qualname)
 
     def base_classes(self, class_qualname: str) -> list[tuple[str, Binding | None]]:
         """(base as written, its class binding or None) for each base of a class."""
