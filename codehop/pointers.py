@@ -182,6 +182,8 @@ class PointerFinder:
                                     ref_target=self._target(rel_path, scope, kind, [name]),
                                     origin_path=rel_path, origin_line=line_no, origin_col=col)
         start = _receiver_start(line, dot)
+        if _KEYWORD_BEFORE.search(line[:start]):
+            return None  # `from a.b import`, `import a.b`: a module path, not an attribute
         receiver = line[start:dot].strip()
         if not receiver or receiver[0].isdigit() or receiver[0] in "'\"":
             return None
@@ -224,9 +226,13 @@ class PointerFinder:
         found = self.table.resolve(f"{cls}.{name}")
         if found is not None and not found.is_external:
             return []
+        # only bases the table cannot follow: through the others its "no such member" is exact
+        unfollowed = {written for written, b in self.table.base_classes(cls) if b is None}
+        if not unfollowed:
+            return []
         out: list[PendingReference] = []
         for x in self.store.xrefs(rel_path=res.target.rel_path, ref_type=str(RefType.BASE_CLASS)):
-            if x.scope == cls:
+            if x.scope == cls and x.target in unfollowed:
                 out.append(PendingReference(anchor_text=x.anchor_text, ref_type=RefType.INHERITED_MEMBER,
                                             ref_target=f"{cls}.{name}", origin_path=x.rel_path,
                                             origin_line=x.line, origin_col=x.col))

@@ -18,7 +18,16 @@ from pathlib import Path
 
 from codehop.errors import CodehopError
 from codehop.protocols import Resolver
-from codehop.records import Binding, BindingKind, Location, PendingReference, Provenance, Resolution, Step
+from codehop.records import (
+    Binding,
+    BindingKind,
+    Location,
+    PendingReference,
+    Provenance,
+    RefType,
+    Resolution,
+    Step,
+)
 from codehop.store import SqliteStore
 from codehop.symbols import SymbolTable
 
@@ -189,12 +198,30 @@ class Ladder:
                 external = external or res
                 out.failures.append((name, f"outside the repository ({res.external})"))
                 continue
-            out.resolution = self.follow(res)
+            res = self.follow(res)
+            if ref.ref_type is RefType.INHERITED_MEMBER and not names_the_target(ref):
+                member = self.member_of(res, ref.ref_target.rpartition(".")[2])
+                if member is None:  # landed on the base, whose table does not hold the member either
+                    out.failures.append((name, f"landed on {res.target.qualname or res.target.rel_path}, "
+                                               "which does not declare the member"))
+                    continue
+                res = member
+            out.resolution = res
             break
         if out.resolution is None and external is not None:
             out.resolution = external
             out.failures = [f for f in out.failures if not f[1].startswith("outside the repository")]
         return out
+
+    def member_of(self, res: Resolution, member: str) -> Resolution | None:
+        """A landing on the base class of an inherited member -> the member, through that class."""
+        qual = res.target.qualname
+        if res.is_external or not qual or self.table.class_binding(qual) is None:
+            return res if qual.rpartition(".")[2] == member else None
+        found = self.table.resolve(f"{qual}.{member}")
+        if found is None or found.is_external:
+            return None
+        return Resolution(target=found.target, provenance=res.provenance, steps=res.steps + found.steps)
 
     def cached(self, ref: PendingReference) -> Resolution | None:
         """The landing a previous loop recorded for this site (xref row), if it is still a declaration."""

@@ -334,6 +334,9 @@ class _Session:
             "$/progress",
             "$/logTrace",
             "telemetry/event",
+            "pyright/reportProgress",
+            "pyright/beginProgress",
+            "pyright/endProgress",
         ):
             self.rpc.feature(method)(null)
 
