@@ -148,9 +148,12 @@ class PointerFinder:
             if name not in chunk.text:
                 continue
             mine = any(chunk.qualname == o or chunk.qualname.startswith(o + ".") for o in owners)
+            in_doc = False
             for i, line in enumerate(chunk.text.split("\n")):
-                if name not in line:
-                    continue
+                quotes = line.count('"""') + line.count("\'\'\'")
+                was_in_doc, in_doc = in_doc, in_doc ^ (quotes % 2 == 1)
+                if name not in line or was_in_doc or quotes:
+                    continue  # prose in a docstring (its delimiters' lines too)
                 for m in pattern.finditer(line):
                     ref = self._site(chunk.rel_path, chunk.start_line + i, line, m.start(), name, chunk.qualname,
                                      chunk.kind)
@@ -188,6 +191,8 @@ class PointerFinder:
         if not receiver or receiver[0].isdigit() or receiver[0] in "'\"":
             return None
         written = _collapse_calls(receiver)
+        if self.store.module_path(f"{written}.{name}") is not None:
+            return None  # `pkg.sub`: a module path, not an attribute
         if receiver.endswith(")"):
             ref_type = RefType.CALL  # the member of a call's result: its return type decides
         elif "." in written:
