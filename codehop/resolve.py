@@ -112,6 +112,12 @@ def site_of(root: Path, ref: PendingReference) -> Site | None:
         return Site(path=path, line_text=line, col=col + len(anchor) - len(name))
     if _word_at(line, col, name):
         return Site(path=path, line_text=line, col=col)
+    # a cursor inside the name (an editor's position)
+    start = col
+    while 0 < start <= len(line) and (line[start - 1].isalnum() or line[start - 1] == "_"):
+        start -= 1
+    if start != col and _word_at(line, start, name):
+        return Site(path=path, line_text=line, col=start)
     return None
 
 
