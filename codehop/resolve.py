@@ -27,6 +27,7 @@ from codehop.records import (
     RefType,
     Resolution,
     Step,
+    XRef,
 )
 from codehop.store import SqliteStore
 from codehop.symbols import SymbolTable
@@ -283,8 +284,10 @@ class Ladder:
             self.store.bump("hops_from_resolver")
             if any(s.note == "cached" for s in res.steps):
                 return
-            self.store.record_resolution(ref.origin_path, ref.origin_line, ref.anchor_text,
-                                         res.target.rel_path, res.target.line, str(res.provenance))
+            self.store.remember_resolution(XRef(
+                rel_path=ref.origin_path, line=ref.origin_line, col=ref.origin_col, anchor_text=ref.anchor_text,
+                ref_type=ref.ref_type, target=ref.ref_target, scope="", target_path=res.target.rel_path,
+                target_line=res.target.line, provenance=str(res.provenance)))
         except Exception:  # a busy index must not fail the answer
             pass
 

@@ -353,6 +353,22 @@ class SqliteStore:
                          " WHERE rel_path=? AND line=? AND anchor_text=? AND target_path=''",
                          (target_path, target_line, provenance, rel_path, line, anchor))
 
+    def remember_resolution(self, site: XRef) -> None:
+        """A loop-time landing for a site the indexer left without a row (an attribute reached by
+        inference): fill its row, or add one, so the next query reads it instead of asking again."""
+        with self.transaction() as conn:
+            cur = conn.execute("UPDATE xrefs SET target_path=?, target_line=?, provenance=?"
+                               " WHERE rel_path=? AND line=? AND anchor_text=? AND target_path=''",
+                               (site.target_path, site.target_line, site.provenance, site.rel_path, site.line,
+                                site.anchor_text))
+            if cur.rowcount == 0 and conn.execute(
+                    "SELECT 1 FROM xrefs WHERE rel_path=? AND line=? AND anchor_text=?",
+                    (site.rel_path, site.line, site.anchor_text)).fetchone() is None:
+                conn.execute("INSERT INTO xrefs (rel_path, line, col, anchor_text, ref_type, target, scope,"
+                             " target_path, target_line, provenance) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                             (site.rel_path, site.line, site.col, site.anchor_text, str(site.ref_type),
+                              site.target, site.scope, site.target_path, site.target_line, site.provenance))
+
     def cached_resolution(self, rel_path: str, line: int, anchor: str) -> XRef | None:
         row = self.conn.execute(
             f"SELECT {_XREF_COLS} FROM xrefs WHERE rel_path=? AND line=? AND anchor_text=?"

@@ -107,3 +107,24 @@ def test_one_server_per_repository_reused_and_closed(fixture_repo):  # type: ign
     assert lsp.client.pid == pid  # the same process answered
     app.close()
     assert not lsp.client.alive
+
+
+@pytest.mark.slow
+def test_a_landing_is_remembered_for_a_site_without_a_row(fixture_repo):  # type: ignore[no-untyped-def]
+    """wire/client.py:31 has no xref row for `self._transport.handle_request` (an attribute the
+    indexer cannot type); Jedi's landing adds one, and the next ladder reads it without asking."""
+    app = App(fixture_repo("inferred"), Config(resolvers=("symbol_table",)))
+    assert app.store.cached_resolution("wire/client.py", 31, SITE.anchor_text) is None
+    jedi = JediResolver(str(app.root), app.table, timeout_s=10)
+    out = Ladder([SymbolTableResolver(app.table), jedi], app.table).resolve(SITE)
+    assert out.resolution is not None
+    Ladder([jedi], app.table).feed_back(SITE, out.resolution)
+    row = app.store.cached_resolution("wire/client.py", 31, SITE.anchor_text)
+    assert row is not None and (row.target_path, row.target_line, row.provenance) == ("wire/transport.py", 2, "jedi")
+    missing = LspResolver(str(app.root), app.table, command=("/nonexistent/langserver",), timeout_s=2)
+    again = Ladder([SymbolTableResolver(app.table), missing], app.table).resolve(SITE)
+    assert again.cached and again.tried == ["symbol_table"] and again.resolution is not None
+    assert again.resolution.provenance is Provenance.JEDI and again.resolution.target.line == 2
+    assert missing.client.pid is None
+    jedi.close()
+    app.close()
