@@ -148,6 +148,7 @@ class _Walker:
         # (start_line, end_line, qualname, class_qualname or "") of def chunks, for scoping sites
         self.scopes: list[tuple[int, int, str, str]] = []
         self.getattr_defs: list[Node] = []  # module-level `def __getattr__(name)`: lazy exports
+        self.module_dicts: dict[str, Node] = {}  # module-level `NAME = {...}` literals
 
     # ---- positions -------------------------------------------------------
     def col(self, node: Node) -> int:
@@ -394,6 +395,8 @@ class _Walker:
             if left.type != "identifier":
                 continue
             name = _text(left)
+            if value is not None and value.type == "dictionary" and scope == self.facts.module:
+                self.module_dicts[name] = value
             if value is not None and self.rebinds(value, scope, name):
                 # the class (function) stays what the name declares; the line is a pointer to it
                 self.xref(left, name, RefType.ALIAS, f"{scope}.{name}", scope)
@@ -433,6 +436,13 @@ class _Walker:
             if first is None or first.type != "identifier":
                 continue
             param = _text(first)
+            body_names = {_text(n) for n in _descendants(defn.child_by_field_name("body"), "identifier")}
+            for table in (t for t in self.module_dicts if t in body_names):
+                for wanted, target, node in self.mapping_exports(self.module_dicts[table]):
+                    if wanted not in self.module_names:
+                        line = node.start_point[0] + 1
+                        self.bind(module, wanted, BindingKind.IMPORT, node, line, line, target=target)
+                        self.xref(node, wanted, self.reexport_kind(module, False), target, module)
             for branch in _descendants(defn.child_by_field_name("body"), "if_statement"):
                 wanted = _compared_string(branch.child_by_field_name("condition"), param)
                 body = branch.child_by_field_name("consequence")
@@ -445,6 +455,40 @@ class _Walker:
                 line = node.start_point[0] + 1
                 self.bind(module, wanted, BindingKind.IMPORT, node, line, line, target=target)
                 self.xref(node, wanted, self.reexport_kind(module, False), target, module)
+
+    def mapping_exports(self, mapping: Node) -> list[tuple[str, str, Node]]:
+        """`{"X": ".mod"}`, `{"X": "pkg.mod:Y"}`, `{"X": ("pkg.mod", "Y")}` -> (X, dotted target, node)."""
+        out: list[tuple[str, str, Node]] = []
+        for pair in mapping.named_children:
+            if pair.type != "pair":
+                continue
+            key, value = pair.child_by_field_name("key"), pair.child_by_field_name("value")
+            if key is None or value is None or key.type != "string":
+                continue
+            wanted = _text(key).strip("\"'")
+            if not wanted.isidentifier():
+                continue
+            parts = [value] if value.type == "string" else list(value.named_children) if value.type == "tuple" else []
+            if not parts or len(parts) > 2 or any(p.type != "string" for p in parts):
+                continue
+            texts = [_text(p).strip("\"'") for p in parts]
+            if len(texts) == 2:
+                where, attr = texts
+            elif ":" in texts[0]:
+                where, _, attr = texts[0].partition(":")
+            else:
+                where, attr = texts[0], wanted
+            if where.startswith("."):
+                dots = len(where) - len(where.lstrip("."))
+                base = self.facts.module.split(".")
+                base = base if self.facts.is_package else base[:-1]
+                base = base[: len(base) - (dots - 1)] if dots > 1 else base
+                where = ".".join([*base, where.lstrip(".")] if where.lstrip(".") else base)
+            if not where or not all(p.isidentifier() for p in where.split(".")) or not attr.isidentifier():
+                continue
+            target = where if where.rpartition(".")[2] == attr and len(texts) == 1 else f"{where}.{attr}"
+            out.append((wanted, target, pair))
+        return out
 
     def branch_export(self, body: Node) -> tuple[str, Node] | None:
         local: dict[str, tuple[str, Node]] = {}

@@ -29,6 +29,9 @@ def app(fixture_repo):  # type: ignore[no-untyped-def]
     ("wire.models.join_parts", ("wire/_pure.py", 1, "wire._pure.join_parts")),
     # def __getattr__(name): if name == "OldClient": from .client import Client as _Client; return _Client
     ("wire.OldClient", ("wire/client.py", 15, "wire.client.Client")),
+    # _LAZY = {"Headers": ".models", "join": ("._pure", "join_parts")} read by __getattr__
+    ("wire.lazy.Headers", ("wire/models.py", 12, "wire.models.Headers")),
+    ("wire.lazy.join", ("wire/_pure.py", 1, "wire._pure.join_parts")),
 ])
 def test_table_resolves(app, dotted, where):  # type: ignore[no-untyped-def]
     res = app.table.resolve(dotted)
