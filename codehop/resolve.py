@@ -156,8 +156,9 @@ class Ladder:
 
     A resolution the reader already computed (`ref.resolution`) is the symbol table's answer and
     no rung is asked. Before a position-based rung (Jedi, a language server) is asked, the xref
-    row a previous loop wrote for the same site is read. A rung that raises, or lands outside
-    the repository while a later rung may land inside, is recorded in `failures`.
+    row a previous loop wrote for the same site is read. Every rung asked that gives no answer
+    (or raises, or times out) is recorded in `failures` with why. A landing outside the indexed
+    root (an installed package) ends the ladder as external: named, never fetched.
     """
 
     def __init__(self, resolvers: Sequence[Resolver], table: SymbolTable, *, max_steps: int = 8,
@@ -174,7 +175,6 @@ class Ladder:
             out.tried.append(str(Provenance.SYMBOL_TABLE))
             out.resolution = self.follow(ref.resolution)
             return out
-        external: Resolution | None = None
         cache_read = False
         for r in self.resolvers:
             name = str(r.name)
@@ -198,13 +198,11 @@ class Ladder:
                 if not any(f[0] == name for f in out.failures):
                     out.failures.append((name, "no answer"))
                 continue
-            if res.is_external and r.name is Provenance.SYMBOL_TABLE:
-                out.resolution = res  # the import names a module the index does not hold: exact
+            if res.is_external:
+                # a module outside the indexed root (an installed package, the standard library):
+                # named, never fetched; a later rung would land there too, so none is asked
+                out.resolution = res
                 break
-            if res.is_external:  # outside the trust boundary: a later rung may still land inside
-                external = external or res
-                out.failures.append((name, f"outside the repository ({res.external})"))
-                continue
             res = self.follow(res)
             if ref.ref_type is RefType.INHERITED_MEMBER and not names_the_target(ref):
                 member = self.member_of(res, ref.ref_target.rpartition(".")[2])
@@ -215,9 +213,6 @@ class Ladder:
                 res = member
             out.resolution = res
             break
-        if out.resolution is None and external is not None:
-            out.resolution = external
-            out.failures = [f for f in out.failures if not f[1].startswith("outside the repository")]
         return out
 
     def member_of(self, res: Resolution, member: str) -> Resolution | None:
