@@ -117,3 +117,11 @@ def test_default_ladder_has_the_language_server(monkeypatch):
     assert Config().resolvers == ("symbol_table", "jedi", "lsp", "regex")
     monkeypatch.setenv("CODEHOP_RESOLVERS", "symbol_table,jedi")
     assert Config().resolvers == ("symbol_table", "jedi")
+
+
+@pytest.mark.parametrize("command", ["mcp", "lsp", "context"])
+def test_resolvers_option_is_checked_on_every_frontend(command, fixture_repo):
+    args = [command, "--resolvers", "telepathy"] + (["q", "--repo", str(fixture_repo("aliases"))]
+                                                    if command == "context" else [])
+    r = run(*args)
+    assert r.exit_code == 2 and "telepathy" in r.output
