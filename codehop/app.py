@@ -74,6 +74,7 @@ class App:
             if store.path != self.store.path:
                 self.store = store
                 self.table = SymbolTable(store)
+                self._close_resolvers()  # they hold the old table; rebuilt on next use
             self.report = report
             return report
 
@@ -146,11 +147,15 @@ class App:
 
     def close(self) -> None:
         """Shut down what this App started (the language server, Jedi's worker), then the index."""
-        for r in self._resolvers.values():
+        self._close_resolvers()
+        self.store.close()
+
+    def _close_resolvers(self) -> None:
+        resolvers, self._resolvers = self._resolvers, {}
+        for r in resolvers.values():
             close = getattr(r, "close", None)
             if close is not None:
                 close()
-        self.store.close()
 
 
 _APPS: dict[tuple[str, str | None], App] = {}
