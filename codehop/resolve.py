@@ -180,7 +180,7 @@ class Ladder:
             name = str(r.name)
             if via is not None and name != via:
                 continue
-            if r.name in _SITE_RUNGS and not cache_read:
+            if r.name in _SITE_RUNGS and not cache_read and via is None:  # `via`: that rung itself
                 cache_read = True
                 cached = self.cached(ref)
                 if cached is not None:
