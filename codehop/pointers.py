@@ -54,7 +54,8 @@ class PointerFinder:
 
     def pointer(self, subject: Subject, res: Resolution, binding: Binding | None,
                 context: Sequence[ContextItem]) -> PendingReference:
-        """The first link of the chain that the context shows (else the first link)."""
+        """The first link of the chain that the context shows (else the first link), carrying
+        the table's resolution `res` so that the ladder does not compute it again."""
         steps = res.steps
         step: Step | None = next((s for s in steps if contains(context, s.from_loc)), None)
         if step is None and steps:
@@ -64,7 +65,7 @@ class PointerFinder:
             path = self.store.module_path(owner) or res.target.rel_path
             return PendingReference(anchor_text=subject.dotted.rpartition(".")[2],
                                     ref_type=RefType.OTHER, ref_target=subject.dotted,
-                                    origin_path=path, origin_line=1)
+                                    origin_path=path, origin_line=1, resolution=res)
         ref_type = {
             "alias": RefType.ALIAS,
             "star_import": RefType.STAR_IMPORT,
@@ -85,9 +86,10 @@ class PointerFinder:
                 break
         if step.note == "mro":
             anchor = step.from_loc.qualname.rpartition(".")[2]
+        # the table's resolution is handed over: the ladder does not resolve it again
         return PendingReference(anchor_text=anchor, ref_type=ref_type, ref_target=subject.dotted,
                                 origin_path=step.from_loc.rel_path, origin_line=step.from_loc.line,
-                                origin_col=col)
+                                origin_col=col, resolution=res)
 
     def value_dependencies(self, binding: Binding | None, context: Sequence[ContextItem],
                            resolved: Mapping[str, Resolution],
