@@ -279,6 +279,8 @@ class _Walker:
             for child in stmt.named_children:
                 if child.type == "assignment":
                     self.assignment(child, scope, cls, member_names)
+        elif t == "try_statement" and _catches_import_error(stmt):
+            self.import_fallback(stmt, scope, cls, member_names)
         elif t in _BLOCK_PARENTS:
             for child in stmt.named_children:
                 if child.type in _BLOCK_PARENTS:
@@ -292,6 +294,33 @@ class _Walker:
                     name = _text(d.child_by_field_name("name"))
                     kind = BindingKind.CLASS if d.type == "class_definition" else BindingKind.FUNCTION
                     self.bind(scope, name, kind, d, d.start_point[0] + 1, child.end_point[0] + 1)
+
+    def import_fallback(self, stmt: Node, scope: str, cls: str, member_names: set[str] | None) -> None:
+        """`try: from .m import X` / `except ImportError: <fallback>`. Both branches are read. A
+        fallback that imports X from elsewhere is an alternative implementation: the last binding
+        wins, as for any rebinding. A fallback that defines or assigns X (a stub, `X = None`) only
+        runs when the import fails: the import stays X's binding and the stub is kept as a
+        pointer (an xref row), so the declaration found is the one the package really uses."""
+        tried: dict[tuple[str, str], Binding] = {}
+        for child in stmt.named_children:
+            start = len(self.facts.bindings)
+            if child.type == "except_clause" and _catches_import_error(child) and tried:
+                self.statement(child, scope, cls, member_names)
+                kept: list[Binding] = []
+                for b in self.facts.bindings[start:]:
+                    imp = tried.get((b.scope, b.name))
+                    if imp is not None and b.kind not in (BindingKind.IMPORT, BindingKind.MODULE):
+                        self.facts.xrefs.append(XRef(rel_path=b.rel_path, line=b.line, col=b.col, anchor_text=b.name,
+                                                     ref_type=RefType.OTHER, target=imp.target, scope=b.scope))
+                    else:
+                        kept.append(b)
+                self.facts.bindings[start:] = kept
+                continue
+            self.statement(child, scope, cls, member_names)
+            if child.type == "block":  # the try body
+                for b in self.facts.bindings[start:]:
+                    if b.kind in (BindingKind.IMPORT, BindingKind.MODULE):
+                        tried[(b.scope, b.name)] = b
 
     def bind(self, scope: str, name: str, kind: BindingKind, node: Node, line: int,
              end_line: int, target: str = "", value: str = "") -> None:
@@ -571,6 +600,18 @@ class _Walker:
                 else:
                     continue
                 self.xref(node, dotted, ref_type, target, scope)
+
+
+def _catches_import_error(node: Node) -> bool:
+    """A try statement with (or an except clause that is) a handler for ImportError,
+    ModuleNotFoundError, or everything."""
+    clauses = [node] if node.type == "except_clause" else [c for c in node.named_children
+                                                            if c.type == "except_clause"]
+    for clause in clauses:
+        header = _text(clause).split(":", 1)[0]
+        if header.strip() == "except" or "ImportError" in header or "ModuleNotFoundError" in header:
+            return True
+    return False
 
 
 def _descendants(node: Node | None, node_type: str) -> list[Node]:

@@ -27,6 +27,8 @@ def app(fixture_repo):  # type: ignore[no-untyped-def]
     ("wire.models.Client", ("wire/client.py", 15, "wire.client.Client")),
     # try: from ._speedups import fast_join as join_parts / except ImportError: from ._pure import ...
     ("wire.models.join_parts", ("wire/_pure.py", 1, "wire._pure.join_parts")),
+    # try: from ._pure import join_parts as main / except ImportError: def main(): (a stub)
+    ("wire.cli.main", ("wire/_pure.py", 1, "wire._pure.join_parts")),
     # def __getattr__(name): if name == "OldClient": from .client import Client as _Client; return _Client
     ("wire.OldClient", ("wire/client.py", 15, "wire.client.Client")),
     # _LAZY = {"Headers": ".models", "join": ("._pure", "join_parts")} read by __getattr__
@@ -56,3 +58,8 @@ def test_lazy_export_does_not_shadow_a_real_binding(app):  # type: ignore[no-unt
     assert b is not None and b.line == 3
     lazy = app.store.binding("wire", "OldClient")
     assert lazy is not None and lazy.line == 9 and lazy.target == "wire.client.Client"
+
+
+def test_import_fallback_stub_is_a_pointer(app):  # type: ignore[no-untyped-def]
+    rows = [x for x in app.store.xrefs(rel_path="wire/cli.py", line=5) if x.anchor_text == "main"]
+    assert len(rows) == 1 and rows[0].target == "wire._pure.join_parts"
