@@ -154,8 +154,8 @@ class LadderResult:
 class Ladder:
     """Each reference is resolved once: the first rung that lands inside the trust boundary wins.
 
-    A resolution the reader already computed (`ref.resolution`) is the symbol table's answer and
-    no rung is asked. Before a position-based rung (Jedi, a language server) is asked, the xref
+    A resolution the reader already computed (`ref.resolution`) is the symbol table rung's answer
+    (when the ladder has that rung) and no rung is asked. Before a position-based rung (Jedi, a language server) is asked, the xref
     row a previous loop wrote for the same site is read. Every rung asked that gives no answer
     (or raises, or times out) is recorded in `failures` with why. A landing outside the indexed
     root (an installed package) ends the ladder as external: named, never fetched.
@@ -171,7 +171,9 @@ class Ladder:
 
     def resolve(self, ref: PendingReference, via: str | None = None) -> LadderResult:
         out = LadderResult(resolution=None)
-        if ref.resolution is not None and via in (None, str(Provenance.SYMBOL_TABLE)):
+        table_rung = any(r.name is Provenance.SYMBOL_TABLE for r in self.resolvers)
+        if ref.resolution is not None and table_rung and via in (None, str(Provenance.SYMBOL_TABLE)):
+            # the reader's own table lookup is this ladder's first rung: handed over, not redone
             out.tried.append(str(Provenance.SYMBOL_TABLE))
             out.resolution = self.follow(ref.resolution)
             return out
