@@ -154,8 +154,8 @@ class LadderResult:
 class Ladder:
     """Each reference is resolved once: the first rung that lands inside the trust boundary wins.
 
-    A resolution the reader already computed (`ref.resolution`) is the symbol table rung's answer
-    (when the ladder has that rung) and no rung is asked. Before a position-based rung (Jedi, a language server) is asked, the xref
+    A resolution the reader already computed (`ref.resolution`) is the symbol-table rung's
+    answer, taken without a lookup (rungs placed before that one are still asked first). Before a position-based rung (Jedi, a language server) is asked, the xref
     row a previous loop wrote for the same site is read. Every rung asked that gives no answer
     (or raises, or times out) is recorded in `failures` with why. A landing outside the indexed
     root (an installed package) ends the ladder as external: named, never fetched.
@@ -171,12 +171,6 @@ class Ladder:
 
     def resolve(self, ref: PendingReference, via: str | None = None) -> LadderResult:
         out = LadderResult(resolution=None)
-        table_rung = any(r.name is Provenance.SYMBOL_TABLE for r in self.resolvers)
-        if ref.resolution is not None and table_rung and via in (None, str(Provenance.SYMBOL_TABLE)):
-            # the reader's own table lookup is this ladder's first rung: handed over, not redone
-            out.tried.append(str(Provenance.SYMBOL_TABLE))
-            out.resolution = self.follow(ref.resolution)
-            return out
         cache_read = False
         for r in self.resolvers:
             name = str(r.name)
@@ -190,11 +184,14 @@ class Ladder:
                     return out
             out.tried.append(name)
             t0 = time.perf_counter()
-            try:
-                res = r.resolve(ref)
-            except Exception as exc:  # a resolver's failure is a rung skipped, never the query's end
-                out.failures.append((name, f"{type(exc).__name__}: {exc}"))
-                res = None
+            if r.name is Provenance.SYMBOL_TABLE and ref.resolution is not None:
+                res = ref.resolution  # the reader's own table lookup: handed over, not redone
+            else:
+                try:
+                    res = r.resolve(ref)
+                except Exception as exc:  # a resolver's failure is a rung skipped, never the query's end
+                    out.failures.append((name, f"{type(exc).__name__}: {exc}"))
+                    res = None
             out.timings_ms[name] = (time.perf_counter() - t0) * 1000
             if res is None:
                 if not any(f[0] == name for f in out.failures):
