@@ -12,6 +12,7 @@ Owns the only use of `jedi`. May import: records, symbols, stdlib, jedi.
 
 from __future__ import annotations
 
+import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
@@ -41,7 +42,13 @@ class JediResolver:
         self._warm = False
 
     def _jedi(self) -> Any:
+        # importing jedi raises the process-wide recursion limit to 3000; the indexer in the same
+        # process relies on the default to refuse absurdly nested files, so it is put back (a
+        # deeper Jedi recursion becomes this rung's failure, caught by the ladder)
+        limit = sys.getrecursionlimit()
         import jedi  # type: ignore[import-untyped]
+
+        sys.setrecursionlimit(limit)
 
         if self._project is None:
             # the indexed root comes first, so an installed copy of the same package never wins
