@@ -127,3 +127,13 @@ def test_rungs_land_on_the_declaration(fixture_repo, rung):  # type: ignore[no-u
             assert out.tried == ["symbol_table", rung]
     finally:
         app.close()
+
+
+def test_member_of_a_call_result_and_of_a_module_level_value(app):  # type: ignore[no-untyped-def]
+    """app.py:6 `WebSocket({"path": "/ws"}).url` and app.py:5 `client.fetch("/")`."""
+    finder = PointerFinder(app.table)
+    ctx = context_of(app, "app.py")
+    got = [(r.origin_line, r.origin_col, r.anchor_text, r.ref_type, r.ref_target) for r in finder.sites("url", ctx)]
+    assert got[0] == (6, 33, "WebSocket(...).url", RefType.CALL, "wire.connection.WebSocket.url")
+    got = [(r.origin_line, r.origin_col, r.anchor_text, r.ref_type, r.ref_target) for r in finder.sites("fetch", ctx)]
+    assert got == [(5, 13, "client.fetch", RefType.OTHER, "app.client.fetch")]
