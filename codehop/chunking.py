@@ -473,17 +473,17 @@ class _Walker:
                         self.bind(module, wanted, BindingKind.IMPORT, node, line, line, target=target)
                         self.xref(node, wanted, self.reexport_kind(module, False), target, module)
             for branch in _descendants(defn.child_by_field_name("body"), "if_statement"):
-                wanted = _compared_string(branch.child_by_field_name("condition"), param)
+                asked = _compared_string(branch.child_by_field_name("condition"), param)
                 body = branch.child_by_field_name("consequence")
-                if wanted is None or body is None or wanted in self.module_names:
+                if asked is None or body is None or asked in self.module_names:
                     continue
                 found = self.branch_export(body)
                 if found is None:
                     continue
                 target, node = found
                 line = node.start_point[0] + 1
-                self.bind(module, wanted, BindingKind.IMPORT, node, line, line, target=target)
-                self.xref(node, wanted, self.reexport_kind(module, False), target, module)
+                self.bind(module, asked, BindingKind.IMPORT, node, line, line, target=target)
+                self.xref(node, asked, self.reexport_kind(module, False), target, module)
 
     def mapping_exports(self, mapping: Node) -> list[tuple[str, str, Node]]:
         """`{"X": ".mod"}`, `{"X": "pkg.mod:Y"}`, `{"X": ("pkg.mod", "Y")}` -> (X, dotted target, node)."""

@@ -157,15 +157,15 @@ class PointerFinder:
                 if name not in line or was_in_doc or quotes:
                     continue  # prose in a docstring (its delimiters' lines too)
                 for m in pattern.finditer(line):
-                    ref = self._site(chunk.rel_path, chunk.start_line + i, line, m.start(), name, chunk.qualname,
-                                     chunk.kind)
-                    if ref is None:
+                    found = self._site(chunk.rel_path, chunk.start_line + i, line, m.start(), name,
+                                       chunk.qualname, chunk.kind)
+                    if found is None:
                         continue
-                    key = (ref.origin_path, ref.origin_line, ref.origin_col)
+                    key = (found.origin_path, found.origin_line, found.origin_col)
                     if key in seen:
                         continue
                     seen.add(key)
-                    (owned if mine else other).append(ref)
+                    (owned if mine else other).append(found)
         # attribute sites (their receiver's type decides) before bare calls of the name
         other.sort(key=lambda r: r.ref_type is RefType.CALL and "." not in r.anchor_text)
         return (owned + other)[:_MAX_SITES]

@@ -184,6 +184,7 @@ class Ladder:
                     return out
             out.tried.append(name)
             t0 = time.perf_counter()
+            res: Resolution | None
             if r.name is Provenance.SYMBOL_TABLE and ref.resolution is not None:
                 res = ref.resolution  # the reader's own table lookup: handed over, not redone
             else:
