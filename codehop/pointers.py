@@ -18,6 +18,7 @@ from codehop.question import Subject
 from codehop.records import (
     Binding,
     BindingKind,
+    Chunk,
     ChunkKind,
     ContextItem,
     Location,
@@ -130,9 +131,11 @@ class PointerFinder:
         `parser.stream.next_if`, `get_console().print_json`, `Parser(...).parse()`), each a
         pending reference whose origin column is the first character of `name` there: the token
         a position-based rung (Jedi, a language server) resolves. Sites inside the chunks of
-        `owners` (the subjects the question named) come first. For an owner that is a class on
-        which the symbol table cannot find `name`, its class statement's base expressions come
-        first (the member is inherited through a base the table cannot follow)."""
+        `owners` (the subjects the question named) come first; when the context holds none of
+        the owners' code (the budget cut it), the owners' own chunks are read from the index.
+        For an owner that is a class on which the symbol table cannot find `name`, its class
+        statement's base expressions come first (the member is inherited through a base the
+        table cannot follow)."""
         if not name.isidentifier():
             return []
         pattern = re.compile(rf"(?<![\w$]){re.escape(name)}(?!\w)")
@@ -147,28 +150,38 @@ class PointerFinder:
                     owned.append(ref)
         for item in context:
             chunk = item.chunk
-            if name not in chunk.text:
-                continue
             mine = any(chunk.qualname == o or chunk.qualname.startswith(o + ".") for o in owners)
-            in_doc = False
-            for i, line in enumerate(chunk.text.split("\n")):
-                quotes = line.count('"""') + line.count("\'\'\'")
-                was_in_doc, in_doc = in_doc, in_doc ^ (quotes % 2 == 1)
-                if name not in line or was_in_doc or quotes:
-                    continue  # prose in a docstring (its delimiters' lines too)
-                for m in pattern.finditer(line):
-                    found = self._site(chunk.rel_path, chunk.start_line + i, line, m.start(), name,
-                                       chunk.qualname, chunk.kind)
-                    if found is None:
-                        continue
-                    key = (found.origin_path, found.origin_line, found.origin_col)
-                    if key in seen:
-                        continue
-                    seen.add(key)
-                    (owned if mine else other).append(found)
+            self._scan(chunk, name, pattern, seen, owned if mine else other)
+        if not owned:  # the owners' own code, when the context was cut before it
+            for owner in owners:
+                res = self.table.resolve(owner)
+                if res is None or res.is_external or not res.target.qualname:
+                    continue
+                for chunk in self.store.chunks_named(res.target.qualname)[:4]:
+                    self._scan(chunk, name, pattern, seen, owned)
         # attribute sites (their receiver's type decides) before bare calls of the name
         other.sort(key=lambda r: r.ref_type is RefType.CALL and "." not in r.anchor_text)
         return (owned + other)[:_MAX_SITES]
+
+    def _scan(self, chunk: Chunk, name: str, pattern: re.Pattern[str], seen: set[tuple[str, int, int]],
+              into: list[PendingReference]) -> None:
+        if name not in chunk.text:
+            return
+        in_doc = False
+        for i, line in enumerate(chunk.text.split("\n")):
+            quotes = line.count('"""') + line.count("\'\'\'")
+            was_in_doc, in_doc = in_doc, in_doc ^ (quotes % 2 == 1)
+            if name not in line or was_in_doc or quotes:
+                continue  # prose in a docstring (its delimiters' lines too)
+            for m in pattern.finditer(line):
+                found = self._site(chunk.rel_path, chunk.start_line + i, line, m.start(), name,
+                                   chunk.qualname, chunk.kind)
+                if found is None:
+                    continue
+                key = (found.origin_path, found.origin_line, found.origin_col)
+                if key not in seen:
+                    seen.add(key)
+                    into.append(found)
 
     def _site(self, rel_path: str, line_no: int, line: str, col: int, name: str, scope: str,
               kind: ChunkKind) -> PendingReference | None:

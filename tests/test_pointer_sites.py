@@ -137,3 +137,11 @@ def test_member_of_a_call_result_and_of_a_module_level_value(app):  # type: igno
     assert got[0] == (6, 33, "WebSocket(...).url", RefType.CALL, "wire.connection.WebSocket.url")
     got = [(r.origin_line, r.origin_col, r.anchor_text, r.ref_type, r.ref_target) for r in finder.sites("fetch", ctx)]
     assert got == [(5, 13, "client.fetch", RefType.OTHER, "app.client.fetch")]
+
+
+def test_owner_code_is_read_when_the_context_lacks_it(app):  # type: ignore[no-untyped-def]
+    finder = PointerFinder(app.table)
+    ctx = context_of(app, "app.py")  # holds no `handle_request` at all
+    got = finder.sites("handle_request", ctx, ("wire.client.Client.fallback",))
+    assert [(r.origin_path, r.origin_line, r.origin_col) for r in got] == [("wire/client.py", 39, 27)]
+    assert finder.sites("handle_request", ctx) == []  # no owner: only the context is read
