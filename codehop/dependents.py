@@ -129,14 +129,13 @@ class DependentsFinder:
         self.table = table
         self.root = Path(root)
         self._tokens: dict[tuple[str, int, int], list[tuple[int, int, str, int]]] = {}
-        self._lines: dict[str, list[str]] = {}
+        self._lines: dict[str, tuple[int, list[str]]] = {}  # rel_path -> (mtime_ns, lines)
 
     # ---- public --------------------------------------------------------------------
     def dependents(self, target: Location, *, relations: Iterable[Relation] = ALL_RELATIONS,
                    transitive: bool = False, limit: int = DEFAULT_LIMIT) -> Dependents:
         """Sites that depend on the declaration at `target` (qualname, rel_path and line set)."""
         wanted = tuple(relations)
-        self._lines = {}
         found: dict[tuple[str, int, int, Relation], Site] = {}
         notes: list[str] = []
         qual = target.qualname
@@ -447,14 +446,26 @@ class DependentsFinder:
             anchor_text=anchor, scope=scope, via=via, is_test=is_test_path(rel_path))
 
     def line_text(self, rel_path: str, line: int) -> str:
-        lines = self._lines.get(rel_path)
-        if lines is None:
-            try:
-                lines = (self.root / rel_path).read_text(encoding="utf-8", errors="replace").splitlines()
-            except OSError:
-                lines = []
-            self._lines[rel_path] = lines
+        lines = self._file_lines(rel_path)
         return lines[line - 1].strip() if 0 < line <= len(lines) else ""
+
+    def _file_lines(self, rel_path: str) -> list[str]:
+        path = self.root / rel_path
+        try:
+            stamp = path.stat().st_mtime_ns
+        except OSError:
+            return []
+        hit = self._lines.get(rel_path)
+        if hit is not None and hit[0] == stamp:
+            return hit[1]
+        try:
+            lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError:
+            lines = []
+        if len(self._lines) > 2000:
+            self._lines.clear()
+        self._lines[rel_path] = (stamp, lines)
+        return lines
 
     def _col_of(self, rel_path: str, line: int, word: str) -> int:
         text = self._raw_line(rel_path, line)
@@ -462,8 +473,7 @@ class DependentsFinder:
         return m.start() if m else len(text) - len(text.lstrip())
 
     def _raw_line(self, rel_path: str, line: int) -> str:
-        self.line_text(rel_path, line)
-        lines = self._lines.get(rel_path, [])
+        lines = self._file_lines(rel_path)
         return lines[line - 1] if 0 < line <= len(lines) else ""
 
     def _scope_at(self, rel_path: str, line: int) -> str:

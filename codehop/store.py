@@ -457,6 +457,16 @@ class SqliteStore:
             return list(self.conn.execute(sql))
         return list(self.conn.execute(sql + " AND rel_path=?", (rel_path,)))
 
+    def declaration_sites(self) -> list[tuple[str, str, str, str, int, int]]:
+        """(scope, name, kind, rel_path, line, col) of every class, function and value binding."""
+        return list(self.conn.execute(
+            "SELECT scope, name, kind, rel_path, line, col FROM bindings"
+            " WHERE kind IN ('class', 'function', 'value', 'alias') ORDER BY rel_path, line"))
+
+    def class_locations(self) -> list[tuple[str, str, int]]:
+        """(qualname, rel_path, line) of every class."""
+        return list(self.conn.execute("SELECT qualname, rel_path, line FROM classes"))
+
     def file_modules(self) -> list[tuple[str, str]]:
         return list(self.conn.execute("SELECT rel_path, module FROM files WHERE module != ''"))
 
