@@ -20,7 +20,9 @@ import: records, store, symbols, stdlib.
 
 from __future__ import annotations
 
+import builtins
 import io
+import keyword
 import re
 import tokenize
 from collections.abc import Iterable
@@ -66,6 +68,7 @@ _FROM_REF = {
 }
 _BINDERS = (RefType.IMPORT, RefType.REEXPORT, RefType.ALIAS)
 _CALL_EDGES = ("calls", "instantiates")
+_BUILTINS = frozenset(dir(builtins))
 _TEST_PATH = re.compile(r"(^|/)(tests?|testing)/|(^|/)test_[^/]*\.py$|_tests?\.py$|(^|/)conftest\.py$")
 
 
@@ -184,29 +187,64 @@ class DependentsFinder:
         return Dependents(target=target, sites=tuple(sites[:limit]), walked=wanted, cut=cut, notes=tuple(notes))
 
     def callees(self, target: Location, *, limit: int = DEFAULT_LIMIT) -> Dependents:
-        """What the declaration calls or instantiates: the graph's outgoing call edges (nested
-        functions and methods included), in source order; unresolved callees become a note."""
+        """What the declaration calls or instantiates: the graph's outgoing call edges (a class's
+        methods included), in source order. Calls outside the repository are listed with their
+        dotted name; calls the index could not place (on a parameter, a call's result, a local)
+        make a note, counted from the call expressions in the body."""
         found: dict[tuple[str, int, int, Relation], Site] = {}
         unresolved: list[str] = []
         scopes = [target.qualname]
         if self.table.class_binding(target.qualname) is not None:
             scopes += [f"{b.scope}.{b.name}" for b in self.store.bindings_in(target.qualname)
                        if b.kind is BindingKind.FUNCTION]
+        external = {(x.rel_path, x.line, x.target.rpartition(".")[2]) for x in
+                    self.store.xrefs(rel_path=target.rel_path, ref_type=RefType.CALL.value)
+                    if x.provenance == "external"}
+        recorded = 0
         for scope in scopes:
             for dst, _etype, rel_path, line, ok in self.store.edges_out_of(scope, _CALL_EDGES):
-                if not ok:
-                    unresolved.append(dst.lstrip("?"))
-                    continue
+                recorded += 1
                 short = dst.rpartition(".")[2]
+                if not ok:
+                    if (rel_path, line, short) in external:
+                        self._add(found, rel_path, line, self._col_of(rel_path, line, short), Relation.CALLEE,
+                                  short, scope, via=dst.lstrip("?") + " (outside the repository)")
+                    else:
+                        unresolved.append(dst.lstrip("?"))
+                    continue
                 self._add(found, rel_path, line, self._col_of(rel_path, line, short), Relation.CALLEE,
                           short, scope, via=dst)
         sites = sorted(found.values(), key=lambda s: (s.rel_path, s.line, s.col))
-        notes = ()
+        notes = []
         if unresolved:
             shown = ", ".join(sorted(set(unresolved))[:5])
-            notes = (f"{len(unresolved)} call(s) not resolved in the repository ({shown})",)
+            notes.append(f"{len(unresolved)} call(s) not resolved in the repository ({shown})")
+        untraced = self._call_expressions(target) - recorded
+        if untraced > 0:
+            notes.append(f"{untraced} call(s) on objects of unknown type (parameters, locals, call results) "
+                         "are not traced statically")
         return Dependents(target=target, sites=tuple(sites[:limit]), walked=(Relation.CALLEE,),
-                          cut=len(sites) > limit, notes=notes)
+                          cut=len(sites) > limit, notes=tuple(notes))
+
+    def _call_expressions(self, target: Location) -> int:
+        """Call expressions in the declaration's span that are not builtins (`name(`, `x.m(`, `f()(`)."""
+        end = target.end_line or target.line
+        toks = [t for t in self._tokens_of(target.rel_path) if target.line <= t[0] <= end]
+        count = 0
+        for i in range(1, len(toks)):
+            if toks[i][2] != "(" or toks[i][3] != 0:
+                continue
+            prev = toks[i - 1]
+            if prev[3] == 1:
+                before = toks[i - 2][2] if i >= 2 else ""
+                if before in ("def", "class") or keyword.iskeyword(prev[2]):
+                    continue
+                if before != "." and prev[2] in _BUILTINS:
+                    continue
+                count += 1
+            elif prev[2] in (")", "]"):
+                count += 1
+        return count
 
     def subclasses(self, class_qualname: str, *, transitive: bool = True) -> list[tuple[str, str, int, str]]:
         """(subclass qualname, rel_path, class line, the parent it names) breadth-first."""

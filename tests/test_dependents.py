@@ -118,6 +118,10 @@ def test_callees_from_the_graph(finder):
         (16, "geo.square.Square"),
         (17, "app.cube.Cube"),
     ]
+    assert found.notes == ("2 call(s) on objects of unknown type (parameters, locals, call results) "
+                           "are not traced statically",)
+    describe = engine.callees(declaration(app, "geo.core.Shape.describe").target)
+    assert [(s.line, s.via) for s in describe.sites] == [(16, "geo.core.Shape.area")] and describe.complete
 
 
 def test_the_limit_cuts_and_says_so(finder):
