@@ -594,11 +594,13 @@ def document_symbols(app: App, rel_path: str) -> list[Outline]:
             continue
         seen.add(c.qualname)
         b = app.table.binding_of(c.qualname)
-        line = b.line if b is not None and b.rel_path == rel_path else c.start_line
+        own = b is not None and b.rel_path == rel_path
+        line = b.line if b is not None and own else c.start_line
+        end = max(c.end_line, b.end_line) if b is not None and own else c.end_line  # a class chunk may be its head only
         text = lines[line - 1] if 0 < line <= len(lines) else ""
         col = name_span(text, c.name)[0]
         kind = {ChunkKind.CLASS: "class", ChunkKind.METHOD: "method"}.get(c.kind, "function")
-        nodes.append((line, c.end_line, c.name, c.qualname, kind, col))
+        nodes.append((line, end, c.name, c.qualname, kind, col))
     module = app.store.module_of(rel_path) or ""
     scopes = [module] + [q for _l, _e, _n, q, k, _c in nodes if k == "class"]
     for scope in scopes:

@@ -1,7 +1,7 @@
 """Workspace symbol search: every declaration of the index, found by a fuzzy name, ranked.
 
-Ranking tiers, best first: the exact name (case-sensitive before case-insensitive), a prefix
-of the name, a subsequence of the name (`gtobj` finds `get_object`); a dotted query matches the
+Ranking tiers, best first: the exact name, a prefix of the name (each with the case as typed
+before any case), a subsequence of the name (`gtobj` finds `get_object`); a dotted query matches the
 end of the qualified name (`Shape.area`, `core.area`). Inside a tier: library code before tests,
 shorter names, then fewer dots in the qualname. The table is loaded once per index version;
 a query is a dict lookup, a bisect and one regular-expression scan over all names joined in one
@@ -114,12 +114,12 @@ class SymbolSearch:
         lo = bisect.bisect_left(t.keys, low)
         hi = bisect.bisect_left(t.keys, low + "\U0010ffff")
         for _key, i in t.sorted_lower[lo:hi]:
-            add(2, i)
+            add(2 if t.hits[i].name.startswith(query) else 3, i)  # the case as typed first
         if len(ranked) < limit:
             pattern = re.compile("[^\n]*?".join(re.escape(c) for c in low) + "[^\n]*")
             for m in pattern.finditer(t.joined_names):
                 idx = bisect.bisect_right(t.starts, m.start()) - 1
-                add(3, idx)
+                add(4, idx)
                 if len(seen) > limit * 20:
                     break
         ranked.sort()
