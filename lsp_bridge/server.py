@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import logging
 import os
 import sys
@@ -286,12 +287,14 @@ class _BoundedReader(StdinAsyncReader):
 
     def _skip(self, n: int) -> bytes:
         log.error("refused a message of %d bytes (limit %d)", n, MAX_MESSAGE_BYTES)
-        error = types.ResponseErrorMessage(
-            id=None,
-            error=types.ResponseError(code=int(types.ErrorCodes.InvalidRequest),
-                                      message=f"message of {n} bytes refused (limit {MAX_MESSAGE_BYTES})"),
-        )
-        self.protocol._send_data(error)
+        # JSON-RPC: an error whose request id cannot be read carries `"id": null`
+        body = json.dumps({"jsonrpc": "2.0", "id": None, "error": {
+            "code": int(types.ErrorCodes.InvalidRequest),
+            "message": f"message of {n} bytes refused (limit {MAX_MESSAGE_BYTES})"}}).encode()
+        frame = b"Content-Length: %d\r\n\r\n" % len(body) + body
+        writer = self.protocol.writer
+        if writer is not None:
+            self.loop.call_soon_threadsafe(writer.write, frame)  # writes happen on the event loop
         # what follows is the refused body, then the next message's header: find that header
         while True:
             line = self.stdin.readline(MAX_HEADER_BYTES)
