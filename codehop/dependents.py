@@ -146,6 +146,8 @@ class DependentsFinder:
         owner_is_class = self.table.class_binding(owner) is not None
         is_class = self.table.class_binding(qual) is not None
         rows = self.store.xrefs_to(target.rel_path, target.line)
+        if target.line == 1 and self.store.module_path(qual) == target.rel_path:
+            rows = self._module_importers(qual) + [x for x in rows if x.ref_type not in _BINDERS]
         for x in rows:
             rel = _FROM_REF.get(x.ref_type, Relation.READS)
             if rel is Relation.CALLS and owner_is_class and self._names_subclass(x, owner, name):
@@ -300,6 +302,17 @@ class DependentsFinder:
                     out.append((importer, rel_path, line))
                     nxt.append(importer)
             frontier = nxt
+        return out
+
+    def _module_importers(self, module: str) -> list[XRef]:
+        """Sites importing the module or a name from it (not from one of its submodules)."""
+        out = []
+        for x in self.store.xrefs_importing(module):
+            if x.target != module:
+                found = self.table.find_module(x.target)
+                if found is None or found[0] != module:
+                    continue
+            out.append(x)
         return out
 
     def _names_subclass(self, x: XRef, owner: str, name: str) -> bool:

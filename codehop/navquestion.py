@@ -447,6 +447,12 @@ class NavigationAnswerer:
             reasons += [n for n in found.notes if n not in reasons]
             if found.cut:
                 reasons.append(f"the list of sites for `{loc.qualname}` was cut at {len(found.sites)}")
+            if nav.intent is Intent.CALLERS and not found.sites:
+                exported = self.finder.dependents(loc, relations=(Relation.REEXPORTS, Relation.IMPORTS)).sites
+                if exported:
+                    lines.append("No calls in the repository; it is imported or re-exported at "
+                                 + ", ".join(f"{s.rel_path}:{s.line}" for s in exported[:8])
+                                 + (" …" if len(exported) > 8 else "") + " (callers outside the repository are not seen).")
             if nav.intent is Intent.CALLERS:
                 passed = [s for s in self.finder.dependents(loc, relations=(Relation.READS,)).sites]
                 if passed:

@@ -139,3 +139,18 @@ def test_member_alias_in_class_body(finder):
         ("codecs_lib/encoders.py:33", "tag = to_json", "aliases"),
         ("main.py:11", 'print(Tag("user").tag("ada"))', "calls"),
     ]
+
+
+def test_importers_of_a_module(finder):
+    """dependents: geo.core (geo/core.py) is imported by name at app/main.py:5, geo/__init__.py:3-4
+    (re-exports), geo/square.py:3 and tests/test_geo.py:3."""
+    app, engine = finder("dependents")
+    got = sites(app, engine, "geo.core", relations=(Relation.IMPORTS, Relation.REEXPORTS))
+    assert [(where, rel) for where, _code, rel in got] == [
+        ("app/main.py:5", "imports"),
+        ("geo/__init__.py:3", "reexports"),
+        ("geo/__init__.py:3", "reexports"),
+        ("geo/__init__.py:4", "reexports"),
+        ("geo/square.py:3", "imports"),
+        ("tests/test_geo.py:3", "imports"),
+    ]
