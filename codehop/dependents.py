@@ -216,6 +216,13 @@ class DependentsFinder:
                     continue
                 self._add(found, rel_path, line, self._col_of(rel_path, line, short), Relation.CALLEE,
                           short, scope, via=dst)
+        for line, col, scope_cls, member in self._instance_calls(target):
+            res = self.table.resolve(f"{scope_cls}.{member}")
+            if res is None or res.is_external:
+                continue
+            recorded += 1
+            self._add(found, target.rel_path, line, col, Relation.CALLEE, member, target.qualname,
+                      via=res.target.qualname)
         sites = sorted(found.values(), key=lambda s: (s.rel_path, s.line, s.col))
         notes = []
         if unresolved:
@@ -227,6 +234,54 @@ class DependentsFinder:
                          "are not traced statically")
         return Dependents(target=target, sites=tuple(sites[:limit]), walked=(Relation.CALLEE,),
                           cut=len(sites) > limit, notes=tuple(notes))
+
+    def _instance_calls(self, target: Location) -> list[tuple[int, int, str, str]]:
+        """(line, col, class, member) of `C.m(`, `C(...).m(` and `v.m(` after `v = C(...)` or
+        `with C(...) as v`, in the declaration's span, where C names a class of the repository."""
+        end = target.end_line or target.line
+        toks = [t for t in self._tokens_of(target.rel_path) if target.line <= t[0] <= end]
+        module = self.store.module_of(target.rel_path) or ""
+        classes: dict[str, str | None] = {}
+
+        def class_of(name: str) -> str | None:
+            if name not in classes:
+                res = self.table.resolve(f"{module}.{name}")
+                ok = res is not None and not res.is_external and self.table.class_binding(res.target.qualname)
+                classes[name] = res.target.qualname if ok and res is not None else None
+            return classes[name]
+
+        out: list[tuple[int, int, str, str]] = []
+        instances: dict[str, str] = {}
+        n = len(toks)
+        for i, (_line, _col, text, kind) in enumerate(toks):
+            if kind != 1 or (i and toks[i - 1][2] == "."):
+                continue
+            if text in instances and i + 3 < n and toks[i + 1][2] == "." and toks[i + 3][2] == "(":
+                out.append((toks[i + 2][0], toks[i + 2][1], instances[text], toks[i + 2][2]))
+                continue
+            cls = class_of(text) if text[:1].isupper() or text in classes else None
+            if cls is None:
+                continue
+            if i + 3 < n and toks[i + 1][2] == "." and toks[i + 3][2] == "(":
+                out.append((toks[i + 2][0], toks[i + 2][1], cls, toks[i + 2][2]))
+                continue
+            if i + 1 < n and toks[i + 1][2] == "(":
+                depth, k = 0, i + 1
+                while k < n:
+                    if toks[k][3] == 0 and toks[k][2] in "([{":
+                        depth += 1
+                    elif toks[k][3] == 0 and toks[k][2] in ")]}":
+                        depth -= 1
+                        if depth == 0:
+                            break
+                    k += 1
+                if k + 3 < n and toks[k + 1][2] == "." and toks[k + 3][2] == "(":
+                    out.append((toks[k + 2][0], toks[k + 2][1], cls, toks[k + 2][2]))
+                elif i >= 2 and toks[i - 1][2] == "=" and toks[i - 2][3] == 1:
+                    instances[toks[i - 2][2]] = cls
+                elif k + 2 < n and toks[k + 1][2] == "as" and toks[k + 2][3] == 1:
+                    instances[toks[k + 2][2]] = cls
+        return out
 
     def _call_expressions(self, target: Location) -> int:
         """Call expressions in the declaration's span that are not builtins (`name(`, `x.m(`, `f()(`)."""

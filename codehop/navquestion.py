@@ -321,6 +321,15 @@ _NEEDS: dict[Intent, tuple[Relation, ...]] = {
     Intent.SUBCLASSES: (Relation.INHERITS,),
     Intent.OVERRIDES: (Relation.OVERRIDES,),
 }
+_EDGE = {
+    Relation.CALLS: "calls",
+    Relation.USES_INHERITED: "calls",
+    Relation.IMPORTS: "imports",
+    Relation.REEXPORTS: "reexports",
+    Relation.INHERITS: "inherits",
+    Relation.OVERRIDES: "overrides",
+    Relation.DECORATES: "decorates",
+}
 _TITLE = {
     Intent.CALLERS: "Callers of",
     Intent.USERS: "Uses of",
@@ -476,8 +485,7 @@ class NavigationAnswerer:
                 if used + count_tokens(chunk.text) > budget_tokens:
                     continue
                 have.add((chunk.rel_path, chunk.start_line))
-                context.append(ContextItem(chunk=chunk, hop=0, via=Via.GRAPH,
-                                           provenance=f"graph: {site.relation} {loc.qualname}",
+                context.append(ContextItem(chunk=chunk, hop=0, via=Via.GRAPH, provenance=self._edge(site, loc),
                                            tokens=count_tokens(chunk.text)))
                 used += count_tokens(chunk.text)
         if not listed_all:
@@ -491,6 +499,14 @@ class NavigationAnswerer:
         return Answer(question=question, answer="\n".join(lines), completeness=completeness, state=state,
                       pending=(), context=tuple(context), hops=(), stats=stats,
                       stopped_by="" if state is State.COMPLETE else "partial")
+
+    def _edge(self, site: Site, loc: Location) -> str:
+        """The provenance of a site's chunk, as graph_context writes it: `graph: src -type-> dst`."""
+        if site.relation is Relation.CALLEE:
+            kind = "instantiates" if self.table.class_binding(site.via) is not None else "calls"
+            return f"graph: {loc.qualname} -{kind}-> {site.via}"
+        kind = _EDGE.get(site.relation, "references")
+        return f"graph: {site.via or site.scope} -{kind}-> {loc.qualname}"
 
     def _site_chunk(self, site: Site):  # type: ignore[no-untyped-def]
         chunks = self.store.chunks_at(site.rel_path, site.line)

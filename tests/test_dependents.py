@@ -107,7 +107,8 @@ def test_settings_value_read_through_a_star_import(finder):
 
 
 def test_callees_from_the_graph(finder):
-    """callees: report (app/main.py:11) calls area, surface, g.area, measure, Square, Cube."""
+    """callees: report (app/main.py:11) calls area four ways, Square and Cube, and `describe` on a
+    Square (`Square(2).describe()`) and on a Cube (`cube = Cube(1)` then `cube.describe()`)."""
     app, engine = finder("dependents")
     found = engine.callees(declaration(app, "app.main.report").target)
     assert [(s.line, s.via) for s in found.sites] == [
@@ -116,12 +117,21 @@ def test_callees_from_the_graph(finder):
         (14, "geo.core.area"),
         (15, "geo.core.area"),
         (16, "geo.square.Square"),
+        (16, "geo.core.Shape.describe"),
         (17, "app.cube.Cube"),
+        (18, "geo.core.Shape.describe"),
     ]
-    assert found.notes == ("2 call(s) on objects of unknown type (parameters, locals, call results) "
-                           "are not traced statically",)
+    assert found.complete
     describe = engine.callees(declaration(app, "geo.core.Shape.describe").target)
     assert [(s.line, s.via) for s in describe.sites] == [(16, "geo.core.Shape.area")] and describe.complete
+
+
+def test_callees_on_objects_of_unknown_type_are_counted(finder):
+    """callees: area (geo/core.py:4) calls `shape.area()` on a parameter: partial, and says so."""
+    app, engine = finder("dependents")
+    found = engine.callees(declaration(app, "geo.core.area").target)
+    assert found.sites == () and found.notes == (
+        "1 call(s) on objects of unknown type (parameters, locals, call results) are not traced statically",)
 
 
 def test_the_limit_cuts_and_says_so(finder):
