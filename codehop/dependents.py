@@ -72,6 +72,41 @@ _BUILTINS = frozenset(dir(builtins))
 _TEST_PATH = re.compile(r"(^|/)(tests?|testing)/|(^|/)test_[^/]*\.py$|_tests?\.py$|(^|/)conftest\.py$")
 
 
+_LOCAL_FROM = re.compile(r"^\s+from\s+(\.*[\w.]*)\s+import\s+\(?([^)#]+)")
+_LOCAL_IMPORT = re.compile(r"^\s+import\s+([^#]+)")
+
+
+def _imported(m: re.Match[str], file_module: str, rel_path: str) -> list[tuple[str, str, bool]]:
+    """(local name, dotted target, is `import` of a module) for one local import statement."""
+    out: list[tuple[str, str, bool]] = []
+    if m.re is _LOCAL_FROM:
+        source = m.group(1)
+        if source.startswith("."):
+            dots = len(source) - len(source.lstrip("."))
+            package = file_module if rel_path.endswith("__init__.py") else file_module.rpartition(".")[0]
+            for _ in range(dots - 1):
+                package = package.rpartition(".")[0]
+            rest = source.lstrip(".")
+            source = f"{package}.{rest}" if rest else package
+        for part in m.group(2).split(","):
+            bits = part.split()
+            if not bits or not bits[0].isidentifier():
+                continue
+            local = bits[2] if len(bits) == 3 and bits[1] == "as" else bits[0]
+            out.append((local, f"{source}.{bits[0]}", False))
+            out.append((local, f"{source}.{bits[0]}", True))  # `from pkg import module`
+        return out
+    for part in m.group(1).split(","):
+        bits = part.split()
+        if not bits:
+            continue
+        if len(bits) == 3 and bits[1] == "as":
+            out.append((bits[2], bits[0], True))
+        else:
+            out.append((bits[0], bits[0], True))
+    return out
+
+
 def name_col(x: XRef) -> int:
     """Column of the last dotted part of a site's anchor (`enc.dumps` -> `dumps`): where the name is."""
     if "." in x.anchor_text and "(" not in x.anchor_text and " " not in x.anchor_text:
@@ -402,6 +437,54 @@ class DependentsFinder:
                 self._add(found, rel_path, line, col, rel, text, self._scope_at(rel_path, line))
         if module:
             self._scan_module_attribute(found, target, module, name)
+            self._scan_local_imports(found, target, module, name)
+
+    def _scan_local_imports(self, found: dict, target: Location, module: str, name: str) -> None:  # type: ignore[type-arg]
+        """Imports inside functions (the index records only module-level ones): in the files whose
+        chunks mention the name, `from M import name [as a]` or `from P import mod [as m]` /
+        `import M as m` that reach the target, then its uses in the same function."""
+        if not name.isidentifier():
+            return
+        decl = (target.rel_path, target.line)
+        paths = sorted({c.rel_path for c, _score in self.store.search(f'"{name}"', 400)})
+        for rel_path in paths:
+            lines = self._file_lines(rel_path)
+            file_module = self.store.module_of(rel_path) or ""
+            for i, text in enumerate(lines):
+                m = _LOCAL_FROM.match(text) or _LOCAL_IMPORT.match(text)
+                if m is None:
+                    continue
+                line = i + 1
+                span = self._function_span(rel_path, line)
+                if span is None:
+                    continue
+                for local, dotted, is_module in _imported(m, file_module, rel_path):
+                    if is_module:
+                        if self._lands(f"{dotted}.{name}", decl) and self.store.module_path(dotted) is not None:
+                            for ln, col, text_, nxt in self._dotted_tokens(rel_path, local, name):
+                                if span[0] <= ln <= span[1]:
+                                    rel = Relation.CALLS if nxt == ord("(") else Relation.READS
+                                    self._add(found, rel_path, ln, col, rel, text_, self._scope_at(rel_path, ln))
+                        continue
+                    if dotted.rpartition(".")[2] != name or not self._lands(dotted, decl):
+                        continue
+                    col = text.find(name, text.find("import"))
+                    self._add(found, rel_path, line, max(col, 0), Relation.IMPORTS, local,
+                              self._scope_at(rel_path, line))
+                    for ln, col, text_, nxt in self._name_tokens(rel_path, {local}):
+                        if span[0] <= ln <= span[1] and ln != line:
+                            rel = Relation.CALLS if nxt == ord("(") else Relation.READS
+                            self._add(found, rel_path, ln, col, rel, text_, self._scope_at(rel_path, ln))
+
+    def _lands(self, dotted: str, decl: tuple[str, int]) -> bool:
+        res = self.table.resolve(dotted)
+        return res is not None and not res.is_external and (res.target.rel_path, res.target.line) == decl
+
+    def _function_span(self, rel_path: str, line: int) -> tuple[int, int] | None:
+        for c in self.store.chunks_at(rel_path, line):
+            if str(c.kind) in ("function", "method"):
+                return c.start_line, c.end_line
+        return None
 
     def _scan_module_attribute(self, found: dict, target: Location, module: str, name: str) -> None:  # type: ignore[type-arg]
         """`mod.NAME` where `mod` is the declaring module or one that star-imports the name."""

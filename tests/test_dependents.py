@@ -37,9 +37,13 @@ def sites(app: App, engine: DependentsFinder, symbol: str, **kw: object) -> list
 def test_callers_through_reexport_alias_as_and_module_alias(finder):
     """dependents: geo.core.area (geo/core.py:4) is re-exported (geo/__init__.py:3), renamed
     (`as surface`, :4), aliased (`measure = area`, geo/core.py:19), reached as `g.area` through
-    `import geo as g`, passed as a default argument, and called from a test file."""
+    `import geo as g`, imported inside a function (app/local.py:5-6), passed as a default
+    argument, and called from a test file."""
     app, engine = finder("dependents")
     assert sites(app, engine, "geo.core.area") == [
+        ("app/local.py:5", "from geo.core import area as a", "imports"),
+        ("app/local.py:8", "return a(shape), core.area(shape)", "calls"),
+        ("app/local.py:8", "return a(shape), core.area(shape)", "calls"),
         ("app/main.py:4", "from geo import area, surface", "imports"),
         ("app/main.py:4", "from geo import area, surface", "imports"),
         ("app/main.py:5", "from geo.core import measure", "imports"),

@@ -81,6 +81,9 @@ async def test_references_through_reexport_alias_as_and_module_alias(dep: Langua
     re-export lines of geo/__init__.py too."""
     got = spots(dep_root, await references(dep, at(dep_root, "geo/core.py", 4, "area"), include=False))
     assert got == [
+        ("app/local.py", 5, "area"),
+        ("app/local.py", 8, "a"),
+        ("app/local.py", 8, "area"),
         ("app/main.py", 4, "area"),
         ("app/main.py", 4, "surface"),
         ("app/main.py", 5, "measure"),
@@ -132,7 +135,8 @@ async def test_call_hierarchy(dep: LanguageClient, dep_root: Path) -> None:
         ("area", types.SymbolKind.Function, 4)]
     incoming = await dep.call_hierarchy_incoming_calls_async(types.CallHierarchyIncomingCallsParams(item=items[0]))
     assert sorted((c.from_.name, c.from_.range.start.line + 1, [r.start.line + 1 for r in c.from_ranges])
-                  for c in incoming or []) == [("report", 11, [12, 13, 14, 15]), ("test_area", 7, [8])]
+                  for c in incoming or []) == [("late", 4, [8, 8]), ("report", 11, [12, 13, 14, 15]),
+                                               ("test_area", 7, [8])]
     report = next(c.from_ for c in incoming or [] if c.from_.name == "report")
     outgoing = await dep.call_hierarchy_outgoing_calls_async(types.CallHierarchyOutgoingCallsParams(item=report))
     assert [(c.to.name, c.to.kind, [r.start.line + 1 for r in c.from_ranges]) for c in outgoing or []] == [
