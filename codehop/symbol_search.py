@@ -58,6 +58,17 @@ class _Table:
         for h in hits:
             self.qual_starts.append(pos)
             pos += len(h.qualname) + 1
+        # inside a tier: library code before tests, shorter names, shallower qualnames
+        self.key = [(int(is_test_path(h.rel_path)), len(h.name), h.qualname.count("."), len(h.qualname))
+                    for h in hits]
+
+
+def _subsequence(text: str) -> re.Pattern[str]:
+    """`abc` -> a[^\nb]*b[^\nc]*c[^\n]*: each gap stops at the next wanted character, so a scan
+    is linear (no backtracking), and the match is the leftmost one on its line."""
+    chars = [re.escape(c) for c in text]
+    body = chars[0] + "".join(f"[^\n{c}]*{c}" for c in chars[1:])
+    return re.compile(body + "[^\n]*")
 
 
 class SymbolSearch:
@@ -102,9 +113,7 @@ class SymbolSearch:
         def add(tier: int, idx: int) -> None:
             if idx not in seen:
                 seen.add(idx)
-                h = t.hits[idx]
-                ranked.append(((tier, int(is_test_path(h.rel_path)), len(h.name), h.qualname.count("."),
-                                len(h.qualname)), idx))
+                ranked.append(((tier, *t.key[idx]), idx))
 
         for i in t.by_name.get(query, ()):
             add(0, i)
@@ -116,30 +125,32 @@ class SymbolSearch:
         for _key, i in t.sorted_lower[lo:hi]:
             add(2 if t.hits[i].name.startswith(query) else 3, i)  # the case as typed first
         if len(ranked) < limit:
-            pattern = re.compile("[^\n]*?".join(re.escape(c) for c in low) + "[^\n]*")
-            for m in pattern.finditer(t.joined_names):
+            for m in _subsequence(low).finditer(t.joined_names):
                 idx = bisect.bisect_right(t.starts, m.start()) - 1
                 add(4, idx)
-                if len(seen) > limit * 20:
+                if len(seen) > limit * 3:
                     break
         ranked.sort()
         return [t.hits[i] for _r, i in ranked[:limit]]
 
     def _dotted(self, t: _Table, query: str, limit: int) -> list[SymbolHit]:
-        low = query.lower().strip(".")
-        ranked: list[tuple[tuple[int, ...], int]] = []
-        seen: set[int] = set()
-        exact = re.compile(r"(?:^|\.)" + re.escape(low) + r"$", re.M)
-        loose = re.compile("[^\n]*?".join(re.escape(c) for c in low) + "[^\n]*$", re.M)
-        for tier, pattern in ((0, exact), (1, loose)):
-            for m in pattern.finditer(t.joined_quals):
-                idx = bisect.bisect_right(t.qual_starts, m.start()) - 1
-                if idx in seen:
-                    continue
-                seen.add(idx)
-                h = t.hits[idx]
-                ranked.append(((tier, int(is_test_path(h.rel_path)), len(h.qualname)), idx))
-                if len(seen) > limit * 20:
-                    break
-        ranked.sort()
-        return [t.hits[i] for _r, i in ranked[:limit]]
+        """`Shape.area`: the last part searched as a name, its scope matched by the rest: the exact
+        name first, then the scope ending with the rest, holding it as dotted parts, or as a
+        subsequence."""
+        head, _, last = query.strip(".").rpartition(".")
+        head = head.lower()
+        tail = re.compile(r"(?:^|\.)" + re.escape(head) + "$")
+        inner = re.compile(r"(?:^|\.)" + re.escape(head) + r"(?:\.|$)")
+        loose = _subsequence(head)
+        ranked: list[tuple[tuple[int, ...], SymbolHit]] = []
+        for rank, h in enumerate(self.search(last, limit * 5)):
+            scope = h.qualname.rpartition(".")[0].lower()
+            named = 0 if h.name == last else 1 if h.name.lower() == last.lower() else 2
+            if tail.search(scope):
+                ranked.append(((named, 0, rank), h))
+            elif inner.search(scope):  # `models.Model` -> django.db.models.base.Model
+                ranked.append(((named, 1, rank), h))
+            elif loose.search(scope):
+                ranked.append(((named, 2, rank), h))
+        ranked.sort(key=lambda r: r[0])
+        return [h for _r, h in ranked[:limit]]

@@ -4,8 +4,9 @@ against Jedi's `Script.get_references`.
 1. Picks `--functions` public module-level functions of Django (not in tests, name not private,
    with a fixed seed) from the index.
 2. A real LSP client (pygls `LanguageClient`) starts `python -m lsp_bridge.server` over stdio on
-   the tree, waits for the index, and asks textDocument/references (includeDeclaration false)
-   at each declaration's name: latency of each request, the sites returned.
+   the tree, waits for the index, and asks textDocument/references (includeDeclaration true, so
+   re-export lines count as Jedi counts them; the declaration itself is dropped) at each
+   declaration's name: latency of each request, the sites returned.
 3. workspace/symbol: each of `--queries` queries (names of the picked functions, their 3-letter
    prefixes, a subsequence) asked once cold and then 5 times warm; warm p50/p95.
 4. Jedi, bounded: for each function, the files whose text holds the name as a word; in each,
@@ -106,13 +107,14 @@ async def lsp_side(tree: Path, funcs: list[tuple[str, str, int, int]], queries: 
         t = time.perf_counter()
         res = await client.text_document_references_async(types.ReferenceParams(
             text_document=doc, position=types.Position(line=line - 1, character=col),
-            context=types.ReferenceContext(include_declaration=False)))
+            context=types.ReferenceContext(include_declaration=True)))
         out["ms"].append((time.perf_counter() - t) * 1000)
         sites = []
         for loc in res or []:
             path = Path(uris.to_fs_path(loc.uri) or "").resolve().relative_to(tree.resolve()).as_posix()
             sites.append((path, loc.range.start.line + 1))
-        out["refs"][q] = sorted(set(sites))
+        # with the re-export lines (Jedi counts them too), without the declaration itself
+        out["refs"][q] = sorted(set(sites) - {(rel, line)})
     cold, warm = [], []
     for query in queries:
         t = time.perf_counter()
