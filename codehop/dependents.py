@@ -433,6 +433,8 @@ class DependentsFinder:
             for line, col, text, nxt in self._name_tokens(rel_path, names):
                 if line in binding_lines or (rel_path == target.rel_path and line == target.line):
                     continue
+                if self._shadowed(rel_path, line, text):
+                    continue  # a parameter or local of the same name
                 rel = Relation.CALLS if nxt == ord("(") else Relation.READS
                 self._add(found, rel_path, line, col, rel, text, self._scope_at(rel_path, line))
         if module:
@@ -475,6 +477,19 @@ class DependentsFinder:
                         if span[0] <= ln <= span[1] and ln != line:
                             rel = Relation.CALLS if nxt == ord("(") else Relation.READS
                             self._add(found, rel_path, ln, col, rel, text_, self._scope_at(rel_path, ln))
+
+    def _shadowed(self, rel_path: str, line: int, name: str) -> bool:
+        """Is `name` a parameter or a local of a function enclosing `line`?"""
+        n = re.escape(name)
+        binds = re.compile(rf"^\s*(?:async\s+)?def\s+\w+\s*\((?:[^)]*[(,\s*])?{n}\s*[:=,)]"
+                           rf"|^\s*{n}\s*(?::[^=]*)?=[^=]|^\s*for\s+(?:[\w,\s]*\b)?{n}\b[\w,\s]*\bin\b"
+                           rf"|\bas\s+{n}\s*[:,)]|^\s*(?:global|nonlocal)\s", re.M)
+        for c in self.store.chunks_at(rel_path, line):
+            if str(c.kind) not in ("function", "method"):
+                continue
+            if any(not m.group(0).lstrip().startswith(("global", "nonlocal")) for m in binds.finditer(c.text)):
+                return True
+        return False
 
     def _lands(self, dotted: str, decl: tuple[str, int]) -> bool:
         res = self.table.resolve(dotted)

@@ -12,10 +12,25 @@ lines and client units (UTF-16 unless the client negotiated another
 encoding).
 
 Features: definition (through every pointer), declaration (the import site),
-hover (Markdown: chain, signature or value, docstring), `workspace/executeCommand`
-`codehop.ask` [question, max_loops?] and the request `codehop/context`
-{query, budget_tokens?} (both return the Answer JSON of DESIGN.md), code lens
+hover (Markdown: chain, signature or value, docstring), references (through
+re-exports, aliases, star imports, `as`, module aliases, imports inside
+functions; an inherited member's uses on subclasses; with includeDeclaration the
+declaration and the re-export lines), call hierarchy (prepare, incoming,
+outgoing), type hierarchy (supertypes in MRO order, subtypes across files),
+documentSymbol (the nested chunk tree and the values bound at module and class
+level), workspace/symbol (exact name, prefix, subsequence; dotted qualnames),
+`workspace/executeCommand` `codehop.ask` [question, max_loops?] and the request
+`codehop/context` {query, budget_tokens?} (both return the Answer JSON of
+DESIGN.md; questions are cut at MAX_QUESTION_CHARS with a note), code lens
 "inherits N members from M files" (initializationOptions {"codeLens": true}).
+Open documents' unsaved text is honoured for definition, declaration and hover.
+
+Robustness: a Content-Length over MAX_MESSAGE_BYTES is answered with an
+InvalidRequest error (id null) and skipped up to the next header; didChange on
+a document never opened is accepted (whole text) or dropped (incremental)
+without an error popup; `$/cancelRequest` cancels a waiting request at once
+(a worker thread already running finishes in the background); `exit` ends the
+process within EXIT_GRACE_S even while a worker is busy.
 
 Threads: `initialize` starts indexing the workspace root in a worker thread,
 with `$/progress` (begin/report/end); a request that arrives before the index
