@@ -10,6 +10,7 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from codehop.errors import UsageError
 from codehop.indexer import IndexReport, index_repo
@@ -18,6 +19,12 @@ from codehop.protocols import Generator, Resolver
 from codehop.resolve import Ladder, RegexResolver, SymbolTableResolver
 from codehop.retrieval import Neighbours, retrieve
 from codehop.symbols import SymbolTable
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from codehop.dependents import DependentsFinder
+    from codehop.records import Answer
 
 RESOLVER_NAMES = ("symbol_table", "jedi", "lsp", "regex", "llm")
 DEFAULT_RESOLVERS = ("symbol_table", "jedi", "lsp", "regex")
@@ -63,6 +70,7 @@ class App:
         self._graph: object = None
         self._lock = threading.RLock()
         self._resolvers: dict[str, Resolver] = {}
+        self._finder: object = None
 
     def refresh(self) -> IndexReport:
         """Re-index what changed on disk (a few stat calls when nothing did)."""
@@ -143,7 +151,23 @@ class App:
         # the model's own rung only ever follows the deterministic ones, and only with the model
         names = tuple(resolvers or self.config.resolvers)
         names += ("llm",) if gen.name == "anthropic" and "llm" not in names else ()
-        return Navigator(self.store, _retrieve, gen, self.ladder(names))
+        return Navigator(self.store, _retrieve, gen, self.ladder(names), navigate=self.navigation_answerer())
+
+    def navigation_answerer(self) -> Callable[[str, int], Answer | None]:
+        """Navigation questions ("what calls X") answered from the dependents engine."""
+        from codehop.navquestion import NavigationAnswerer
+
+        return NavigationAnswerer(self.store, self.table, self.dependents_finder()).answer
+
+    def dependents_finder(self) -> DependentsFinder:
+        """The dependents engine over the current index (kept: it caches file tokens by stat)."""
+        from codehop.dependents import DependentsFinder
+
+        with self._lock:
+            finder = self._finder
+            if not isinstance(finder, DependentsFinder) or finder.store is not self.store:
+                finder = self._finder = DependentsFinder(self.store, self.table, self.root)
+            return finder
 
     def close(self) -> None:
         """Shut down what this App started (the language server, Jedi's worker), then the index."""

@@ -375,6 +375,34 @@ class SqliteStore:
             " AND target_path != '' LIMIT 1", (rel_path, line, anchor)).fetchone()
         return _xref(row) if row else None
 
+    def xrefs_to(self, rel_path: str, line: int) -> list[XRef]:
+        """Reference sites resolved to the declaration at `rel_path:line`, in source order."""
+        rows = self.conn.execute(f"SELECT {_XREF_COLS} FROM xrefs WHERE target_path=? AND target_line=?"
+                                 " ORDER BY rel_path, line, col", (rel_path, line)).fetchall()
+        return [_xref(r) for r in rows]
+
+    def unresolved_xrefs_named(self, name: str, limit: int = 200) -> list[XRef]:
+        """Reference sites left unresolved whose last dotted part is `name` (possible hidden users)."""
+        rows = self.conn.execute(
+            f"SELECT {_XREF_COLS} FROM xrefs WHERE target_path='' AND provenance != 'external'"
+            " AND (anchor_text=? OR anchor_text LIKE ?) ORDER BY rel_path, line, col LIMIT ?",
+            (name, f"%.{name}", limit)).fetchall()
+        return [_xref(r) for r in rows if r[3] == name or r[3].endswith("." + name)]
+
+    def xrefs_importing(self, module: str) -> list[XRef]:
+        """Import, re-export and star-import sites whose target is `module` or a name in it (or in a
+        submodule: the caller tells them apart), in source order."""
+        rows = self.conn.execute(
+            f"SELECT {_XREF_COLS} FROM xrefs WHERE ref_type IN ('import', 'reexport', 'star_import')"
+            " AND (target=? OR substr(target, 1, ?)=?) ORDER BY rel_path, line, col",
+            (module, len(module) + 1, module + ".")).fetchall()
+        return [_xref(r) for r in rows]
+
+    def star_importers(self, module: str) -> list[tuple[str, str, int]]:
+        """(importing module, rel_path, line) of every `from <module> import *`."""
+        return [(r[0], r[1], r[2]) for r in self.conn.execute(
+            "SELECT module, rel_path, line FROM stars WHERE target=? ORDER BY rel_path, line", (module,))]
+
     def counts(self) -> dict[str, int]:
         c = self.conn
         return {
@@ -428,6 +456,20 @@ class SqliteStore:
                 part + part))
         return out
 
+    def edges_into(self, dst: str, types: Sequence[str]) -> list[tuple[str, str, str, int]]:
+        """(src, type, rel_path, line) of resolved edges of `types` into `dst`, in source order."""
+        marks = ",".join("?" * len(types))
+        return [(r[0], r[1], r[2], r[3]) for r in self.conn.execute(
+            f"SELECT src, type, rel_path, line FROM edges WHERE dst=? AND resolved=1 AND type IN ({marks})"
+            " AND src != '' ORDER BY rel_path, line", (dst, *types))]
+
+    def edges_out_of(self, src: str, types: Sequence[str]) -> list[tuple[str, str, str, int, int]]:
+        """(dst, type, rel_path, line, resolved) of edges of `types` leaving `src`, in source order."""
+        marks = ",".join("?" * len(types))
+        return [(r[0], r[1], r[2], r[3], r[4]) for r in self.conn.execute(
+            f"SELECT dst, type, rel_path, line, resolved FROM edges WHERE src=? AND type IN ({marks})"
+            " AND dst != '' ORDER BY rel_path, line", (src, *types))]
+
     def edge_generations(self) -> dict[str, int]:
         """rel_path -> the generation that last rewrote its edges (the graph reloads what moved)."""
         return dict(self.conn.execute("SELECT rel_path, edges_gen FROM files"))
@@ -439,6 +481,16 @@ class SqliteStore:
         if rel_path is None:
             return list(self.conn.execute(sql))
         return list(self.conn.execute(sql + " AND rel_path=?", (rel_path,)))
+
+    def declaration_sites(self) -> list[tuple[str, str, str, str, int, int]]:
+        """(scope, name, kind, rel_path, line, col) of every class, function and value binding."""
+        return list(self.conn.execute(
+            "SELECT scope, name, kind, rel_path, line, col FROM bindings"
+            " WHERE kind IN ('class', 'function', 'value', 'alias') ORDER BY rel_path, line"))
+
+    def class_locations(self) -> list[tuple[str, str, int]]:
+        """(qualname, rel_path, line) of every class."""
+        return list(self.conn.execute("SELECT qualname, rel_path, line FROM classes"))
 
     def file_modules(self) -> list[tuple[str, str]]:
         return list(self.conn.execute("SELECT rel_path, module FROM files WHERE module != ''"))
