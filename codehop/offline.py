@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from codehop.records import BindingKind, Chunk, Completeness, ContextItem, Generation, PendingReference, Resolution
-from codehop.structure import Finding, Reader, contains
+from codehop.structure import Finding, Reader, contains, covered
 from codehop.symbols import SymbolTable
 
 
@@ -23,19 +23,23 @@ class OfflineGenerator:
     def generate(self, question: str, context: Sequence[ContextItem],
                  resolved: Mapping[str, Resolution]) -> Generation:
         findings = self.reader.read(question, context, resolved)
-        if not findings:
-            return Generation(answer=_fallback(context), completeness=Completeness.PARTIAL)
-        primary = findings[0]
+        answered = [f for f in findings if not f.doubt]
+        doubts = [f.doubt for f in findings if f.doubt]
+        if not answered:
+            text = "\n".join(doubts) if doubts else _fallback(context)
+            if doubts and context and not any(f.subject.dotted for f in findings):
+                text += "\n\n" + _fallback(context)
+            return Generation(answer=text, completeness=Completeness.PARTIAL)
         pending: list[PendingReference] = []
-        for f in findings:
+        for f in answered:
             pending.extend(p for p in f.pending if p not in pending)
-        lines = [describe(f, context) for f in findings]
+        lines = [describe(f, context) for f in answered] + doubts
         if pending:
             completeness = Completeness.REFERENCES_UNRESOLVED
-        elif primary.resolution is None or primary.resolution.is_external or primary.declared_in is None:
-            completeness = Completeness.PARTIAL
-        else:
+        elif covered(findings):
             completeness = Completeness.COMPLETE
+        else:
+            completeness = Completeness.PARTIAL
         return Generation(answer="\n\n".join(lines), completeness=completeness,
                           pending=tuple(pending))
 
@@ -73,6 +77,19 @@ def describe(f: Finding, context: Sequence[ContextItem]) -> str:
     b = f.binding
     out = [f"`{name}` is declared at {where}"
            + (f" as `{t.qualname}`" if t.qualname and t.qualname != name else "") + "."]
+    p = f.subject.parameter
+    if p is not None:
+        via = ""
+        if f.subject.forwarded:
+            via = " (passed on through " + ", ".join(
+                f"`**` to `{callee}` at {path}:{line}" for callee, path, line in f.subject.forwarded) + ")"
+        default = f"defaults to `{p.default}`" if p.default else "has no default (it must be passed)"
+        out.append(f"Parameter `{p.name}` of `{t.qualname}`{via} {default}.")
+        if chunk.signature:
+            out.append(f"Signature: `{chunk.signature}`")
+        if res.steps:
+            out.append("Chain: " + chain_text(res))
+        return "\n".join(out)
     if b is not None and b.kind in (BindingKind.VALUE, BindingKind.ALIAS):
         out.append(f"Value: `{b.name} = {b.value}`")
         for loc in f.needs:

@@ -1,86 +1,181 @@
-"""Reading a question: which symbols of the repository it asks about.
+"""Reading a question: which declarations of the repository it asks about.
 
-Mentions are dotted names, CamelCase and snake_case identifiers, quoted
-names, file paths (`pkg/mod.py`) and plain words matched against the symbol
-table. They compose: a module plus a name (`rich.console` + `rich_cast`), a
-class plus a member (`ByteStream` + `close`), and Python's protocol phrases
-(calling an object -> `__call__`, a `with` block -> `__enter__`/`__exit__`,
-instantiating -> `__init__`). May import: records, symbols, store, stdlib.
+Every identifier-like word of the question (any case, backticked or not,
+dotted or partial: `Cookies.set`, `click/types.py`, "the meta module's
+TrackingCodeGenerator") is matched against the symbol table. A word is a
+subject when the repository gives it meaning in its position:
+
+- a module, class, function or value it names (the package and module words
+  of the question rank the candidates: "flask's sansio Blueprint");
+- a member, own or inherited through the MRO, of a class the question names
+  ("what does set do on httpx Cookies" -> `Cookies.set`): no stop word hides a
+  real member; a name made of several words matches when all its parts are
+  there ("the default base style" -> `base_style`);
+- a parameter of a named callable or of a named class's constructor;
+- a special method, through the data-model table (`datamodel.py`): "make a
+  NativeEnvironment" -> `__init__`, "leave a with block" -> `__exit__`.
+
+What the reader cannot place is kept too: a member named in code form that
+exists on neither the class nor any of its bases (`Absent`), and the content
+words that matched nothing (`Reading.unplaced`). The generators lower their
+label on both. Reading is linear in the question's length: one tokenizing
+regex without backtracking, set lookups, and at most `MAX_NAMES` distinct
+names looked up in the table.
+
+May import: records, symbols, store, datamodel, signatures, stdlib.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from codehop.records import BindingKind
+from codehop import datamodel
+from codehop.records import Binding, BindingKind
+from codehop.signatures import Parameter, parameters
 from codehop.symbols import SymbolTable
 
-_QUOTED = re.compile(r"`([^`]+)`|'([A-Za-z_][\w.]*)'|\"([A-Za-z_][\w.]*)\"")
-_DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
-_PATH = re.compile(r"((?:[\w-]+/)+[\w-]+)\.py\b")
-_TITLE = re.compile(r"(?<![\w.'])[A-Z][a-z0-9]+[A-Za-z0-9]*\b(?!')")
-_PLAIN = re.compile(r"\b[A-Za-z_]\w*\b")
-_PLAIN_STOP = frozenset(
-    """a an and are as at be by can do does did for from how i if in into is it its me my of on or so that the
-    their them then there these this to was what when where which who why will with you your show tell give has
-    have had any some actually really much many defined declared declare define class function method module
-    package value default set use used uses work works happen happens return returns call calls called""".split()
-)
-_POSSESSIVE = re.compile(r"\b([A-Za-z_]\w*)'s\b")
-_CODEISH = re.compile(r"\b(?:[A-Za-z]+[A-Z_][A-Za-z0-9_]*|[a-z0-9]+_[a-z0-9_]+|[A-Za-z_]\w*(?:\.\w+)+)\b")
+# one alternative per token kind, none nested: no backtracking, linear in the text
+_TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:[./][A-Za-z_][A-Za-z0-9_]*)*|==|!=|<=|>=|\+=|[-+*/|&<>]")
+MAX_NAMES = 160  # distinct names looked up in the symbol table per question
 
-# Python protocol phrases -> the dunder that runs. Order matters: async first.
-_PROTOCOL = (
-    (re.compile(r"async with.*\b(exit|exits|leave|leaves|leaving|end|ends)\b|\b(exit|exits|leaving)\b.*async with", re.S), "__aexit__"),
-    (re.compile(r"async with", re.S), "__aenter__"),
-    (re.compile(r"\bwith\b.*\b(exit|exits|leave|leaves|leaving|end|ends|closes)\b|\b(exit|exits)\b.*\bwith\b", re.S), "__exit__"),
-    (re.compile(r"\bwith\b.*\b(entry|enter|enters|entering|start)\b|\b(enter|entering)\b.*\bwith\b", re.S), "__enter__"),
-    (re.compile(r"\b(instantiate|instantiating|construct|constructing|initiali[sz]er|constructor|initiali[sz]e)\b"), "__init__"),
-    (re.compile(r"\bcall(?:ing)? (?:an? |the )?`?[\w.]+`? (?:object|instance)|\bcalling an? `[^`]+`"), "__call__"),
-    (re.compile(r"\biterat(?:e|ing|ion) over\b"), "__iter__"),
-    (re.compile(r"\blen\(\)|\blength of\b"), "__len__"),
+# English function words: never a subject by themselves (they can still be a member's name)
+STOP = frozenset(
+    """a an and are as at be been being but by can could do does did doing done for from how i if in into is
+    it its it's me my of off on or so than that the their them then there these they this those to too was we
+    were what whats when where which while who whom whose why will with would you your yours i'm im i've
+    should shall may might must just also only not no yes up out over about after before around between
+    through during under again further once here all both each few more most other some such own same very
+    s t don't doesn't isn't aren't wasn't there's what's where's who's let's one ones get gets got""".split()
 )
+# The words of the questions the reader answers (where is X declared, what is its signature,
+# its default, its base class, its docstring, what happens when it runs): they place the intent,
+# not the subject, so they are never "not understood".
+VOCABULARY = frozenset(
+    """define defined defines defining declared declare declares declaration definition implemented implement
+    implements implementation implementing live lives living located location locate come comes coming
+    really actually exactly behind point points pointing alias aliased aliases name named names
+    file files module modules package packages submodule source code class classes function functions
+    method methods attribute attributes property properties object objects instance instances type types
+    value values default defaults defaulting set sets setting base bases parent parents inherit inherits
+    inheriting inherited inheritance subclass subclasses subclassing subclassed superclass derive derives
+    derived signature signatures argument arguments arg args parameter parameters param params pass passes
+    passing passed take takes taking accept accepts accepting return returns returned returning
+    doc docs docstring documentation documented work works working happen happens happening happened run
+    runs running ran call calls called use uses used using import imports imported importing export exports
+    exported show shows see find look looks tell mean means meaning want need needs know wondering wonder
+    read reading write writing give gives given giving thing things stuff piece part kind sort
+    defined? which what whats really actual real under hood underlying wrapper wrap wraps wrapping
+    handle handles handled handling decide decides decided behave behaves behaviour behavior
+    purpose job role responsible responsibility mean happen exist exists existing available
+    library lib codebase repo repository project python py api public private internal helper
+    declared? implemented? expose exposes exposed provide provides provided providing
+    trying try tried figure understand understanding check checking sure confused debug debugging
+    question please thanks hi hello hey ok okay also anyway somewhere exactly where's
+    start started starting begin origin originally originate originates""".split()
+)
+_CONTEXT_WORDS = frozenset("module package file submodule".split())
+_ASYNC_WORDS = frozenset("async asynchronously asynchronous await awaiting".split())
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Subject:
     dotted: str  # absolute dotted path the question is about
     mentions: tuple[str, ...]  # the words of the question it was built from
+    strong: bool = True  # named by the question (coverage needs it), not only suggested by a plain word
+    parameter: Parameter | None = None  # asked about a parameter of the callable `dotted`
+    forwarded: tuple[tuple[str, str, int], ...] = ()  # (callee, origin path, line) of **kwargs hops
 
 
-def mentions(question: str) -> tuple[list[str], list[str], list[str]]:
-    """(quoted names, other code-like words, package hints), in question order."""
-    quoted: list[str] = []
-    for m in _QUOTED.finditer(question):
-        span = next(g for g in m.groups() if g is not None)
-        for path in _PATH.findall(span):
-            quoted.append(path.replace("/", "."))
-        span = _PATH.sub("", span)
-        for name in _DOTTED.findall(span):
-            if name not in ("with", "async", "await", "self", "cls", "def", "class", "return"):
-                quoted.append(name)
-    rest = _QUOTED.sub(" ", question)
-    words = [p.replace("/", ".") for p in _PATH.findall(rest)]
-    rest = _PATH.sub(" ", rest)
-    words += [w for w in _CODEISH.findall(rest) if w not in quoted]
-    # a capitalised word is likely a class name ("the Context it imports"); the table decides
-    words += [w for w in _TITLE.findall(rest) if w not in quoted and w not in words
-              and w.lower() not in _PLAIN_STOP]
-    if not quoted and not words:
-        # a question in plain words ("where is the Console class declared in rich?"): every
-        # word is a candidate; only those the symbol table knows survive
-        words = [w for w in _PLAIN.findall(rest) if w.lower() not in _PLAIN_STOP and len(w) > 2]
-    hints = [h.lower() for h in _POSSESSIVE.findall(question)]
-    return quoted, words, hints
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Absent:
+    """A member the question names that the class does not have, on itself or any indexed base."""
+
+    owner: str  # the class (or module) it was looked up on
+    member: str
+    members: tuple[str, ...]  # public names the owner does have
+    external_bases: tuple[str, ...]  # bases outside the repository that may hold it
 
 
-def protocol_member(question: str) -> str | None:
-    low = question.lower()
-    for pattern, dunder in _PROTOCOL:
-        if pattern.search(question) or pattern.search(low):
-            return dunder
-    return None
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Reading:
+    subjects: tuple[Subject, ...]
+    absent: tuple[Absent, ...] = ()
+    unplaced: tuple[str, ...] = ()  # content words that matched nothing, when a member seemed asked for
+    external: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (class, external bases) asked about a member
+    operations: tuple[str, ...] = field(default=())  # data-model operations recognised
+
+    @property
+    def doubts(self) -> tuple[str, ...]:
+        """Why the reader cannot call its reading complete, one sentence each."""
+        out: list[str] = []
+        for a in self.absent:
+            head = f"`{a.owner}` has no member `{a.member}`"
+            if a.external_bases:
+                head += (f" in the indexed code; it may come from "
+                         f"{', '.join(f'`{b}`' for b in a.external_bases)}, outside the repository")
+            if a.members:
+                shown = ", ".join(f"`{m}`" for m in a.members[:12])
+                head += f"; its members are {shown}" + (" …" if len(a.members) > 12 else "")
+            out.append(head + ".")
+        for cls, bases in self.external:
+            out.append(f"`{cls}` inherits from {', '.join(f'`{b}`' for b in bases)}, outside the repository; "
+                       f"what the question asks may be declared there (not indexed).")
+        if self.unplaced:
+            out.append("Not understood (no declaration matches): "
+                       + ", ".join(f"'{w}'" for w in self.unplaced) + ".")
+        return tuple(out)
+
+
+@dataclass(slots=True)
+class Token:
+    text: str  # as written; a path `pkg/mod.py` becomes `pkg.mod`
+    low: str
+    index: int  # position among the question's words
+    quoted: bool = False  # inside backticks or quotes
+    call: bool = False  # followed by `(`
+    possessive: bool = False  # followed by `'s`
+    path: bool = False
+
+    @property
+    def code(self) -> bool:
+        """Written the way code is: quoted, dotted, snake_case, camelCase, or called."""
+        t = self.text
+        return (self.quoted or self.call or self.path or "." in t or "_" in t
+                or any(c.isupper() for c in t[1:]) and any(c.islower() for c in t))
+
+    @property
+    def word(self) -> bool:
+        return self.text[0].isalpha() or self.text[0] == "_"
+
+
+def tokenize(question: str) -> list[Token]:
+    """The question's words, in order, each with how it was written. Linear in the length."""
+    ticks = [i for i, c in enumerate(question) if c == "`"]
+    out: list[Token] = []
+    k = 0
+    n = len(question)
+    for m in _TOKEN.finditer(question):
+        start, end = m.start(), m.end()
+        while k < len(ticks) and ticks[k] < start:
+            k += 1
+        text = m.group()
+        quoted = k % 2 == 1 or (start > 0 and end < n and question[start - 1] in "'\""
+                                and question[end] == question[start - 1])
+        if not (text[0].isalpha() or text[0] == "_") and not quoted:
+            continue  # an operator symbol counts only written as code
+        path = False
+        if "/" in text:
+            path = True
+            text = text[:-3] if text.endswith(".py") else text
+            text = text.replace("/", ".")
+        elif text.endswith(".py") and text.count(".") >= 1 and end < n and question[end:end + 1] in " ,?;:)":
+            text, path = text[:-3], True
+        rest = question[end:end + 3]
+        out.append(Token(text=text, low=text.lower(), index=len(out), quoted=quoted,
+                         call=rest.startswith("("), path=path,
+                         possessive=rest[:2] in ("'s", "\u2019s")))
+    return out
 
 
 class SubjectFinder:
@@ -88,7 +183,50 @@ class SubjectFinder:
         self.table = table
         self.store = table.store
 
-    def candidates(self, name: str, hints: list[str], module_ctx: list[str]) -> list[str]:
+    # ---- the symbol table, as the reader needs it -------------------------------
+    def _exists(self, dotted: str) -> bool:
+        res = self.table.resolve(dotted)
+        return res is not None and not res.is_external
+
+    def _is_class(self, dotted: str) -> str | None:
+        """The class qualname `dotted` denotes, if it is a class of the repository."""
+        res = self.table.resolve(dotted)
+        if res is None or res.is_external or not res.target.qualname:
+            return None
+        return res.target.qualname if self.table.class_binding(res.target.qualname) is not None else None
+
+    def members(self, cls: str) -> dict[str, Binding]:
+        """Every name bound on the class or an indexed base, the nearest binding first."""
+        out: dict[str, Binding] = {}
+        for k in self.table.mro(cls):
+            for b in self.store.bindings_in(k):
+                out.setdefault(b.name, b)
+        return out
+
+    def external_bases(self, cls: str) -> tuple[str, ...]:
+        out: list[str] = []
+        for k in self.table.mro(cls):
+            for written, b in self.table.base_classes(k):
+                if b is None and written.split("[")[0] not in ("object", "typing.Generic", "Generic",
+                                                                 "typing.Protocol", "Protocol"):
+                    out.append(written)
+        return tuple(dict.fromkeys(out))
+
+    def init_parameters(self, cls: str) -> tuple[str, tuple[Parameter, ...]] | None:
+        """(the constructor's qualname, its parameters), through the MRO."""
+        res = self.table.resolve(f"{cls}.__init__")
+        if res is None or res.is_external or not res.target.qualname:
+            return None
+        return res.target.qualname, self.callable_parameters(res.target.qualname)
+
+    def callable_parameters(self, qualname: str) -> tuple[Parameter, ...]:
+        for c in self.store.chunks_named(qualname):
+            if c.signature:
+                return parameters(c.signature)
+        return ()
+
+    def candidates(self, name: str, hints: list[str], module_ctx: list[str],
+                   words: frozenset[str] = frozenset()) -> list[str]:
         """Absolute dotted paths a mention may denote, best first."""
         if self.table.find_module(name) is not None and self._exists(name):
             return [name]
@@ -98,7 +236,7 @@ class SubjectFinder:
             cand = f"{mod}.{name}"
             if self._exists(cand) or (not tail and self.store.binding(mod, name) is not None):
                 out.append(cand)  # a name bound in the module, even to something external
-        scored: list[tuple[tuple[int, int, int, int], str]] = []
+        scored: list[tuple[tuple[int, int, int, int, int], str]] = []
         for b in self.store.bindings_named(head, limit=200):
             if b.kind is BindingKind.IMPORT or b.kind is BindingKind.MODULE:
                 continue
@@ -106,76 +244,396 @@ class SubjectFinder:
             cand = f"{qual}.{tail}" if tail else qual
             if tail and not self._exists(cand):
                 continue
-            top = b.scope.split(".")[0].lower()
+            parts = b.scope.split(".")
+            top = parts[0].lower()
             private = sum(p.startswith("_") and not p.startswith("__") for p in qual.split("."))
-            rank = (0 if (not hints or top in hints) else 1,
+            # the question's other words that name a module on the way ("flask's sansio Blueprint")
+            overlap = sum(p.lower().lstrip("_") in words for p in parts[1:])
+            rank = (0 if (not hints or top in hints) else 1, -overlap,
                     0 if b.kind in (BindingKind.CLASS, BindingKind.FUNCTION) else 1,
                     private, len(qual))
             scored.append((rank, cand))
-        for mod in self.store.modules():
-            if mod == head or mod.endswith("." + head):
-                cand = f"{mod}.{tail}" if tail else mod
-                if self._exists(cand):
-                    scored.append(((0 if not hints or mod.split(".")[0] in hints else 1, 2, 0, len(mod)), cand))
+        for mod in self._modules_named(head):
+            cand = f"{mod}.{tail}" if tail else mod
+            if self._exists(cand):
+                scored.append(((0 if not hints or mod.split(".")[0] in hints else 1, 0, 2, 0, len(mod)), cand))
         out += [c for _, c in sorted(scored)]
         return list(dict.fromkeys(out))
 
-    def _exists(self, dotted: str) -> bool:
-        res = self.table.resolve(dotted)
-        return res is not None and not res.is_external
+    def _modules_named(self, last: str) -> list[str]:
+        src = self.table.src
+        cache: dict[str, list[str]] | None = getattr(src, "reader_modules", None)
+        if cache is None:
+            cache = {}
+            for mod in self.store.modules():
+                cache.setdefault(mod.rpartition(".")[2], []).append(mod)
+            try:
+                src.reader_modules = cache  # type: ignore[attr-defined]
+            except AttributeError:
+                pass
+        return cache.get(last, [])
 
+    # ---- reading ------------------------------------------------------------------
     def find(self, question: str) -> list[Subject]:
         """Subjects of the question, most specific first."""
-        quoted, words, hints = mentions(question)
-        ordered = quoted + words
-        module_ctx = [m for m in ordered if self.store.module_path(m) is not None]
-        resolved: list[tuple[str, str]] = []  # (mention, dotted)
-        loose: list[str] = []
-        for m in ordered:
-            cands = self.candidates(m, hints, module_ctx)
-            if cands:
-                resolved.append((m, cands[0]))
-            elif "." not in m:
-                loose.append(m)
-        subjects: list[Subject] = []
-        owners = [(m, d) for m, d in resolved if self._is_owner(d)]
-        members = [m for m in quoted if "." not in m] + loose
-        dunder = protocol_member(question)
-        if dunder:
-            members.append(dunder)
-        strong = set(members)
-        # plain lowercase words may name a member ("the default of sandboxed on `NativeEnvironment`"),
-        # but only ever after the quoted and code-like ones
-        members += [w for w in _PLAIN.findall(_QUOTED.sub(" ", question))
-                    if w.islower() and w not in _PLAIN_STOP and len(w) > 2 and w not in strong]
-        for om, owner in owners:
-            for member in members:
-                if member == om or owner.endswith("." + member):
-                    continue
-                cand = f"{owner}.{member}"
-                if self._exists(cand):
-                    subjects.append(Subject(dotted=cand, mentions=(om, member)))
-            # a class named by bare name may be one of several: try the others for the member
-            if not any(s.mentions[0] == om for s in subjects) and "." not in om:
-                for alt in self.candidates(om, hints, module_ctx)[1:6]:
-                    for member in members:
-                        cand = f"{alt}.{member}"
-                        if member != om and self._exists(cand):
-                            subjects.append(Subject(dotted=cand, mentions=(om, member)))
-        for m, d in resolved:
-            if not any(s.dotted == d for s in subjects):
-                subjects.append(Subject(dotted=d, mentions=(m,)))
-        # most specific first: member subjects, then quoted over loose, longer over shorter
-        qset = set(quoted)
-        subjects.sort(key=lambda s: (-len(s.mentions), 0 if s.mentions[-1] in strong else 1,
-                                     0 if s.mentions[0] in qset else 1, -s.dotted.count(".")))
-        return subjects
+        return list(self.read(question).subjects)
 
-    def _is_owner(self, dotted: str) -> bool:
-        """A module or a class: something a member can be looked up on."""
-        if self.store.module_path(dotted) is not None:
-            return True
+    def read(self, question: str) -> Reading:
+        tokens = tokenize(question)
+        words = [t.low for t in tokens]
+        wordset = frozenset(w for t in tokens for w in t.low.split("."))
+        modules_top = {m.split(".")[0] for m in self._top_modules()}
+        hints = [t.low for t in tokens if t.possessive or t.low in modules_top]
+        used: set[int] = set()  # token indexes that found a role
+
+        module_ctx: list[str] = []
+        for t in tokens:
+            if self.store.module_path(t.text) is not None:
+                module_ctx.append(t.text)
+                used.add(t.index)
+            elif t.word and t.index + 1 < len(tokens) and tokens[t.index + 1].low in _CONTEXT_WORDS:
+                mods = [m for m in self._modules_named(t.low) if not hints or m.split(".")[0] in hints]
+                if mods:
+                    module_ctx.extend(mods[:3])
+                    used.add(t.index)
+        module_ctx = list(dict.fromkeys(module_ctx))
+
+        # names the table knows (code-like or capitalised words; plain words later, as members)
+        resolved: dict[int, list[str]] = {}
+        dotted_member: dict[int, str] = {}  # a dotted mention whose head is known: index -> its last name
+        looked = 0
+        seen: dict[str, list[str]] = {}
+        for t in tokens:
+            if not t.word or (t.low in STOP and not t.code) or (t.low in VOCABULARY and not t.code):
+                continue
+            if not (t.code or t.text[0].isupper()):
+                continue
+            if t.text not in seen:
+                if looked >= MAX_NAMES:
+                    continue
+                looked += 1
+                seen[t.text] = self.candidates(t.text, hints, module_ctx, wordset)
+            if seen[t.text]:
+                resolved[t.index] = seen[t.text]
+            elif "." in t.text and not t.path:
+                # `Cookies.retry_later`: the class is known, the member may not be
+                head, _, tail = t.text.rpartition(".")
+                key = head
+                if key not in seen:
+                    looked += 1
+                    seen[key] = self.candidates(key, hints, module_ctx, wordset)
+                if seen[key]:
+                    resolved[t.index] = seen[key]
+                    dotted_member[t.index] = tail
+
+        # classes named: owners of members
+        owners: list[tuple[Token, list[str]]] = []  # (mention, class qualnames it may denote)
+        for i, cands in resolved.items():
+            classes = [q for q in (self._is_class(c) for c in cands[:6]) if q]
+            if classes:
+                owners.append((tokens[i], list(dict.fromkeys(classes))))
+        owner_idx = {t.index for t, _ in owners}
+
+        subjects: list[Subject] = []
+        absent: list[Absent] = []
+        operations: list[str] = []
+        placed_owner: set[int] = set()
+        is_async = bool(set(words) & _ASYNC_WORDS)
+
+        for ot, classes in owners:
+            cls = classes[0]
+            mention = ot.text
+            found = False
+            tail = dotted_member.get(ot.index, "")
+            if tail:
+                mention = ot.text.rpartition(".")[0]
+                for cand_cls in classes:
+                    members = self.members(cand_cls)
+                    if tail in members:
+                        subjects.append(Subject(dotted=f"{cand_cls}.{tail}", mentions=(mention, tail)))
+                        cls, found = cand_cls, True
+                        break
+                else:
+                    members = self.members(cls)
+                    absent.append(Absent(owner=cls, member=tail,
+                                         members=tuple(sorted(m for m in members if not m.startswith("_")))[:40],
+                                         external_bases=self.external_bases(cls)))
+                    found = True
+                used.add(ot.index)
+                placed_owner.add(ot.index)
+                continue
+            # 1. members named in code form, then the data model, then plain words
+            for cand_cls in classes:
+                members = self.members(cand_cls)
+                strong, weak = self._member_tokens(tokens, ot, members, owner_idx, resolved)
+                if not strong and not weak and cand_cls != classes[-1]:
+                    continue
+                ops = self._operations(tokens, words, owner_idx, members)
+                if strong:
+                    for t, name in strong:
+                        name = _async_variant(name, members, is_async)
+                        subjects.append(Subject(dotted=f"{cand_cls}.{name}", mentions=(mention, t.text)))
+                        used.add(t.index)
+                    found = True
+                if ops and not strong:
+                    for op_match, names, missing in ops:
+                        operations.append(op_match.operation.name)
+                        used.update(range(op_match.start, op_match.end))
+                        for name in names:
+                            subjects.append(Subject(dotted=f"{cand_cls}.{name}", mentions=(mention, name)))
+                        if missing:
+                            absent.append(Absent(owner=cand_cls, member=missing, members=(),
+                                                 external_bases=self.external_bases(cand_cls) or ("object",)))
+                    found = True
+                if not found and weak:
+                    t, name = weak[0]
+                    name = _async_variant(name, members, is_async)
+                    subjects.append(Subject(dotted=f"{cand_cls}.{name}", mentions=(mention, t.text)))
+                    for t2, _ in weak:
+                        used.add(t2.index)
+                    found = True
+                if found:
+                    cls = cand_cls
+                    break
+            # 2. a parameter of the constructor ("the default timeout for a Client")
+            init = self.init_parameters(cls)
+            if init is not None:
+                param = self._parameter(tokens, ot, init[1], subjects, cls, owner_idx)
+                if param is not None:
+                    t, p = param
+                    used.add(t.index)
+                    subjects[:] = [s for s in subjects if s.dotted != f"{cls}.{p.name}"]
+                    subjects.insert(0, Subject(dotted=init[0], mentions=(mention, t.text), parameter=p))
+                    found = True
+            # 3. a member written as code that the class does not have
+            members = self.members(cls)
+            for t in tokens:
+                name = _member_name(t)
+                if (t.index == ot.index or t.index in used or not name or not (t.code or t.call)
+                        or name in members or t.index in owner_idx):
+                    continue
+                if t.index in resolved and "." not in t.text:
+                    continue  # a name of its own elsewhere in the repository: a subject of its own
+                if "." in t.text and not t.text.startswith(ot.text.split(".")[-1] + ".") and t.index in resolved:
+                    continue
+                absent.append(Absent(owner=cls, member=name,
+                                     members=tuple(sorted(m for m in members if not m.startswith("_")))[:40],
+                                     external_bases=self.external_bases(cls)))
+                used.add(t.index)
+                found = True
+            used.add(ot.index)
+            if found:
+                placed_owner.add(ot.index)
+
+        # names of their own (functions, values, classes not answered through a member)
+        for i, cands in resolved.items():
+            t = tokens[i]
+            if i in placed_owner or (i in used and i not in owner_idx):
+                continue
+            if i in owner_idx and i in placed_owner:
+                continue
+            used.add(i)
+            dotted = cands[0]
+            subjects.append(Subject(dotted=dotted, mentions=(t.text,), strong=True))
+            sub = subjects[-1]
+            fn_param = self._function_parameter(tokens, t, dotted, used, owner_idx)
+            if fn_param is not None:
+                subjects[-1] = Subject(dotted=sub.dotted, mentions=sub.mentions + (fn_param[0].text,),
+                                       parameter=fn_param[1], forwarded=fn_param[2])
+                used.add(fn_param[0].index)
+
+        # plain words, when nothing else named a subject ("Where is ok defined?")
+        if not subjects:
+            for t in tokens:
+                if not t.word or t.low in STOP or t.low in VOCABULARY or len(t.low) < 2:
+                    continue
+                cands = self.candidates(t.text, hints, module_ctx, wordset)
+                if cands:
+                    used.add(t.index)
+                    subjects.append(Subject(dotted=cands[0], mentions=(t.text,), strong=True))
+                    break
+
+        # a module named with nothing else: the module is the subject
+        if not subjects and not absent:
+            for m in module_ctx[:1]:
+                subjects.append(Subject(dotted=m, mentions=(m,)))
+
+        # words that found no role, when a class was named without saying what of it is asked
+        unplaced: list[str] = []
+        external: list[tuple[str, tuple[str, ...]]] = []
+        unanswered_owner = [(ot, cl) for ot, cl in owners if ot.index not in placed_owner]
+        owner_classes = {c for _, cl in owners for c in cl}
+        others = [s for s in subjects if s.parameter is not None or self._is_class(s.dotted) not in owner_classes]
+        if unanswered_owner and not others:
+            for t in tokens:
+                if (t.index in used or not t.word or t.low in STOP or t.low in VOCABULARY
+                        or t.low in hints or len(t.low) < 2 or t.low in modules_top):
+                    continue
+                if any(t.low == m.rpartition(".")[2].lower() for m in module_ctx):
+                    continue
+                unplaced.append(t.text)
+            if unplaced:
+                for ot, cl in unanswered_owner:
+                    ext = self.external_bases(cl[0])
+                    if ext:
+                        external.append((cl[0], ext))
+        subjects = _order(subjects)
+        return Reading(subjects=tuple(subjects), absent=tuple(_dedup_absent(absent)),
+                       unplaced=tuple(dict.fromkeys(unplaced)), external=tuple(external),
+                       operations=tuple(dict.fromkeys(operations)))
+
+    def _top_modules(self) -> list[str]:
+        return [m for m in self.store.modules() if "." not in m]
+
+    def _member_tokens(self, tokens: list[Token], ot: Token, members: dict[str, Binding],
+                       owner_idx: set[int], resolved: dict[int, list[str]],
+                       ) -> tuple[list[tuple[Token, str]], list[tuple[Token, str]]]:
+        """Words that name a member of the class: (written as code, plain words)."""
+        strong: list[tuple[Token, str]] = []
+        weak: list[tuple[Token, str]] = []
+        owner_last = ot.text.rpartition(".")[2]
+        for t in tokens:
+            if t.index == ot.index or t.index in owner_idx or not t.word:
+                continue
+            name = _member_name(t)
+            if not name or name == owner_last:
+                continue
+            if "." in t.text:
+                head = t.text.rpartition(".")[0]
+                if t.index in resolved and head.rpartition(".")[2] != owner_last:
+                    continue  # `Other.member`: the member of another name
+            if name in members:
+                (strong if t.code or t.call else weak).append((t, name))
+        if not weak:
+            # a name of several words, each in the question ("the default base style" -> base_style)
+            present = {t.low: t for t in tokens if t.word}
+            best: tuple[int, int, Token, str] | None = None
+            for name in members:
+                parts = [p for p in name.lower().split("_") if p]
+                if len(parts) < 2 or not all(p in present for p in parts):
+                    continue
+                idx = [present[p].index for p in parts]
+                span = max(idx) - min(idx)
+                key = (span, min(idx))
+                if best is None or key < best[:2]:
+                    best = (span, min(idx), present[parts[0]], name)
+            if best is not None and best[0] <= 2 * len(best[3].split("_")):
+                weak.append((best[2], best[3]))
+        return strong, weak
+
+    def _operations(self, tokens: list[Token], words: list[str], owner_idx: set[int],
+                    members: dict[str, Binding]) -> list[tuple[datamodel.Match, list[str], str]]:
+        """Data-model operations the question describes, with the special methods the class has
+        (and the one it lacks, when it has none)."""
+        quoted = [t.index for t in tokens if t.quoted]
+        out: list[tuple[datamodel.Match, list[str], str]] = []
+        for m in datamodel.match(words, sorted(owner_idx), quoted):
+            if len(m.words) == 1 and m.words[0] in members and not m.words[0].startswith("__"):
+                continue  # "copy", "print": the class has a member of that very name
+            have = [n for n in m.operation.methods if n in members]
+            if m.operation.every:
+                names = have
+            else:
+                names = have[:1]
+            out.append((m, names, "" if names else m.operation.methods[0]))
+        return out
+
+    def _parameter(self, tokens: list[Token], ot: Token, params: tuple[Parameter, ...],
+                   subjects: list[Subject], cls: str, owner_idx: set[int]) -> tuple[Token, Parameter] | None:
+        """A constructor parameter the question names, when the member it names (if any) is
+        not itself the answer: an empty annotation, a property, or no member at all."""
+        by_name = {p.name: p for p in params if p.name not in ("self", "cls")}
+        if not by_name:
+            return None
+        member_subject = next((s for s in subjects if s.dotted.startswith(cls + ".")), None)
+        member_name = member_subject.dotted.rpartition(".")[2] if member_subject else ""
+        if member_name:
+            if member_name not in by_name:
+                return None
+            b = self.table.binding_of(member_subject.dotted) if member_subject else None
+            words = {t.low for t in tokens}
+            has_value = b is not None and b.kind is BindingKind.VALUE and bool(b.value)
+            if has_value or not ({"default", "defaults", "defaulting"} & words or (b and b.kind is BindingKind.VALUE)):
+                return None
+            t = next(t for t in tokens if _member_name(t) == member_name or t.low.startswith(member_name.split("_")[0]))
+            return t, by_name[member_name]
+        for t in tokens:
+            if t.index in owner_idx or t.index == ot.index or not t.word:
+                continue
+            name = _member_name(t)
+            if name in by_name and (t.code or t.call or {"default", "defaults"} & {x.low for x in tokens}):
+                return t, by_name[name]
+        present = {t.low: t for t in tokens if t.word}
+        if {"default", "defaults", "defaulting"} & set(present):
+            best: tuple[int, Token, Parameter] | None = None
+            for name, p in by_name.items():
+                parts = [x for x in name.lower().split("_") if x]
+                if all(x in present for x in parts):
+                    idx = [present[x].index for x in parts]
+                    span = max(idx) - min(idx)
+                    if span <= 2 * len(parts) and (best is None or span < best[0]):
+                        best = (span, present[parts[0]], p)
+            if best is not None:
+                return best[1], best[2]
+        return None
+
+    def _function_parameter(self, tokens: list[Token], ft: Token, dotted: str, used: set[int],
+                            owner_idx: set[int]) -> tuple[Token, Parameter, tuple[tuple[str, str, int], ...]] | None:
+        """A parameter of a named function, followed through `**kwargs` to the callable that takes it."""
         res = self.table.resolve(dotted)
-        if res is None or res.is_external:
-            return False
-        return self.table.class_binding(res.target.qualname) is not None
+        if res is None or res.is_external or not res.target.qualname:
+            return None
+        b = self.table.binding_of(res.target.qualname)
+        if b is None or b.kind is not BindingKind.FUNCTION:
+            return None
+        params = self.callable_parameters(res.target.qualname)
+        names = {p.name: p for p in params}
+        for t in tokens:
+            if t.index == ft.index or t.index in used or t.index in owner_idx or not t.word or not t.code:
+                continue
+            name = _member_name(t)
+            if name in names and name not in ("self", "cls"):
+                return t, names[name], ()
+            kw = next((p for p in params if p.kind == "**"), None)
+            if kw is not None and name:
+                from codehop.signatures import forwarded
+
+                hit = forwarded(self.table, res.target.qualname, kw.name, name)
+                if hit is not None:
+                    target, param, hops = hit
+                    return t, param, hops
+        return None
+
+
+def _member_name(t: Token) -> str:
+    name = t.text.rpartition(".")[2] if "." in t.text else t.text
+    return name if name and (name[0].isalpha() or name[0] == "_") else ""
+
+
+def _async_variant(name: str, members: dict[str, Binding], is_async: bool) -> str:
+    if not is_async or name.startswith("a"):
+        return name
+    for cand in (f"a{name}", f"async_{name}", f"{name}_async"):
+        if cand in members:
+            return cand
+    return name
+
+
+def _order(subjects: list[Subject]) -> list[Subject]:
+    out: list[Subject] = []
+    seen: set[tuple[str, str]] = set()
+    for s in subjects:
+        key = (s.dotted, s.parameter.name if s.parameter else "")
+        if key not in seen:
+            seen.add(key)
+            out.append(s)
+    # most specific first: parameters and members before the classes and modules they belong to
+    out.sort(key=lambda s: (0 if s.parameter is not None else 1, -len(s.mentions)))
+    return out
+
+
+def _dedup_absent(items: list[Absent]) -> list[Absent]:
+    out: dict[tuple[str, str], Absent] = {}
+    for a in items:
+        out.setdefault((a.owner, a.member), a)
+    return list(out.values())

@@ -1,31 +1,44 @@
-"""Structural reading of a context: does it declare what the question asks, or only point at it?
+"""Structural reading of a context: subjects -> findings -> coverage.
 
 Shared by both generators, so the hop never depends on a model noticing a
-pointer. For each subject of the question: if a context chunk holds its
-declaration the subject is answered; otherwise the first link of its chain
-that the context shows (an import, a re-export, a star import, an alias, a
-subclass) becomes a pending reference of that link's type. A declaration
-whose value is computed from other module-level values needs those too.
-May import: records, symbols, question, store, stdlib.
+pointer. The question's reading (`question.SubjectFinder`) names subjects;
+each becomes a `Finding`: declared in a context chunk (answered), or not yet
+(the first link of its chain that the context shows -- an import, a
+re-export, a star import, an alias, a base class, a `**kwargs` call -- is a
+pending reference of that link's type, made by `pointers.PointerFinder`). A
+declaration whose value is computed from other module-level values, or a
+parameter whose default names one, needs those too. What the reader could
+not place (a member that does not exist, words that matched nothing) is a
+finding with a `doubt`.
+
+Coverage: a reading is `covered` only if every finding is declared in the
+context, inside the repository, with nothing pending and no doubt.
+May import: records, symbols, question, pointers, signatures, store, stdlib.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from codehop.pointers import PointerFinder, contains
-from codehop.question import Subject, SubjectFinder
+from codehop.question import Reading, Subject, SubjectFinder
 from codehop.records import (
     Binding,
+    BindingKind,
     ContextItem,
     Location,
     PendingReference,
+    RefType,
     Resolution,
 )
 from codehop.symbols import SymbolTable
 
-MAX_SUBJECTS = 3
+MAX_SUBJECTS = 4
+_NAME = re.compile(r"(?<![\w.'\"])([A-Za-z_]\w*)(?![\w'\"(])")
+_LITERALS = frozenset({"None", "True", "False", "self", "cls", "not", "and", "or", "in", "is", "if", "else",
+                       "lambda", "for"})
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -36,6 +49,17 @@ class Finding:
     declared_in: ContextItem | None  # the context item holding the declaration
     pending: tuple[PendingReference, ...]
     needs: tuple[Location, ...] = ()  # values the answer depends on, found in context
+    doubt: str = ""  # why this subject cannot be answered from the repository
+
+    @property
+    def covered(self) -> bool:
+        return (not self.doubt and self.resolution is not None and not self.resolution.is_external
+                and self.declared_in is not None and not self.pending)
+
+
+def covered(findings: Sequence[Finding]) -> bool:
+    """Every subject declared in the context and answered, nothing pending, nothing in doubt."""
+    return bool(findings) and all(f.covered for f in findings)
 
 
 class Reader:
@@ -47,37 +71,104 @@ class Reader:
 
     def read(self, question: str, context: Sequence[ContextItem],
              resolved: Mapping[str, Resolution]) -> list[Finding]:
-        subjects = self.finder.find(question)[:MAX_SUBJECTS]
+        return self.read_with(self.finder.read(question), context, resolved)
+
+    def read_with(self, reading: Reading, context: Sequence[ContextItem],
+                  resolved: Mapping[str, Resolution]) -> list[Finding]:
         findings: list[Finding] = []
-        targets: set[Location] = set()
-        for i, s in enumerate(subjects):
-            f = self.finding(s, context, resolved)
-            target = f.resolution.target if f.resolution is not None else None
-            if target in targets or (i > 0 and f.declared_in is None):
-                continue  # secondary subjects only add what the context already answers
-            if target is not None:
-                targets.add(target)
-            findings.append(f)
+        targets: set[tuple[Location, str]] = set()
+        for s in reading.subjects[:MAX_SUBJECTS]:
+            for f in self.findings(s, context, resolved):
+                target = f.resolution.target if f.resolution is not None else None
+                key = (target, f.subject.parameter.name if f.subject.parameter else "") if target else None
+                if key is not None and key in targets:
+                    continue
+                if key is not None:
+                    targets.add(key)
+                findings.append(f)
+        for doubt in reading.doubts:
+            findings.append(Finding(subject=Subject(dotted="", mentions=()), resolution=None, binding=None,
+                                    declared_in=None, pending=(), doubt=doubt))
         return findings
+
+    def findings(self, subject: Subject, context: Sequence[ContextItem],
+                 resolved: Mapping[str, Resolution]) -> list[Finding]:
+        f = self.finding(subject, context, resolved)
+        out = [f]
+        p = subject.parameter
+        if p is None or f.resolution is None or f.resolution.is_external:
+            return out
+        if subject.forwarded:
+            out.extend(self._forwards(subject, context, resolved))
+        # a default that names module-level values: their declarations answer "where is it set"
+        module = self.store.module_of(f.resolution.target.rel_path) or ""
+        for name in dict.fromkeys(_NAME.findall(p.default)):
+            if name in _LITERALS or not module:
+                continue
+            dotted = f"{module}.{name}"
+            res = resolved.get(dotted) or self.table.resolve(dotted)
+            if res is None or res.is_external:
+                continue
+            out.append(self.finding(Subject(dotted=dotted, mentions=(p.name, name)), context, resolved))
+        return out
+
+    def _forwards(self, subject: Subject, context: Sequence[ContextItem],
+                  resolved: Mapping[str, Resolution]) -> list[Finding]:
+        """Each `**kwargs` call on the way is a pointer of its own (`kwargs_forward`)."""
+        out: list[Finding] = []
+        for callee, path, line in subject.forwarded:
+            res = resolved.get(callee) or self.table.resolve(callee)
+            if res is None or res.is_external:
+                continue
+            holder = contains(context, res.target)
+            anchor = callee.rpartition(".")[2]
+            pending: tuple[PendingReference, ...] = ()
+            if holder is None:
+                col = 0
+                for c in self.store.chunks_at(path, line)[:1]:
+                    lines = c.text.splitlines()
+                    i = line - c.start_line
+                    if 0 <= i < len(lines):
+                        col = max(lines[i].find(anchor), 0)
+                pending = (PendingReference(anchor_text=anchor, ref_type=RefType.KWARGS_FORWARD,
+                                            ref_target=callee, origin_path=path, origin_line=line,
+                                            origin_col=col, resolution=res),)
+            binding = self.table.binding_of(res.target.qualname) if res.target.qualname else None
+            out.append(Finding(subject=Subject(dotted=callee, mentions=(anchor,)), resolution=res,
+                               binding=binding, declared_in=holder, pending=pending))
+        return out
 
     def finding(self, subject: Subject, context: Sequence[ContextItem],
                 resolved: Mapping[str, Resolution]) -> Finding:
         tried = subject.dotted in resolved
         res = resolved.get(subject.dotted) or self.table.resolve(subject.dotted)
         if res is None:
-            return Finding(subject=subject, resolution=None, binding=None, declared_in=None, pending=())
+            return Finding(subject=subject, resolution=None, binding=None, declared_in=None, pending=(),
+                           doubt=f"`{subject.dotted}` has no declaration in the indexed code.")
         if res.is_external:
             # name the pointer once so the hop records it as external; never fetched
             pending: tuple[PendingReference, ...] = (
-                () if tried or not res.steps else (self.pointers.pointer(subject, res, None, context),))
+                () if tried or not res.steps else (self._pointer(subject, res, None, context),))
             return Finding(subject=subject, resolution=res, binding=None, declared_in=None,
                            pending=pending)
         binding = self.table.binding_of(res.target.qualname) if res.target.qualname else None
         holder = contains(context, res.target)
         if holder is None:
-            ref = self.pointers.pointer(subject, res, binding, context)
+            ref = self._pointer(subject, res, binding, context)
             return Finding(subject=subject, resolution=res, binding=binding, declared_in=None,
                            pending=(ref,))
         pending, needs = self.pointers.value_dependencies(binding, context, resolved)
         return Finding(subject=subject, resolution=res, binding=binding, declared_in=holder,
                        pending=pending, needs=needs)
+
+    def _pointer(self, subject: Subject, res: Resolution, binding: Binding | None,
+                 context: Sequence[ContextItem]) -> PendingReference:
+        ref = self.pointers.pointer(subject, res, binding, context)
+        if ref.resolution is None and not res.is_external:
+            # the reader already resolved it: the ladder need not do it again
+            ref = replace(ref, resolution=res)
+        return ref
+
+
+def is_value(b: Binding | None) -> bool:
+    return b is not None and b.kind in (BindingKind.VALUE, BindingKind.ALIAS)
