@@ -46,7 +46,7 @@ STOP = frozenset(
     were what whats when where which while who whom whose why will with would you your yours i'm im i've
     should shall may might must just also only not no yes up out over about after before around between
     through during under again further once here all both each few more most other some such own same very
-    s t don't doesn't isn't aren't wasn't there's what's where's who's let's one ones get gets got""".split()
+    s t don't doesn't isn't aren't wasn't there's what's where's who's let's one ones""".split()
 )
 # The words of the questions the reader answers (where is X declared, what is its signature,
 # its default, its base class, its docstring, what happens when it runs): they place the intent,
@@ -160,8 +160,11 @@ def tokenize(question: str) -> list[Token]:
         while k < len(ticks) and ticks[k] < start:
             k += 1
         text = m.group()
-        quoted = k % 2 == 1 or (start > 0 and end < n and question[start - 1] in "'\""
-                                and question[end] == question[start - 1])
+        before = question[start - 1] if start > 0 else ""
+        after = question[end] if end < n else ""
+        # `name`, 'name', "name", and a name given alone in parentheses ("an overlay (overlayed)")
+        quoted = k % 2 == 1 or (before in "'\"" and before != "" and after == before) or (
+            before == "(" and after == ")")
         if not (text[0].isalpha() or text[0] == "_") and not quoted:
             continue  # an operator symbol counts only written as code
         path = False
@@ -207,9 +210,15 @@ class SubjectFinder:
         out: list[str] = []
         for k in self.table.mro(cls):
             for written, b in self.table.base_classes(k):
-                if b is None and written.split("[")[0] not in ("object", "typing.Generic", "Generic",
-                                                                 "typing.Protocol", "Protocol"):
-                    out.append(written)
+                mod = k.rpartition(".")[0]
+                shown = written
+                while mod and shown.startswith(mod + "."):
+                    # a name the indexer prefixed with the module, found nowhere: a builtin (`dict`)
+                    shown = shown[len(mod) + 1:]
+                    mod = mod.rpartition(".")[0]
+                if b is None and shown.split("[")[0] not in ("object", "typing.Generic", "Generic",
+                                                               "typing.Protocol", "Protocol"):
+                    out.append(shown)
         return tuple(dict.fromkeys(out))
 
     def init_parameters(self, cls: str) -> tuple[str, tuple[Parameter, ...]] | None:
@@ -322,7 +331,7 @@ class SubjectFinder:
                 if key not in seen:
                     looked += 1
                     seen[key] = self.candidates(key, hints, module_ctx, wordset)
-                if seen[key]:
+                if seen[key] and any(self._is_class(c) for c in seen[key][:6]):
                     resolved[t.index] = seen[key]
                     dotted_member[t.index] = tail
 
@@ -333,6 +342,13 @@ class SubjectFinder:
             if classes:
                 owners.append((tokens[i], list(dict.fromkeys(classes))))
         owner_idx = {t.index for t, _ in owners}
+        if owners:
+            # a bare name that is only some other class's member ("keys()" asked of Cookies) is not a
+            # subject of its own: it is read as a member of the class the question names
+            for i in [i for i in resolved if i not in owner_idx and "." not in tokens[i].text]:
+                parent = resolved[i][0].rpartition(".")[0]
+                if self._is_class(parent) and not tokens[i].text[0].isupper():
+                    del resolved[i]
 
         subjects: list[Subject] = []
         absent: list[Absent] = []
@@ -442,8 +458,25 @@ class SubjectFinder:
                                        parameter=fn_param[1], forwarded=fn_param[2])
                 used.add(fn_param[0].index)
 
+        # a plain word naming a member of a module written out ("the do extension in jinja2.ext")
+        if not subjects and not absent and not owners:
+            explicit = [t.text for t in tokens if (t.path or "." in t.text) and t.text in module_ctx]
+            best_m: tuple[int, Token, str] | None = None
+            for mod in explicit:
+                mi = next(t.index for t in tokens if t.text == mod)
+                for t in tokens:
+                    if not t.word or t.index == mi or "." in t.text:
+                        continue
+                    if self._exists(f"{mod}.{t.text}"):
+                        d = abs(t.index - mi)
+                        if best_m is None or d < best_m[0]:
+                            best_m = (d, t, f"{mod}.{t.text}")
+            if best_m is not None:
+                used.add(best_m[1].index)
+                subjects.append(Subject(dotted=best_m[2], mentions=(best_m[1].text,)))
+
         # plain words, when nothing else named a subject ("Where is ok defined?")
-        if not subjects:
+        if not subjects and not absent and not owners:
             for t in tokens:
                 if not t.word or t.low in STOP or t.low in VOCABULARY or len(t.low) < 2:
                     continue
@@ -504,6 +537,7 @@ class SubjectFinder:
                     continue  # `Other.member`: the member of another name
             if name in members:
                 (strong if t.code or t.call else weak).append((t, name))
+        weak.sort(key=lambda tn: (abs(tn[0].index - ot.index), tn[0].index))
         if not weak:
             # a name of several words, each in the question ("the default base style" -> base_style)
             present = {t.low: t for t in tokens if t.word}
