@@ -22,7 +22,7 @@ label on both. Reading is linear in the question's length: one tokenizing
 regex without backtracking, set lookups, and at most `MAX_NAMES` distinct
 names looked up in the table.
 
-May import: records, symbols, store, datamodel, signatures, stdlib.
+May import: records, symbols, store, datamodel, builtin_bases, signatures, stdlib.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from codehop import datamodel
+from codehop import builtin_bases, datamodel
 from codehop.records import Binding, BindingKind
 from codehop.signatures import Parameter, parameters
 from codehop.symbols import SymbolTable
@@ -72,7 +72,8 @@ VOCABULARY = frozenset(
     declared? implemented? expose exposes exposed provide provides provided providing
     trying try tried figure understand understanding check checking sure confused debug debugging
     question please thanks hi hello hey ok okay also anyway somewhere exactly where's
-    start started starting begin origin originally originate originates""".split()
+    start started starting begin origin originally originate originates refer refers referring referred
+    hold holds holding keep keeps kept get gets got getting go goes went make makes made""".split()
 )
 _CONTEXT_WORDS = frozenset("module package file submodule".split())
 _ASYNC_WORDS = frozenset("async asynchronously asynchronous await awaiting".split())
@@ -354,6 +355,7 @@ class SubjectFinder:
         absent: list[Absent] = []
         operations: list[str] = []
         placed_owner: set[int] = set()
+        chosen: dict[int, str] = {}  # owner mention -> the class it was read as
         is_async = bool(set(words) & _ASYNC_WORDS)
 
         for ot, classes in owners:
@@ -421,25 +423,46 @@ class SubjectFinder:
                     subjects[:] = [s for s in subjects if s.dotted != f"{cls}.{p.name}"]
                     subjects.insert(0, Subject(dotted=init[0], mentions=(mention, t.text), parameter=p))
                     found = True
-            # 3. a member written as code that the class does not have
-            members = self.members(cls)
-            for t in tokens:
-                name = _member_name(t)
-                if (t.index == ot.index or t.index in used or not name or not (t.code or t.call)
-                        or name in members or t.index in owner_idx):
-                    continue
-                if t.index in resolved and "." not in t.text:
-                    continue  # a name of its own elsewhere in the repository: a subject of its own
-                if "." in t.text and not t.text.startswith(ot.text.split(".")[-1] + ".") and t.index in resolved:
-                    continue
-                absent.append(Absent(owner=cls, member=name,
-                                     members=tuple(sorted(m for m in members if not m.startswith("_")))[:40],
-                                     external_bases=self.external_bases(cls)))
-                used.add(t.index)
-                found = True
+            # 3. a member of a base outside the repository that Python itself defines (`dict.get`)
+            if not found:
+                members = self.members(cls)
+                for base in self.external_bases(cls):
+                    known = builtin_bases.members(base)
+                    if not known:
+                        continue
+                    for t in tokens:
+                        name = _member_name(t)
+                        if (t.index in used or t.index in owner_idx or not name or name in members
+                                or name not in known or name.startswith("__")):
+                            continue
+                        absent.append(Absent(owner=cls, member=name, members=(), external_bases=(base,)))
+                        used.add(t.index)
+                        found = True
             used.add(ot.index)
             if found:
                 placed_owner.add(ot.index)
+            chosen[ot.index] = cls
+
+        # 4. a member written as code that no class the question names has: absent from the nearest
+        for t in tokens:
+            name = _member_name(t)
+            if (not owners or t.index in used or not name or not (t.code or t.call) or t.index in owner_idx
+                    or name.endswith("_")):
+                continue
+            if t.index in resolved and "." not in t.text:
+                continue  # a name of its own elsewhere in the repository: a subject of its own
+            ot = min((o for o, _ in owners), key=lambda o: abs(o.index - t.index))
+            cls = chosen.get(ot.index) or owners[0][1][0]
+            if "." in t.text and t.index in resolved and not t.text.startswith(ot.text.split(".")[-1] + "."):
+                continue
+            members = self.members(cls)
+            if name in members:
+                continue
+            absent.append(Absent(owner=cls, member=name,
+                                 members=tuple(sorted(m for m in members if not m.startswith("_")))[:40],
+                                 external_bases=self.external_bases(cls)))
+            used.add(t.index)
+            placed_owner.add(ot.index)
 
         # names of their own (functions, values, classes not answered through a member)
         for i, cands in resolved.items():
