@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from codehop.protocols import Generator
 from codehop.records import (
@@ -34,6 +34,8 @@ from codehop.store import SqliteStore
 
 Retrieve = Callable[[str], list[ContextItem]]
 _BIG_CHUNK_LINES = 40
+# Every front-end asks through Navigator.ask: a longer question is cut here, and the answer says so.
+MAX_QUESTION_CHARS = 4000
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -52,10 +54,18 @@ class Navigator:
         self.ladder = ladder
 
     def ask(self, question: str, limits: Limits = Limits()) -> Answer:
+        asked = len(question)
+        if asked > MAX_QUESTION_CHARS:
+            question = question[:MAX_QUESTION_CHARS]
         # one read transaction for the whole query: an index update committed meanwhile cannot mix in
         with self.store.snapshot():
             self.ladder.table.check()  # the in-memory symbol table follows the same index version
-            return self._ask(question, limits)
+            answer = self._ask(question, limits)
+        if asked > MAX_QUESTION_CHARS:
+            note = (f"\n\n(codehop: the question was cut to its first {MAX_QUESTION_CHARS:,} of "
+                    f"{asked:,} characters.)")
+            answer = replace(answer, answer=answer.answer + note)
+        return answer
 
     def _ask(self, question: str, limits: Limits) -> Answer:
         t_start = time.perf_counter()

@@ -38,6 +38,7 @@ from codehop.symbols import SymbolTable
 # one alternative per token kind, none nested: no backtracking, linear in the text
 _TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:[./][A-Za-z_][A-Za-z0-9_]*)*|==|!=|<=|>=|\+=|[-+*/|&<>]")
 MAX_NAMES = 160  # distinct names looked up in the symbol table per question
+MAX_OWNERS = 8  # distinct classes whose members are matched against the question's words
 
 # English function words: never a subject by themselves (they can still be a member's name)
 STOP = frozenset(
@@ -186,6 +187,7 @@ class SubjectFinder:
     def __init__(self, table: SymbolTable) -> None:
         self.table = table
         self.store = table.store
+        self._memo: dict[tuple[str, str], object] = {}  # per read: members and bases of a class
 
     # ---- the symbol table, as the reader needs it -------------------------------
     def _exists(self, dotted: str) -> bool:
@@ -201,13 +203,24 @@ class SubjectFinder:
 
     def members(self, cls: str) -> dict[str, Binding]:
         """Every name bound on the class or an indexed base, the nearest binding first."""
+        memo = self._memo.get(("members", cls))
+        if memo is not None:
+            return memo  # type: ignore[return-value]
         out: dict[str, Binding] = {}
+        self._memo[("members", cls)] = out
         for k in self.table.mro(cls):
             for b in self.store.bindings_in(k):
                 out.setdefault(b.name, b)
         return out
 
     def external_bases(self, cls: str) -> tuple[str, ...]:
+        memo = self._memo.get(("bases", cls))
+        if memo is not None:
+            return memo  # type: ignore[return-value]
+        self._memo[("bases", cls)] = ext = self._external_bases(cls)
+        return ext
+
+    def _external_bases(self, cls: str) -> tuple[str, ...]:
         out: list[str] = []
         for k in self.table.mro(cls):
             for written, b in self.table.base_classes(k):
@@ -289,6 +302,7 @@ class SubjectFinder:
         return list(self.read(question).subjects)
 
     def read(self, question: str) -> Reading:
+        self._memo = {}
         tokens = tokenize(question)
         words = [t.low for t in tokens]
         wordset = frozenset(w for t in tokens for w in t.low.split("."))
@@ -297,8 +311,9 @@ class SubjectFinder:
         used: set[int] = set()  # token indexes that found a role
 
         module_ctx: list[str] = []
+        src = self.table.src
         for t in tokens:
-            if self.store.module_path(t.text) is not None:
+            if src.module_path(t.text) is not None:
                 module_ctx.append(t.text)
                 used.add(t.index)
             elif t.word and t.index + 1 < len(tokens) and tokens[t.index + 1].low in _CONTEXT_WORDS:
@@ -318,11 +333,12 @@ class SubjectFinder:
                 continue
             if not (t.code or t.text[0].isupper()):
                 continue
-            if t.text not in seen:
-                if looked >= MAX_NAMES:
-                    continue
-                looked += 1
-                seen[t.text] = self.candidates(t.text, hints, module_ctx, wordset)
+            if t.text in seen:
+                continue  # each name once, at its first mention
+            if looked >= MAX_NAMES:
+                continue
+            looked += 1
+            seen[t.text] = self.candidates(t.text, hints, module_ctx, wordset)
             if seen[t.text]:
                 resolved[t.index] = seen[t.text]
             elif "." in t.text and not t.path:
@@ -338,9 +354,13 @@ class SubjectFinder:
 
         # classes named: owners of members
         owners: list[tuple[Token, list[str]]] = []  # (mention, class qualnames it may denote)
+        owner_texts: set[str] = set()
         for i, cands in resolved.items():
+            if tokens[i].text in owner_texts or len(owner_texts) >= MAX_OWNERS:
+                continue  # each class once (its first mention); a question names few
             classes = [q for q in (self._is_class(c) for c in cands[:6]) if q]
             if classes:
+                owner_texts.add(tokens[i].text)
                 owners.append((tokens[i], list(dict.fromkeys(classes))))
         owner_idx = {t.index for t, _ in owners}
         if owners:
@@ -444,8 +464,12 @@ class SubjectFinder:
             chosen[ot.index] = cls
 
         # 4. a member written as code that no class the question names has: absent from the nearest
+        asked: set[str] = set()
         for t in tokens:
             name = _member_name(t)
+            if name in asked:
+                continue
+            asked.add(name)
             if (not owners or t.index in used or not name or not (t.code or t.call) or t.index in owner_idx
                     or name.endswith("_")):
                 continue
@@ -501,9 +525,12 @@ class SubjectFinder:
         # plain words, when nothing else named a subject ("Where is ok defined?")
         if not subjects and not absent and not owners:
             for t in tokens:
-                if not t.word or t.low in STOP or t.low in VOCABULARY or len(t.low) < 2:
+                if not t.word or t.low in STOP or t.low in VOCABULARY or len(t.low) < 2 or t.text in seen:
                     continue
-                cands = self.candidates(t.text, hints, module_ctx, wordset)
+                if looked >= MAX_NAMES:
+                    break
+                looked += 1
+                seen[t.text] = cands = self.candidates(t.text, hints, module_ctx, wordset)
                 if cands:
                     used.add(t.index)
                     subjects.append(Subject(dotted=cands[0], mentions=(t.text,), strong=True))
