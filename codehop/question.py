@@ -72,7 +72,7 @@ VOCABULARY = frozenset(
     library lib codebase repo repository project python py api public private internal helper
     declared? implemented? expose exposes exposed provide provides provided providing
     trying try tried figure understand understanding check checking sure confused debug debugging
-    question please thanks hi hello hey ok okay also anyway somewhere exactly where's
+    question please thanks hi hello hey also anyway somewhere exactly
     start started starting begin origin originally originate originates refer refers referring referred
     hold holds holding keep keeps kept get gets got getting go goes went make makes made""".split()
 )
@@ -501,9 +501,10 @@ class SubjectFinder:
             sub = subjects[-1]
             fn_param = self._function_parameter(tokens, t, dotted, used, owner_idx)
             if fn_param is not None:
-                subjects[-1] = Subject(dotted=sub.dotted, mentions=sub.mentions + (fn_param[0].text,),
-                                       parameter=fn_param[1], forwarded=fn_param[2])
-                used.add(fn_param[0].index)
+                ptok, param, target, hops = fn_param
+                subjects[-1] = Subject(dotted=target or sub.dotted, mentions=sub.mentions + (ptok.text,),
+                                       parameter=param, forwarded=hops)
+                used.add(ptok.index)
 
         # a plain word naming a member of a module written out ("the do extension in jinja2.ext")
         if not subjects and not absent and not owners:
@@ -587,7 +588,9 @@ class SubjectFinder:
                     continue  # `Other.member`: the member of another name
             if name in members:
                 (strong if t.code or t.call else weak).append((t, name))
-        weak.sort(key=lambda tn: (abs(tn[0].index - ot.index), tn[0].index))
+        # a word that is also a question word ("is label set on ...") ranks after a word that is only a name
+        weak.sort(key=lambda tn: (tn[0].low in VOCABULARY or tn[0].low in STOP, abs(tn[0].index - ot.index),
+                                  tn[0].index))
         if not weak:
             # a name of several words, each in the question ("the default base style" -> base_style)
             present = {t.low: t for t in tokens if t.word}
@@ -662,7 +665,8 @@ class SubjectFinder:
         return None
 
     def _function_parameter(self, tokens: list[Token], ft: Token, dotted: str, used: set[int],
-                            owner_idx: set[int]) -> tuple[Token, Parameter, tuple[tuple[str, str, int], ...]] | None:
+                            owner_idx: set[int],
+                            ) -> tuple[Token, Parameter, str, tuple[tuple[str, str, int], ...]] | None:
         """A parameter of a named function, followed through `**kwargs` to the callable that takes it."""
         res = self.table.resolve(dotted)
         if res is None or res.is_external or not res.target.qualname:
@@ -677,7 +681,7 @@ class SubjectFinder:
                 continue
             name = _member_name(t)
             if name in names and name not in ("self", "cls"):
-                return t, names[name], ()
+                return t, names[name], "", ()
             kw = next((p for p in params if p.kind == "**"), None)
             if kw is not None and name:
                 from codehop.signatures import forwarded
@@ -685,7 +689,7 @@ class SubjectFinder:
                 hit = forwarded(self.table, res.target.qualname, kw.name, name)
                 if hit is not None:
                     target, param, hops = hit
-                    return t, param, hops
+                    return t, param, target, hops
         return None
 
 

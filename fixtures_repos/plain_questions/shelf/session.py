@@ -1,0 +1,9 @@
+DEFAULT_BIND = "sqlite://"
+
+
+class Session:
+    expire_on_commit: bool
+
+    def __init__(self, bind=DEFAULT_BIND, expire_on_commit=True):
+        self.bind = bind
+        self.expire_on_commit = expire_on_commit
