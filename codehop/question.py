@@ -557,7 +557,7 @@ class SubjectFinder:
                     continue
                 unplaced.append(t.text)
             if unplaced:
-                for ot, cl in unanswered_owner:
+                for _ot, cl in unanswered_owner:
                     ext = self.external_bases(cl[0])
                     if ext:
                         external.append((cl[0], ext))
