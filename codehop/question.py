@@ -27,11 +27,12 @@ May import: records, symbols, store, datamodel, builtin_bases, signatures, stdli
 
 from __future__ import annotations
 
+import keyword
 import re
 from dataclasses import dataclass, field
 
 from codehop import builtin_bases, datamodel
-from codehop.records import Binding, BindingKind
+from codehop.records import Binding, BindingKind, Location, Provenance, Resolution
 from codehop.signatures import Parameter, parameters
 from codehop.symbols import SymbolTable
 
@@ -76,6 +77,7 @@ VOCABULARY = frozenset(
     start started starting begin origin originally originate originates refer refers referring referred
     hold holds holding keep keeps kept get gets got getting go goes went make makes made""".split()
 )
+_KEYWORDS = frozenset(keyword.kwlist) | {"self", "cls", "await", "async"}
 _CONTEXT_WORDS = frozenset("module package file submodule".split())
 _ASYNC_WORDS = frozenset("async asynchronously asynchronous await awaiting".split())
 
@@ -124,8 +126,8 @@ class Reading:
             out.append(f"`{cls}` inherits from {', '.join(f'`{b}`' for b in bases)}, outside the repository; "
                        f"what the question asks may be declared there (not indexed).")
         if self.unplaced:
-            out.append("Not understood (no declaration matches): "
-                       + ", ".join(f"'{w}'" for w in self.unplaced) + ".")
+            shown = ", ".join(f"'{w}'" for w in self.unplaced[:12]) + (" …" if len(self.unplaced) > 12 else "")
+            out.append(f"Not understood (no declaration matches): {shown}.")
         return tuple(out)
 
 
@@ -199,7 +201,62 @@ class SubjectFinder:
         res = self.table.resolve(dotted)
         if res is None or res.is_external or not res.target.qualname:
             return None
-        return res.target.qualname if self.table.class_binding(res.target.qualname) is not None else None
+        q = res.target.qualname
+        if self.table.class_binding(q) is not None:
+            return q
+        # a class rebound after its body (`Thing = add_repr(Thing)`): the index still has the class
+        return q if self.table.src.class_info(q) is not None else None
+
+    def mro(self, cls: str) -> tuple[str, ...]:
+        """The table's MRO, plus the repository classes behind subscripted bases it does not follow
+        (`class QueryParams(ImmutableMultiDict[str, str])`), each after the class that names it."""
+        memo = self._memo.get(("mro", cls))
+        if memo is not None:
+            return memo  # type: ignore[return-value]
+        out: list[str] = []
+        todo = [cls]
+        while todo and len(out) < 64:
+            k = todo.pop(0)
+            for c in self.table.mro(k):
+                if c in out:
+                    continue
+                out.append(c)
+                for written, b in self.table.base_classes(c):
+                    if b is None and "[" in written:
+                        base = self._subscripted_base(c, written)
+                        if base and base not in out:
+                            todo.append(base)
+        self._memo[("mro", cls)] = result = tuple(out)
+        return result
+
+    def _subscripted_base(self, cls: str, written: str) -> str | None:
+        """The repository class behind `Base[T]`, written as is or relative to the class's module."""
+        name = written.split("[", 1)[0].strip()
+        info = self.table.src.class_info(cls)
+        module = self.store.module_of(info.rel_path) if info is not None else None
+        for cand in ([f"{module}.{name}"] if module else []) + [name]:
+            if self.table.find_module(cand) is not None:
+                found = self._is_class(cand)
+                if found:
+                    return found
+        return None
+
+    def locate(self, dotted: str) -> Resolution | None:
+        """A member's own binding, found through `mro()` where the table's resolution stops
+        (a rebound class, a subscripted base)."""
+        owner, _, name = dotted.rpartition(".")
+        cls = self._is_class(owner) if owner else None
+        if cls is None:
+            return None
+        for k in self.mro(cls):
+            b = self.store.binding(k, name)
+            if b is not None:
+                res = self.table.resolve(f"{k}.{name}")
+                if res is not None:
+                    return res
+                return Resolution(target=Location(rel_path=b.rel_path, line=b.line, qualname=f"{k}.{name}",
+                                                  end_line=b.end_line), provenance=Provenance.SYMBOL_TABLE)
+        return None
 
     def members(self, cls: str) -> dict[str, Binding]:
         """Every name bound on the class or an indexed base, the nearest binding first."""
@@ -208,7 +265,7 @@ class SubjectFinder:
             return memo  # type: ignore[return-value]
         out: dict[str, Binding] = {}
         self._memo[("members", cls)] = out
-        for k in self.table.mro(cls):
+        for k in self.mro(cls):
             for b in self.store.bindings_in(k):
                 out.setdefault(b.name, b)
         return out
@@ -222,8 +279,10 @@ class SubjectFinder:
 
     def _external_bases(self, cls: str) -> tuple[str, ...]:
         out: list[str] = []
-        for k in self.table.mro(cls):
+        for k in self.mro(cls):
             for written, b in self.table.base_classes(k):
+                if b is None and "[" in written and self._subscripted_base(k, written):
+                    continue  # a repository class behind a subscript: followed by mro()
                 mod = k.rpartition(".")[0]
                 shown = written
                 while mod and shown.startswith(mod + "."):
@@ -237,7 +296,7 @@ class SubjectFinder:
 
     def init_parameters(self, cls: str) -> tuple[str, tuple[Parameter, ...]] | None:
         """(the constructor's qualname, its parameters), through the MRO."""
-        res = self.table.resolve(f"{cls}.__init__")
+        res = self.table.resolve(f"{cls}.__init__") or self.locate(f"{cls}.__init__")
         if res is None or res.is_external or not res.target.qualname:
             return None
         return res.target.qualname, self.callable_parameters(res.target.qualname)
@@ -406,7 +465,7 @@ class SubjectFinder:
                 strong, weak = self._member_tokens(tokens, ot, members, owner_idx, resolved)
                 if not strong and not weak and cand_cls != classes[-1]:
                     continue
-                ops = self._operations(tokens, words, owner_idx, members)
+                ops = self._operations(tokens, words, owner_idx, members, cand_cls)
                 if strong:
                     for t, name in strong:
                         name = _async_variant(name, members, is_async)
@@ -508,12 +567,16 @@ class SubjectFinder:
 
         # a plain word naming a member of a module written out ("the do extension in jinja2.ext")
         if not subjects and not absent and not owners:
-            explicit = [t.text for t in tokens if (t.path or "." in t.text) and t.text in module_ctx]
+            explicit = [t.text for t in tokens if t.text in module_ctx]
             best_m: tuple[int, Token, str] | None = None
             for mod in explicit:
                 mi = next(t.index for t in tokens if t.text == mod)
+                # a package named alone ("attrs define") lends meaning only to the word next to it
+                reach = len(tokens) if "." in mod else 1
                 for t in tokens:
-                    if not t.word or t.index == mi or "." in t.text:
+                    if not t.word or t.index == mi or "." in t.text or abs(t.index - mi) > reach:
+                        continue
+                    if t.low in STOP and "." not in mod:
                         continue
                     if self._exists(f"{mod}.{t.text}"):
                         d = abs(t.index - mi)
@@ -522,6 +585,12 @@ class SubjectFinder:
             if best_m is not None:
                 used.add(best_m[1].index)
                 subjects.append(Subject(dotted=best_m[2], mentions=(best_m[1].text,)))
+                fn_param = self._function_parameter(tokens, best_m[1], best_m[2], used, owner_idx)
+                if fn_param is not None:
+                    ptok, param, target, hops = fn_param
+                    subjects[-1] = Subject(dotted=target or best_m[2], mentions=(best_m[1].text, ptok.text),
+                                           parameter=param, forwarded=hops)
+                    used.add(ptok.index)
 
         # plain words, when nothing else named a subject ("Where is ok defined?")
         if not subjects and not absent and not owners:
@@ -561,6 +630,15 @@ class SubjectFinder:
                     ext = self.external_bases(cl[0])
                     if ext:
                         external.append((cl[0], ext))
+        # a name written as code that matched nothing at all is never silently dropped
+        named = set(unplaced)
+        for t in tokens:
+            if (t.index in used or t.index in resolved or not t.word or not t.code or t.low in STOP
+                    or t.low in VOCABULARY or t.low in hints or t.low in modules_top or t.text in named
+                    or t.text in _KEYWORDS or t.path or self.table.src.module_path(t.text) is not None):
+                continue
+            named.add(t.text)
+            unplaced.append(t.text)
         subjects = _order(subjects)
         return Reading(subjects=tuple(subjects), absent=tuple(_dedup_absent(absent)),
                        unplaced=tuple(dict.fromkeys(unplaced)), external=tuple(external),
@@ -609,7 +687,7 @@ class SubjectFinder:
         return strong, weak
 
     def _operations(self, tokens: list[Token], words: list[str], owner_idx: set[int],
-                    members: dict[str, Binding]) -> list[tuple[datamodel.Match, list[str], str]]:
+                    members: dict[str, Binding], cls: str = "") -> list[tuple[datamodel.Match, list[str], str]]:
         """Data-model operations the question describes, with the special methods the class has
         (and the one it lacks, when it has none)."""
         quoted = [t.index for t in tokens if t.quoted]
@@ -617,13 +695,32 @@ class SubjectFinder:
         for m in datamodel.match(words, sorted(owner_idx), quoted):
             if len(m.words) == 1 and m.words[0] in members and not m.words[0].startswith("__"):
                 continue  # "copy", "print": the class has a member of that very name
-            have = [n for n in m.operation.methods if n in members]
             if m.operation.every:
-                names = have
-            else:
-                names = have[:1]
-            out.append((m, names, "" if names else m.operation.methods[0]))
+                names = [n for n in m.operation.methods if n in members]
+                out.append((m, names, "" if names else m.operation.methods[0]))
+                continue
+            # Python's lookup order: a method a base outside the repository defines comes before
+            # the fallbacks the repository has (`in` uses Mapping.__contains__ before __iter__)
+            chosen, missing = "", ""
+            for n in m.operation.methods:
+                if n in members:
+                    chosen = n
+                    break
+                if cls and self._outside_defines(cls, n):
+                    missing = n
+                    break
+            if not chosen and not missing:
+                missing = m.operation.methods[0]
+            out.append((m, [chosen] if chosen else [], missing))
         return out
+
+    def _outside_defines(self, cls: str, method: str) -> bool:
+        """A base outside the repository defines (or, unknown, may define) `method`."""
+        for base in self.external_bases(cls):
+            known = builtin_bases.members(base)
+            if known is None or method in known:
+                return True
+        return False
 
     def _parameter(self, tokens: list[Token], ot: Token, params: tuple[Parameter, ...],
                    subjects: list[Subject], cls: str, owner_idx: set[int]) -> tuple[Token, Parameter] | None:
@@ -676,8 +773,11 @@ class SubjectFinder:
             return None
         params = self.callable_parameters(res.target.qualname)
         names = {p.name: p for p in params}
+        asks_default = bool({"default", "defaults", "defaulting"} & {t.low for t in tokens})
         for t in tokens:
-            if t.index == ft.index or t.index in used or t.index in owner_idx or not t.word or not t.code:
+            if t.index == ft.index or t.index in used or t.index in owner_idx or not t.word:
+                continue
+            if not t.code and not (asks_default and t.low not in STOP and t.low not in VOCABULARY):
                 continue
             name = _member_name(t)
             if name in names and name not in ("self", "cls"):

@@ -141,7 +141,8 @@ class Reader:
     def finding(self, subject: Subject, context: Sequence[ContextItem],
                 resolved: Mapping[str, Resolution]) -> Finding:
         tried = subject.dotted in resolved
-        res = resolved.get(subject.dotted) or self.table.resolve(subject.dotted)
+        res = (resolved.get(subject.dotted) or self.table.resolve(subject.dotted)
+               or self.finder.locate(subject.dotted))
         if res is None:
             return Finding(subject=subject, resolution=None, binding=None, declared_in=None, pending=(),
                            doubt=f"`{subject.dotted}` has no declaration in the indexed code.")
