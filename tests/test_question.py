@@ -229,3 +229,32 @@ def test_a_100kb_question_reads_in_under_a_second(finder, question):
     t0 = time.perf_counter()
     finder.read(question)
     assert time.perf_counter() - t0 < 1.0  # measured about 0.05-0.3 s; generous on a loaded machine
+
+
+# ---- where the symbol table stops: subscripted bases, rebound classes, outside bases first -------
+
+def test_member_behind_a_subscripted_base(finder):
+    """shelf/generic.py: `class Sack(Bag[int])`, `Bag.__getitem__` at generic.py:7."""
+    got = finder.read("what happens when I index into a Sack with square brackets?").subjects
+    assert got and got[0].dotted.endswith("Sack.__getitem__")
+    res = finder.locate(got[0].dotted)
+    assert res is not None and (res.target.rel_path, res.target.line) == ("shelf/generic.py", 7)
+
+
+def test_member_of_a_rebound_class(finder):
+    """shelf/generic.py: `Tin = add_repr(Tin)` after the class body; `Tin.__init__(lid=True)`."""
+    s = finder.read("what does the lid of a Tin default to?").subjects[0]
+    assert s.parameter is not None and s.parameter.default == "True"
+    assert finder.read("what does Tin.open do?").subjects[0].dotted.endswith("Tin.open")
+
+
+def test_outside_base_comes_before_a_repository_fallback(finder):
+    """`Ledger(MutableMapping)` has `__iter__` but `in` runs `Mapping.__contains__` first."""
+    r = finder.read("how does membership work on a Ledger?")
+    assert not r.subjects or not r.subjects[0].dotted.endswith("__iter__")
+    assert r.absent and r.absent[0].member == "__contains__"
+
+
+def test_a_code_word_that_matches_nothing_is_named(finder):
+    r = finder.read("what does `frobnicate_all` return?")
+    assert "frobnicate_all" in r.unplaced
