@@ -63,6 +63,10 @@ def describe(f: Finding, context: Sequence[ContextItem]) -> str:
     name = f.subject.dotted
     res = f.resolution
     if res is None:
+        if f.pending:
+            sites = ", ".join(f"`{p.anchor_text}` at {p.origin_path}:{p.origin_line}" for p in f.pending)
+            return (f"`{f.subject.mentions[0] if f.subject.mentions else name}` is not declared where the symbol "
+                    f"table can see it; it is used at {sites}, which a resolver must follow.")
         return f"`{name}`: no declaration found in the indexed code."
     if res.is_external:
         return f"`{name}` comes from `{res.external}`, outside the indexed repository (not fetched)."

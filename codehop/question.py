@@ -108,6 +108,7 @@ class Reading:
     unplaced: tuple[str, ...] = ()  # content words that matched nothing, when a member seemed asked for
     external: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (class, external bases) asked about a member
     operations: tuple[str, ...] = field(default=())  # data-model operations recognised
+    owners: tuple[str, ...] = ()  # the classes the question names, as read
 
     @property
     def doubts(self) -> tuple[str, ...]:
@@ -642,7 +643,8 @@ class SubjectFinder:
         subjects = _order(subjects)
         return Reading(subjects=tuple(subjects), absent=tuple(_dedup_absent(absent)),
                        unplaced=tuple(dict.fromkeys(unplaced)), external=tuple(external),
-                       operations=tuple(dict.fromkeys(operations)))
+                       operations=tuple(dict.fromkeys(operations)),
+                       owners=tuple(dict.fromkeys(chosen.get(o.index) or c[0] for o, c in owners)))
 
     def _top_modules(self) -> list[str]:
         return [m for m in self.store.modules() if "." not in m]

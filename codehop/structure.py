@@ -36,6 +36,8 @@ from codehop.records import (
 from codehop.symbols import SymbolTable
 
 MAX_SUBJECTS = 4
+MAX_SITE_WORDS = 4  # names not placed by the table whose sites in the context are sent to the ladder
+MAX_SITES_PER_WORD = 3
 _NAME = re.compile(r"(?<![\w.'\"])([A-Za-z_]\w*)(?![\w'\"(])")
 _LITERALS = frozenset({"None", "True", "False", "self", "cls", "not", "and", "or", "in", "is", "if", "else",
                        "lambda", "for"})
@@ -86,10 +88,44 @@ class Reader:
                 if key is not None:
                     targets.add(key)
                 findings.append(f)
+        reading = self._sites(reading, findings, context, resolved)
         for doubt in reading.doubts:
             findings.append(Finding(subject=Subject(dotted="", mentions=()), resolution=None, binding=None,
                                     declared_in=None, pending=(), doubt=doubt))
         return findings
+
+    def _sites(self, reading: Reading, findings: list[Finding], context: Sequence[ContextItem],
+               resolved: Mapping[str, Resolution]) -> Reading:
+        """A name the table cannot place may still be used in the context (`self.lexer.tokeniter(...)`):
+        its attribute and call sites are pending references for the position-based rungs (Jedi, a
+        language server). What the ladder resolved answers the name; the rest stays a doubt."""
+        sites = getattr(self.pointers, "sites", None)
+        if sites is None or not reading.unplaced:
+            return reading
+        owners = list(reading.owners) + [f.resolution.target.qualname for f in findings
+                                         if f.resolution is not None and f.resolution.target.qualname]
+        remaining: list[str] = []
+        for i, word in enumerate(reading.unplaced):
+            name = word.rpartition(".")[2]
+            refs: list[PendingReference] = (list(sites(name, context, tuple(dict.fromkeys(owners))))
+                                             if i < MAX_SITE_WORDS and name.isidentifier() else [])
+            if not refs:
+                remaining.append(word)
+                continue
+            subject = Subject(dotted=refs[0].ref_target, mentions=(word,))
+            done = next((r for r in refs if r.ref_target in resolved), None)
+            if done is not None:
+                res = resolved[done.ref_target]
+                subject = Subject(dotted=done.ref_target, mentions=(word,))
+                holder = None if res.is_external else contains(context, res.target)
+                binding = (self.table.binding_of(res.target.qualname)
+                           if res.target.qualname and not res.is_external else None)
+                findings.append(Finding(subject=subject, resolution=res, binding=binding, declared_in=holder,
+                                        pending=()))
+                continue
+            findings.append(Finding(subject=subject, resolution=None, binding=None, declared_in=None,
+                                    pending=tuple(refs[:MAX_SITES_PER_WORD])))
+        return replace(reading, unplaced=tuple(remaining))
 
     def findings(self, subject: Subject, context: Sequence[ContextItem],
                  resolved: Mapping[str, Resolution]) -> list[Finding]:
