@@ -141,12 +141,13 @@ class Token:
     call: bool = False  # followed by `(`
     possessive: bool = False  # followed by `'s`
     path: bool = False
+    result_member: bool = False  # written after a call or a subscript (`get_console().print_json`)
 
     @property
     def code(self) -> bool:
         """Written the way code is: quoted, dotted, snake_case, camelCase, or called."""
         t = self.text
-        return (self.quoted or self.call or self.path or "." in t or "_" in t
+        return (self.quoted or self.call or self.path or self.result_member or "." in t or "_" in t
                 or any(c.isupper() for c in t[1:]) and any(c.islower() for c in t))
 
     @property
@@ -182,6 +183,7 @@ def tokenize(question: str) -> list[Token]:
         rest = question[end:end + 3]
         out.append(Token(text=text, low=text.lower(), index=len(out), quoted=quoted,
                          call=rest.startswith("("), path=path,
+                         result_member=start >= 2 and question[start - 1] == "." and question[start - 2] in ")]",
                          possessive=rest[:2] in ("'s", "\u2019s")))
     return out
 
@@ -393,6 +395,8 @@ class SubjectFinder:
                 continue
             if not (t.code or t.text[0].isupper()):
                 continue
+            if t.result_member:
+                continue  # a member of what a call returns: its type decides (the pointer sites do)
             if t.text in seen:
                 continue  # each name once, at its first mention
             if looked >= MAX_NAMES:
