@@ -86,10 +86,11 @@ OPERATIONS: tuple[Operation, ...] = (
                      "true or false")),
     Operation("await", ("__await__",), nouns=("await", "awaited", "awaiting", "awaitable", "__await__")),
     Operation("pickle", ("__reduce_ex__", "__reduce__", "__getstate__", "__setstate__"),
-              nouns=("pickle", "pickled", "pickling", "unpickle", "unpickled", "unpickling", "__reduce__",
+              nouns=("pickle.dumps", "pickle.loads", "pickle", "pickled", "pickling", "unpickle", "unpickled", "unpickling", "__reduce__",
                      "__getstate__", "__setstate__", "serialized with pickle")),
     Operation("copy", ("__copy__",), nouns=("copy.copy", "shallow copy", "__copy__")),
-    Operation("deepcopy", ("__deepcopy__",), nouns=("deepcopy", "deep copy", "deep copied", "__deepcopy__")),
+    Operation("deepcopy", ("__deepcopy__",), nouns=("copy.deepcopy", "deepcopy", "deep copy", "deep copied",
+                                                    "__deepcopy__")),
     Operation("getattr", ("__getattr__", "__getattribute__"),
               nouns=("attribute access", "getattr", "__getattr__", "__getattribute__", "missing attribute",
                      "unknown attribute", "dot access", "attribute lookup", "access an attribute",
@@ -185,10 +186,8 @@ def _object_follows(words: Sequence[str], end: int, objects: set[int]) -> bool:
         if j in objects or words[j] in _PRONOUNS:
             return True
         if words[j] not in _SKIP:
-            # one qualifier ("an httpx Client") may stand between the verb and its object
-            if j + 1 in objects:
-                return True
-            return False
+            # up to two qualifiers ("an httpx Client", "a werkzeug test Client") may stand between
+            return j + 1 in objects or j + 2 in objects
     return False
 
 

@@ -465,12 +465,19 @@ class SubjectFinder:
                 placed_owner.add(ot.index)
                 continue
             # 1. members named in code form, then the data model, then plain words
+            # the first class the mention may denote that has what is asked (else the first)
+            picked = first = None
             for cand_cls in classes:
                 members = self.members(cand_cls)
-                strong, weak = self._member_tokens(tokens, ot, members, owner_idx, resolved)
-                if not strong and not weak and cand_cls != classes[-1]:
-                    continue
                 ops = self._operations(tokens, words, owner_idx, members, cand_cls)
+                consumed = {i for m, _, _ in ops for i in range(m.start, m.end)}
+                strong, weak = self._member_tokens(tokens, ot, members, owner_idx | consumed, resolved)
+                if strong or weak or any(names for _, names, _ in ops):
+                    picked = (cand_cls, members, ops, strong, weak)
+                    break
+                if picked is None or cand_cls == classes[0]:
+                    first = (cand_cls, members, ops, strong, weak)
+            for cand_cls, members, ops, strong, weak in [picked or first] if (picked or first) else []:
                 if strong:
                     for t, name in strong:
                         name = _async_variant(name, members, is_async)

@@ -135,7 +135,7 @@ def test_constructor_parameter_default(finder):
 
 # ---- the data-model table: phrasings the test writes itself --------------------------------------
 
-OBJECTS = ["a Crate", "a shelf Crate", "one of those Crate objects", "an instance of Crate"]
+OBJECTS = ["a Crate", "a shelf Crate", "a shelf box Crate", "one of those Crate objects", "an instance of Crate"]
 
 
 def phrasings(templates: list[str], verbs: list[str]) -> list[str]:
@@ -165,7 +165,8 @@ DATA_MODEL = [
     ("__bool__", ["what is the truthiness of a Crate?", "when is a Crate falsy?"]),
     ("__await__", ["what happens when I await a Crate?", "is a Crate awaitable?"]),
     ("__reduce__", ["how is a Crate pickled?", "what happens when I pickle a Crate?"]),
-    ("__deepcopy__", ["what does deepcopy do to a Crate?", "how is a deep copy of a Crate made?"]),
+    ("__deepcopy__", ["what does deepcopy do to a Crate?", "how is a deep copy of a Crate made?",
+                      "what does copy.deepcopy do with a Crate?"]),
     ("__getattr__", ["what happens on a missing attribute of a Crate?", "how does attribute access work on a Crate?"]),
     ("__add__", ["what does `+` do with two Crate objects?", "what is the plus operator on a Crate?"]),
     ("__or__", ["what does `|` do on a Crate?"]),
