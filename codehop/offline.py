@@ -27,8 +27,6 @@ class OfflineGenerator:
         doubts = [f.doubt for f in findings if f.doubt]
         if not answered:
             text = "\n".join(doubts) if doubts else _fallback(context)
-            if doubts and context and not any(f.subject.dotted for f in findings):
-                text += "\n\n" + _fallback(context)
             return Generation(answer=text, completeness=Completeness.PARTIAL)
         pending: list[PendingReference] = []
         for f in answered:

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import keyword
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from codehop import builtin_bases, datamodel
 from codehop.records import Binding, BindingKind, Location, Provenance, Resolution
@@ -99,6 +99,8 @@ class Absent:
     member: str
     members: tuple[str, ...]  # public names the owner does have
     external_bases: tuple[str, ...]  # bases outside the repository that may hold it
+    owner_at: str = ""  # where the owner is declared (path:line)
+    inherited: bool = False  # Python itself says the outside base defines it (`dict.get`)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -115,8 +117,11 @@ class Reading:
         """Why the reader cannot call its reading complete, one sentence each."""
         out: list[str] = []
         for a in self.absent:
-            head = f"`{a.owner}` has no member `{a.member}`"
-            if a.external_bases:
+            head = f"`{a.owner}`" + (f" ({a.owner_at})" if a.owner_at else "") + f" has no member `{a.member}`"
+            if a.inherited:
+                head += (f" in the indexed code; it is inherited from `{a.external_bases[0]}`, outside the "
+                         f"repository (not indexed)")
+            elif a.external_bases:
                 head += (f" in the indexed code; it may come from "
                          f"{', '.join(f'`{b}`' for b in a.external_bases)}, outside the repository")
             if a.members:
@@ -231,6 +236,13 @@ class SubjectFinder:
                             todo.append(base)
         self._memo[("mro", cls)] = result = tuple(out)
         return result
+
+    def _where(self, dotted: str) -> str:
+        res = self.table.resolve(dotted)
+        if res is None or res.is_external:
+            info = self.table.src.class_info(dotted)
+            return f"{info.rel_path}:{info.line}" if info is not None else ""
+        return f"{res.target.rel_path}:{res.target.line}"
 
     def _subscripted_base(self, cls: str, written: str) -> str | None:
         """The repository class behind `Base[T]`, written as is or relative to the class's module."""
@@ -491,8 +503,12 @@ class SubjectFinder:
                         for name in names:
                             subjects.append(Subject(dotted=f"{cand_cls}.{name}", mentions=(mention, name)))
                         if missing:
+                            origin = self._outside_defines(cand_cls, missing)
+                            known = bool(origin) and bool(builtin_bases.members(origin))
                             absent.append(Absent(owner=cand_cls, member=missing, members=(),
-                                                 external_bases=self.external_bases(cand_cls) or ("object",)))
+                                                 external_bases=(origin,) if origin else
+                                                 (self.external_bases(cand_cls) or ("object",)),
+                                                 inherited=known))
                     found = True
                 if not found and weak:
                     t, name = weak[0]
@@ -526,7 +542,8 @@ class SubjectFinder:
                         if (t.index in used or t.index in owner_idx or not name or name in members
                                 or name not in known or name.startswith("__")):
                             continue
-                        absent.append(Absent(owner=cls, member=name, members=(), external_bases=(base,)))
+                        absent.append(Absent(owner=cls, member=name, members=(), external_bases=(base,),
+                                             inherited=True))
                         used.add(t.index)
                         found = True
             used.add(ot.index)
@@ -652,7 +669,8 @@ class SubjectFinder:
             named.add(t.text)
             unplaced.append(t.text)
         subjects = _order(subjects)
-        return Reading(subjects=tuple(subjects), absent=tuple(_dedup_absent(absent)),
+        absent = [replace(a, owner_at=self._where(a.owner)) for a in _dedup_absent(absent)]
+        return Reading(subjects=tuple(subjects), absent=tuple(absent),
                        unplaced=tuple(dict.fromkeys(unplaced)), external=tuple(external),
                        operations=tuple(dict.fromkeys(operations)),
                        owners=tuple(dict.fromkeys(chosen.get(o.index) or c[0] for o, c in owners)))
@@ -727,13 +745,16 @@ class SubjectFinder:
             out.append((m, [chosen] if chosen else [], missing))
         return out
 
-    def _outside_defines(self, cls: str, method: str) -> bool:
-        """A base outside the repository defines (or, unknown, may define) `method`."""
+    def _outside_defines(self, cls: str, method: str) -> str:
+        """The base outside the repository that defines `method` ("" when none can)."""
+        maybe = ""
         for base in self.external_bases(cls):
             known = builtin_bases.members(base)
-            if known is None or method in known:
-                return True
-        return False
+            if known is not None and method in known:
+                return base
+            if known is None and not maybe:
+                maybe = base
+        return maybe
 
     def _parameter(self, tokens: list[Token], ot: Token, params: tuple[Parameter, ...],
                    subjects: list[Subject], cls: str, owner_idx: set[int]) -> tuple[Token, Parameter] | None:
