@@ -79,6 +79,10 @@ def describe(f: Finding, context: Sequence[ContextItem]) -> str:
     b = f.binding
     out = [f"`{name}` is declared at {where}"
            + (f" as `{t.qualname}`" if t.qualname and t.qualname != name else "") + "."]
+    if f.subject.assigned:
+        line, text = f.subject.assigned
+        out.append(f"Assigned at {t.rel_path}:{line} in `{t.qualname}`: `{text}`")
+        return "\n".join(out)
     p = f.subject.parameter
     if p is not None:
         via = ""
@@ -92,7 +96,10 @@ def describe(f: Finding, context: Sequence[ContextItem]) -> str:
         if res.steps:
             out.append("Chain: " + chain_text(res))
         return "\n".join(out)
-    if b is not None and b.kind in (BindingKind.VALUE, BindingKind.ALIAS):
+    if b is not None and b.kind is BindingKind.VALUE and not b.value:
+        line = _line_of(chunk, t.line)
+        out.append(f"Annotated only: `{line or b.name}` (no value here)")
+    elif b is not None and b.kind in (BindingKind.VALUE, BindingKind.ALIAS):
         out.append(f"Value: `{b.name} = {b.value}`")
         for loc in f.needs:
             dep = contains(context, loc)

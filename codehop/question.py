@@ -89,6 +89,7 @@ class Subject:
     strong: bool = True  # named by the question (coverage needs it), not only suggested by a plain word
     parameter: Parameter | None = None  # asked about a parameter of the callable `dotted`
     forwarded: tuple[tuple[str, str, int], ...] = ()  # (callee, origin path, line) of **kwargs hops
+    assigned: tuple[int, str] = ()  # type: ignore[assignment]  # (line, text) of `self.x = ...` in `dotted`
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -236,6 +237,22 @@ class SubjectFinder:
                             todo.append(base)
         self._memo[("mro", cls)] = result = tuple(out)
         return result
+
+    def _member_binding(self, cls: str, name: str) -> Binding | None:
+        return self.members(cls).get(name)
+
+    def _assignment(self, cls: str, name: str) -> tuple[str, int, str] | None:
+        """(method, line, text) of the first `self.<name> = ...` in the class's methods, through the MRO."""
+        pattern = re.compile(rf"\bself\.{re.escape(name)}\s*(?::[^=\n]*)?=(?!=)")
+        for k in self.mro(cls):
+            for b in self.store.bindings_in(k):
+                if b.kind is not BindingKind.FUNCTION:
+                    continue
+                for c in self.store.chunks_named(f"{k}.{b.name}")[:1]:
+                    for i, line in enumerate(c.text.splitlines()):
+                        if pattern.search(line):
+                            return f"{k}.{b.name}", c.start_line + i, line.strip()
+        return None
 
     def _where(self, dotted: str) -> str:
         res = self.table.resolve(dotted)
@@ -530,6 +547,16 @@ class SubjectFinder:
                     subjects[:] = [s for s in subjects if s.dotted != f"{cls}.{p.name}"]
                     subjects.insert(0, Subject(dotted=init[0], mentions=(mention, t.text), parameter=p))
                     found = True
+            # 2b. an attribute only annotated in the class body: the assignment in a method answers it
+            for k, sub in enumerate(subjects):
+                if not sub.dotted.startswith(cls + ".") or sub.parameter is not None:
+                    continue
+                b = self.table.binding_of(sub.dotted) or self._member_binding(cls, sub.dotted.rpartition(".")[2])
+                if b is not None and b.kind is BindingKind.VALUE and not b.value:
+                    hit = self._assignment(cls, b.name)
+                    if hit is not None:
+                        subjects.insert(k + 1, Subject(dotted=hit[0], mentions=sub.mentions, assigned=hit[1:]))
+                    break
             # 3. a member of a base outside the repository that Python itself defines (`dict.get`)
             if not found:
                 members = self.members(cls)

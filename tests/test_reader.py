@@ -118,3 +118,9 @@ def test_model_complete_is_lowered_by_a_doubt(app):
     got = merge(ModelReport(answer="It retries.", completeness=Completeness.COMPLETE, pending=()), findings)
     assert got.completeness is Completeness.PARTIAL
     assert "has no member `retry_later`" in got.answer
+
+
+def test_annotation_answered_by_its_assignment_in_a_method(app):
+    """shelf/session.py: `isolation: str` (annotation only) and `self.isolation = "serializable"` in __init__."""
+    a = ask(app, "what is the isolation of a Transaction set to?")
+    assert '`self.isolation = "serializable"`' in a.answer and "shelf/session.py:" in a.answer, a.answer

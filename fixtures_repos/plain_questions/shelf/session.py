@@ -7,3 +7,11 @@ class Session:
     def __init__(self, bind=DEFAULT_BIND, expire_on_commit=True):
         self.bind = bind
         self.expire_on_commit = expire_on_commit
+
+
+class Transaction:
+    isolation: str
+
+    def __init__(self, session):
+        self.session = session
+        self.isolation = "serializable"
