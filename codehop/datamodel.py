@@ -110,6 +110,10 @@ OPERATIONS: tuple[Operation, ...] = (
               nouns=("descriptor", "descriptors", "__get__", "__set__", "__set_name__"), every=True),
 )
 
+_KEYWORD_OPERATIONS = {"in": next(o for o in OPERATIONS if o.name == "contains"),
+                       "await": next(o for o in OPERATIONS if o.name == "await"),
+                       "del": next(o for o in OPERATIONS if o.name == "delitem")}
+
 # Context managers: (protocol words, async?) x direction
 _WITH = ("with block", "with statement", "with-block", "with-statement", "context manager", "with",
          "leave the block", "the block")
@@ -157,9 +161,15 @@ def match(words: Sequence[str], objects: Sequence[int], quoted: Sequence[int] = 
     `quoted` the indexes of words written as code (a quoted `with` is the statement)."""
     obj = set(objects)
     out: list[Match] = []
+    quoted_set = set(quoted)
     i = 0
     n = len(words)
     while i < n:
+        op = _KEYWORD_OPERATIONS.get(words[i]) if i in quoted_set else None
+        if op is not None:  # `in`, `await`, `del` written as code: the operator itself
+            out.append(Match(op, i, i + 1, (words[i],)))
+            i += 1
+            continue
         hit = _at(_PHRASES, words, i)
         if hit is not None:
             phrase, op, verb = hit

@@ -177,8 +177,12 @@ def tokenize(question: str) -> list[Token]:
         # `name`, 'name', "name", and a name given alone in parentheses ("an overlay (overlayed)")
         quoted = k % 2 == 1 or (before in "'\"" and before != "" and after == before) or (
             before == "(" and after == ")")
-        if not (text[0].isalpha() or text[0] == "_") and not quoted:
-            continue  # an operator symbol counts only written as code
+        if not (text[0].isalpha() or text[0] == "_"):
+            # an operator symbol stands alone (`+`, "a | b", "with &?"), never inside a literal
+            # ('>=1') or a word ("ByteStream - what", a dash, is never an operator unquoted)
+            alone = before in " `(" and (after in " `)?.,;:!" or after == "")
+            if not alone or (text == "-" and not quoted):
+                continue
         path = False
         if "/" in text:
             path = True
@@ -444,6 +448,15 @@ class SubjectFinder:
                 if seen[key] and any(self._is_class(c) for c in seen[key][:6]):
                     resolved[t.index] = seen[key]
                     dotted_member[t.index] = tail
+            elif t.text[0].isupper() and t.text.endswith("s") and "." not in t.text and len(t.text) > 3:
+                # a plural ("two SpecifierSets", "Headers objects"): the class is the singular
+                for singular in (t.text[:-1], t.text[:-2] if t.text.endswith("es") else ""):
+                    if singular and singular not in seen:
+                        looked += 1
+                        seen[singular] = self.candidates(singular, hints, module_ctx, wordset)
+                    if singular and seen[singular] and self._is_class(seen[singular][0]):
+                        resolved[t.index] = seen[singular]
+                        break
 
         # classes named: owners of members
         owners: list[tuple[Token, list[str]]] = []  # (mention, class qualnames it may denote)
@@ -790,7 +803,9 @@ class SubjectFinder:
         by_name = {p.name: p for p in params if p.name not in ("self", "cls")}
         if not by_name:
             return None
-        member_subject = next((s for s in subjects if s.dotted.startswith(cls + ".")), None)
+        # a member the question named (not a special method the data model chose: "construct")
+        member_subject = next((s for s in subjects if s.dotted.startswith(cls + ".")
+                               and not s.dotted.rpartition(".")[2].startswith("__")), None)
         member_name = member_subject.dotted.rpartition(".")[2] if member_subject else ""
         if member_name:
             if member_name not in by_name:

@@ -157,6 +157,7 @@ DATA_MODEL = [
     ("__getitem__", phrasings(["what happens when I {v} {o}?"], ["index into", "subscript"])
      + ["how does a Crate handle square brackets?", "item access on a Crate"]),
     ("__contains__", ["how does membership on a Crate work?", "what does the `in` operator do on a Crate?",
+                      "what does `1 in Crate([1])` call?", "what does `'>=1' in Crate()` call?",
                       "how do I check whether a value is in a Crate?"]),
     ("__eq__", ["when are two Crate objects equal?", "how are Crate objects compared?",
                 "what does `==` do for a Crate?"]),
@@ -168,7 +169,8 @@ DATA_MODEL = [
     ("__deepcopy__", ["what does deepcopy do to a Crate?", "how is a deep copy of a Crate made?",
                       "what does copy.deepcopy do with a Crate?"]),
     ("__getattr__", ["what happens on a missing attribute of a Crate?", "how does attribute access work on a Crate?"]),
-    ("__add__", ["what does `+` do with two Crate objects?", "what is the plus operator on a Crate?"]),
+    ("__add__", ["what does `+` do with two Crate objects?", "what is the plus operator on a Crate?",
+                 "how do I combine two Crates with +?"]),
     ("__or__", ["what does `|` do on a Crate?"]),
     ("__aiter__", ["what does async for over a Crate do?"]),
 ]
@@ -254,6 +256,15 @@ def test_outside_base_comes_before_a_repository_fallback(finder):
     r = finder.read("how does membership work on a Ledger?")
     assert not r.subjects or not r.subjects[0].dotted.endswith("__iter__")
     assert r.absent and r.absent[0].member == "__contains__"
+
+
+def test_a_dash_in_prose_is_not_an_operator(finder):
+    assert subjects(finder, "Crate.set in shelf - what does it do?") == ["set"]
+
+
+def test_constructor_parameter_next_to_the_data_model(finder):
+    s = finder.read("what's the default for pool_size when I construct a QueuePool?").subjects[0]
+    assert s.parameter is not None and s.parameter.default == "5"
 
 
 def test_a_code_word_that_matches_nothing_is_named(finder):
