@@ -115,6 +115,12 @@ def describe(f: Finding, context: Sequence[ContextItem]) -> str:
         line = _line_of(chunk, t.line)
         if line:
             out.append(f"Code: `{line}`")
+    for alt, alt_res in f.alternatives:
+        where = (f" -> {alt_res.target.rel_path}:{alt_res.target.line} (`{alt_res.target.qualname}`)"
+                 if alt_res is not None else "")
+        out.append(f"Also bound at {alt.rel_path}:{alt.line} ({alt.kind}{f' of `{alt.target}`' if alt.target else ''})"
+                   f"{where}: which binding holds depends on how the module runs (a conditional import or "
+                   f"a fallback), so this answer is partial.")
     for p in f.pending:
         out.append(f"Still needed: `{p.ref_target}` ({p.ref_type} at {p.origin_path}:{p.origin_line}).")
     if res.steps:

@@ -78,6 +78,8 @@ VOCABULARY = frozenset(
     hold holds holding keep keeps kept get gets got getting go goes went make makes made""".split()
 )
 _KEYWORDS = frozenset(keyword.kwlist) | {"self", "cls", "await", "async"}
+_CLASS_WORDS = frozenset("class classes subclass subclasses inherit inherits inherited inheriting base bases "
+                         "parent superclass".split())
 _CONTEXT_WORDS = frozenset("module package file submodule".split())
 _ASYNC_WORDS = frozenset("async asynchronously asynchronous await awaiting".split())
 
@@ -543,6 +545,10 @@ class SubjectFinder:
                 if not found and weak:
                     t, name = weak[0]
                     name = _async_variant(name, members, is_async)
+                    if set(words) & _CLASS_WORDS:
+                        # "what class do I get ... deprecated": a plain word may be prose; the class
+                        # the question asks about is a subject too
+                        subjects.append(Subject(dotted=resolved[ot.index][0], mentions=(mention,)))
                     subjects.append(Subject(dotted=f"{cand_cls}.{name}", mentions=(mention, t.text)))
                     for t2, _ in weak:
                         used.add(t2.index)

@@ -52,10 +52,13 @@ class Finding:
     pending: tuple[PendingReference, ...]
     needs: tuple[Location, ...] = ()  # values the answer depends on, found in context
     doubt: str = ""  # why this subject cannot be answered from the repository
+    # other bindings of the same name in the same module (`try: from ._main import main` /
+    # `except ImportError: def main()`): which one runs is decided at run time
+    alternatives: tuple[tuple[Binding, Resolution | None], ...] = ()
 
     @property
     def covered(self) -> bool:
-        return (not self.doubt and self.resolution is not None and not self.resolution.is_external
+        return (not self.doubt and not self.alternatives and self.resolution is not None and not self.resolution.is_external
                 and self.declared_in is not None and not self.pending)
 
 
@@ -196,7 +199,27 @@ class Reader:
                            pending=(ref,))
         pending, needs = self.pointers.value_dependencies(binding, context, resolved)
         return Finding(subject=subject, resolution=res, binding=binding, declared_in=holder,
-                       pending=pending, needs=needs)
+                       pending=pending, needs=needs, alternatives=self._alternatives(res, binding))
+
+    def _alternatives(self, res: Resolution, binding: Binding | None) -> tuple[tuple[Binding, Resolution | None], ...]:
+        """The subject's name bound more than once in its module, differently (a conditional import
+        and its fallback, a platform switch): every binding, each with where it leads."""
+        links = [s.from_loc for s in res.steps] + [res.target]
+        for loc in links:
+            scope, _, name = loc.qualname.rpartition(".")
+            if not scope or self.store.module_path(scope) is None:
+                continue
+            rows = [b for b in self.store.bindings_named(name, limit=200) if b.scope == scope]
+            if len(rows) < 2 or len({(b.kind, b.target, b.value) for b in rows}) < 2:
+                continue
+            out = []
+            for b in rows:
+                if b.line == loc.line:
+                    continue
+                alt = self.table.resolve(b.target) if b.target else None
+                out.append((b, alt if alt is not None and not alt.is_external else None))
+            return tuple(out)
+        return ()
 
     def _pointer(self, subject: Subject, res: Resolution, binding: Binding | None,
                  context: Sequence[ContextItem]) -> PendingReference:

@@ -270,3 +270,8 @@ def test_constructor_parameter_next_to_the_data_model(finder):
 def test_a_code_word_that_matches_nothing_is_named(finder):
     r = finder.read("what does `frobnicate_all` return?")
     assert "frobnicate_all" in r.unplaced
+
+
+def test_a_class_question_with_a_plain_member_word_keeps_the_class(finder):
+    got = [s.dotted for s in finder.read("which class gives a Crate its label?").subjects]
+    assert "shelf.box.Crate" in got and any(d.endswith(".label") for d in got)

@@ -124,3 +124,11 @@ def test_annotation_answered_by_its_assignment_in_a_method(app):
     """shelf/session.py: `isolation: str` (annotation only) and `self.isolation = "serializable"` in __init__."""
     a = ask(app, "what is the isolation of a Transaction set to?")
     assert '`self.isolation = "serializable"`' in a.answer and "shelf/session.py:" in a.answer, a.answer
+
+
+def test_a_name_bound_twice_in_its_module_is_partial_and_shows_both(app):
+    """shelf/cli.py: `from ._fastcli import main` at :2, fallback `def main()` at :5 (ImportError)."""
+    a = ask(app, "what does `shelf.cli.main` run?")
+    assert a.state is State.GIVE_UP_PARTIAL
+    assert "shelf/cli.py:2" in a.answer or "shelf/cli.py:5" in a.answer
+    assert "shelf/_fastcli.py:1" in a.answer and "Also bound at" in a.answer
