@@ -2,15 +2,16 @@
 
 Its answer is built only from the indexed code: where the declaration lives,
 its signature or value, its docstring's first line, and the chain that led
-there. May import: records, structure, symbols, stdlib.
+there. May import: records, structure, pointers, symbols, stdlib.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from codehop.pointers import contains
 from codehop.records import BindingKind, Chunk, Completeness, ContextItem, Generation, PendingReference, Resolution
-from codehop.structure import Finding, Reader, contains, covered
+from codehop.structure import Finding, Reader, covered
 from codehop.symbols import SymbolTable
 
 

@@ -200,6 +200,11 @@ def tokenize(question: str) -> list[Token]:
     return out
 
 
+# (class, its members, data-model matches, code-form members, plain-word members)
+_Pick = tuple[str, dict[str, Binding], list[tuple[datamodel.Match, list[str], str]],
+              list[tuple[Token, str]], list[tuple[Token, str]]]
+
+
 class SubjectFinder:
     def __init__(self, table: SymbolTable) -> None:
         self.table = table
@@ -510,7 +515,8 @@ class SubjectFinder:
                 continue
             # 1. members named in code form, then the data model, then plain words
             # the first class the mention may denote that has what is asked (else the first)
-            picked = first = None
+            picked: _Pick | None = None
+            first: _Pick | None = None
             for cand_cls in classes:
                 members = self.members(cand_cls)
                 ops = self._operations(tokens, words, owner_idx, members, cand_cls)
@@ -521,7 +527,8 @@ class SubjectFinder:
                     break
                 if picked is None or cand_cls == classes[0]:
                     first = (cand_cls, members, ops, strong, weak)
-            for cand_cls, members, ops, strong, weak in [picked or first] if (picked or first) else []:
+            choice = picked or first
+            for cand_cls, members, ops, strong, weak in [choice] if choice is not None else []:
                 if strong:
                     for t, name in strong:
                         name = _async_variant(name, members, is_async)
@@ -580,13 +587,13 @@ class SubjectFinder:
             if not found:
                 members = self.members(cls)
                 for base in self.external_bases(cls):
-                    known = builtin_bases.members(base)
-                    if not known:
+                    outside = builtin_bases.members(base)
+                    if not outside:
                         continue
                     for t in tokens:
                         name = _member_name(t)
                         if (t.index in used or t.index in owner_idx or not name or name in members
-                                or name not in known or name.startswith("__")):
+                                or name not in outside or name.startswith("__")):
                             continue
                         absent.append(Absent(owner=cls, member=name, members=(), external_bases=(base,),
                                              inherited=True))
@@ -635,9 +642,9 @@ class SubjectFinder:
             sub = subjects[-1]
             fn_param = self._function_parameter(tokens, t, dotted, used, owner_idx)
             if fn_param is not None:
-                ptok, param, target, hops = fn_param
+                ptok, fparam, target, hops = fn_param
                 subjects[-1] = Subject(dotted=target or sub.dotted, mentions=sub.mentions + (ptok.text,),
-                                       parameter=param, forwarded=hops)
+                                       parameter=fparam, forwarded=hops)
                 used.add(ptok.index)
 
         # a plain word naming a member of a module written out ("the do extension in jinja2.ext")
@@ -662,9 +669,9 @@ class SubjectFinder:
                 subjects.append(Subject(dotted=best_m[2], mentions=(best_m[1].text,)))
                 fn_param = self._function_parameter(tokens, best_m[1], best_m[2], used, owner_idx)
                 if fn_param is not None:
-                    ptok, param, target, hops = fn_param
+                    ptok, fparam, target, hops = fn_param
                     subjects[-1] = Subject(dotted=target or best_m[2], mentions=(best_m[1].text, ptok.text),
-                                           parameter=param, forwarded=hops)
+                                           parameter=fparam, forwarded=hops)
                     used.add(ptok.index)
 
         # plain words, when nothing else named a subject ("Where is ok defined?")
