@@ -32,18 +32,21 @@ class Operation:
     nouns: tuple[str, ...] = ()
     verbs: tuple[str, ...] = ()
     every: bool = False  # True: every method present answers (both sides of a protocol)
+    passive: tuple[str, ...] = ()  # participles that name it when the object stands just before ("a URL made")
 
 
 OPERATIONS: tuple[Operation, ...] = (
     Operation("call", ("__call__",),
               nouns=("callable", "like a function", "as a function", "__call__"),
-              verbs=("call", "calls", "calling", "called", "invoke", "invokes", "invoking", "invoked")),
+              verbs=("call", "calls", "calling", "called", "invoke", "invokes", "invoking", "invoked"),
+              passive=("called", "invoked")),
     Operation("create", ("__init__", "__new__"),
               nouns=("constructor", "initializer", "initialiser", "instantiation", "__init__", "__new__",
                      "init", "construction"),
               verbs=("make", "makes", "making", "create", "creates", "creating", "construct", "constructs",
                      "constructing", "instantiate", "instantiates", "instantiating", "initialize",
-                     "initialise", "initializing", "initialising", "build", "builds", "building", "new up")),
+                     "initialise", "initializing", "initialising", "build", "builds", "building", "new up"),
+              passive=("made", "created", "constructed", "instantiated", "initialized", "initialised", "built")),
     Operation("repr", ("__repr__",),
               nouns=("repr", "__repr__", "representation", "repl", "debugger shows"),
               verbs=()),
@@ -144,6 +147,7 @@ def _table(entries: Sequence[tuple[str, Operation, bool]]) -> dict[str, list[tup
 
 _PHRASES = _table([(n, op, False) for op in OPERATIONS for n in op.nouns]
                   + [(v, op, True) for op in OPERATIONS for v in op.verbs])
+_PASSIVE = {p: op for op in OPERATIONS for p in op.passive}
 _WITH_PHRASES = _table([(p, ENTER, False) for p in _WITH] + [(p, AENTER, False) for p in _ASYNC_WITH])
 
 
@@ -178,6 +182,9 @@ def match(words: Sequence[str], objects: Sequence[int], quoted: Sequence[int] = 
                 out.append(Match(op, i, end, phrase))
                 i = end
                 continue
+        passive = _PASSIVE.get(words[i])
+        if passive is not None and any(j in obj for j in range(max(0, i - 2), i)):
+            out.append(Match(passive, i, i + 1, (words[i],)))  # "how is a URL made"
         i += 1
     out.extend(_context_manager(words, set(quoted)))
     return out

@@ -10,7 +10,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from codehop.pointers import contains
-from codehop.records import BindingKind, Chunk, Completeness, ContextItem, Generation, PendingReference, Resolution
+from codehop.records import (
+    BindingKind,
+    Chunk,
+    ChunkKind,
+    Completeness,
+    ContextItem,
+    Generation,
+    PendingReference,
+    Resolution,
+)
 from codehop.structure import Finding, Reader, covered
 from codehop.symbols import SymbolTable
 
@@ -112,6 +121,9 @@ def describe(f: Finding, context: Sequence[ContextItem]) -> str:
         doc = _first_line(chunk.docstring)
         if doc:
             out.append(f"Docstring: {doc}")
+    elif chunk.kind is ChunkKind.MODULE and chunk.qualname == t.qualname:
+        doc = _first_line(chunk.docstring)
+        out.append(f"Module {t.rel_path}" + (f"; docstring: {doc}" if doc else "") + ".")
     else:
         line = _line_of(chunk, t.line)
         if line:

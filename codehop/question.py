@@ -699,7 +699,8 @@ class SubjectFinder:
         unanswered_owner = [(ot, cl) for ot, cl in owners if ot.index not in placed_owner]
         owner_classes = {c for _, cl in owners for c in cl}
         others = [s for s in subjects if s.parameter is not None or self._is_class(s.dotted) not in owner_classes]
-        if unanswered_owner and not others:
+        only_modules = bool(subjects) and all(src.module_path(s.dotted) is not None for s in subjects)
+        if (unanswered_owner and not others) or only_modules:
             for t in tokens:
                 if (t.index in used or not t.word or t.low in STOP or t.low in VOCABULARY
                         or t.low in hints or len(t.low) < 2 or t.low in modules_top):

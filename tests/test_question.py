@@ -275,3 +275,12 @@ def test_a_code_word_that_matches_nothing_is_named(finder):
 def test_a_class_question_with_a_plain_member_word_keeps_the_class(finder):
     got = [s.dotted for s in finder.read("which class gives a Crate its label?").subjects]
     assert "shelf.box.Crate" in got and any(d.endswith(".label") for d in got)
+
+
+def test_passive_construction(finder):
+    assert subjects(finder, "how is a Crate made from a list?")[0] == "__init__"
+
+
+def test_a_package_alone_with_unknown_words_is_in_doubt(finder):
+    r = finder.read("what's the default flavour in shelf?")
+    assert "flavour" in r.unplaced
