@@ -114,6 +114,7 @@ class Reading:
     external: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (class, external bases) asked about a member
     operations: tuple[str, ...] = field(default=())  # data-model operations recognised
     owners: tuple[str, ...] = ()  # the classes the question names, as read
+    result_members: tuple[str, ...] = ()  # names written after a call (`get_console().print_json`)
 
     @property
     def doubts(self) -> tuple[str, ...]:
@@ -727,7 +728,8 @@ class SubjectFinder:
         return Reading(subjects=tuple(subjects), absent=tuple(absent),
                        unplaced=tuple(dict.fromkeys(unplaced)), external=tuple(external),
                        operations=tuple(dict.fromkeys(operations)),
-                       owners=tuple(dict.fromkeys(chosen.get(o.index) or c[0] for o, c in owners)))
+                       owners=tuple(dict.fromkeys(chosen.get(o.index) or c[0] for o, c in owners)),
+                       result_members=tuple(dict.fromkeys(t.text for t in tokens if t.result_member)))
 
     def _top_modules(self) -> list[str]:
         return [m for m in self.store.modules() if "." not in m]

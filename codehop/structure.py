@@ -27,6 +27,7 @@ from codehop.question import Reading, Subject, SubjectFinder
 from codehop.records import (
     Binding,
     BindingKind,
+    ChunkKind,
     ContextItem,
     Location,
     PendingReference,
@@ -110,13 +111,21 @@ class Reader:
         remaining: list[str] = []
         for i, word in enumerate(reading.unplaced):
             name = word.rpartition(".")[2]
+            # a member reached through something (`self.lexer.tokeniter`, `get_console().print_json`,
+            # a name asked of a class the question names): its receiver's type decides, which Jedi or a
+            # language server can infer. A bare name the whole index binds nowhere has no such receiver.
+            member_like = "." in word or word in reading.result_members or bool(reading.owners)
             refs: list[PendingReference] = (list(sites(name, context, tuple(dict.fromkeys(owners))))
-                                             if i < MAX_SITE_WORDS and name.isidentifier() else [])
+                                             if i < MAX_SITE_WORDS and name.isidentifier() and member_like
+                                             else [])
             if not refs:
                 remaining.append(word)
                 continue
             subject = Subject(dotted=refs[0].ref_target, mentions=(word,))
             done = next((r for r in refs if r.ref_target in resolved), None)
+            if done is not None and resolved[done.ref_target].is_external:
+                remaining.append(word)  # landed outside the repository (a builtin base): still not placed
+                continue
             if done is not None:
                 res = resolved[done.ref_target]
                 subject = Subject(dotted=done.ref_target, mentions=(word,))
@@ -210,6 +219,14 @@ class Reader:
             if not scope or self.store.module_path(scope) is None:
                 continue
             rows = [b for b in self.store.bindings_named(name, limit=200) if b.scope == scope]
+            # a definition the index keeps as a chunk but not as the name's binding (a fallback `def`
+            # under `except ImportError:` when the import is the binding that counts)
+            for c in self.store.chunks_named(loc.qualname):
+                if c.kind in (ChunkKind.FUNCTION, ChunkKind.CLASS) and not any(
+                        b.rel_path == c.rel_path and c.start_line <= b.line <= c.end_line for b in rows):
+                    kind = BindingKind.CLASS if c.kind is ChunkKind.CLASS else BindingKind.FUNCTION
+                    rows.append(Binding(scope=scope, name=name, kind=kind, rel_path=c.rel_path,
+                                        line=c.start_line, col=0, end_line=c.end_line))
             if len(rows) < 2 or len({(b.kind, b.target, b.value) for b in rows}) < 2:
                 continue
             out = []
