@@ -210,6 +210,31 @@ class Reader:
         return Finding(subject=subject, resolution=res, binding=binding, declared_in=holder,
                        pending=pending, needs=needs, alternatives=self._alternatives(res, binding))
 
+    def _module_level_definitions(self, module: str, name: str, known: list[Binding]) -> list[Binding]:
+        """`def name` / `class name` at the top level of the module's own code (inside `try:` or
+        `if` blocks too) that no binding row records: the indexer kept one binding of the name."""
+        path = self.store.module_path(module)
+        if path is None:
+            return []
+        pattern = re.compile(rf"^(\s{{0,8}})(?:async\s+def|def|class)\s+{re.escape(name)}\b")
+        out: list[Binding] = []
+        for c in self.store.chunks_of_file(path):
+            if c.kind is not ChunkKind.MODULE:
+                continue
+            for i, line in enumerate(c.text.splitlines()):
+                m = pattern.match(line)
+                if m is None:
+                    continue
+                n = c.start_line + i
+                if any(b.rel_path == path and b.line == n for b in known + out):
+                    continue
+                if any(x.kind is not ChunkKind.MODULE for x in self.store.chunks_at(path, n)):
+                    continue  # a method or a nested function, not the module's own name
+                kind = BindingKind.CLASS if line.lstrip().startswith("class") else BindingKind.FUNCTION
+                out.append(Binding(scope=module, name=name, kind=kind, rel_path=path, line=n, col=len(m.group(1)),
+                                   end_line=n))
+        return out
+
     def _alternatives(self, res: Resolution, binding: Binding | None) -> tuple[tuple[Binding, Resolution | None], ...]:
         """The subject's name bound more than once in its module, differently (a conditional import
         and its fallback, a platform switch): every binding, each with where it leads."""
@@ -227,6 +252,7 @@ class Reader:
                     kind = BindingKind.CLASS if c.kind is ChunkKind.CLASS else BindingKind.FUNCTION
                     rows.append(Binding(scope=scope, name=name, kind=kind, rel_path=c.rel_path,
                                         line=c.start_line, col=0, end_line=c.end_line))
+            rows += self._module_level_definitions(scope, name, rows)
             if len(rows) < 2 or len({(b.kind, b.target, b.value) for b in rows}) < 2:
                 continue
             out = []
