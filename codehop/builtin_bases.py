@@ -23,10 +23,32 @@ SAFE_MODULES = frozenset({
 })
 
 
+@lru_cache(maxsize=1024)
+def overrides(written: str, name: str) -> bool | None:
+    """Whether the base defines `name` itself, not only as `object`'s default (`dict.__repr__` yes,
+    `dict.__reduce_ex__` no: pickling then falls through to `__getstate__`). None when unknown."""
+    obj = _resolve(written)
+    if obj is None:
+        return None
+    mine = getattr(obj, name, None)
+    return mine is not None and mine is not getattr(object, name, None)
+
+
 @lru_cache(maxsize=256)
 def members(written: str) -> frozenset[str] | None:
     """The attribute names of a base written as `dict`, `typing.MutableMapping[str, str]`,
     `t.Mapping` (None when it is not a builtin or a class of `SAFE_MODULES`)."""
+    obj = _resolve(written)
+    if obj is None:
+        return None
+    try:
+        return frozenset(dir(obj))
+    except Exception:  # a hostile __dir__ cannot happen on these, but never let it escape
+        return None
+
+
+@lru_cache(maxsize=256)
+def _resolve(written: str) -> type | None:
     name = written.split("[", 1)[0].strip()
     module, _, attr = name.rpartition(".")
     obj: object | None = None
@@ -47,12 +69,7 @@ def members(written: str) -> frozenset[str] | None:
                     obj = None
                 if obj is not None:
                     break
-    if obj is None or not isinstance(obj, type) and not hasattr(obj, "__mro__") and not hasattr(obj, "__origin__"):
-        return None
     origin = getattr(obj, "__origin__", None)
     if isinstance(origin, type):
         obj = origin
-    try:
-        return frozenset(dir(obj))
-    except Exception:  # a hostile __dir__ cannot happen on these, but never let it escape
-        return None
+    return obj if isinstance(obj, type) else None

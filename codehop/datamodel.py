@@ -94,6 +94,8 @@ OPERATIONS: tuple[Operation, ...] = (
     Operation("copy", ("__copy__",), nouns=("copy.copy", "shallow copy", "__copy__")),
     Operation("deepcopy", ("__deepcopy__",), nouns=("copy.deepcopy", "deepcopy", "deep copy", "deep copied",
                                                     "__deepcopy__")),
+    Operation("del", ("__del__",), nouns=("garbage collected", "garbage collection", "destructor", "finalizer",
+                                          "finalized", "__del__", "deleted by the gc")),
     Operation("getattr", ("__getattr__", "__getattribute__"),
               nouns=("attribute access", "getattr", "__getattr__", "__getattribute__", "missing attribute",
                      "unknown attribute", "dot access", "attribute lookup", "access an attribute",

@@ -122,7 +122,11 @@ class Reading:
         out: list[str] = []
         for a in self.absent:
             head = f"`{a.owner}`" + (f" ({a.owner_at})" if a.owner_at else "") + f" has no member `{a.member}`"
-            if a.inherited:
+            if a.external_bases == ("object",):
+                head = (f"`{a.owner}`" + (f" ({a.owner_at})" if a.owner_at else "")
+                        + f" defines no `{a.member}`, nor does any base in the repository: Python's default "
+                          f"(from `object`) applies")
+            elif a.inherited:
                 head += (f" in the indexed code; it is inherited from `{a.external_bases[0]}`, outside the "
                          f"repository (not indexed)")
             elif a.external_bases:
@@ -545,9 +549,10 @@ class SubjectFinder:
                         if missing:
                             origin = self._outside_defines(cand_cls, missing)
                             known = bool(origin) and bool(builtin_bases.members(origin))
+                            unknown = tuple(b for b in self.external_bases(cand_cls)
+                                            if builtin_bases.overrides(b, missing) is None)
                             absent.append(Absent(owner=cand_cls, member=missing, members=(),
-                                                 external_bases=(origin,) if origin else
-                                                 (self.external_bases(cand_cls) or ("object",)),
+                                                 external_bases=(origin,) if origin else (unknown or ("object",)),
                                                  inherited=known))
                     found = True
                 if not found and weak:
@@ -558,6 +563,11 @@ class SubjectFinder:
                         # the question asks about is a subject too
                         subjects.append(Subject(dotted=resolved[ot.index][0], mentions=(mention,)))
                     subjects.append(Subject(dotted=f"{cand_cls}.{name}", mentions=(mention, t.text)))
+                    # other members named by words that are only names ("duplicate keys when I add
+                    # one": `keys` and `add`) are answered too
+                    for t2, name2 in weak[1:3]:
+                        if t2.low not in VOCABULARY and t2.low not in STOP and name2 != name:
+                            subjects.append(Subject(dotted=f"{cand_cls}.{name2}", mentions=(mention, t2.text)))
                     for t2, _ in weak:
                         used.add(t2.index)
                     found = True
@@ -805,10 +815,10 @@ class SubjectFinder:
         """The base outside the repository that defines `method` ("" when none can)."""
         maybe = ""
         for base in self.external_bases(cls):
-            known = builtin_bases.members(base)
-            if known is not None and method in known:
+            defines = builtin_bases.overrides(base, method)
+            if defines:
                 return base
-            if known is None and not maybe:
+            if defines is None and not maybe:
                 maybe = base
         return maybe
 

@@ -284,3 +284,15 @@ def test_passive_construction(finder):
 def test_a_package_alone_with_unknown_words_is_in_doubt(finder):
     r = finder.read("what's the default flavour in shelf?")
     assert "flavour" in r.unplaced
+
+
+def test_pickling_falls_through_object_defaults(finder):
+    """`Container.__reduce__` is the repository's own; `Jar(dict)` has none: dict's pickling is object's."""
+    assert subjects(finder, "what happens if I pickle a Crate?")[0] == "__reduce__"
+    r = finder.read("what happens when a Jar is garbage collected?")
+    assert r.absent and r.absent[0].member == "__del__" and r.absent[0].external_bases == ("object",)
+
+
+def test_several_plain_member_words_are_all_subjects(finder):
+    got = subjects(finder, "how does a Box handle the label when I close it?")
+    assert {"label", "close"} <= set(got)
