@@ -296,3 +296,26 @@ def test_pickling_falls_through_object_defaults(finder):
 def test_several_plain_member_words_are_all_subjects(finder):
     got = subjects(finder, "how does a Box handle the label when I close it?")
     assert {"label", "close"} <= set(got)
+
+
+# ---- the helpers the reader stands on -------------------------------------------------------------
+
+def test_parameters_read_from_a_signature():
+    from codehop.signatures import parameters
+
+    ps = parameters("def f(\n    self, a, /, b: int = 3, *args, c=None, d: str = 'x', **kw\n) -> None")
+    assert [(p.name, p.kind, p.default) for p in ps] == [
+        ("self", "", ""), ("a", "", ""), ("b", "", "3"), ("args", "*", ""), ("c", "", "None"),
+        ("d", "", "'x'"), ("kw", "**", "")]
+    assert parameters("class X(Base)") == () and parameters("def broken(") == ()
+
+
+@pytest.mark.parametrize(("base", "name", "defines"), [
+    ("dict", "get", True), ("typing.MutableMapping[str, str]", "__contains__", True),
+    ("dict", "__reduce_ex__", False), ("Exception", "args", True), ("dict", "__del__", False),
+    ("werkzeug.Request", "args", None), ("os.system", "x", None),
+])
+def test_what_python_itself_defines_on_a_base(base, name, defines):
+    from codehop import builtin_bases
+
+    assert builtin_bases.overrides(base, name) is defines
