@@ -254,6 +254,16 @@ class SubjectFinder:
         self._memo[("mro", cls)] = result = tuple(out)
         return result
 
+    def _instance_attribute(self, cls: str, name: str, mention: str) -> Subject | None:
+        """`self.<name> = ...` in a method of the class or a base: an instance attribute, a member
+        the class body does not bind."""
+        if not name or not name.isidentifier():
+            return None
+        hit = self._assignment(cls, name)
+        if hit is None:
+            return None
+        return Subject(dotted=hit[0], mentions=(mention, name), assigned=hit[1:])
+
     def _member_binding(self, cls: str, name: str) -> Binding | None:
         return self.members(cls).get(name)
 
@@ -350,10 +360,12 @@ class SubjectFinder:
         return res.target.qualname, self.callable_parameters(res.target.qualname)
 
     def callable_parameters(self, qualname: str) -> tuple[Parameter, ...]:
+        """The parameters of the last definition that parses (the implementation after `@overload`s)."""
+        found: tuple[Parameter, ...] = ()
         for c in self.store.chunks_named(qualname):
             if c.signature:
-                return parameters(c.signature)
-        return ()
+                found = parameters(c.signature) or found
+        return found
 
     def candidates(self, name: str, hints: list[str], module_ctx: list[str],
                    words: frozenset[str] = frozenset()) -> list[str]:
@@ -510,10 +522,14 @@ class SubjectFinder:
                         cls, found = cand_cls, True
                         break
                 else:
-                    members = self.members(cls)
-                    absent.append(Absent(owner=cls, member=tail,
-                                         members=tuple(sorted(m for m in members if not m.startswith("_")))[:40],
-                                         external_bases=self.external_bases(cls)))
+                    instance = self._instance_attribute(cls, tail, mention)
+                    if instance is not None:
+                        subjects.append(instance)
+                    else:
+                        members = self.members(cls)
+                        absent.append(Absent(owner=cls, member=tail,
+                                             members=tuple(sorted(m for m in members if not m.startswith("_")))[:40],
+                                             external_bases=self.external_bases(cls)))
                     found = True
                 used.add(ot.index)
                 placed_owner.add(ot.index)
@@ -584,6 +600,10 @@ class SubjectFinder:
                     subjects[:] = [s for s in subjects if s.dotted != f"{cls}.{p.name}"]
                     subjects.insert(0, Subject(dotted=init[0], mentions=(mention, t.text), parameter=p))
                     found = True
+                    # `param=None` filled in from a class attribute by convention (`default_<param>`)
+                    conventional = f"default_{p.name}"
+                    if p.default in ("None", "") and conventional in self.members(cls):
+                        subjects.insert(1, Subject(dotted=f"{cls}.{conventional}", mentions=(mention, t.text)))
             # 2b. an attribute only annotated in the class body: the assignment in a method answers it
             for k, sub in enumerate(subjects):
                 if not sub.dotted.startswith(cls + ".") or sub.parameter is not None:
@@ -594,6 +614,20 @@ class SubjectFinder:
                     if hit is not None:
                         subjects.insert(k + 1, Subject(dotted=hit[0], mentions=sub.mentions, assigned=hit[1:]))
                     break
+            # 2c. an instance attribute (`self.payload = payload` in a method) named by a plain word
+            if not found:
+                tried = 0
+                for t in sorted(tokens, key=lambda x: abs(x.index - ot.index)):
+                    if (tried >= 3 or t.index in used or t.index in owner_idx or not t.word or "." in t.text
+                            or t.low in STOP or t.low in VOCABULARY or len(t.low) < 3 or t.low in modules_top):
+                        continue
+                    tried += 1
+                    instance = self._instance_attribute(cls, _member_name(t), mention)
+                    if instance is not None:
+                        subjects.append(instance)
+                        used.add(t.index)
+                        found = True
+                        break
             # 3. a member of a base outside the repository that Python itself defines (`dict.get`)
             if not found:
                 members = self.members(cls)
@@ -633,6 +667,12 @@ class SubjectFinder:
                 continue
             members = self.members(cls)
             if name in members:
+                continue
+            instance = self._instance_attribute(cls, name, ot.text)
+            if instance is not None:
+                subjects.append(instance)
+                used.add(t.index)
+                placed_owner.add(ot.index)
                 continue
             absent.append(Absent(owner=cls, member=name,
                                  members=tuple(sorted(m for m in members if not m.startswith("_")))[:40],
@@ -724,6 +764,15 @@ class SubjectFinder:
                     ext = self.external_bases(cl[0])
                     if ext:
                         external.append((cl[0], ext))
+        # a parameter of a callable the question is about is placed ("unsign ... when max_age is exceeded")
+        param_names: set[str] = set()
+        for sub in subjects[:MAX_OWNERS]:
+            res = self.table.resolve(sub.dotted) or self.locate(sub.dotted)
+            if res is not None and not res.is_external and res.target.qualname:
+                param_names.update(p.name for p in self.callable_parameters(res.target.qualname))
+        if param_names:
+            used.update(t.index for t in tokens if t.text in param_names)
+            unplaced = [w for w in unplaced if w not in param_names]
         # a name written as code that matched nothing at all is never silently dropped
         named = set(unplaced)
         for t in tokens:
@@ -833,9 +882,7 @@ class SubjectFinder:
         member_subject = next((s for s in subjects if s.dotted.startswith(cls + ".")
                                and not s.dotted.rpartition(".")[2].startswith("__")), None)
         member_name = member_subject.dotted.rpartition(".")[2] if member_subject else ""
-        if member_name:
-            if member_name not in by_name:
-                return None
+        if member_name in by_name:
             b = self.table.binding_of(member_subject.dotted) if member_subject else None
             words = {t.low for t in tokens}
             has_value = b is not None and b.kind is BindingKind.VALUE and bool(b.value)

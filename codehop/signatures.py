@@ -11,6 +11,7 @@ store, stdlib (ast).
 from __future__ import annotations
 
 import ast
+import re
 import textwrap
 from dataclasses import dataclass
 
@@ -18,6 +19,7 @@ from codehop.records import BindingKind
 from codehop.symbols import SymbolTable
 
 MAX_FORWARDS = 3  # **kwargs hops followed from one function
+_COMMENT = re.compile(r"#\s*(?:type:\s*ignore(?:\[[^\]]*\])?|noqa(?::\s*[A-Z]+\d+(?:\s*,\s*[A-Z]+\d+)*)?|pragma:\s*no\s*cover)")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -38,7 +40,8 @@ class Parameter:
 
 def parameters(signature: str) -> tuple[Parameter, ...]:
     """The parameters of `def ...(...)` as written; () when the text is not a function header."""
-    src = signature.strip()
+    # the index keeps a header on one line, its comments too: drop the usual ones (`# type: ignore[...]`)
+    src = _COMMENT.sub(" ", signature.strip())
     if not src.startswith(("def ", "async def ")):
         return ()
     try:
@@ -109,10 +112,11 @@ def _callable_params(table: SymbolTable, dotted: str) -> tuple[str, tuple[Parame
         if init is None or init.is_external or not init.target.qualname:
             return None
         qual = init.target.qualname
+    found: tuple[Parameter, ...] = ()
     for c in table.store.chunks_named(qual):
         if c.signature:
-            return qual, parameters(c.signature)
-    return None
+            found = parameters(c.signature) or found  # the implementation after `@overload`s
+    return qual, found
 
 
 def _forward_call(table: SymbolTable, func: str, kwargs_name: str) -> tuple[str, str, int] | None:

@@ -319,3 +319,21 @@ def test_what_python_itself_defines_on_a_base(base, name, defines):
     from codehop import builtin_bases
 
     assert builtin_bases.overrides(base, name) is defines
+
+
+def test_instance_attribute_is_a_member(finder):
+    """shelf/session.py: `Cursor` sets `self.closed = False` in __init__ (no class-body binding)."""
+    r = finder.read("what is Cursor.closed?")
+    assert not r.absent and r.subjects[0].assigned and "self.closed = False" in r.subjects[0].assigned[1]
+    r = finder.read("what's the closed flag of a Cursor?")
+    assert r.subjects and r.subjects[0].assigned
+
+
+def test_none_default_filled_by_a_default_attribute(finder):
+    got = [s.dotted for s in finder.read("what does arraysize default to on a Cursor?").subjects]
+    assert got[0].endswith("Cursor.__init__") and any(d.endswith("Cursor.default_arraysize") for d in got)
+
+
+def test_a_commented_signature_still_gives_its_parameters(finder):
+    r = finder.read("what does Cursor.fetch do when size is None?")
+    assert "size" not in r.unplaced and r.subjects[0].dotted.endswith("Cursor.fetch")

@@ -15,3 +15,17 @@ class Transaction:
     def __init__(self, session):
         self.session = session
         self.isolation = "serializable"
+
+
+class Cursor:
+    default_arraysize = 100
+
+    def __init__(self, session, arraysize=None):
+        self.session = session
+        self.arraysize = arraysize or self.default_arraysize
+        self.closed = False
+
+    def fetch(  # type: ignore[override]
+        self, size=None
+    ):
+        return []
