@@ -22,66 +22,32 @@ label on both. Reading is linear in the question's length: one tokenizing
 regex without backtracking, set lookups, and at most `MAX_NAMES` distinct
 names looked up in the table.
 
-May import: records, symbols, store, datamodel, builtin_bases, signatures, stdlib.
+May import: records, symbols, store, question_words, datamodel, builtin_bases, signatures, stdlib.
 """
 
 from __future__ import annotations
 
-import keyword
 import re
 from dataclasses import dataclass, field, replace
 
 from codehop import builtin_bases, datamodel
+from codehop.question_words import (
+    ASYNC_WORDS,
+    CLASS_WORDS,
+    CONTEXT_WORDS,
+    KEYWORDS,
+    STOP,
+    VOCABULARY,
+    Token,
+    tokenize,
+)
 from codehop.records import Binding, BindingKind, Location, Provenance, Resolution
 from codehop.signatures import Parameter, parameters
 from codehop.symbols import SymbolTable
 
-# one alternative per token kind, none nested: no backtracking, linear in the text
-_TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:[./][A-Za-z_][A-Za-z0-9_]*)*|==|!=|<=|>=|\+=|[-+*/|&<>]")
 MAX_NAMES = 160  # distinct names looked up in the symbol table per question
 MAX_OWNERS = 8  # distinct classes whose members are matched against the question's words
 
-# English function words: never a subject by themselves (they can still be a member's name)
-STOP = frozenset(
-    """a an and are as at be been being but by can could do does did doing done for from how i if in into is
-    it its it's me my of off on or so than that the their them then there these they this those to too was we
-    were what whats when where which while who whom whose why will with would you your yours i'm im i've
-    should shall may might must just also only not no yes up out over about after before around between
-    through during under again further once here all both each few more most other some such own same very
-    s t don't doesn't isn't aren't wasn't there's what's where's who's let's one ones""".split()
-)
-# The words of the questions the reader answers (where is X declared, what is its signature,
-# its default, its base class, its docstring, what happens when it runs): they place the intent,
-# not the subject, so they are never "not understood".
-VOCABULARY = frozenset(
-    """define defined defines defining declared declare declares declaration definition implemented implement
-    implements implementation implementing live lives living located location locate come comes coming
-    really actually exactly behind point points pointing alias aliased aliases name named names
-    file files module modules package packages submodule source code class classes function functions
-    method methods attribute attributes property properties object objects instance instances type types
-    value values default defaults defaulting set sets setting base bases parent parents inherit inherits
-    inheriting inherited inheritance subclass subclasses subclassing subclassed superclass derive derives
-    derived signature signatures argument arguments arg args parameter parameters param params pass passes
-    passing passed take takes taking accept accepts accepting return returns returned returning
-    doc docs docstring documentation documented work works working happen happens happening happened run
-    runs running ran call calls called use uses used using import imports imported importing export exports
-    exported show shows see find look looks tell mean means meaning want need needs know wondering wonder
-    read reading write writing give gives given giving thing things stuff piece part kind sort
-    defined? which what whats really actual real under hood underlying wrapper wrap wraps wrapping
-    handle handles handled handling decide decides decided behave behaves behaviour behavior
-    purpose job role responsible responsibility mean happen exist exists existing available
-    library lib codebase repo repository project python py api public private internal helper
-    declared? implemented? expose exposes exposed provide provides provided providing
-    trying try tried figure understand understanding check checking sure confused debug debugging
-    question please thanks hi hello hey also anyway somewhere exactly
-    start started starting begin origin originally originate originates refer refers referring referred
-    hold holds holding keep keeps kept get gets got getting go goes went make makes made""".split()
-)
-_KEYWORDS = frozenset(keyword.kwlist) | {"self", "cls", "await", "async"}
-_CLASS_WORDS = frozenset("class classes subclass subclasses inherit inherits inherited inheriting base bases "
-                         "parent superclass".split())
-_CONTEXT_WORDS = frozenset("module package file submodule".split())
-_ASYNC_WORDS = frozenset("async asynchronously asynchronous await awaiting".split())
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -143,66 +109,6 @@ class Reading:
             shown = ", ".join(f"'{w}'" for w in self.unplaced[:12]) + (" …" if len(self.unplaced) > 12 else "")
             out.append(f"Not understood (no declaration matches): {shown}.")
         return tuple(out)
-
-
-@dataclass(slots=True)
-class Token:
-    text: str  # as written; a path `pkg/mod.py` becomes `pkg.mod`
-    low: str
-    index: int  # position among the question's words
-    quoted: bool = False  # inside backticks or quotes
-    call: bool = False  # followed by `(`
-    possessive: bool = False  # followed by `'s`
-    path: bool = False
-    result_member: bool = False  # written after a call or a subscript (`get_console().print_json`)
-
-    @property
-    def code(self) -> bool:
-        """Written the way code is: quoted, dotted, snake_case, camelCase, or called."""
-        t = self.text
-        return (self.quoted or self.call or self.path or self.result_member or "." in t or "_" in t
-                or any(c.isupper() for c in t[1:]) and any(c.islower() for c in t))
-
-    @property
-    def word(self) -> bool:
-        return self.text[0].isalpha() or self.text[0] == "_"
-
-
-def tokenize(question: str) -> list[Token]:
-    """The question's words, in order, each with how it was written. Linear in the length."""
-    ticks = [i for i, c in enumerate(question) if c == "`"]
-    out: list[Token] = []
-    k = 0
-    n = len(question)
-    for m in _TOKEN.finditer(question):
-        start, end = m.start(), m.end()
-        while k < len(ticks) and ticks[k] < start:
-            k += 1
-        text = m.group()
-        before = question[start - 1] if start > 0 else ""
-        after = question[end] if end < n else ""
-        # `name`, 'name', "name", and a name given alone in parentheses ("an overlay (overlayed)")
-        quoted = k % 2 == 1 or (before in "'\"" and before != "" and after == before) or (
-            before == "(" and after == ")")
-        if not (text[0].isalpha() or text[0] == "_"):
-            # an operator symbol stands alone (`+`, "a | b", "with &?"), never inside a literal
-            # ('>=1') or a word ("ByteStream - what", a dash, is never an operator unquoted)
-            alone = before in " `(" and (after in " `)?.,;:!" or after == "")
-            if not alone or (text == "-" and not quoted):
-                continue
-        path = False
-        if "/" in text:
-            path = True
-            text = text[:-3] if text.endswith(".py") else text
-            text = text.replace("/", ".")
-        elif text.endswith(".py") and text.count(".") >= 1 and end < n and question[end:end + 1] in " ,?;:)":
-            text, path = text[:-3], True
-        rest = question[end:end + 3]
-        out.append(Token(text=text, low=text.lower(), index=len(out), quoted=quoted,
-                         call=rest.startswith("("), path=path,
-                         result_member=start >= 2 and question[start - 1] == "." and question[start - 2] in ")]",
-                         possessive=rest[:2] in ("'s", "\u2019s")))
-    return out
 
 
 # (class, its members, data-model matches, code-form members, plain-word members)
@@ -435,7 +341,7 @@ class SubjectFinder:
             if src.module_path(t.text) is not None:
                 module_ctx.append(t.text)
                 used.add(t.index)
-            elif t.word and t.index + 1 < len(tokens) and tokens[t.index + 1].low in _CONTEXT_WORDS:
+            elif t.word and t.index + 1 < len(tokens) and tokens[t.index + 1].low in CONTEXT_WORDS:
                 mods = [m for m in self._modules_named(t.low) if not hints or m.split(".")[0] in hints]
                 if mods:
                     module_ctx.extend(mods[:3])
@@ -506,7 +412,7 @@ class SubjectFinder:
         operations: list[str] = []
         placed_owner: set[int] = set()
         chosen: dict[int, str] = {}  # owner mention -> the class it was read as
-        is_async = bool(set(words) & _ASYNC_WORDS)
+        is_async = bool(set(words) & ASYNC_WORDS)
 
         for ot, classes in owners:
             cls = classes[0]
@@ -574,7 +480,7 @@ class SubjectFinder:
                 if not found and weak:
                     t, name = weak[0]
                     name = _async_variant(name, members, is_async)
-                    if set(words) & _CLASS_WORDS:
+                    if set(words) & CLASS_WORDS:
                         # "what class do I get ... deprecated": a plain word may be prose; the class
                         # the question asks about is a subject too
                         subjects.append(Subject(dotted=resolved[ot.index][0], mentions=(mention,)))
@@ -778,7 +684,7 @@ class SubjectFinder:
         for t in tokens:
             if (t.index in used or t.index in resolved or not t.word or not t.code or t.low in STOP
                     or t.low in VOCABULARY or t.low in hints or t.low in modules_top or t.text in named
-                    or t.text in _KEYWORDS or t.path or self.table.src.module_path(t.text) is not None):
+                    or t.text in KEYWORDS or t.path or self.table.src.module_path(t.text) is not None):
                 continue
             named.add(t.text)
             unplaced.append(t.text)
