@@ -229,9 +229,9 @@ def test_operation_the_class_lacks_is_absent(finder):
 def test_a_100kb_question_reads_in_under_a_second(finder, question):
     assert len(question) >= 90_000
     finder.read("warm up Crate")
-    t0 = time.perf_counter()
+    t0 = time.process_time()  # CPU time: other processes on a shared machine do not count
     finder.read(question)
-    assert time.perf_counter() - t0 < 1.0  # measured about 0.05-0.3 s; generous on a loaded machine
+    assert time.process_time() - t0 < 1.0  # measured about 0.05-0.3 s
 
 
 # ---- where the symbol table stops: subscripted bases, rebound classes, outside bases first -------
