@@ -716,6 +716,8 @@ class SubjectFinder:
                 head = t.text.rpartition(".")[0]
                 if t.index in resolved and head.rpartition(".")[2] != owner_last:
                     continue  # `Other.member`: the member of another name
+                if t.index not in resolved and "." in head and head.rpartition(".")[2] != owner_last:
+                    continue  # `url._uri_reference.copy_with`: a member of an attribute's value (sites decide)
             if name in members:
                 (strong if t.code or t.call else weak).append((t, name))
         # a word that is also a question word ("is label set on ...") ranks after a word that is only a name
@@ -781,7 +783,7 @@ class SubjectFinder:
                    subjects: list[Subject], cls: str, owner_idx: set[int]) -> tuple[Token, Parameter] | None:
         """A constructor parameter the question names, when the member it names (if any) is
         not itself the answer: an empty annotation, a property, or no member at all."""
-        by_name = {p.name: p for p in params if p.name not in ("self", "cls")}
+        by_name = {p.name: p for p in params if p.name not in ("self", "cls") and not p.kind}
         if not by_name:
             return None
         # a member the question named (not a special method the data model chose: "construct")
@@ -835,7 +837,7 @@ class SubjectFinder:
             if not t.code and not (asks_default and t.low not in STOP and t.low not in VOCABULARY):
                 continue
             name = _member_name(t)
-            if name in names and name not in ("self", "cls"):
+            if name in names and name not in ("self", "cls") and not names[name].kind:
                 return t, names[name], "", ()
             kw = next((p for p in params if p.kind == "**"), None)
             if kw is not None and name:

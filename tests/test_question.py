@@ -337,3 +337,10 @@ def test_none_default_filled_by_a_default_attribute(finder):
 def test_a_commented_signature_still_gives_its_parameters(finder):
     r = finder.read("what does Cursor.fetch do when size is None?")
     assert "size" not in r.unplaced and r.subjects[0].dotted.endswith("Cursor.fetch")
+
+
+def test_a_member_of_an_attributes_value_is_not_the_classs(finder):
+    """`self.items.clear` asked next to `Crate`: `clear` belongs to whatever `items` holds, not Crate."""
+    r = finder.read("Crate.close calls `self.items.clear()` - which clear is that?")
+    assert not any(s.dotted.endswith("Crate.clear") for s in r.subjects)
+    assert "self.items.clear" in r.unplaced  # left to the pointer sites (Jedi, a language server)
