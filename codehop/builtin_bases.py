@@ -55,7 +55,7 @@ def _resolve(written: str) -> type | None:
     if not module:
         obj = getattr(builtins, attr, None)
         if obj is None:
-            for mod in ("typing", "collections.abc"):
+            for mod in ("typing", "collections.abc", "abc"):
                 obj = getattr(importlib.import_module(mod), attr, None)
                 if obj is not None:
                     break

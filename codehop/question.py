@@ -631,6 +631,32 @@ class SubjectFinder:
                                            parameter=fparam, forwarded=hops)
                     used.add(ptok.index)
 
+        # a name spelt as words ("the default user agent" -> `USER_AGENT`, "cookie jar" -> `CookieJar`)
+        if not subjects and not absent and not owners:
+            content = [t for t in tokens if t.word and "." not in t.text and t.low not in STOP]
+            for size in (3, 2):
+                for k in range(len(content) - size + 1):
+                    run = content[k:k + size]
+                    if looked >= MAX_NAMES or run[-1].index - run[0].index != size - 1:
+                        continue
+                    parts = [t.low for t in run]
+                    if all(p in VOCABULARY for p in parts):
+                        continue
+                    for spelt in ("_".join(parts).upper(), "_".join(parts),
+                                  "".join(p.capitalize() for p in parts)):
+                        if spelt in seen:
+                            continue
+                        looked += 1
+                        seen[spelt] = cands = self.candidates(spelt, hints, module_ctx, wordset)
+                        if cands:
+                            used.update(t.index for t in run)
+                            subjects.append(Subject(dotted=cands[0], mentions=(spelt,), strong=True))
+                            break
+                    if subjects:
+                        break
+                if subjects:
+                    break
+
         # plain words, when nothing else named a subject ("Where is ok defined?")
         if not subjects and not absent and not owners:
             for t in tokens:

@@ -344,3 +344,8 @@ def test_a_member_of_an_attributes_value_is_not_the_classs(finder):
     r = finder.read("Crate.close calls `self.items.clear()` - which clear is that?")
     assert not any(s.dotted.endswith("Crate.clear") for s in r.subjects)
     assert "self.items.clear" in r.unplaced  # left to the pointer sites (Jedi, a language server)
+
+
+def test_a_name_spelt_as_words(finder):
+    """shelf/session.py:1 `DEFAULT_BIND`."""
+    assert finder.read("what is the default bind of shelf?").subjects[0].dotted.endswith("DEFAULT_BIND")
