@@ -44,7 +44,7 @@ import anthropic
 from codehop.errors import CodehopError, GenerationError
 from codehop.offline import OfflineGenerator
 from codehop.records import Completeness, ContextItem, Generation, PendingReference, Provenance, RefType, Resolution
-from codehop.structure import Finding, Reader
+from codehop.structure import Finding, Reader, covered
 from codehop.symbols import SymbolTable
 
 DEFAULT_MODEL = "claude-sonnet-4-5"
@@ -342,13 +342,16 @@ def merge(report: ModelReport, findings: Sequence[Finding]) -> Generation:
     pending: list[PendingReference] = []
     seen: set[tuple[RefType, str, str, int]] = set()
     structural = [p for f in findings for p in f.pending]
+    doubts = [f.doubt for f in findings if f.doubt]
     for ref in structural + list(report.pending):
         key = (ref.ref_type, ref.ref_target, ref.origin_path, ref.origin_line)
         if key not in seen:
             seen.add(key)
             pending.append(ref)
-    declared = bool(findings) and findings[0].declared_in is not None and not structural
+    declared = covered(findings) and not structural
     answer = report.answer
+    if doubts:
+        answer += "\n\n(codehop: " + " ".join(doubts) + ")"
     if pending:
         completeness = Completeness.REFERENCES_UNRESOLVED
     elif report.completeness is Completeness.COMPLETE and declared:
@@ -363,8 +366,12 @@ def merge(report: ModelReport, findings: Sequence[Finding]) -> Generation:
 def _missing(findings: Sequence[Finding]) -> str:
     if not findings:
         return "codehop could not tie the question to a declaration in the index"
-    subject = findings[0].subject.dotted
-    if findings[0].declared_in is None:
+    doubt = next((f.doubt for f in findings if f.doubt), "")
+    if doubt:
+        return doubt.rstrip(".")
+    first = next((f for f in findings if not f.covered), findings[0])
+    subject = first.subject.dotted
+    if first.declared_in is None:
         return f"the declaration of `{subject}` is not in the retrieved code yet"
     return f"code that `{subject}` depends on is not in the retrieved code yet"
 

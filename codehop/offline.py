@@ -2,15 +2,25 @@
 
 Its answer is built only from the indexed code: where the declaration lives,
 its signature or value, its docstring's first line, and the chain that led
-there. May import: records, structure, symbols, stdlib.
+there. May import: records, structure, pointers, symbols, stdlib.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from codehop.records import BindingKind, Chunk, Completeness, ContextItem, Generation, PendingReference, Resolution
-from codehop.structure import Finding, Reader, contains
+from codehop.pointers import contains
+from codehop.records import (
+    BindingKind,
+    Chunk,
+    ChunkKind,
+    Completeness,
+    ContextItem,
+    Generation,
+    PendingReference,
+    Resolution,
+)
+from codehop.structure import Finding, Reader, covered
 from codehop.symbols import SymbolTable
 
 
@@ -23,19 +33,21 @@ class OfflineGenerator:
     def generate(self, question: str, context: Sequence[ContextItem],
                  resolved: Mapping[str, Resolution]) -> Generation:
         findings = self.reader.read(question, context, resolved)
-        if not findings:
-            return Generation(answer=_fallback(context), completeness=Completeness.PARTIAL)
-        primary = findings[0]
+        answered = [f for f in findings if not f.doubt]
+        doubts = [f.doubt for f in findings if f.doubt]
+        if not answered:
+            text = "\n".join(doubts) if doubts else _fallback(context)
+            return Generation(answer=text, completeness=Completeness.PARTIAL)
         pending: list[PendingReference] = []
-        for f in findings:
+        for f in answered:
             pending.extend(p for p in f.pending if p not in pending)
-        lines = [describe(f, context) for f in findings]
+        lines = [describe(f, context) for f in answered] + doubts
         if pending:
             completeness = Completeness.REFERENCES_UNRESOLVED
-        elif primary.resolution is None or primary.resolution.is_external or primary.declared_in is None:
-            completeness = Completeness.PARTIAL
-        else:
+        elif covered(findings):
             completeness = Completeness.COMPLETE
+        else:
+            completeness = Completeness.PARTIAL
         return Generation(answer="\n\n".join(lines), completeness=completeness,
                           pending=tuple(pending))
 
@@ -59,6 +71,10 @@ def describe(f: Finding, context: Sequence[ContextItem]) -> str:
     name = f.subject.dotted
     res = f.resolution
     if res is None:
+        if f.pending:
+            sites = ", ".join(f"`{p.anchor_text}` at {p.origin_path}:{p.origin_line}" for p in f.pending)
+            return (f"`{f.subject.mentions[0] if f.subject.mentions else name}` is not declared where the symbol "
+                    f"table can see it; it is used at {sites}, which a resolver must follow.")
         return f"`{name}`: no declaration found in the indexed code."
     if res.is_external:
         return f"`{name}` comes from `{res.external}`, outside the indexed repository (not fetched)."
@@ -73,7 +89,27 @@ def describe(f: Finding, context: Sequence[ContextItem]) -> str:
     b = f.binding
     out = [f"`{name}` is declared at {where}"
            + (f" as `{t.qualname}`" if t.qualname and t.qualname != name else "") + "."]
-    if b is not None and b.kind in (BindingKind.VALUE, BindingKind.ALIAS):
+    if f.subject.assigned:
+        line, text = f.subject.assigned
+        out.append(f"Assigned at {t.rel_path}:{line} in `{t.qualname}`: `{text}`")
+        return "\n".join(out)
+    p = f.subject.parameter
+    if p is not None:
+        via = ""
+        if f.subject.forwarded:
+            via = " (passed on through " + ", ".join(
+                f"`**` to `{callee}` at {path}:{line}" for callee, path, line in f.subject.forwarded) + ")"
+        default = f"defaults to `{p.default}`" if p.default else "has no default (it must be passed)"
+        out.append(f"Parameter `{p.name}` of `{t.qualname}`{via} {default}.")
+        if chunk.signature:
+            out.append(f"Signature: `{chunk.signature}`")
+        if res.steps:
+            out.append("Chain: " + chain_text(res))
+        return "\n".join(out)
+    if b is not None and b.kind is BindingKind.VALUE and not b.value:
+        line = _line_of(chunk, t.line)
+        out.append(f"Annotated only: `{line or b.name}` (no value here)")
+    elif b is not None and b.kind in (BindingKind.VALUE, BindingKind.ALIAS):
         out.append(f"Value: `{b.name} = {b.value}`")
         for loc in f.needs:
             dep = contains(context, loc)
@@ -85,10 +121,19 @@ def describe(f: Finding, context: Sequence[ContextItem]) -> str:
         doc = _first_line(chunk.docstring)
         if doc:
             out.append(f"Docstring: {doc}")
+    elif chunk.kind is ChunkKind.MODULE and chunk.qualname == t.qualname:
+        doc = _first_line(chunk.docstring)
+        out.append(f"Module {t.rel_path}" + (f"; docstring: {doc}" if doc else "") + ".")
     else:
         line = _line_of(chunk, t.line)
         if line:
             out.append(f"Code: `{line}`")
+    for alt, alt_res in f.alternatives:
+        where = (f" -> {alt_res.target.rel_path}:{alt_res.target.line} (`{alt_res.target.qualname}`)"
+                 if alt_res is not None else "")
+        out.append(f"Also bound at {alt.rel_path}:{alt.line} ({alt.kind}{f' of `{alt.target}`' if alt.target else ''})"
+                   f"{where}: which binding holds depends on how the module runs (a conditional import or "
+                   f"a fallback), so this answer is partial.")
     for p in f.pending:
         out.append(f"Still needed: `{p.ref_target}` ({p.ref_type} at {p.origin_path}:{p.origin_line}).")
     if res.steps:

@@ -8,10 +8,9 @@ stopped it). May import: records, protocols, retrieval, resolve, store, stdlib.
 
 from __future__ import annotations
 
-import dataclasses
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from codehop.protocols import Generator
 from codehop.records import (
@@ -35,6 +34,8 @@ from codehop.store import SqliteStore
 
 Retrieve = Callable[[str], list[ContextItem]]
 _BIG_CHUNK_LINES = 40
+# Every front-end asks through Navigator.ask: a longer question is cut here, and the answer says so.
+MAX_QUESTION_CHARS = 4000
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -59,6 +60,9 @@ class Navigator:
         self.navigate = navigate
 
     def ask(self, question: str, limits: Limits = Limits()) -> Answer:
+        asked = len(question)
+        if asked > MAX_QUESTION_CHARS:
+            question = question[:MAX_QUESTION_CHARS]
         # one read transaction for the whole query: an index update committed meanwhile cannot mix in
         feedback: list[tuple[PendingReference, Resolution]] = []
         with self.store.snapshot():
@@ -66,6 +70,10 @@ class Navigator:
             answer = self._ask(question, limits, feedback)
         for ref, res in feedback:  # loop-time landings fill xref rows, after the snapshot ended
             self.ladder.feed_back(ref, res)
+        if asked > MAX_QUESTION_CHARS:
+            note = (f"\n\n(codehop: the question was cut to its first {MAX_QUESTION_CHARS:,} of "
+                    f"{asked:,} characters.)")
+            answer = replace(answer, answer=answer.answer + note)
         return answer
 
     def _ask(self, question: str, limits: Limits,
@@ -74,7 +82,7 @@ class Navigator:
         if self.navigate is not None:
             nav = self.navigate(question, limits.budget_tokens)
             if nav is not None:
-                return dataclasses.replace(nav, stats={**nav.stats, "total_ms": round(
+                return replace(nav, stats={**nav.stats, "total_ms": round(
                     (time.perf_counter() - t_start) * 1000, 2)})
         stats = {"retrieve_ms": 0.0, "resolve_ms": 0.0, "generate_ms": 0.0}
         t0 = time.perf_counter()

@@ -32,7 +32,7 @@ FAST_RETRY = {"retry-after-ms": "10"}
 
 Q_DECLARED = "Where is `Cart` defined?"  # context holds shop/api/cart.py:4
 Q_POINTER = "Where is `shop.Cart` defined?"  # context cut to the pointer shop/__init__.py:6
-Q_NO_SUBJECT = "What does `cart.add` do?"  # the reader ties no symbol to it
+Q_NO_SUBJECT = "What does `basket.frobnicate` do?"  # nothing in the repository or its code uses it
 REEXPORT = PendingReference(anchor_text="Cart", ref_type=RefType.REEXPORT, ref_target="shop.Cart",
                             origin_path="shop/__init__.py", origin_line=6, origin_col=17)
 

@@ -1,0 +1,120 @@
+"""The words of a question: tokens with how each was written, and the reader's word lists.
+
+`tokenize()` is one regex without nested repetition plus O(1) checks per token
+(backtick parity, quotes, a call's parenthesis, a possessive), so reading a
+question is linear in its length. `STOP` (English function words) and
+`VOCABULARY` (the words of the questions the reader answers) place the
+intent, never the subject; neither hides a real member of a class the
+question names (question.py looks every word up first). May import: stdlib.
+"""
+
+from __future__ import annotations
+
+import keyword
+import re
+from dataclasses import dataclass
+
+# one alternative per token kind, none nested: no backtracking, linear in the text
+_TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:[./][A-Za-z_][A-Za-z0-9_]*)*|==|!=|<=|>=|\+=|[-+*/|&<>]")
+
+# English function words: never a subject by themselves (they can still be a member's name)
+STOP = frozenset(
+    """a an and are as at be been being but by can could do does did doing done for from how i if in into is
+    it its it's me my of off on or so than that the their them then there these they this those to too was we
+    were what whats when where which while who whom whose why will with would you your yours i'm im i've
+    should shall may might must just also only not no yes up out over about after before around between
+    through during under again further once here all both each few more most other some such own same very
+    s t don't doesn't isn't aren't wasn't there's what's where's who's let's one ones""".split()
+)
+# The words of the questions the reader answers (where is X declared, what is its signature,
+# its default, its base class, its docstring, what happens when it runs): they place the intent,
+# not the subject, so they are never "not understood".
+VOCABULARY = frozenset(
+    """define defined defines defining declared declare declares declaration definition implemented implement
+    implements implementation implementing live lives living located location locate come comes coming
+    really actually exactly behind point points pointing alias aliased aliases name named names
+    file files module modules package packages submodule source code class classes function functions
+    method methods attribute attributes property properties object objects instance instances type types
+    value values default defaults defaulting set sets setting base bases parent parents inherit inherits
+    inheriting inherited inheritance subclass subclasses subclassing subclassed superclass derive derives
+    derived signature signatures argument arguments arg args parameter parameters param params pass passes
+    passing passed take takes taking accept accepts accepting return returns returned returning
+    doc docs docstring documentation documented work works working happen happens happening happened run
+    runs running ran call calls called use uses used using import imports imported importing export exports
+    exported show shows see find look looks tell mean means meaning want need needs know wondering wonder
+    read reading write writing give gives given giving thing things stuff piece part kind sort
+    defined? which what whats really actual real under hood underlying wrapper wrap wraps wrapping
+    handle handles handled handling decide decides decided behave behaves behaviour behavior
+    purpose job role responsible responsibility mean happen exist exists existing available
+    library lib codebase repo repository project python py api public private internal helper
+    declared? implemented? expose exposes exposed provide provides provided providing
+    trying try tried figure understand understanding check checking sure confused debug debugging
+    question please thanks hi hello hey also anyway somewhere exactly
+    start started starting begin origin originally originate originates refer refers referring referred
+    hold holds holding keep keeps kept get gets got getting go goes went make makes made""".split()
+)
+KEYWORDS = frozenset(keyword.kwlist) | {"self", "cls", "await", "async"}
+CLASS_WORDS = frozenset("class classes subclass subclasses inherit inherits inherited inheriting base bases "
+                         "parent superclass".split())
+CONTEXT_WORDS = frozenset("module package file submodule".split())
+ASYNC_WORDS = frozenset("async asynchronously asynchronous await awaiting".split())
+
+
+@dataclass(slots=True)
+class Token:
+    text: str  # as written; a path `pkg/mod.py` becomes `pkg.mod`
+    low: str
+    index: int  # position among the question's words
+    quoted: bool = False  # inside backticks or quotes
+    call: bool = False  # followed by `(`
+    possessive: bool = False  # followed by `'s`
+    path: bool = False
+    result_member: bool = False  # written after a call or a subscript (`get_console().print_json`)
+
+    @property
+    def code(self) -> bool:
+        """Written the way code is: quoted, dotted, snake_case, camelCase, or called."""
+        t = self.text
+        return (self.quoted or self.call or self.path or self.result_member or "." in t or "_" in t
+                or any(c.isupper() for c in t[1:]) and any(c.islower() for c in t))
+
+    @property
+    def word(self) -> bool:
+        return self.text[0].isalpha() or self.text[0] == "_"
+
+
+def tokenize(question: str) -> list[Token]:
+    """The question's words, in order, each with how it was written. Linear in the length."""
+    ticks = [i for i, c in enumerate(question) if c == "`"]
+    out: list[Token] = []
+    k = 0
+    n = len(question)
+    for m in _TOKEN.finditer(question):
+        start, end = m.start(), m.end()
+        while k < len(ticks) and ticks[k] < start:
+            k += 1
+        text = m.group()
+        before = question[start - 1] if start > 0 else ""
+        after = question[end] if end < n else ""
+        # `name`, 'name', "name", and a name given alone in parentheses ("an overlay (overlayed)")
+        quoted = k % 2 == 1 or (before in "'\"" and before != "" and after == before) or (
+            before == "(" and after == ")")
+        if not (text[0].isalpha() or text[0] == "_"):
+            # an operator symbol stands alone (`+`, "a | b", "with &?"), never inside a literal
+            # ('>=1') or a word ("ByteStream - what", a dash, is never an operator unquoted)
+            alone = before in " `(" and (after in " `)?.,;:!" or after == "")
+            if not alone or (text == "-" and not quoted):
+                continue
+        path = False
+        if "/" in text:
+            path = True
+            text = text[:-3] if text.endswith(".py") else text
+            text = text.replace("/", ".")
+        elif text.endswith(".py") and text.count(".") >= 1 and end < n and question[end:end + 1] in " ,?;:)":
+            text, path = text[:-3], True
+        rest = question[end:end + 3]
+        out.append(Token(text=text, low=text.lower(), index=len(out), quoted=quoted,
+                         call=rest.startswith("("), path=path,
+                         result_member=start >= 2 and question[start - 1] == "." and question[start - 2] in ")]",
+                         possessive=rest[:2] in ("'s", "\u2019s")))
+    return out

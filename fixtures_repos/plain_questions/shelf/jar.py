@@ -1,0 +1,3 @@
+class Jar(dict):
+    def shake(self):
+        return sorted(self)
