@@ -21,7 +21,7 @@ documentSymbol (the nested chunk tree and the values bound at module and class
 level), workspace/symbol (exact name, prefix, subsequence; dotted qualnames),
 `workspace/executeCommand` `codehop.ask` [question, max_loops?] and the request
 `codehop/context` {query, budget_tokens?} (both return the Answer JSON of
-DESIGN.md; questions are cut at MAX_QUESTION_CHARS with a note), code lens
+DESIGN.md; the Navigator cuts an over-long question and says so), code lens
 "inherits N members from M files" (initializationOptions {"codeLens": true}).
 Open documents' unsaved text is honoured for definition, declaration and hover.
 
@@ -89,7 +89,6 @@ CONTEXT_REQUEST = "codehop/context"
 REQUEST_FAILED = int(types.LSPErrorCodes.RequestFailed)
 MAX_MESSAGE_BYTES = 64 * 1024 * 1024  # a bigger Content-Length is refused, and the stream resynchronised
 MAX_HEADER_BYTES = 64 * 1024
-MAX_QUESTION_CHARS = 4000  # longer questions are cut (with a note in the answer)
 EXIT_GRACE_S = 0.3  # after `exit`, the process ends this soon even if a worker is busy
 
 
@@ -814,14 +813,9 @@ def plain(params: Any) -> dict[str, Any]:
 
 async def answer(ls: CodehopLanguageServer, question: str, limits: Limits) -> dict[str, Any]:
     app = await ls.app()
-    cut = len(question) > MAX_QUESTION_CHARS
-    question = question[:MAX_QUESTION_CHARS]
 
-    def _ask() -> dict[str, Any]:
-        out = app.navigator().ask(question, limits).to_dict()
-        if cut:
-            out["answer"] = f"(question cut to its first {MAX_QUESTION_CHARS} characters)\n" + out["answer"]
-        return out
+    def _ask() -> dict[str, Any]:  # the Navigator cuts an over-long question and says so in the answer
+        return app.navigator().ask(question, limits).to_dict()
 
     return await ls.run(_ask)
 
