@@ -27,10 +27,26 @@ def run_checks(repo: str, index_dir: str | None) -> list[Check]:
         return [Check("repository", False, exc.message, "pass an existing directory with --repo")]
     checks = [Check("repository", True, str(root))]
     checks.append(_index(root, index_dir))
+    checks.append(_environment(root))
     for server in ("basedpyright", "jedi"):
         checks.append(_language_server(root, server))
     checks.append(_anthropic())
     return checks
+
+
+def _environment(root: Path) -> Check:
+    """Which Python environment's packages the repository uses, and why (never an error: none is fine)."""
+    from codehop.environment import distributions, find_environment
+    from codehop.errors import CodehopError
+
+    try:
+        env = find_environment(root)
+    except CodehopError as exc:
+        return Check("environment", False, exc.message, "point CODEHOP_PYTHON at a working interpreter, or unset it")
+    if env is None:
+        return Check("environment", True, "none: only the repository is trusted (no .venv, venv, $VIRTUAL_ENV or"
+                     " CODEHOP_PYTHON)")
+    return Check("environment", True, f"{env.describe()}; {len(distributions(env))} distributions installed")
 
 
 def _index(root: Path, index_dir: str | None) -> Check:

@@ -1,0 +1,159 @@
+"""Finding the repository's Python environment (codehop/environment.py), with real virtualenvs.
+
+Fixture: `fixtures_repos/app_with_venv/` (an app importing `minireq`) and the package
+`tests/data/minireq/`, built into a real wheel and installed into a real `.venv` inside a copy
+of the app by a session fixture. Nothing is mocked: interpreters are run, dist-infos read.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+import pytest
+
+from codehop.environment import (
+    EnvReason,
+    distribution_of,
+    distributions,
+    find_environment,
+    package_cache_dir,
+)
+from codehop.errors import UsageError
+
+DATA = Path(__file__).resolve().parent / "data"
+
+
+def _tree_state(root: Path) -> dict[str, tuple[int, int]]:
+    return {str(p): (p.stat().st_size, p.stat().st_mtime_ns) for p in root.rglob("*") if p.is_file()}
+
+
+def build_wheel(src: Path, name: str, version: str, out: Path) -> Path:
+    """A real, minimal wheel (PEP 427) of the package folder `src/<name>`: written with zipfile, so no
+    build backend or network is needed; pip installs it like any other."""
+    import base64
+    import hashlib
+    import zipfile
+
+    dist_info = f"{name}-{version}.dist-info"
+    files = {f"{name}/{p.relative_to(src / name).as_posix()}": p.read_bytes()
+             for p in sorted((src / name).rglob("*.py"))}
+    files[f"{dist_info}/METADATA"] = f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n".encode()
+    files[f"{dist_info}/WHEEL"] = b"Wheel-Version: 1.0\nGenerator: codehop-tests\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+    files[f"{dist_info}/top_level.txt"] = f"{name}\n".encode()
+    record = []
+    for path, data in files.items():
+        digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+        record.append(f"{path},sha256={digest},{len(data)}")
+    record.append(f"{dist_info}/RECORD,,")
+    files[f"{dist_info}/RECORD"] = ("\n".join(record) + "\n").encode()
+    wheel = out / f"{name}-{version}-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w") as zf:
+        for path, data in files.items():
+            zf.writestr(path, data)
+    return wheel
+
+
+@pytest.fixture(scope="session")
+def minireq_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A real wheel of tests/data/minireq (version 1.2.0)."""
+    return build_wheel(DATA / "minireq", "minireq", "1.2.0", tmp_path_factory.mktemp("wheels"))
+
+
+@pytest.fixture
+def app_with_venv(fixture_repo, minireq_wheel: Path) -> Path:  # type: ignore[no-untyped-def]
+    """fixtures_repos/app_with_venv with a real `.venv` holding minireq 1.2.0."""
+    root: Path = fixture_repo("app_with_venv")
+    env_dir = root / ".venv"
+    venv.EnvBuilder(with_pip=False, symlinks=True).create(env_dir)
+    site = next((env_dir / "lib").glob("python3*/site-packages"))
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-index",
+                    "--target", str(site), str(minireq_wheel)], check=True, timeout=240)
+    return root
+
+
+@pytest.mark.slow
+def test_repo_venv_is_found_and_its_packages_named(app_with_venv: Path) -> None:
+    """app_with_venv: `.venv` in the root wins; its site-packages holds minireq 1.2.0."""
+    before = _tree_state(app_with_venv / ".venv")
+    env = find_environment(app_with_venv, environ={})
+    assert env is not None
+    assert env.reason is EnvReason.REPO_VENV
+    assert Path(env.python).parent.parent == app_with_venv / ".venv"
+    assert any(Path(s).resolve().is_relative_to((app_with_venv / ".venv").resolve()) for s in env.site_dirs)
+    dist = distribution_of(env, "minireq.sessions")
+    assert dist is not None and dist.pin == "minireq==1.2.0"
+    assert dist.top_level == ("minireq",)
+    assert env.contains(Path(dist.site_dir) / "minireq" / "sessions.py")
+    assert not env.contains(app_with_venv / "app" / "client.py")  # the repository is not the environment
+    assert [d.name for d in distributions(env)] == ["minireq"]
+    assert _tree_state(app_with_venv / ".venv") == before  # reading writes nothing inside it
+
+
+@pytest.mark.slow
+def test_explicit_interpreter_wins_over_repo_venv(app_with_venv: Path) -> None:
+    """`--python` (then CODEHOP_PYTHON) beats `.venv`; `$VIRTUAL_ENV` only applies without one."""
+    here = find_environment(app_with_venv, python=sys.executable, environ={})
+    assert here is not None and here.reason is EnvReason.FLAG
+    assert distribution_of(here, "minireq") is None  # this interpreter does not have minireq
+    by_var = find_environment(app_with_venv, environ={"CODEHOP_PYTHON": sys.executable})
+    assert by_var is not None and by_var.reason is EnvReason.ENV_VAR
+    by_dir = find_environment(app_with_venv, python=str(app_with_venv / ".venv"), environ={})
+    assert by_dir is not None and by_dir.python.startswith(str(app_with_venv / ".venv"))
+
+
+@pytest.mark.slow
+def test_active_virtualenv_when_the_repo_has_none(fixture_repo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """reexport_chain has no virtualenv: `$VIRTUAL_ENV` is used; without it, no environment."""
+    root: Path = fixture_repo("reexport_chain")
+    outside = tmp_path / "elsewhere-venv"
+    venv.EnvBuilder(with_pip=False, symlinks=True).create(outside)
+    env = find_environment(root, environ={"VIRTUAL_ENV": str(outside)})
+    assert env is not None and env.reason is EnvReason.VIRTUAL_ENV
+    assert find_environment(root, environ={}) is None
+
+
+def test_a_virtualenv_named_only_by_pyvenv_cfg(fixture_repo) -> None:  # type: ignore[no-untyped-def]
+    """reexport_chain + `tools/pyvenv.cfg` and an interpreter link: found without a conventional name."""
+    root: Path = fixture_repo("reexport_chain")
+    (root / "tools" / "bin").mkdir(parents=True)
+    (root / "tools" / "pyvenv.cfg").write_text(f"home = {Path(sys.executable).parent}\n")
+    os.symlink(sys.executable, root / "tools" / "bin" / "python")
+    env = find_environment(root, environ={})
+    assert env is not None and env.reason is EnvReason.REPO_VENV
+    assert env.python == str(root / "tools" / "bin" / "python")
+
+
+@pytest.mark.parametrize("bad", ["missing", "not-executable", "not-python"], ids=str)
+def test_bad_interpreter_is_a_clear_usage_error(tmp_path: Path, bad: str) -> None:
+    """A `--python` that does not exist, cannot run, or is not Python: UsageError naming it."""
+    path = tmp_path / "python"
+    if bad == "not-executable":
+        path.write_text("")
+    elif bad == "not-python":
+        path.write_text("#!/bin/sh\necho garbage\nexit 0\n")
+        path.chmod(0o755)
+    with pytest.raises(UsageError, match=str(path)):
+        find_environment(tmp_path, python=str(path), environ={})
+
+
+def test_half_installed_distribution_is_skipped(tmp_path: Path) -> None:
+    """A `.dist-info` without METADATA names nothing; a complete one beside it is still read."""
+    site = tmp_path / "site-packages"
+    (site / "broken-1.0.dist-info").mkdir(parents=True)
+    good = site / "Good_Pkg-2.0.dist-info"
+    good.mkdir()
+    (good / "METADATA").write_text("Metadata-Version: 2.1\nName: Good_Pkg\nVersion: 2.0\n\nName: not-this\n")
+    (good / "RECORD").write_text("good_pkg/__init__.py,,\ngood_pkg/x.py,,\nGood_Pkg-2.0.dist-info/RECORD,,\n")
+    from codehop.environment import PythonEnvironment
+
+    env = PythonEnvironment(python=sys.executable, reason=EnvReason.FLAG, version="3", prefix="",
+                            sys_path=(str(site),), site_dirs=(str(site),), stdlib_dirs=())
+    dists = distributions(env)
+    assert [(d.name, d.version, d.top_level) for d in dists] == [("good-pkg", "2.0", ("good_pkg",))]
+    key = package_cache_dir(dists[0], environ={"XDG_CACHE_HOME": str(tmp_path / "cache")})
+    assert key.parent == tmp_path / "cache" / "codehop" / "packages"
+    assert key.name.startswith("good-pkg-2.0-")
