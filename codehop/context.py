@@ -16,14 +16,17 @@ stdlib. SQL here is read-only and in store.py's style (moves there later).
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from codehop.errors import UsageError
-from codehop.records import Answer, ContextItem, Location, Resolution, Via, XRef
+from codehop.records import Answer, Chunk, ContextItem, Location, Resolution, Via, XRef
 
 if TYPE_CHECKING:
     from codehop.app import App
+    from codehop.manifest import Site
+    from codehop.task import Subject
     from codehop.store import SqliteStore
 
 FOCUS_ITEMS = 3  # the top context items whose dependencies are worth reading too
@@ -36,31 +39,214 @@ _NOT_A_USE = ("contains",)
 
 
 # ---- build_context ---------------------------------------------------------------
-def build_context(app: App, query: str, *, budget_tokens: int = 2000, max_loops: int = 1) -> Answer:
-    """The Answer for `query` (answer text may be empty for a task) with its dependencies added.
+SITE_SHARE = 0.30  # of the budget, for the first site of each file the change reaches
+SITE_SHARE_INTERFACE = 0.45  # when the task changes an interface every dependent must follow
+BODY_SHARE = 0.34  # the most one code body may take before it is cut (and marked truncated)
+COLLABORATORS = 12
 
-    Items the loop chose stay first and keep their provenance; each dependency
-    follows the item it came from (`via: graph`, provenance `graph: <edge path>` as
-    graph_context writes it), and
-    low-ranked retrieval items make room for them within `budget_tokens`.
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class LeftOut:
+    name: str  # qualname of a body, or path:line of a site
+    tokens: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class TaskContext:
+    """What an agent reads for a task: the packed Answer plus the manifest's honesty and what did not fit."""
+
+    answer: Answer
+    subjects: tuple[str, ...]
+    sites_total: int
+    manifest_complete: bool  # every edge kind walked for every subject, nothing capped
+    left_out: tuple[LeftOut, ...]
+
+    @property
+    def context(self) -> tuple[ContextItem, ...]:
+        return self.answer.context
+
+    def to_dict(self) -> dict[str, Any]:
+        data = self.answer.to_dict()
+        sent = sum(1 for c in self.answer.context if c.relation)
+        data["manifest"] = {
+            "subjects": list(self.subjects),
+            "sites": self.sites_total,
+            "sites_sent": sent,
+            "complete": self.manifest_complete and sent == self.sites_total,
+            "left_out_sites": self.sites_total - sent,
+        }
+        data["left_out"] = {
+            "items": len(self.left_out),
+            "tokens": sum(x.tokens for x in self.left_out),
+            "names": [x.name for x in self.left_out],
+        }
+        return data
+
+
+def build_context(app: App, query: str, *, budget_tokens: int = 2000, max_loops: int = 1) -> TaskContext:
+    """The loop's context for `query`, the blast radius of its subjects and their collaborators,
+    packed to `budget_tokens` (every token sent is counted; what did not fit is named).
+
+    Order of claims on the budget: the loop's first item (what the task is about), the first
+    site of every file the change reaches (one line each), the subjects' declarations, the
+    loop's other items and the subjects' collaborators by rank, then the remaining sites.
     """
+    from codehop.manifest import blast_radius
     from codehop.orchestrator import Limits
-    from codehop.records import Completeness
+    from codehop.task import read_task
 
     answer = app.navigator().ask(query, Limits(max_loops=max_loops, budget_tokens=budget_tokens))
-    context = with_dependencies(app, answer.context, budget_tokens)
-    if context == list(answer.context):
-        return answer
-    if answer.completeness is Completeness.COMPLETE:
-        # honesty holds for the context we hand over: if making room for dependencies pushed
-        # out the declaration that answered, hand over the loop's own context instead
-        recheck = app.generator("offline").generate(query, context, {})
-        if recheck.completeness is not Completeness.COMPLETE:
-            return answer
+    reading = read_task(app.store, query)
+    loop_items = list(answer.context)
+    subjects = reading.subjects or _implicit_subjects(app, loop_items)
+    manifest = blast_radius(app, subjects)
+    sites = [_site_item(s) for s in manifest.sites]
+    named = _declarations(app, subjects, budget_tokens)
+    collab = _collaborators(app, [s.qualname for s in subjects] + [c.chunk.qualname for c in loop_items[:2]],
+                            budget_tokens)
+    share = SITE_SHARE_INTERFACE if reading.interface_change else SITE_SHARE
+    bodies = _interleave(loop_items[1:], named, collab)
+    files_once: list[ContextItem] = []
+    seen_files: set[str] = set()
+    for it in sites:
+        if it.chunk.rel_path not in seen_files:
+            seen_files.add(it.chunk.rel_path)
+            files_once.append(it)
+    other_sites = [it for it in sites if it not in files_once]
+    plan: list[tuple[ContextItem, int]] = []  # (item, cap on the tokens used when it is considered)
+    plan += [(it, budget_tokens) for it in loop_items[:1]]
+    plan += [(it, int(budget_tokens * share) + (loop_items[0].tokens if loop_items else 0)) for it in files_once]
+    plan += [(it, budget_tokens) for it in bodies]
+    plan += [(it, budget_tokens) for it in other_sites]
+    kept, left = _pack(plan, budget_tokens)
+    order = [c for c in kept if not c.relation] + [c for c in kept if c.relation]
     stats = dict(answer.stats)
-    stats["context_tokens"] = sum(c.tokens for c in context)
-    stats["dependencies"] = sum(1 for c in context if c not in answer.context)
-    return dataclasses.replace(answer, context=tuple(context), stats=stats)
+    stats["context_tokens"] = sum(c.tokens for c in order)
+    stats["sites"] = sum(1 for c in order if c.relation)
+    answer = dataclasses.replace(answer, context=tuple(order), stats=stats)
+    answer = _recheck(app, query, answer)
+    return TaskContext(answer=answer, subjects=tuple(s.qualname for s in subjects),
+                       sites_total=len(sites), manifest_complete=manifest.complete, left_out=tuple(left))
+
+
+def _pack(plan: list[tuple[ContextItem, int]], budget_tokens: int) -> tuple[list[ContextItem], list[LeftOut]]:
+    kept: list[ContextItem] = []
+    left: list[LeftOut] = []
+    have: set[object] = set()
+    used = 0
+    for item, cap in plan:
+        c = item.chunk
+        keys = {c.chunk_id, (c.rel_path, c.start_line, c.end_line)} | ({c.qualname} if not item.relation else set())
+        if keys & have or (not item.relation and _covered(kept, c)):
+            continue
+        if used + item.tokens <= min(cap, budget_tokens):
+            kept.append(item)
+            have |= keys
+            used += item.tokens
+        else:
+            name = f"{c.rel_path}:{c.start_line}" if item.relation else c.qualname
+            left.append(LeftOut(name=name, tokens=item.tokens))
+    # a left-out item that was later kept in another form is not left out
+    names = {c.chunk.qualname for c in kept if not c.relation} | {f"{c.chunk.rel_path}:{c.chunk.start_line}"
+                                                             for c in kept if c.relation}
+    seen: set[str] = set()
+    out = []
+    for x in left:
+        if x.name not in names and x.name not in seen:
+            seen.add(x.name)
+            out.append(x)
+    return kept, out
+
+
+def _covered(kept: list[ContextItem], c: Chunk) -> bool:
+    """A body whose lines another kept body already holds."""
+    return any(not k.relation and k.chunk.rel_path == c.rel_path and k.chunk.start_line <= c.start_line
+               and c.end_line <= k.chunk.end_line for k in kept)
+
+
+def _recheck(app: App, query: str, answer: Answer) -> Answer:
+    """Honesty holds for the context handed over: a `complete` whose declaration was pushed out
+    becomes what the offline reader says of the packed context."""
+    from codehop.records import Completeness, State
+
+    if answer.completeness is not Completeness.COMPLETE:
+        return answer
+    bodies = [c for c in answer.context if not c.relation]
+    recheck = app.generator("offline").generate(query, bodies, {})
+    if recheck.completeness is Completeness.COMPLETE:
+        return answer
+    return dataclasses.replace(answer, completeness=Completeness.PARTIAL, state=State.GIVE_UP_PARTIAL,
+                               stopped_by=answer.stopped_by or "budget")
+
+
+def _site_item(site: Site) -> ContextItem:
+    return ContextItem(chunk=site.chunk(), hop=0, via=Via.GRAPH, provenance=f"site: {site.render()}",
+                       tokens=site.tokens, relation=site.relation)
+
+
+def _implicit_subjects(app: App, items: list[ContextItem]) -> tuple[Subject, ...]:
+    """When the task names nothing the index declares: the declarations the loop ranked first."""
+    from codehop.task import Subject
+
+    out: list[Subject] = []
+    ranked = [c for c in items if c.via is Via.RESOLVED] + [c for c in items if c.via is not Via.RESOLVED]
+    for c in ranked[:2]:
+        kind = "module" if str(c.chunk.kind) == "module" else str(c.chunk.kind)
+        out.append(Subject(qualname=c.chunk.qualname, rel_path=c.chunk.rel_path, line=c.chunk.start_line,
+                           kind=kind, named_as=""))
+    return tuple(out)
+
+
+def _declarations(app: App, subjects: tuple[Subject, ...], budget_tokens: int) -> list[ContextItem]:
+    from codehop.orchestrator import fit
+    from codehop.retrieval import count_tokens
+
+    out = []
+    for s in subjects:
+        if s.kind == "module":
+            continue
+        for chunk in app.store.chunks_named(s.qualname)[:1]:
+            kept = fit(chunk, max(64, int(budget_tokens * BODY_SHARE)))
+            out.append(ContextItem(chunk=kept, hop=0, via=Via.GRAPH, provenance=f"subject: named as {s.named_as}",
+                                   tokens=count_tokens(kept.text), truncated=kept is not chunk))
+    return out
+
+
+def _collaborators(app: App, seeds: list[str], budget_tokens: int) -> list[ContextItem]:
+    """Declarations ranked by personalized PageRank from the seeds (callees, types, services)."""
+    from codehop.graph_context import GraphContext
+    from codehop.orchestrator import fit
+    from codehop.retrieval import count_tokens
+
+    seeds = [s for s in dict.fromkeys(seeds) if s]
+    if not seeds:
+        return []
+    gc = GraphContext(app.store, app.table)
+    graph = gc.local_graph(seeds)
+    present = {s: 1.0 for s in seeds if s in graph}
+    if not present:
+        return []
+    out = []
+    for n in graph.related(present, limit=COLLABORATORS * 3, method="ppr"):
+        chunks = app.store.chunks_named(n.id)
+        if not chunks or str(chunks[0].kind) == "module":
+            continue
+        chunk = chunks[0]
+        kept = fit(chunk, max(64, budget_tokens // 4))
+        why = "; ".join(f"{e.src} -{e.type}-> {e.dst}" for e in n.path)
+        out.append(ContextItem(chunk=kept, hop=0, via=Via.GRAPH, provenance=f"graph: {why}", score=n.score,
+                               tokens=count_tokens(kept.text), truncated=kept is not chunk))
+        if len(out) >= COLLABORATORS:
+            break
+    return out
+
+
+def _interleave(*lists: list[ContextItem]) -> list[ContextItem]:
+    """Round-robin over ranked lists, so no one source takes the whole budget."""
+    out: list[ContextItem] = []
+    for row in itertools.zip_longest(*lists):
+        out.extend(x for x in row if x is not None)
+    return out
 
 
 def with_dependencies(app: App, items: Iterable[ContextItem], budget_tokens: int) -> list[ContextItem]:
@@ -150,19 +336,13 @@ def _edges_out(store: SqliteStore, rel_path: str, start_line: int, end_line: int
 
 
 # ---- render_markdown ----------------------------------------------------------------
-def render_markdown(answer: Answer | Mapping[str, Any]) -> str:
-    """A prompt section: a header with state and completeness, then each item as a fenced block.
+def render_markdown(answer: TaskContext | Answer | Mapping[str, Any]) -> str:
+    """A prompt section: a header with state and completeness, each code item as a fenced block,
+    the blast-radius manifest one line a site, and what was left out by name.
 
-    Render from the Answer: its items carry the chunk text. A dict (the JSON
-    contract) has no text, so its items get headers only, unless an item
-    carries a `text` key.
+    A dict (the JSON contract) renders the same, from each item's `text`.
     """
-    if isinstance(answer, Answer):
-        data = answer.to_dict()
-        texts: list[str | None] = [c.chunk.text for c in answer.context]
-    else:
-        data = dict(answer)
-        texts = [c.get("text") for c in data.get("context", [])]
+    data = answer.to_dict() if isinstance(answer, (TaskContext, Answer)) else dict(answer)
     items = data.get("context", [])
     tokens = data.get("stats", {}).get("context_tokens", "?")
     lines = [
@@ -181,15 +361,33 @@ def render_markdown(answer: Answer | Mapping[str, Any]) -> str:
             f"{p['origin']['path']}:{p['origin']['line']}"
             for p in pending
         ]
-    for item, text in zip(items, texts, strict=True):
+    for item in items:
+        if item.get("relation"):
+            continue
+        cut = ", truncated" if item.get("truncated") else ""
         lines += [
             "",
             f"### {item['path']}:{item['start_line']}-{item['end_line']} — {item['qualname']} "
-            f"({item['via']}, {item['provenance']}, hop {item['hop']})",
+            f"({item['via']}, {item['provenance']}, hop {item['hop']}{cut})",
         ]
+        text = item.get("text")
         if text is not None:
             fence = _fence(text)
             lines += [f"{fence}python", text.rstrip("\n"), fence]
+    sites = [i for i in items if i.get("relation")]
+    manifest = data.get("manifest")
+    if sites or manifest:
+        state = ""
+        if manifest:
+            state = (" (complete)" if manifest.get("complete")
+                     else f" ({manifest.get('left_out_sites', 0)} more sites left out)")
+        lines += ["", f"### Sites the change may have to touch{state}", "```"]
+        lines += [str(i.get("provenance", "")).removeprefix("site: ") for i in sites]
+        lines += ["```"]
+    left = data.get("left_out")
+    if left and left.get("items"):
+        names = ", ".join(left["names"][:40]) + (" ..." if len(left["names"]) > 40 else "")
+        lines += ["", f"Left out: {left['items']} items, {left['tokens']:,} tokens: {names}"]
     return "\n".join(lines) + "\n"
 
 

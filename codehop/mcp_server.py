@@ -35,7 +35,8 @@ if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
 
     from codehop.app import App
-    from codehop.records import Answer, Resolution, XRef
+    from codehop.context import TaskContext
+    from codehop.records import Resolution, XRef
 
 log = logging.getLogger("codehop.mcp")
 
@@ -93,11 +94,11 @@ def ask_tool(app: "App", question: str, *, max_loops: int, budget_tokens: int) -
 
 def context_tool(
     app: "App", query: str, *, budget_tokens: int, max_loops: int
-) -> "tuple[dict[str, Any], Answer]":
+) -> "tuple[dict[str, Any], TaskContext]":
     from codehop.context import build_context
 
-    answer = build_context(app, query, budget_tokens=budget_tokens, max_loops=max_loops)
-    return answer.to_dict(), answer
+    ctx = build_context(app, query, budget_tokens=budget_tokens, max_loops=max_loops)
+    return ctx.to_dict(), ctx
 
 
 def resolve_tool(app: "App", target: str) -> dict[str, Any]:

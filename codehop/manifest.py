@@ -1,0 +1,168 @@
+"""The blast radius of a change as a manifest: every site that depends on the task's subjects.
+
+One line a site (`path:line  <source line>  relation`), so a small budget can
+name dozens of them. Sites come from one engine (`_dependents_of`, the single
+call site to switch when the dependents engine lands) plus the module-level
+facts that engine does not walk: importers and re-exporters of a subject
+module, and the registries that name a subject's string keys (a style name
+looked up in `default_styles.py`, a policy key in a defaults module).
+
+Order: every file once (the first site of each file, subjects in the order the
+task named them), then the remaining sites, so a cut manifest still names as
+many files as it can; the manifest says how many sites it left out.
+
+May import: app, context (dependents), records, store, stdlib.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from codehop.records import Chunk, ChunkKind
+from codehop.retrieval import count_tokens
+
+if TYPE_CHECKING:
+    from codehop.app import App
+    from codehop.task import Subject
+
+MAX_SITES_PER_SUBJECT = 400
+_STRING_KEY = re.compile(r"""["']([a-z][\w-]*(?:\.[\w-]+)+)["']""")
+_TEST_PATH = re.compile(r"(^|/)(tests?|testing)(/|$)|(^|/)test_[^/]*\.py$|_tests?\.py$")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Site:
+    rel_path: str
+    line: int
+    source: str  # the source line, stripped
+    relation: str  # calls, imports, reexports, inherits, overrides, names key ...
+    subject: str  # the qualname the site depends on
+
+    @property
+    def is_test(self) -> bool:
+        return bool(_TEST_PATH.search(self.rel_path))
+
+    def render(self) -> str:
+        return f"{self.rel_path}:{self.line}  {self.source}  [{self.relation} {self.subject.rpartition('.')[2]}]"
+
+    @property
+    def tokens(self) -> int:
+        return count_tokens(self.render())
+
+    def chunk(self) -> Chunk:
+        """The site as a one-line chunk (what a context item carries)."""
+        return Chunk(rel_path=self.rel_path, start_line=self.line, end_line=self.line, kind=ChunkKind.FUNCTION,
+                     qualname=self.subject, name=self.subject.rpartition(".")[2], signature="", docstring="",
+                     text=self.source, identifiers="", chunk_id=-(abs(hash((self.rel_path, self.line))) % 10**12) - 1)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Manifest:
+    sites: tuple[Site, ...]
+    complete: bool  # every kind of dependency was walked for every subject and nothing was capped
+
+
+def blast_radius(app: App, subjects: tuple[Subject, ...], *, exclude: tuple[tuple[str, int, int], ...] = ()
+                 ) -> Manifest:
+    """The sites that depend on `subjects` (ordered: one per file first), minus the spans in `exclude`."""
+    lines = _Lines(app.root)
+    per_subject: list[list[Site]] = []
+    seen: set[tuple[str, int]] = set()
+    complete = True
+    for s in subjects:
+        sites: list[Site] = []
+        raw = _module_sites(app, s) if s.kind == "module" else _dependents_of(app, s.qualname)
+        raw += _registry_sites(app, s)
+        if len(raw) > MAX_SITES_PER_SUBJECT:
+            complete = False
+            raw = raw[:MAX_SITES_PER_SUBJECT]
+        for rel_path, line, relation in raw:
+            if (rel_path, line) in seen or any(p == rel_path and a <= line <= b for p, a, b in exclude):
+                continue
+            if (rel_path, line) == (s.rel_path, s.line):
+                continue
+            seen.add((rel_path, line))
+            sites.append(Site(rel_path=rel_path, line=line, source=lines.get(rel_path, line),
+                              relation=relation, subject=s.qualname))
+        per_subject.append(sites)
+    return Manifest(sites=tuple(_files_first(per_subject)), complete=complete)
+
+
+def _files_first(per_subject: list[list[Site]]) -> list[Site]:
+    first: list[Site] = []
+    rest: list[Site] = []
+    files: set[str] = set()
+    for sites in per_subject:
+        for site in sites:
+            if site.rel_path in files:
+                rest.append(site)
+            else:
+                files.add(site.rel_path)
+                first.append(site)
+    return first + rest
+
+
+# ---- the engines ----------------------------------------------------------------------
+def _dependents_of(app: App, qualname: str) -> list[tuple[str, int, str]]:
+    """(path, line, relation) of every site that uses the declaration (the one engine call)."""
+    from codehop.context import dependents
+    from codehop.errors import UsageError
+
+    try:
+        rows = dependents(app, qualname)
+    except UsageError:
+        return []
+    return [(d["path"], d["line"], d["relation"]) for d in rows]
+
+
+def _module_sites(app: App, s: Subject) -> list[tuple[str, int, str]]:
+    """Importers and re-exporters of anything the module declares, and of the module itself."""
+    rows = app.store.conn.execute(
+        "SELECT rel_path, line, ref_type FROM xrefs WHERE ref_type IN ('import', 'reexport', 'star_import')"
+        " AND (target_path=? OR target=? OR target LIKE ?) AND rel_path != ? ORDER BY rel_path, line",
+        (s.rel_path, s.qualname, s.qualname + ".%", s.rel_path),
+    ).fetchall()
+    rel = {"import": "imports", "reexport": "reexports", "star_import": "reexports"}
+    out = [(p, ln, rel.get(t, t)) for p, ln, t in rows]
+    return out
+
+
+def _registry_sites(app: App, s: Subject) -> list[tuple[str, int, str]]:
+    """Registries that hold the subject's dotted string keys (`"progress.elapsed"` -> a styles table)."""
+    chunks = app.store.chunks_named(s.qualname) if s.kind != "module" else []
+    keys: list[str] = []
+    for c in chunks[:1]:
+        for m in _STRING_KEY.finditer(c.text):
+            if m.group(1) not in keys:
+                keys.append(m.group(1))
+    out: list[tuple[str, int, str]] = []
+    for key in keys[:12]:
+        for rel_path, start, text in app.store.conn.execute(
+            "SELECT rel_path, start_line, text FROM chunks WHERE kind='module' AND text LIKE ? AND rel_path != ?"
+            " LIMIT 5", (f'%"{key}"%', s.rel_path)):
+            for i, line in enumerate(text.split("\n")):
+                if f'"{key}"' in line or f"'{key}'" in line:
+                    out.append((rel_path, start + i, f'names "{key}"'))
+                    break
+    return out
+
+
+class _Lines:
+    """Source lines of repository files, read once each (the index's paths only)."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._files: dict[str, list[str]] = {}
+
+    def get(self, rel_path: str, line: int) -> str:
+        lines = self._files.get(rel_path)
+        if lines is None:
+            try:
+                lines = (self.root / rel_path).read_text(encoding="utf-8", errors="replace").split("\n")
+            except OSError:
+                lines = []
+            self._files[rel_path] = lines
+        return lines[line - 1].strip()[:160] if 0 < line <= len(lines) else ""
