@@ -9,6 +9,7 @@ import os
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from codehop.errors import UsageError
 from codehop.indexer import IndexReport, index_repo
@@ -17,6 +18,11 @@ from codehop.protocols import Generator, Resolver
 from codehop.resolve import Ladder, RegexResolver, SymbolTableResolver
 from codehop.retrieval import Neighbours, retrieve
 from codehop.symbols import SymbolTable
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from codehop.records import Answer
 
 RESOLVER_NAMES = ("symbol_table", "jedi", "lsp", "regex")
 
@@ -122,7 +128,14 @@ class App:
         gen = self.generator(generator)
         # the model's own rung only ever follows the deterministic ones, and only with the model
         names = self.config.resolvers + (("llm",) if gen.name == "anthropic" else ())
-        return Navigator(self.store, _retrieve, gen, self.ladder(names))
+        return Navigator(self.store, _retrieve, gen, self.ladder(names), navigate=self.navigation_answerer())
+
+    def navigation_answerer(self) -> Callable[[str, int], Answer | None]:
+        """Navigation questions ("what calls X") answered from the dependents engine."""
+        from codehop.dependents import DependentsFinder
+        from codehop.navquestion import NavigationAnswerer
+
+        return NavigationAnswerer(self.store, self.table, DependentsFinder(self.store, self.table, self.root)).answer
 
     def close(self) -> None:
         for r in self._resolvers.values():

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from codehop.errors import UsageError
-from codehop.records import Answer, Chunk, ContextItem, Location, Resolution, Via, XRef
+from codehop.records import Answer, Chunk, ContextItem, Resolution, Via
 
 if TYPE_CHECKING:
     from codehop.app import App
@@ -417,74 +417,34 @@ def declaration(app: App, symbol: str) -> Resolution:
 
 
 def dependents(app: App, symbol: str) -> list[dict[str, Any]]:
-    """What uses `symbol`: every site whose reference resolves to its declaration.
+    """What uses `symbol` (codehop.dependents does the walk): importers, re-exporters, aliases,
+    callers through all of those, subclasses, overriders, uses of an inherited member on a
+    subclass, reads. Each item: {path, line, ref_type, anchor_text, scope, relation, col, code,
+    is_test}, in path/line order."""
+    from codehop.dependents import DependentsFinder
 
-    Cross-references resolved to the declaration's path and line (importers,
-    re-exporters, callers, subclasses, annotations), plus graph edges into its
-    qualname that have no such row (overriding methods). Each item:
-    {path, line, ref_type, anchor_text, scope, relation}, in path/line order.
-    """
     target = declaration(app, symbol).target
-    out: dict[tuple[str, int, str], dict[str, Any]] = {}
-    for x in _xrefs_to(app.store, target):
-        out.setdefault(
-            (x.rel_path, x.line, x.anchor_text),
-            {
-                "path": x.rel_path,
-                "line": x.line,
-                "ref_type": str(x.ref_type),
-                "anchor_text": x.anchor_text,
-                "scope": x.scope,
-                "relation": _RELATION.get(str(x.ref_type), "references"),
-            },
-        )
-    sites = {(k[0], k[1]) for k in out}
-    for src, etype, rel_path, line in _edges_into(app.store, target.qualname):
-        if (rel_path, line) in sites:
-            continue  # the xref row already says it, with its anchor
-        sites.add((rel_path, line))
-        out[(rel_path, line, "")] = {
-            "path": rel_path,
-            "line": line,
-            "ref_type": _REF_TYPE.get(etype, "other"),
-            "anchor_text": target.qualname.rpartition(".")[2],
-            "scope": src,
-            "relation": etype,
-        }
-    return sorted(out.values(), key=lambda d: (d["path"], d["line"], d["anchor_text"]))
+    found = DependentsFinder(app.store, app.table, app.root).dependents(target, transitive=True)
+    return [
+        {"path": s.rel_path, "line": s.line, "ref_type": _REF_TYPE.get(str(s.relation), "other"),
+         "anchor_text": s.anchor_text, "scope": s.scope, "relation": str(s.relation), "col": s.col,
+         "code": s.code, "is_test": s.is_test}
+        for s in found.sites
+    ]
 
 
-_RELATION = {
-    "import": "imports",
-    "reexport": "reexports",
-    "star_import": "reexports",
-    "alias": "references",
-    "base_class": "inherits",
-    "decorator": "decorates",
-    "call": "calls",
-    "type_annotation": "references",
-}
 _REF_TYPE = {
     "imports": "import",
     "reexports": "reexport",
+    "aliases": "alias",
     "inherits": "base_class",
     "decorates": "decorator",
+    "annotates": "type_annotation",
     "calls": "call",
-    "instantiates": "call",
-    "references": "other",
+    "uses_inherited": "inherited_member",
+    "reads": "other",
     "overrides": "other",
 }
-
-
-def _xrefs_to(store: SqliteStore, target: Location) -> list[XRef]:
-    """Cross-reference rows resolved to exactly this declaration (read-only)."""
-    from codehop.store import _XREF_COLS, _xref
-
-    rows = store.conn.execute(
-        f"SELECT {_XREF_COLS} FROM xrefs WHERE target_path=? AND target_line=? ORDER BY rel_path, line, col",
-        (target.rel_path, target.line),
-    ).fetchall()
-    return [_xref(r) for r in rows]
 
 
 def _edges_into(store: SqliteStore, qualname: str) -> list[tuple[str, str, str, int]]:

@@ -8,6 +8,7 @@ stopped it). May import: records, protocols, retrieval, resolve, store, stdlib.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -44,12 +45,18 @@ class Limits:
     time_budget_s: float = 30.0
 
 
+# answers a navigation question ("what calls X") from the index, or None for any other question
+Navigate = Callable[[str, int], "Answer | None"]
+
+
 class Navigator:
-    def __init__(self, store: SqliteStore, retrieve: Retrieve, generator: Generator, ladder: Ladder) -> None:
+    def __init__(self, store: SqliteStore, retrieve: Retrieve, generator: Generator, ladder: Ladder,
+                 navigate: Navigate | None = None) -> None:
         self.store = store
         self.retrieve = retrieve
         self.generator = generator
         self.ladder = ladder
+        self.navigate = navigate
 
     def ask(self, question: str, limits: Limits = Limits()) -> Answer:
         # one read transaction for the whole query: an index update committed meanwhile cannot mix in
@@ -59,6 +66,11 @@ class Navigator:
 
     def _ask(self, question: str, limits: Limits) -> Answer:
         t_start = time.perf_counter()
+        if self.navigate is not None:
+            nav = self.navigate(question, limits.budget_tokens)
+            if nav is not None:
+                return dataclasses.replace(nav, stats={**nav.stats, "total_ms": round(
+                    (time.perf_counter() - t_start) * 1000, 2)})
         stats = {"retrieve_ms": 0.0, "resolve_ms": 0.0, "generate_ms": 0.0}
         t0 = time.perf_counter()
         ranked = self.retrieve(question)

@@ -359,6 +359,25 @@ class SqliteStore:
             " AND target_path != '' LIMIT 1", (rel_path, line, anchor)).fetchone()
         return _xref(row) if row else None
 
+    def xrefs_to(self, rel_path: str, line: int) -> list[XRef]:
+        """Reference sites resolved to the declaration at `rel_path:line`, in source order."""
+        rows = self.conn.execute(f"SELECT {_XREF_COLS} FROM xrefs WHERE target_path=? AND target_line=?"
+                                 " ORDER BY rel_path, line, col", (rel_path, line)).fetchall()
+        return [_xref(r) for r in rows]
+
+    def unresolved_xrefs_named(self, name: str, limit: int = 200) -> list[XRef]:
+        """Reference sites left unresolved whose last dotted part is `name` (possible hidden users)."""
+        rows = self.conn.execute(
+            f"SELECT {_XREF_COLS} FROM xrefs WHERE target_path='' AND provenance != 'external'"
+            " AND (anchor_text=? OR anchor_text LIKE ?) ORDER BY rel_path, line, col LIMIT ?",
+            (name, f"%.{name}", limit)).fetchall()
+        return [_xref(r) for r in rows if r[3] == name or r[3].endswith("." + name)]
+
+    def star_importers(self, module: str) -> list[tuple[str, str, int]]:
+        """(importing module, rel_path, line) of every `from <module> import *`."""
+        return [(r[0], r[1], r[2]) for r in self.conn.execute(
+            "SELECT module, rel_path, line FROM stars WHERE target=? ORDER BY rel_path, line", (module,))]
+
     def counts(self) -> dict[str, int]:
         c = self.conn
         return {
@@ -411,6 +430,20 @@ class SqliteStore:
                 " AND src != ''",  # a root `__init__.py` has the empty module name, not a graph node
                 part + part))
         return out
+
+    def edges_into(self, dst: str, types: Sequence[str]) -> list[tuple[str, str, str, int]]:
+        """(src, type, rel_path, line) of resolved edges of `types` into `dst`, in source order."""
+        marks = ",".join("?" * len(types))
+        return [(r[0], r[1], r[2], r[3]) for r in self.conn.execute(
+            f"SELECT src, type, rel_path, line FROM edges WHERE dst=? AND resolved=1 AND type IN ({marks})"
+            " AND src != '' ORDER BY rel_path, line", (dst, *types))]
+
+    def edges_out_of(self, src: str, types: Sequence[str]) -> list[tuple[str, str, str, int, int]]:
+        """(dst, type, rel_path, line, resolved) of edges of `types` leaving `src`, in source order."""
+        marks = ",".join("?" * len(types))
+        return [(r[0], r[1], r[2], r[3], r[4]) for r in self.conn.execute(
+            f"SELECT dst, type, rel_path, line, resolved FROM edges WHERE src=? AND type IN ({marks})"
+            " AND dst != '' ORDER BY rel_path, line", (src, *types))]
 
     def edge_generations(self) -> dict[str, int]:
         """rel_path -> the generation that last rewrote its edges (the graph reloads what moved)."""

@@ -144,7 +144,7 @@ def test_dependents_of_a_reexported_class(app_for_fixture, symbol):
         ("app.py", 7, "call"),
     }
     first = dependents(app, symbol)[0]
-    assert set(first) == {"path", "line", "ref_type", "anchor_text", "scope", "relation"}
+    assert set(first) == {"path", "line", "ref_type", "anchor_text", "scope", "relation", "col", "code", "is_test"}
 
 
 def test_dependents_include_subclasses_and_overrides(app_for_fixture):

@@ -1,0 +1,3 @@
+"""Base settings."""
+
+TIMEOUT = 30
