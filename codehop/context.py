@@ -91,7 +91,7 @@ def build_context(app: App, query: str, *, budget_tokens: int = 2000, max_loops:
     site of every file the change reaches (one line each), the subjects' declarations, the
     loop's other items and the subjects' collaborators by rank, then the remaining sites.
     """
-    from codehop.manifest import blast_radius
+    from codehop.manifest import blast_radius, reexport_sites
     from codehop.orchestrator import Limits
     from codehop.task import read_task
 
@@ -100,10 +100,13 @@ def build_context(app: App, query: str, *, budget_tokens: int = 2000, max_loops:
     loop_items = list(answer.context)
     subjects = reading.subjects or _implicit_subjects(app, loop_items)
     manifest = blast_radius(app, subjects)
-    sites = [_site_item(s) for s in manifest.sites]
     named = _declarations(app, subjects, budget_tokens)
     collab = _collaborators(app, [s.qualname for s in subjects] + [c.chunk.qualname for c in loop_items[:2]],
                             budget_tokens)
+    in_manifest = {(s.rel_path, s.line) for s in manifest.sites}
+    public = [s for s in reexport_sites(app, [c.chunk.qualname for c in loop_items[:4] + named + collab[:4]])
+              if (s.rel_path, s.line) not in in_manifest]
+    sites = [_site_item(s) for s in manifest.sites] + [_site_item(s) for s in public]
     share = SITE_SHARE_INTERFACE if reading.interface_change else SITE_SHARE
     bodies = _interleave(loop_items[1:], named, collab)
     files_once: list[ContextItem] = []

@@ -16,16 +16,18 @@ May import: app, context (dependents), records, store, stdlib.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from codehop.records import Chunk, ChunkKind
+from codehop.records import Chunk, ChunkKind, Location
 from codehop.retrieval import count_tokens
 
 if TYPE_CHECKING:
     from codehop.app import App
+    from codehop.dependents import DependentsFinder
     from codehop.task import Subject
 
 MAX_SITES_PER_SUBJECT = 400
@@ -65,24 +67,36 @@ class Manifest:
     complete: bool  # every kind of dependency was walked for every subject and nothing was capped
 
 
-def blast_radius(app: App, subjects: tuple[Subject, ...], *, exclude: tuple[tuple[str, int, int], ...] = ()
-                 ) -> Manifest:
-    """The sites that depend on `subjects` (ordered: one per file first), minus the spans in `exclude`."""
+# relations an edit must follow first; type annotations and plain imports after
+_PRIORITY = {"overrides": 0, "calls": 0, "inherits": 0, "uses_inherited": 0, "reexports": 1, "aliases": 1,
+             "decorates": 1, "uses by name": 2, "reads": 2, "imports": 3, "annotates": 4}
+
+
+def blast_radius(app: App, subjects: tuple[Subject, ...]) -> Manifest:
+    """The sites that depend on `subjects`: one per file first (subjects round-robin), then the rest."""
+    from codehop.dependents import DependentsFinder
+
+    finder = DependentsFinder(app.store, app.table, app.root)
     lines = _Lines(app.root)
+    subjects = _without_owners(subjects)
     per_subject: list[list[Site]] = []
     seen: set[tuple[str, int]] = set()
     complete = True
     for s in subjects:
-        sites: list[Site] = []
-        raw = _module_sites(app, s) if s.kind == "module" else _dependents_of(app, s.qualname)
+        if s.kind == "module":
+            raw = _module_sites(app, s)
+        else:
+            raw, whole = _dependents_of(finder, s)
+            complete = complete and whole
+            raw += _member_uses_by_name(app, s)
         raw += _registry_sites(app, s)
+        raw.sort(key=lambda r: _PRIORITY.get(r[2], 2))
         if len(raw) > MAX_SITES_PER_SUBJECT:
             complete = False
             raw = raw[:MAX_SITES_PER_SUBJECT]
+        sites: list[Site] = []
         for rel_path, line, relation in raw:
-            if (rel_path, line) in seen or any(p == rel_path and a <= line <= b for p, a, b in exclude):
-                continue
-            if (rel_path, line) == (s.rel_path, s.line):
+            if (rel_path, line) in seen or (rel_path, line) == (s.rel_path, s.line):
                 continue
             seen.add((rel_path, line))
             sites.append(Site(rel_path=rel_path, line=line, source=lines.get(rel_path, line),
@@ -91,12 +105,39 @@ def blast_radius(app: App, subjects: tuple[Subject, ...], *, exclude: tuple[tupl
     return Manifest(sites=tuple(_files_first(per_subject)), complete=complete)
 
 
+def reexport_sites(app: App, qualnames: list[str]) -> list[Site]:
+    """Where each declaration is re-exported (a package `__init__`, `__all__`): the public
+    registration a sibling added next to it needs too."""
+    lines = _Lines(app.root)
+    out: list[Site] = []
+    for qual in qualnames:
+        res = app.table.resolve(qual)
+        if res is None or res.is_external:
+            continue
+        for rel_path, line in app.store.conn.execute(
+                "SELECT rel_path, line FROM xrefs WHERE target_path=? AND target_line=? AND"
+                " (ref_type IN ('reexport', 'star_import') OR (ref_type='import' AND rel_path LIKE '%__init__.py'))"
+                " LIMIT 3", (res.target.rel_path, res.target.line)):
+            out.append(Site(rel_path=rel_path, line=line, source=lines.get(rel_path, line),
+                            relation="reexports", subject=qual))
+    return out
+
+
+def _without_owners(subjects: tuple[Subject, ...]) -> tuple[Subject, ...]:
+    """A class named only as the owner of a named member (`Flask.ensure_sync`) is not a subject of its own."""
+    names = {s.qualname for s in subjects}
+    return tuple(s for s in subjects
+                 if not (s.kind == "class" and any(n.startswith(s.qualname + ".") for n in names)))
+
+
 def _files_first(per_subject: list[list[Site]]) -> list[Site]:
     first: list[Site] = []
     rest: list[Site] = []
     files: set[str] = set()
-    for sites in per_subject:
-        for site in sites:
+    for row in itertools.zip_longest(*per_subject):
+        for site in row:
+            if site is None:
+                continue
             if site.rel_path in files:
                 rest.append(site)
             else:
@@ -106,16 +147,31 @@ def _files_first(per_subject: list[list[Site]]) -> list[Site]:
 
 
 # ---- the engines ----------------------------------------------------------------------
-def _dependents_of(app: App, qualname: str) -> list[tuple[str, int, str]]:
-    """(path, line, relation) of every site that uses the declaration (the one engine call)."""
-    from codehop.context import dependents
-    from codehop.errors import UsageError
+def _dependents_of(finder: DependentsFinder, s: Subject) -> tuple[list[tuple[str, int, str]], bool]:
+    """(path, line, relation) of every site that uses the declaration, and whether the walk was whole."""
+    found = finder.dependents(Location(rel_path=s.rel_path, line=s.line, qualname=s.qualname), transitive=True)
+    return [(x.rel_path, x.line, str(x.relation)) for x in found.sites], found.complete
 
-    try:
-        rows = dependents(app, qualname)
-    except UsageError:
+
+def _member_uses_by_name(app: App, s: Subject) -> list[tuple[str, int, str]]:
+    """`obj.name` sites for a member whose name few classes declare: calls through objects of
+    unknown type (`current_app.ensure_sync`), which no resolver traces statically."""
+    owner, _, name = s.qualname.rpartition(".")
+    if name.startswith("__") or len(name) < 4 or app.store.class_info(owner) is None:
         return []
-    return [(d["path"], d["line"], d["relation"]) for d in rows]
+    declared = app.store.conn.execute(
+        "SELECT count(DISTINCT b.scope) FROM bindings b JOIN classes c ON c.qualname = b.scope WHERE b.name=?",
+        (name,)).fetchone()[0]
+    if declared > 3:
+        return []
+    pattern = re.compile(rf"\.{re.escape(name)}\b")
+    out: list[tuple[str, int, str]] = []
+    for rel_path, start, text in app.store.conn.execute(
+            "SELECT rel_path, start_line, text FROM chunks WHERE text LIKE ? LIMIT 400", (f"%.{name}%",)):
+        for i, line in enumerate(text.split("\n")):
+            if pattern.search(line):
+                out.append((rel_path, start + i, "uses by name"))
+    return out
 
 
 def _module_sites(app: App, s: Subject) -> list[tuple[str, int, str]]:
@@ -132,9 +188,9 @@ def _module_sites(app: App, s: Subject) -> list[tuple[str, int, str]]:
 
 def _registry_sites(app: App, s: Subject) -> list[tuple[str, int, str]]:
     """Registries that hold the subject's dotted string keys (`"progress.elapsed"` -> a styles table)."""
-    chunks = app.store.chunks_named(s.qualname) if s.kind != "module" else []
+    chunks = app.store.chunks_named(s.qualname)[:1] if s.kind != "module" else app.store.chunks_of_file(s.rel_path)
     keys: list[str] = []
-    for c in chunks[:1]:
+    for c in chunks:
         for m in _STRING_KEY.finditer(c.text):
             if m.group(1) not in keys:
                 keys.append(m.group(1))
