@@ -58,6 +58,7 @@ class TaskContext:
     answer: Answer
     subjects: tuple[str, ...]
     sites_total: int
+    sites_sent: int  # as manifest lines or inside bodies sent
     manifest_complete: bool  # every edge kind walked for every subject, nothing capped
     left_out: tuple[LeftOut, ...]
 
@@ -67,7 +68,7 @@ class TaskContext:
 
     def to_dict(self) -> dict[str, Any]:
         data = self.answer.to_dict()
-        sent = sum(1 for c in self.answer.context if c.relation)
+        sent = self.sites_sent
         data["manifest"] = {
             "subjects": list(self.subjects),
             "sites": self.sites_total,
@@ -128,8 +129,9 @@ def build_context(app: App, query: str, *, budget_tokens: int = 2000, max_loops:
     stats["sites"] = sum(1 for c in order if c.relation)
     answer = dataclasses.replace(answer, context=tuple(order), stats=stats)
     answer = _recheck(app, query, answer)
-    return TaskContext(answer=answer, subjects=tuple(s.qualname for s in subjects),
-                       sites_total=len(sites), manifest_complete=manifest.complete, left_out=tuple(left))
+    return TaskContext(answer=answer, subjects=tuple(s.qualname for s in subjects), sites_total=len(sites),
+                       sites_sent=_sites_sent(answer.context, sites), manifest_complete=manifest.complete,
+                       left_out=tuple(left))
 
 
 def _pack(plan: list[tuple[ContextItem, int]], budget_tokens: int) -> tuple[list[ContextItem], list[LeftOut]]:
@@ -139,8 +141,9 @@ def _pack(plan: list[tuple[ContextItem, int]], budget_tokens: int) -> tuple[list
     used = 0
     for item, cap in plan:
         c = item.chunk
-        keys = {c.chunk_id, (c.rel_path, c.start_line, c.end_line)} | ({c.qualname} if not item.relation else set())
-        if keys & have or (not item.relation and _covered(kept, c)):
+        keys = ({("site", c.rel_path, c.start_line)} if item.relation
+                else {c.chunk_id, (c.rel_path, c.start_line, c.end_line), c.qualname})
+        if keys & have or _covered(kept, c):
             continue
         if used + item.tokens <= min(cap, budget_tokens):
             kept.append(item)
@@ -162,9 +165,16 @@ def _pack(plan: list[tuple[ContextItem, int]], budget_tokens: int) -> tuple[list
 
 
 def _covered(kept: list[ContextItem], c: Chunk) -> bool:
-    """A body whose lines another kept body already holds."""
+    """Lines a kept body already holds (a site inside a body sent, or a smaller body)."""
     return any(not k.relation and k.chunk.rel_path == c.rel_path and k.chunk.start_line <= c.start_line
                and c.end_line <= k.chunk.end_line for k in kept)
+
+
+def _sites_sent(items: tuple[ContextItem, ...], sites: list[ContextItem]) -> int:
+    """Sites the agent sees: as a manifest line, or inside a body it was sent."""
+    return sum(1 for s in sites if any(k.chunk.rel_path == s.chunk.rel_path and
+                                       k.chunk.start_line <= s.chunk.start_line <= k.chunk.end_line
+                                       for k in items))
 
 
 def _recheck(app: App, query: str, answer: Answer) -> Answer:

@@ -99,9 +99,9 @@ def _candidates(text: str) -> list[tuple[str, bool]]:
         out.append((m.group(1), True))
     for m in _WORD.finditer(text):
         w = m.group(0)
-        if "_" in w.strip("_") or (w[0].isupper() and any(c.isupper() for c in w[1:])):
+        if "_" in w.strip("_") or (w[0].isupper() and any(c.isupper() for c in w[1:]) and any(c.islower() for c in w)):
             out.append((w, True))
-        elif w[0].isupper():
+        elif w[0].isupper() and not _sentence_start(text, m.start()):
             out.append((w, False))  # a capitalised word: a subject only if a class has exactly this name
     seen: set[str] = set()
     uniq = []
@@ -110,6 +110,11 @@ def _candidates(text: str) -> list[tuple[str, bool]]:
             seen.add(name)
             uniq.append((name, strong))
     return uniq
+
+
+def _sentence_start(text: str, at: int) -> bool:
+    before = text[:at].rstrip()
+    return not before or before[-1] in ".!?:;\n\"'("
 
 
 def _lookup(store: SqliteStore, name: str, strong: bool) -> list[Subject]:
