@@ -26,8 +26,8 @@ from codehop.records import Answer, Chunk, ContextItem, Resolution, Via
 if TYPE_CHECKING:
     from codehop.app import App
     from codehop.manifest import Site
-    from codehop.task import Subject
     from codehop.store import SqliteStore
+    from codehop.task import Subject
 
 FOCUS_ITEMS = 3  # the top context items whose dependencies are worth reading too
 MAX_DEPENDENCIES = 8
@@ -394,9 +394,10 @@ def render_markdown(answer: TaskContext | Answer | Mapping[str, Any]) -> str:
         if manifest:
             state = (" (complete)" if manifest.get("complete")
                      else f" ({manifest.get('left_out_sites', 0)} more sites left out)")
-        lines += ["", f"### Sites the change may have to touch{state}", "```"]
-        lines += [str(i.get("provenance", "")).removeprefix("site: ") for i in sites]
-        lines += ["```"]
+        block = "\n".join(str(i.get("provenance", "")).removeprefix("site: ") for i in sites)
+        fence = _fence(block)
+        lines += ["", f"Sites the change may have to touch{state}, `path:line  source  [relation subject]`:",
+                  fence, block, fence]
     left = data.get("left_out")
     if left and left.get("items"):
         names = ", ".join(left["names"][:40]) + (" ..." if len(left["names"]) > 40 else "")

@@ -88,15 +88,16 @@ def _candidates(text: str) -> list[tuple[str, bool]]:
     """(name, strong): strong names are marked as code (backticks, dots, calls, underscores)."""
     out: list[tuple[str, bool]] = []
     for m in _BACKTICK.finditer(text):
-        for d in _DOTTED.finditer(m.group(1)):
-            out.append((d.group(1), True))
-        for w in _WORD.finditer(m.group(1)):
-            out.append((w.group(0), True))
+        dotted = [d.group(1) for d in _DOTTED.finditer(m.group(1))]
+        out += [(d, True) for d in dotted]
+        if not dotted:  # the parts of a dotted name are not names of their own
+            out += [(w.group(0), True) for w in _WORD.finditer(m.group(1))]
     for m in _DOTTED.finditer(text):
         if not m.group(1).endswith(".py") and "/" not in text[max(0, m.start() - 1) : m.start()]:
             out.append((m.group(1), True))
     for m in _CALL.finditer(text):
-        out.append((m.group(1), True))
+        if text[max(0, m.start() - 1) : m.start()] != ".":
+            out.append((m.group(1), True))
     for m in _WORD.finditer(text):
         w = m.group(0)
         if "_" in w.strip("_") or (w[0].isupper() and any(c.isupper() for c in w[1:]) and any(c.islower() for c in w)):
