@@ -92,7 +92,7 @@ def build_context(app: App, query: str, *, budget_tokens: int = 2000, max_loops:
     site of every file the change reaches (one line each), the subjects' declarations, the
     loop's other items and the subjects' collaborators by rank, then the remaining sites.
     """
-    from codehop.manifest import blast_radius, reexport_sites
+    from codehop.manifest import blast_radius, imported_sites, reexport_sites
     from codehop.orchestrator import Limits
     from codehop.task import read_task
 
@@ -105,9 +105,13 @@ def build_context(app: App, query: str, *, budget_tokens: int = 2000, max_loops:
     collab = _collaborators(app, [s.qualname for s in subjects] + [c.chunk.qualname for c in loop_items[:2]],
                             budget_tokens)
     in_manifest = {(s.rel_path, s.line) for s in manifest.sites}
-    public = [s for s in reexport_sites(app, [c.chunk.qualname for c in loop_items[:4] + named + collab[:4]])
+    tops = [_top_level(app, c.chunk) for c in loop_items[:4] + named + collab[:4]]
+    public = [s for s in reexport_sites(app, list(dict.fromkeys(t for t in tops if t)))
               if (s.rel_path, s.line) not in in_manifest]
-    sites = [_site_item(s) for s in manifest.sites] + [_site_item(s) for s in public]
+    in_manifest |= {(s.rel_path, s.line) for s in public}
+    focus_files = list(dict.fromkeys([s.rel_path for s in subjects] + [c.chunk.rel_path for c in loop_items[:3]]))
+    imported = [s for s in imported_sites(app, focus_files[:3]) if (s.rel_path, s.line) not in in_manifest]
+    sites = [_site_item(s) for s in manifest.sites] + [_site_item(s) for s in public + imported]
     share = SITE_SHARE_INTERFACE if reading.interface_change else SITE_SHARE
     bodies = _interleave(loop_items[1:], named, collab)
     files_once: list[ContextItem] = []
@@ -195,6 +199,14 @@ def _recheck(app: App, query: str, answer: Answer) -> Answer:
 def _site_item(site: Site) -> ContextItem:
     return ContextItem(chunk=site.chunk(), hop=0, via=Via.GRAPH, provenance=f"site: {site.render()}",
                        tokens=site.tokens, relation=site.relation)
+
+
+def _top_level(app: App, chunk: Chunk) -> str:
+    """The module-level declaration that holds a chunk (a method's class), or '' for a module."""
+    module = app.store.module_of(chunk.rel_path)
+    if module is None or not chunk.qualname.startswith(module + "."):
+        return ""
+    return f"{module}.{chunk.qualname[len(module) + 1 :].split('.')[0]}"
 
 
 def _implicit_subjects(app: App, items: list[ContextItem]) -> tuple[Subject, ...]:

@@ -123,6 +123,28 @@ def reexport_sites(app: App, qualnames: list[str]) -> list[Site]:
     return out
 
 
+def imported_sites(app: App, rel_paths: list[str], limit: int = 60) -> list[Site]:
+    """What the focus files import from the repository, as the imported declaration's own line
+    (`flask/json/tag.py:243  class TaggedJSONSerializer:  [imported by flask/sessions.py]`):
+    the defaults, constants, types and helpers a change in those files reads, one line each."""
+    lines = _Lines(app.root)
+    out: list[Site] = []
+    seen: set[tuple[str, int]] = set()
+    for rel_path in rel_paths:
+        module = app.store.module_of(rel_path) or rel_path
+        for target_path, target_line, target in app.store.conn.execute(
+                "SELECT target_path, target_line, target FROM xrefs WHERE rel_path=? AND ref_type='import'"
+                " AND target_path != '' AND target_path != ? ORDER BY line", (rel_path, rel_path)):
+            if (target_path, target_line) in seen:
+                continue
+            seen.add((target_path, target_line))
+            out.append(Site(rel_path=target_path, line=max(1, target_line), source=lines.get(target_path, target_line),
+                            relation=f"imported by {rel_path}", subject=target or module))
+            if len(out) >= limit:
+                return out
+    return out
+
+
 def _without_owners(subjects: tuple[Subject, ...]) -> tuple[Subject, ...]:
     """A class named only as the owner of a named member (`Flask.ensure_sync`) is not a subject of its own."""
     names = {s.qualname for s in subjects}
