@@ -105,7 +105,7 @@ def build_context(app: App, query: str, *, budget_tokens: int = 2000, max_loops:
     collab = _collaborators(app, [s.qualname for s in subjects] + [c.chunk.qualname for c in loop_items[:2]],
                             budget_tokens)
     in_manifest = {(s.rel_path, s.line) for s in manifest.sites}
-    tops = [_top_level(app, c.chunk) for c in loop_items[:4] + named + collab[:4]]
+    tops = [_top_level(app, c.chunk) for c in loop_items + named + collab]
     public = [s for s in reexport_sites(app, list(dict.fromkeys(t for t in tops if t)))
               if (s.rel_path, s.line) not in in_manifest]
     in_manifest |= {(s.rel_path, s.line) for s in public}

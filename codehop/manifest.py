@@ -16,6 +16,7 @@ May import: app, context (dependents), records, store, stdlib.
 
 from __future__ import annotations
 
+import io
 import itertools
 import re
 from dataclasses import dataclass
@@ -31,6 +32,9 @@ if TYPE_CHECKING:
     from codehop.task import Subject
 
 MAX_SITES_PER_SUBJECT = 400
+# members every file object, string or container has: `x.read()` names no class of ours
+_COMMON_MEMBERS = frozenset(n for t in (str, bytes, list, dict, set, io.IOBase, io.BufferedReader, io.TextIOWrapper)
+                            for n in dir(t))
 _STRING_KEY = re.compile(r"""["']([a-z][\w-]*(?:\.[\w-]+)+)["']""")
 _TEST_PATH = re.compile(r"(^|/)(tests?|testing)(/|$)|(^|/)test_[^/]*\.py$|_tests?\.py$")
 
@@ -69,7 +73,7 @@ class Manifest:
 
 # relations an edit must follow first; type annotations and plain imports after
 _PRIORITY = {"overrides": 0, "calls": 0, "inherits": 0, "uses_inherited": 0, "reexports": 1, "aliases": 1,
-             "decorates": 1, "uses by name": 2, "reads": 2, "imports": 3, "annotates": 4}
+             "decorates": 1, "reads": 2, "uses by name": 3, "imports": 3, "annotates": 4}
 
 
 def blast_radius(app: App, subjects: tuple[Subject, ...]) -> Manifest:
@@ -128,21 +132,38 @@ def imported_sites(app: App, rel_paths: list[str], limit: int = 60) -> list[Site
     (`flask/json/tag.py:243  class TaggedJSONSerializer:  [imported by flask/sessions.py]`):
     the defaults, constants, types and helpers a change in those files reads, one line each."""
     lines = _Lines(app.root)
-    out: list[Site] = []
+    per_file: list[list[Site]] = []
     seen: set[tuple[str, int]] = set()
     for rel_path in rel_paths:
+        out: list[Site] = []
+        per_file.append(out)
         module = app.store.module_of(rel_path) or rel_path
         for target_path, target_line, target in app.store.conn.execute(
                 "SELECT target_path, target_line, target FROM xrefs WHERE rel_path=? AND ref_type='import'"
-                " AND target_path != '' AND target_path != ? ORDER BY line", (rel_path, rel_path)):
-            if (target_path, target_line) in seen:
+                " AND target_path != ? ORDER BY line", (rel_path, rel_path)):
+            if not target_path:
+                target_path, target_line = _declared(app, target)
+            if not target_path or target_path == rel_path or (target_path, target_line) in seen:
                 continue
             seen.add((target_path, target_line))
             out.append(Site(rel_path=target_path, line=max(1, target_line), source=lines.get(target_path, target_line),
                             relation=f"imported by {rel_path}", subject=target or module))
-            if len(out) >= limit:
-                return out
-    return out
+    # the focus files take turns, so the first file's long import list does not crowd out the next
+    merged = [site for row in itertools.zip_longest(*per_file) for site in row if site is not None]
+    return merged[:limit]
+
+
+def _declared(app: App, dotted: str) -> tuple[str, int]:
+    """Where a repository module declares `dotted` itself (a class, function or value), when the
+    symbol table left the import unresolved (a later re-binding of the name, as in an
+    `if __name__ == "__main__":` demo that imports the module's own class)."""
+    module, _, name = dotted.rpartition(".")
+    if not module or app.store.module_path(module) is None:
+        return "", 0
+    row = app.store.conn.execute(
+        "SELECT rel_path, line FROM bindings WHERE scope=? AND name=? AND kind IN ('class', 'function', 'value')"
+        " ORDER BY line LIMIT 1", (module, name)).fetchone()
+    return (row[0], row[1]) if row else ("", 0)
 
 
 def _without_owners(subjects: tuple[Subject, ...]) -> tuple[Subject, ...]:
@@ -179,7 +200,7 @@ def _member_uses_by_name(app: App, s: Subject) -> list[tuple[str, int, str]]:
     """`obj.name` sites for a member whose name few classes declare: calls through objects of
     unknown type (`current_app.ensure_sync`), which no resolver traces statically."""
     owner, _, name = s.qualname.rpartition(".")
-    if name.startswith("__") or len(name) < 4 or app.store.class_info(owner) is None:
+    if name.startswith("__") or len(name) < 4 or name in _COMMON_MEMBERS or app.store.class_info(owner) is None:
         return []
     declared = app.store.conn.execute(
         "SELECT count(DISTINCT b.scope) FROM bindings b JOIN classes c ON c.qualname = b.scope WHERE b.name=?",
@@ -191,7 +212,7 @@ def _member_uses_by_name(app: App, s: Subject) -> list[tuple[str, int, str]]:
     for rel_path, start, text in app.store.conn.execute(
             "SELECT rel_path, start_line, text FROM chunks WHERE text LIKE ? LIMIT 400", (f"%.{name}%",)):
         for i, line in enumerate(text.split("\n")):
-            if pattern.search(line):
+            if pattern.search(line) and not line.lstrip().startswith(("from ", "import ", "#")):
                 out.append((rel_path, start + i, "uses by name"))
     return out
 
