@@ -124,6 +124,16 @@ def reexport_sites(app: App, qualnames: list[str]) -> list[Site]:
                 " LIMIT 3", (res.target.rel_path, res.target.line)):
             out.append(Site(rel_path=rel_path, line=line, source=lines.get(rel_path, line),
                             relation="reexports", subject=qual))
+        module, _, name = res.target.qualname.rpartition(".")
+        if name.startswith("_"):
+            continue
+        # `from .m import *` passes the public names of m on (those in its `__all__`, when it has one)
+        for rel_path, line in app.store.conn.execute(
+                "SELECT rel_path, line FROM xrefs WHERE ref_type='star_import' AND target=? LIMIT 3", (module,)):
+            names = app.store.all_names(module)
+            if names is None or name in names:
+                out.append(Site(rel_path=rel_path, line=line, source=lines.get(rel_path, line),
+                                relation="reexports", subject=res.target.qualname))
     return out
 
 
