@@ -41,6 +41,7 @@ _NOT_A_USE = ("contains",)
 # ---- build_context ---------------------------------------------------------------
 SITE_SHARE = 0.30  # of the budget, for the first site of each file the change reaches
 SITE_SHARE_INTERFACE = 0.45  # when the task changes an interface every dependent must follow
+EXTRA_SHARE = 0.15  # on top: one line for each file the focus files import from, or that re-exports them
 BODY_SHARE = 0.34  # the most one code body may take before it is cut (and marked truncated)
 COLLABORATORS = 12
 
@@ -111,21 +112,23 @@ def build_context(app: App, query: str, *, budget_tokens: int = 2000, max_loops:
     in_manifest |= {(s.rel_path, s.line) for s in public}
     focus_files = list(dict.fromkeys([s.rel_path for s in subjects] + [c.chunk.rel_path for c in loop_items[:3]]))
     imported = [s for s in imported_sites(app, focus_files[:3]) if (s.rel_path, s.line) not in in_manifest]
-    sites = [_site_item(s) for s in manifest.sites] + [_site_item(s) for s in public + imported]
+    direct = [_site_item(s) for s in manifest.sites]
+    extra = [_site_item(s) for s in public + imported]
     share = SITE_SHARE_INTERFACE if reading.interface_change else SITE_SHARE
     bodies = _interleave(loop_items[1:], named, collab)
-    files_once: list[ContextItem] = []
-    seen_files: set[str] = set()
-    for it in sites:
-        if it.chunk.rel_path not in seen_files:
-            seen_files.add(it.chunk.rel_path)
-            files_once.append(it)
-    other_sites = [it for it in sites if it not in files_once]
+    first_direct, rest_direct = _first_per_file(direct, set())
+    first_extra, rest_extra = _first_per_file(extra, {c.chunk.rel_path for c in first_direct})
+    if reading.subjects and reading.interface_change:
+        # the task named what changes and says its users must follow: every direct site first
+        first_direct, rest_direct = direct, []
+    base = loop_items[0].tokens if loop_items else 0
+    cap = base + int(budget_tokens * share)
     plan: list[tuple[ContextItem, int]] = []  # (item, cap on the tokens used when it is considered)
     plan += [(it, budget_tokens) for it in loop_items[:1]]
-    plan += [(it, int(budget_tokens * share) + (loop_items[0].tokens if loop_items else 0)) for it in files_once]
+    plan += [(it, cap) for it in first_direct]
+    plan += [(it, cap + int(budget_tokens * EXTRA_SHARE)) for it in first_extra]
     plan += [(it, budget_tokens) for it in bodies]
-    plan += [(it, budget_tokens) for it in other_sites]
+    plan += [(it, budget_tokens) for it in rest_direct + rest_extra]
     kept, left = _pack(plan, budget_tokens)
     order = [c for c in kept if not c.relation] + [c for c in kept if c.relation]
     stats = dict(answer.stats)
@@ -133,9 +136,23 @@ def build_context(app: App, query: str, *, budget_tokens: int = 2000, max_loops:
     stats["sites"] = sum(1 for c in order if c.relation)
     answer = dataclasses.replace(answer, context=tuple(order), stats=stats)
     answer = _recheck(app, query, answer)
-    return TaskContext(answer=answer, subjects=tuple(s.qualname for s in subjects), sites_total=len(sites),
-                       sites_sent=_sites_sent(answer.context, sites), manifest_complete=manifest.complete,
+    return TaskContext(answer=answer, subjects=tuple(s.qualname for s in subjects), sites_total=len(direct),
+                       sites_sent=_sites_sent(answer.context, direct), manifest_complete=manifest.complete,
                        left_out=tuple(left))
+
+
+def _first_per_file(items: list[ContextItem], files: set[str]) -> tuple[list[ContextItem], list[ContextItem]]:
+    """The first site of each file not in `files`, and the rest, each in order."""
+    first: list[ContextItem] = []
+    rest: list[ContextItem] = []
+    seen = set(files)
+    for it in items:
+        if it.chunk.rel_path in seen:
+            rest.append(it)
+        else:
+            seen.add(it.chunk.rel_path)
+            first.append(it)
+    return first, rest
 
 
 def _pack(plan: list[tuple[ContextItem, int]], budget_tokens: int) -> tuple[list[ContextItem], list[LeftOut]]:

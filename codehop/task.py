@@ -61,9 +61,16 @@ def read_task(store: SqliteStore, text: str) -> TaskReading:
     text = _TEMPLATE_NOISE.sub(" ", text)
     files = _named_files(store, text)
     subjects: dict[str, Subject] = {}
+    bare_values: set[str] = set()
     for cand, strong in _candidates(text):
         for s in _lookup(store, cand, strong):
             subjects.setdefault(s.qualname, s)
+            if s.kind in ("value", "alias") and "." not in cand and not _marked(text, cand):
+                bare_values.add(s.qualname)
+    if len(bare_values) < len(subjects):
+        # a plain snake_case word that only names attributes (`max_length`) is, next to a marked name,
+        # more likely the parameter or field the task adds than a declaration it changes
+        subjects = {q: s for q, s in subjects.items() if q not in bare_values}
     for path in files:
         module = store.module_of(path)
         if module:
@@ -71,6 +78,11 @@ def read_task(store: SqliteStore, text: str) -> TaskReading:
                                                 named_as=path))
     return TaskReading(files=tuple(files), subjects=tuple(subjects.values()),
                        interface_change=bool(_INTERFACE.search(text)), mentions_tests=bool(_TESTS.search(text)))
+
+
+def _marked(text: str, name: str) -> bool:
+    """Written as code: in backticks or called."""
+    return f"`{name}`" in text or f"{name}(" in text
 
 
 def _named_files(store: SqliteStore, text: str) -> list[str]:
