@@ -149,7 +149,7 @@ def imported_sites(app: App, rel_paths: list[str], limit: int = 60) -> list[Site
         per_file.append(out)
         module = app.store.module_of(rel_path) or rel_path
         for target_path, target_line, target in app.store.conn.execute(
-                "SELECT target_path, target_line, target FROM xrefs WHERE rel_path=? AND ref_type='import'"
+                "SELECT target_path, target_line, target FROM xrefs WHERE rel_path=? AND ref_type IN ('import', 'star_import')"
                 " AND target_path != ? ORDER BY line", (rel_path, rel_path)):
             if not target_path:
                 target_path, target_line = _declared(app, target)
