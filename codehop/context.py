@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from codehop.errors import UsageError
-from codehop.records import Answer, Chunk, ContextItem, Resolution, Via
+from codehop.records import Answer, Chunk, Completeness, ContextItem, Resolution, State, Via
 
 if TYPE_CHECKING:
     from codehop.app import App
@@ -67,6 +67,18 @@ class TaskContext:
     def context(self) -> tuple[ContextItem, ...]:
         return self.answer.context
 
+    @property
+    def state(self) -> State:
+        return self.answer.state
+
+    @property
+    def completeness(self) -> Completeness:
+        return self.answer.completeness
+
+    @property
+    def stats(self) -> dict[str, float]:
+        return self.answer.stats
+
     def to_dict(self) -> dict[str, Any]:
         data = self.answer.to_dict()
         sent = self.sites_sent
@@ -98,7 +110,7 @@ def build_context(app: App, query: str, *, budget_tokens: int = 2000, max_loops:
     from codehop.task import read_task
 
     answer = app.navigator().ask(query, Limits(max_loops=max_loops, budget_tokens=budget_tokens))
-    reading = read_task(app.store, query)
+    reading = read_task(app.store, query, app.table.resolve)
     loop_items = list(answer.context)
     subjects = reading.subjects or _implicit_subjects(app, loop_items)
     manifest = blast_radius(app, subjects)
@@ -120,11 +132,15 @@ def build_context(app: App, query: str, *, budget_tokens: int = 2000, max_loops:
     first_extra, rest_extra = _first_per_file(extra, {c.chunk.rel_path for c in first_direct})
     if reading.subjects and reading.interface_change:
         # the task named what changes and says its users must follow: every direct site first
-        first_direct, rest_direct = direct, []
-    base = loop_items[0].tokens if loop_items else 0
+        # (type annotations after: they name the type, they rarely call it)
+        first_direct = [it for it in direct if it in first_direct or it.relation != "annotates"]
+        rest_direct = [it for it in direct if it not in first_direct]
+    # a question the loop answered keeps the context that answered it; a task keeps its first item
+    head = loop_items if reading.is_question and answer.completeness is Completeness.COMPLETE else loop_items[:1]
+    base = sum(it.tokens for it in head)
     cap = base + int(budget_tokens * share)
     plan: list[tuple[ContextItem, int]] = []  # (item, cap on the tokens used when it is considered)
-    plan += [(it, budget_tokens) for it in loop_items[:1]]
+    plan += [(it, budget_tokens) for it in head]
     plan += [(it, cap) for it in first_direct]
     plan += [(it, cap + int(budget_tokens * EXTRA_SHARE)) for it in first_extra]
     plan += [(it, budget_tokens) for it in bodies]

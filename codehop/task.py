@@ -17,8 +17,10 @@ May import: records, store, stdlib.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from codehop.records import Resolution
 from codehop.store import SqliteStore
 
 _PATH = re.compile(r"(?<![\w/.])((?:[\w-]+/)*[\w-]+\.py)\b")
@@ -55,15 +57,18 @@ class TaskReading:
     subjects: tuple[Subject, ...]  # declarations the task names, in the order named
     interface_change: bool  # every dependent site must follow the change
     mentions_tests: bool
+    is_question: bool  # interrogative (asks about the code) rather than a change to make
 
 
-def read_task(store: SqliteStore, text: str) -> TaskReading:
+def read_task(store: SqliteStore, text: str, resolve: Callable[[str], Resolution | None] | None = None
+              ) -> TaskReading:
+    """`resolve` (the symbol table's) finds a member a named class inherits (`Flask.add_url_rule`)."""
     text = _TEMPLATE_NOISE.sub(" ", text)
     files = _named_files(store, text)
     subjects: dict[str, Subject] = {}
     bare_values: set[str] = set()
     for cand, strong in _candidates(text):
-        for s in _lookup(store, cand, strong):
+        for s in _lookup(store, cand, strong, resolve):
             subjects.setdefault(s.qualname, s)
             if s.kind in ("value", "alias") and "." not in cand and not _marked(text, cand):
                 bare_values.add(s.qualname)
@@ -77,7 +82,17 @@ def read_task(store: SqliteStore, text: str) -> TaskReading:
             subjects.setdefault(module, Subject(qualname=module, rel_path=path, line=1, kind="module",
                                                 named_as=path))
     return TaskReading(files=tuple(files), subjects=tuple(subjects.values()),
-                       interface_change=bool(_INTERFACE.search(text)), mentions_tests=bool(_TESTS.search(text)))
+                       interface_change=bool(_INTERFACE.search(text)), mentions_tests=bool(_TESTS.search(text)),
+                       is_question=_interrogative(text))
+
+
+_WH = frozenset("what where which who whom whose why how when does do did is are was can could".split())
+
+
+def _interrogative(text: str) -> bool:
+    """A question (ends in `?`, or opens with an interrogative word), not an instruction."""
+    words = text.strip().split()
+    return text.rstrip().endswith("?") or bool(words and words[0].lower() in _WH)
 
 
 def _marked(text: str, name: str) -> bool:
@@ -104,14 +119,18 @@ def _candidates(text: str) -> list[tuple[str, bool]]:
         out += [(d, True) for d in dotted]
         if not dotted:  # the parts of a dotted name are not names of their own
             out += [(w.group(0), True) for w in _WORD.finditer(m.group(1))]
+    dotted_spans = []
     for m in _DOTTED.finditer(text):
         if not m.group(1).endswith(".py") and "/" not in text[max(0, m.start() - 1) : m.start()]:
             out.append((m.group(1), True))
+            dotted_spans.append((m.start(), m.end()))
     for m in _CALL.finditer(text):
         if text[max(0, m.start() - 1) : m.start()] != ".":
             out.append((m.group(1), True))
     for m in _WORD.finditer(text):
         w = m.group(0)
+        if any(a <= m.start() < b for a, b in dotted_spans):
+            continue  # a part of a dotted name is not a name of its own
         if "_" in w.strip("_") or (w[0].isupper() and any(c.isupper() for c in w[1:]) and any(c.islower() for c in w)):
             out.append((w, True))
         elif w[0].isupper() and not _sentence_start(text, m.start()):
@@ -130,7 +149,8 @@ def _sentence_start(text: str, at: int) -> bool:
     return not before or before[-1] in ".!?:;\n\"'("
 
 
-def _lookup(store: SqliteStore, name: str, strong: bool) -> list[Subject]:
+def _lookup(store: SqliteStore, name: str, strong: bool,
+            resolve: Callable[[str], Resolution | None] | None = None) -> list[Subject]:
     """Declarations in the index that `name` (plain or dotted, possibly partial) denotes."""
     parts = name.split(".")
     last = parts[-1]
@@ -149,6 +169,16 @@ def _lookup(store: SqliteStore, name: str, strong: bool) -> list[Subject]:
         if not strong and kind != "class":
             continue
         hits.append(Subject(qualname=qual, rel_path=rel_path, line=line, kind=kind, named_as=name))
+    if len(parts) > 1 and not hits and resolve is not None:
+        # `Owner.member` where Owner inherits the member: the declaration the symbol table finds
+        for (scope, nm) in store.conn.execute(
+                "SELECT scope, name FROM bindings WHERE name=? AND kind='class' LIMIT 5", (parts[-2],)).fetchall():
+            res = resolve(f"{scope}.{nm}.{last}")
+            if res is not None and not res.is_external:
+                t = res.target
+                kind = next((b.kind for b in store.bindings_at(t.rel_path, t.line) if b.name == last), "function")
+                hits.append(Subject(qualname=t.qualname, rel_path=t.rel_path, line=t.line, kind=str(kind),
+                                    named_as=name))
     if len(parts) > 1 and not hits:
         # `pkg.module` or the module part of a dotted name
         module = store.conn.execute("SELECT rel_path, module FROM files WHERE module=? OR module LIKE ?",
