@@ -113,7 +113,8 @@ def build_context(app: App, query: str, *, budget_tokens: int = 2000, max_loops:
     reading = read_task(app.store, query, app.table.resolve)
     loop_items = list(answer.context)
     subjects = reading.subjects or _implicit_subjects(app, loop_items)
-    manifest = blast_radius(app, subjects)
+    # tests come by default when behaviour changes; a question about the code does not need them
+    manifest = blast_radius(app, subjects, tests=not reading.is_question or reading.mentions_tests)
     named = _declarations(app, subjects, budget_tokens)
     collab = _collaborators(app, [s.qualname for s in subjects] + [c.chunk.qualname for c in loop_items[:2]],
                             budget_tokens)

@@ -52,7 +52,8 @@ class Site:
         return bool(_TEST_PATH.search(self.rel_path))
 
     def render(self) -> str:
-        return f"{self.rel_path}:{self.line}  {self.source}  [{self.relation} {self.subject.rpartition('.')[2]}]"
+        test = ", test" if self.is_test else ""
+        return f"{self.rel_path}:{self.line}  {self.source}  [{self.relation} {self.subject.rpartition('.')[2]}{test}]"
 
     @property
     def tokens(self) -> int:
@@ -73,11 +74,12 @@ class Manifest:
 
 # relations an edit must follow first; type annotations and plain imports after
 _PRIORITY = {"overrides": 0, "calls": 0, "inherits": 0, "uses_inherited": 0, "reexports": 1, "aliases": 1,
-             "decorates": 1, "reads": 2, "uses by name": 3, "imports": 3, "annotates": 4}
+             "decorates": 1, "reads": 2, "tests import": 2, "uses by name": 3, "imports": 3, "annotates": 4}
 
 
-def blast_radius(app: App, subjects: tuple[Subject, ...]) -> Manifest:
-    """The sites that depend on `subjects`: one per file first (subjects round-robin), then the rest."""
+def blast_radius(app: App, subjects: tuple[Subject, ...], *, tests: bool = True) -> Manifest:
+    """The sites that depend on `subjects`: one per file first (subjects round-robin), then the rest.
+    With `tests`, also the test files that import a subject's module (they exercise its behaviour)."""
     from codehop.dependents import DependentsFinder
 
     finder = DependentsFinder(app.store, app.table, app.root)
@@ -94,6 +96,8 @@ def blast_radius(app: App, subjects: tuple[Subject, ...]) -> Manifest:
             complete = complete and whole
             raw += _member_uses_by_name(app, s)
         raw += _registry_sites(app, s)
+        if tests:
+            raw += _test_importers(app, s)
         raw.sort(key=lambda r: _PRIORITY.get(r[2], 2))
         if len(raw) > MAX_SITES_PER_SUBJECT:
             complete = False
@@ -237,6 +241,17 @@ def _module_sites(app: App, s: Subject) -> list[tuple[str, int, str]]:
     rel = {"import": "imports", "reexport": "reexports", "star_import": "reexports"}
     out = [(p, ln, rel.get(t, t)) for p, ln, t in rows]
     return out
+
+
+def _test_importers(app: App, s: Subject) -> list[tuple[str, int, str]]:
+    """Test files that import anything from the subject's module."""
+    module = s.qualname if s.kind == "module" else (app.store.module_of(s.rel_path) or "")
+    if not module:
+        return []
+    rows = app.store.conn.execute(
+        "SELECT rel_path, min(line) FROM xrefs WHERE ref_type IN ('import', 'star_import') AND"
+        " (target=? OR target LIKE ?) GROUP BY rel_path", (module, module + ".%")).fetchall()
+    return [(p, ln, "tests import") for p, ln in rows if _TEST_PATH.search(p)]
 
 
 def _registry_sites(app: App, s: Subject) -> list[tuple[str, int, str]]:
