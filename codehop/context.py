@@ -1,23 +1,26 @@
 """Context for a task: what an agent should read, ready to paste; and what uses a symbol.
 
-`build_context` runs the navigator (the same loop as `ask`), then adds the
-declarations the focus code depends on (the index's resolved edges out of the
-top context items), so a task that touches `handle` also brings what `handle`
-calls. Only structure chooses what is added: edges and cross-references the
-indexer resolved inside the repository; chunk text never does.
-`render_markdown` turns an Answer into a prompt section; `dependents` lists
-the sites that use a declaration (importers, re-exporters, callers,
-subclasses, overriders).
+`build_context` is the one context builder of every front-end (CLI, MCP,
+LSP). It runs the navigator (the same loop as `ask`), reads the task
+(codehop.task: the files and declarations it names, whether an interface
+changes), lists the blast radius of its subjects as one-line sites
+(codehop.manifest, on the dependents engine), ranks their collaborators by
+personalized PageRank, adds the declarations the focus files import and the
+re-export lines of what is sent, and packs all of it to the budget: every
+token sent is counted, each item carries its text (and `truncated` when cut),
+and what did not fit is named. Only structure chooses what is added; chunk
+text never does. `render_markdown` turns it into a prompt section;
+`dependents` lists the sites that use a declaration.
 
-May import: app (wiring), orchestrator, records, retrieval, store, errors,
-stdlib. SQL here is read-only and in store.py's style (moves there later).
+May import: app (wiring), orchestrator, records, retrieval, store, task,
+manifest, graph_context, dependents, errors, stdlib.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import itertools
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from codehop.errors import UsageError
@@ -26,17 +29,7 @@ from codehop.records import Answer, Chunk, Completeness, ContextItem, Resolution
 if TYPE_CHECKING:
     from codehop.app import App
     from codehop.manifest import Site
-    from codehop.store import SqliteStore
     from codehop.task import Subject
-
-FOCUS_ITEMS = 3  # the top context items whose dependencies are worth reading too
-MAX_DEPENDENCIES = 8
-MAX_USERS = 6  # callers / subclasses of the subject added for a task
-# edge types that make a declaration a dependency of the code that holds the edge
-DEPENDENCY_EDGES = ("calls", "instantiates", "inherits", "decorates", "references", "imports", "overrides")
-# structural edges that are not uses (a module "contains" its classes)
-_NOT_A_USE = ("contains",)
-
 
 # ---- build_context ---------------------------------------------------------------
 SITE_SHARE = 0.30  # of the budget, for the first site of each file the change reaches
@@ -308,92 +301,6 @@ def _interleave(*lists: list[ContextItem]) -> list[ContextItem]:
     return out
 
 
-def with_dependencies(app: App, items: Iterable[ContextItem], budget_tokens: int) -> list[ContextItem]:
-    """`items` with the declarations their top entries depend on, fitted to the budget."""
-    from codehop.orchestrator import declaration_chunk, fit
-    from codehop.retrieval import count_tokens
-
-    items = list(items)
-    have: set[object] = {(c.chunk.rel_path, c.chunk.start_line) for c in items}
-    have |= {c.chunk.chunk_id for c in items}
-    focus = items[:FOCUS_ITEMS]
-    added: dict[int, list[ContextItem]] = {}  # index of the source item -> its dependencies
-    count = 0
-    for i, item in enumerate(focus):
-        for src, dst, etype in _edges_out(app.store, item.chunk.rel_path, item.chunk.start_line, item.chunk.end_line):
-            if count >= MAX_DEPENDENCIES:
-                break
-            res = app.table.resolve(dst)
-            if res is None or res.is_external:
-                continue
-            chunk = declaration_chunk(app.store, res.target)
-            if chunk is None or chunk.chunk_id in have or (chunk.rel_path, chunk.start_line) in have:
-                continue
-            chunk = fit(chunk, max(64, budget_tokens // 4))
-            have.update({chunk.chunk_id, (chunk.rel_path, chunk.start_line)})
-            added.setdefault(i, []).append(
-                ContextItem(
-                    chunk=chunk,
-                    hop=item.hop,
-                    via=Via.GRAPH,
-                    provenance=f"graph: {src} -{etype}-> {dst}",
-                    tokens=count_tokens(chunk.text),
-                )
-            )
-            count += 1
-    # what uses the declaration the answer is about (callers, subclasses, overriders): the places
-    # a change to it must also touch, the hidden dependency a task does not name
-    subject = next((i for i, c in enumerate(items) if c.via is Via.RESOLVED), 0) if items else -1
-    users = 0
-    for src, etype, rel, line in (_edges_into(app.store, items[subject].chunk.qualname) if subject >= 0 else []):
-        if users >= MAX_USERS:
-            break
-        at = app.store.chunks_at(rel, line)
-        if not at or at[0].chunk_id in have or (at[0].rel_path, at[0].start_line) in have:
-            continue
-        chunk = fit(at[0], max(64, budget_tokens // 8))
-        have.update({chunk.chunk_id, (chunk.rel_path, chunk.start_line)})
-        added.setdefault(subject, []).append(
-            ContextItem(chunk=chunk, hop=items[subject].hop, via=Via.GRAPH,
-                        provenance=f"graph: {src} -{etype}-> {items[subject].chunk.qualname}",
-                        tokens=count_tokens(chunk.text)))
-        users += 1
-    if not added:
-        return items
-    interleaved: list[ContextItem] = []
-    for i, item in enumerate(items):
-        interleaved.append(item)
-        interleaved.extend(added.get(i, ()))
-    # what the loop chose first, then its fetches, then dependencies, then the rest of retrieval
-    deps = [c for i in sorted(added) for c in added[i]]
-    fetched = [c for c in items[FOCUS_ITEMS:] if c.via is Via.RESOLVED]
-    rest = [c for c in items[FOCUS_ITEMS:] if c.via is not Via.RESOLVED]
-    kept: set[int] = set()
-    used = 0
-    for item in focus + fetched + deps + rest:
-        if used + item.tokens <= budget_tokens:
-            kept.add(id(item))
-            used += item.tokens
-    return [c for c in interleaved if id(c) in kept]
-
-
-def _edges_out(store: SqliteStore, rel_path: str, start_line: int, end_line: int) -> list[tuple[str, str, str]]:
-    """(src, dst, type) of resolved dependency edges whose site lies in the span, in source order."""
-    marks = ",".join("?" * len(DEPENDENCY_EDGES))
-    rows = store.conn.execute(
-        f"SELECT src, dst, type FROM edges WHERE rel_path=? AND line BETWEEN ? AND ? AND resolved=1"
-        f" AND type IN ({marks}) ORDER BY line",
-        (rel_path, start_line, end_line, *DEPENDENCY_EDGES),
-    ).fetchall()
-    seen: set[str] = set()
-    out = []
-    for src, dst, etype in rows:
-        if dst not in seen:
-            seen.add(dst)
-            out.append((src, dst, etype))
-    return out
-
-
 # ---- render_markdown ----------------------------------------------------------------
 def render_markdown(answer: TaskContext | Answer | Mapping[str, Any]) -> str:
     """A prompt section: a header with state and completeness, each code item as a fenced block,
@@ -505,16 +412,3 @@ _REF_TYPE = {
     "reads": "other",
     "overrides": "other",
 }
-
-
-def _edges_into(store: SqliteStore, qualname: str) -> list[tuple[str, str, str, int]]:
-    """(src, type, rel_path, line) of resolved edges into `qualname` that are uses (read-only)."""
-    marks = ",".join("?" * len(_NOT_A_USE))
-    return [
-        (r[0], r[1], r[2], r[3])
-        for r in store.conn.execute(
-            "SELECT src, type, rel_path, line FROM edges WHERE dst=? AND resolved=1"
-            f" AND type NOT IN ({marks}) ORDER BY rel_path, line",
-            (qualname, *_NOT_A_USE),
-        )
-    ]

@@ -9,7 +9,7 @@ import pytest
 from shared import CONTRACT_KEYS
 
 from codehop.app import App, Config
-from codehop.context import build_context, dependents, render_markdown, with_dependencies
+from codehop.context import build_context, dependents, render_markdown
 from codehop.errors import UsageError
 from codehop.orchestrator import Limits
 from codehop.records import Answer, Chunk, ChunkKind, Completeness, ContextItem, State, Via
@@ -54,17 +54,6 @@ def test_build_context_adds_what_the_focus_code_depends_on(app_for_fixture):
     assert (dep.chunk.start_line, dep.via) == (4, Via.GRAPH)
     assert "notes.handler.handle -instantiates-> notes.core.Processor" in dep.provenance
     assert answer.answer.stats["context_tokens"] == sum(c.tokens for c in answer.context)
-
-
-def test_dependencies_follow_the_item_they_come_from(app_for_fixture):
-    """injection: from `handle` alone (notes/handler.py:14-20), its edge to notes/core.py:4 adds Processor."""
-    app = app_for_fixture("injection")
-    handle = app.store.chunks_named("notes.handler.handle")[0]
-    item = ContextItem(chunk=handle, hop=0, via=Via.BM25, provenance="bm25", tokens=60)
-    out = with_dependencies(app, [item], budget_tokens=2000)
-    assert [(c.chunk.rel_path, c.chunk.start_line) for c in out] == [("notes/handler.py", 14), ("notes/core.py", 4)]
-    assert out[1].provenance == "graph: notes.handler.handle -instantiates-> notes.core.Processor"
-    assert with_dependencies(app, [item], budget_tokens=60) == [item]  # no room: the focus stays, alone
 
 
 @pytest.mark.parametrize("budget", [80, 150, 2000], ids=["tiny", "small", "default"])
