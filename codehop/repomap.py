@@ -71,7 +71,14 @@ def build_map(app: App, *, budget_tokens: int = 1000, focus: str = "") -> RepoMa
     rank = central(edges, seeds)
     decls = {q: (p, ln, k, _signature(k, q, sig)) for q, p, ln, k, sig in store.conn.execute(
         "SELECT qualname, rel_path, start_line, kind, signature FROM chunks WHERE kind != 'module'")}
-    ranked = sorted((q for q in rank if q in decls and not _private(q)), key=lambda q: (-rank[q], q))
+    # a class is as central as its members together: a call to `Model.save` says `Model` matters
+    score = dict(rank)
+    for q, r in rank.items():
+        owner = q.rpartition(".")[0]
+        if owner in decls and decls[owner][2] == "class" and q in decls:
+            score[owner] = score.get(owner, 0.0) + r
+    ranked = sorted((q for q in score if q in decls and not _private(q)), key=lambda q: (-score[q], q))
+    rank = score
     header = f"# repository map ({'focus: ' + focus if focus else 'most central declarations'})"
     used = count_tokens(header)
     chosen: dict[str, Entry] = {}
