@@ -22,6 +22,7 @@ from codehop.symbols import SymbolTable
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from codehop.dependents import DependentsFinder
     from codehop.records import Answer
 
 RESOLVER_NAMES = ("symbol_table", "jedi", "lsp", "regex")
@@ -50,6 +51,7 @@ class App:
         self._graph: object = None
         self._lock = threading.RLock()
         self._resolvers: dict[str, Resolver] = {}
+        self._finder: object = None
 
     def refresh(self) -> IndexReport:
         """Re-index what changed on disk (a few stat calls when nothing did)."""
@@ -132,10 +134,19 @@ class App:
 
     def navigation_answerer(self) -> Callable[[str, int], Answer | None]:
         """Navigation questions ("what calls X") answered from the dependents engine."""
-        from codehop.dependents import DependentsFinder
         from codehop.navquestion import NavigationAnswerer
 
-        return NavigationAnswerer(self.store, self.table, DependentsFinder(self.store, self.table, self.root)).answer
+        return NavigationAnswerer(self.store, self.table, self.dependents_finder()).answer
+
+    def dependents_finder(self) -> DependentsFinder:
+        """The dependents engine over the current index (kept: it caches file tokens by stat)."""
+        from codehop.dependents import DependentsFinder
+
+        with self._lock:
+            finder = self._finder
+            if not isinstance(finder, DependentsFinder) or finder.store is not self.store:
+                finder = self._finder = DependentsFinder(self.store, self.table, self.root)
+            return finder
 
     def close(self) -> None:
         for r in self._resolvers.values():

@@ -20,7 +20,9 @@ import: records, store, symbols, stdlib.
 
 from __future__ import annotations
 
+import builtins
 import io
+import keyword
 import re
 import tokenize
 from collections.abc import Iterable
@@ -66,7 +68,43 @@ _FROM_REF = {
 }
 _BINDERS = (RefType.IMPORT, RefType.REEXPORT, RefType.ALIAS)
 _CALL_EDGES = ("calls", "instantiates")
+_BUILTINS = frozenset(dir(builtins))
 _TEST_PATH = re.compile(r"(^|/)(tests?|testing)/|(^|/)test_[^/]*\.py$|_tests?\.py$|(^|/)conftest\.py$")
+
+
+_LOCAL_FROM = re.compile(r"^\s+from\s+(\.*[\w.]*)\s+import\s+\(?([^)#]+)")
+_LOCAL_IMPORT = re.compile(r"^\s+import\s+([^#]+)")
+
+
+def _imported(m: re.Match[str], file_module: str, rel_path: str) -> list[tuple[str, str, bool]]:
+    """(local name, dotted target, is `import` of a module) for one local import statement."""
+    out: list[tuple[str, str, bool]] = []
+    if m.re is _LOCAL_FROM:
+        source = m.group(1)
+        if source.startswith("."):
+            dots = len(source) - len(source.lstrip("."))
+            package = file_module if rel_path.endswith("__init__.py") else file_module.rpartition(".")[0]
+            for _ in range(dots - 1):
+                package = package.rpartition(".")[0]
+            rest = source.lstrip(".")
+            source = f"{package}.{rest}" if rest else package
+        for part in m.group(2).split(","):
+            bits = part.split()
+            if not bits or not bits[0].isidentifier():
+                continue
+            local = bits[2] if len(bits) == 3 and bits[1] == "as" else bits[0]
+            out.append((local, f"{source}.{bits[0]}", False))
+            out.append((local, f"{source}.{bits[0]}", True))  # `from pkg import module`
+        return out
+    for part in m.group(1).split(","):
+        bits = part.split()
+        if not bits:
+            continue
+        if len(bits) == 3 and bits[1] == "as":
+            out.append((bits[2], bits[0], True))
+        else:
+            out.append((bits[0], bits[0], True))
+    return out
 
 
 def name_col(x: XRef) -> int:
@@ -129,14 +167,13 @@ class DependentsFinder:
         self.table = table
         self.root = Path(root)
         self._tokens: dict[tuple[str, int, int], list[tuple[int, int, str, int]]] = {}
-        self._lines: dict[str, list[str]] = {}
+        self._lines: dict[str, tuple[int, list[str]]] = {}  # rel_path -> (mtime_ns, lines)
 
     # ---- public --------------------------------------------------------------------
     def dependents(self, target: Location, *, relations: Iterable[Relation] = ALL_RELATIONS,
                    transitive: bool = False, limit: int = DEFAULT_LIMIT) -> Dependents:
         """Sites that depend on the declaration at `target` (qualname, rel_path and line set)."""
         wanted = tuple(relations)
-        self._lines = {}
         found: dict[tuple[str, int, int, Relation], Site] = {}
         notes: list[str] = []
         qual = target.qualname
@@ -144,6 +181,8 @@ class DependentsFinder:
         owner_is_class = self.table.class_binding(owner) is not None
         is_class = self.table.class_binding(qual) is not None
         rows = self.store.xrefs_to(target.rel_path, target.line)
+        if target.line == 1 and self.store.module_path(qual) == target.rel_path:
+            rows = self._module_importers(qual) + [x for x in rows if x.ref_type not in _BINDERS]
         for x in rows:
             rel = _FROM_REF.get(x.ref_type, Relation.READS)
             if rel is Relation.CALLS and owner_is_class and self._names_subclass(x, owner, name):
@@ -185,29 +224,119 @@ class DependentsFinder:
         return Dependents(target=target, sites=tuple(sites[:limit]), walked=wanted, cut=cut, notes=tuple(notes))
 
     def callees(self, target: Location, *, limit: int = DEFAULT_LIMIT) -> Dependents:
-        """What the declaration calls or instantiates: the graph's outgoing call edges (nested
-        functions and methods included), in source order; unresolved callees become a note."""
+        """What the declaration calls or instantiates: the graph's outgoing call edges (a class's
+        methods included), in source order. Calls outside the repository are listed with their
+        dotted name; calls the index could not place (on a parameter, a call's result, a local)
+        make a note, counted from the call expressions in the body."""
         found: dict[tuple[str, int, int, Relation], Site] = {}
         unresolved: list[str] = []
         scopes = [target.qualname]
         if self.table.class_binding(target.qualname) is not None:
             scopes += [f"{b.scope}.{b.name}" for b in self.store.bindings_in(target.qualname)
                        if b.kind is BindingKind.FUNCTION]
+        external = {(x.rel_path, x.line, x.target.rpartition(".")[2]) for x in
+                    self.store.xrefs(rel_path=target.rel_path, ref_type=RefType.CALL.value)
+                    if x.provenance == "external"}
+        recorded = 0
         for scope in scopes:
             for dst, _etype, rel_path, line, ok in self.store.edges_out_of(scope, _CALL_EDGES):
-                if not ok:
-                    unresolved.append(dst.lstrip("?"))
-                    continue
+                recorded += 1
                 short = dst.rpartition(".")[2]
+                if not ok:
+                    if (rel_path, line, short) in external:
+                        self._add(found, rel_path, line, self._col_of(rel_path, line, short), Relation.CALLEE,
+                                  short, scope, via=dst.lstrip("?") + " (outside the repository)")
+                    else:
+                        unresolved.append(dst.lstrip("?"))
+                    continue
                 self._add(found, rel_path, line, self._col_of(rel_path, line, short), Relation.CALLEE,
                           short, scope, via=dst)
+        for line, col, scope_cls, member in self._instance_calls(target):
+            res = self.table.resolve(f"{scope_cls}.{member}")
+            if res is None or res.is_external:
+                continue
+            recorded += 1
+            self._add(found, target.rel_path, line, col, Relation.CALLEE, member, target.qualname,
+                      via=res.target.qualname)
         sites = sorted(found.values(), key=lambda s: (s.rel_path, s.line, s.col))
-        notes = ()
+        notes = []
         if unresolved:
             shown = ", ".join(sorted(set(unresolved))[:5])
-            notes = (f"{len(unresolved)} call(s) not resolved in the repository ({shown})",)
+            notes.append(f"{len(unresolved)} call(s) not resolved in the repository ({shown})")
+        untraced = self._call_expressions(target) - recorded
+        if untraced > 0:
+            notes.append(f"{untraced} call(s) on objects of unknown type (parameters, locals, call results) "
+                         "are not traced statically")
         return Dependents(target=target, sites=tuple(sites[:limit]), walked=(Relation.CALLEE,),
-                          cut=len(sites) > limit, notes=notes)
+                          cut=len(sites) > limit, notes=tuple(notes))
+
+    def _instance_calls(self, target: Location) -> list[tuple[int, int, str, str]]:
+        """(line, col, class, member) of `C.m(`, `C(...).m(` and `v.m(` after `v = C(...)` or
+        `with C(...) as v`, in the declaration's span, where C names a class of the repository."""
+        end = target.end_line or target.line
+        toks = [t for t in self._tokens_of(target.rel_path) if target.line <= t[0] <= end]
+        module = self.store.module_of(target.rel_path) or ""
+        classes: dict[str, str | None] = {}
+
+        def class_of(name: str) -> str | None:
+            if name not in classes:
+                res = self.table.resolve(f"{module}.{name}")
+                ok = res is not None and not res.is_external and self.table.class_binding(res.target.qualname)
+                classes[name] = res.target.qualname if ok and res is not None else None
+            return classes[name]
+
+        out: list[tuple[int, int, str, str]] = []
+        instances: dict[str, str] = {}
+        n = len(toks)
+        for i, (_line, _col, text, kind) in enumerate(toks):
+            if kind != 1 or (i and toks[i - 1][2] == "."):
+                continue
+            if text in instances and i + 3 < n and toks[i + 1][2] == "." and toks[i + 3][2] == "(":
+                out.append((toks[i + 2][0], toks[i + 2][1], instances[text], toks[i + 2][2]))
+                continue
+            cls = class_of(text) if text[:1].isupper() or text in classes else None
+            if cls is None:
+                continue
+            if i + 3 < n and toks[i + 1][2] == "." and toks[i + 3][2] == "(":
+                out.append((toks[i + 2][0], toks[i + 2][1], cls, toks[i + 2][2]))
+                continue
+            if i + 1 < n and toks[i + 1][2] == "(":
+                depth, k = 0, i + 1
+                while k < n:
+                    if toks[k][3] == 0 and toks[k][2] in "([{":
+                        depth += 1
+                    elif toks[k][3] == 0 and toks[k][2] in ")]}":
+                        depth -= 1
+                        if depth == 0:
+                            break
+                    k += 1
+                if k + 3 < n and toks[k + 1][2] == "." and toks[k + 3][2] == "(":
+                    out.append((toks[k + 2][0], toks[k + 2][1], cls, toks[k + 2][2]))
+                elif i >= 2 and toks[i - 1][2] == "=" and toks[i - 2][3] == 1:
+                    instances[toks[i - 2][2]] = cls
+                elif k + 2 < n and toks[k + 1][2] == "as" and toks[k + 2][3] == 1:
+                    instances[toks[k + 2][2]] = cls
+        return out
+
+    def _call_expressions(self, target: Location) -> int:
+        """Call expressions in the declaration's span that are not builtins (`name(`, `x.m(`, `f()(`)."""
+        end = target.end_line or target.line
+        toks = [t for t in self._tokens_of(target.rel_path) if target.line <= t[0] <= end]
+        count = 0
+        for i in range(1, len(toks)):
+            if toks[i][2] != "(" or toks[i][3] != 0:
+                continue
+            prev = toks[i - 1]
+            if prev[3] == 1:
+                before = toks[i - 2][2] if i >= 2 else ""
+                if before in ("def", "class") or keyword.iskeyword(prev[2]):
+                    continue
+                if before != "." and prev[2] in _BUILTINS:
+                    continue
+                count += 1
+            elif prev[2] in (")", "]"):
+                count += 1
+        return count
 
     def subclasses(self, class_qualname: str, *, transitive: bool = True) -> list[tuple[str, str, int, str]]:
         """(subclass qualname, rel_path, class line, the parent it names) breadth-first."""
@@ -265,6 +394,17 @@ class DependentsFinder:
             frontier = nxt
         return out
 
+    def _module_importers(self, module: str) -> list[XRef]:
+        """Sites importing the module or a name from it (not from one of its submodules)."""
+        out = []
+        for x in self.store.xrefs_importing(module):
+            if x.target != module:
+                found = self.table.find_module(x.target)
+                if found is None or found[0] != module:
+                    continue
+            out.append(x)
+        return out
+
     def _names_subclass(self, x: XRef, owner: str, name: str) -> bool:
         """Does the site name the member on a subclass of `owner` (`Sub.m`, `self.m` in a subclass)?"""
         head = x.target.rpartition(".")[0]
@@ -293,10 +433,73 @@ class DependentsFinder:
             for line, col, text, nxt in self._name_tokens(rel_path, names):
                 if line in binding_lines or (rel_path == target.rel_path and line == target.line):
                     continue
+                if self._shadowed(rel_path, line, text):
+                    continue  # a parameter or local of the same name
                 rel = Relation.CALLS if nxt == ord("(") else Relation.READS
                 self._add(found, rel_path, line, col, rel, text, self._scope_at(rel_path, line))
         if module:
             self._scan_module_attribute(found, target, module, name)
+            self._scan_local_imports(found, target, module, name)
+
+    def _scan_local_imports(self, found: dict, target: Location, module: str, name: str) -> None:  # type: ignore[type-arg]
+        """Imports inside functions (the index records only module-level ones): in the files whose
+        chunks mention the name, `from M import name [as a]` or `from P import mod [as m]` /
+        `import M as m` that reach the target, then its uses in the same function."""
+        if not name.isidentifier():
+            return
+        decl = (target.rel_path, target.line)
+        paths = sorted({c.rel_path for c, _score in self.store.search(f'"{name}"', 400)})
+        for rel_path in paths:
+            lines = self._file_lines(rel_path)
+            file_module = self.store.module_of(rel_path) or ""
+            for i, text in enumerate(lines):
+                m = _LOCAL_FROM.match(text) or _LOCAL_IMPORT.match(text)
+                if m is None:
+                    continue
+                line = i + 1
+                span = self._function_span(rel_path, line)
+                if span is None:
+                    continue
+                for local, dotted, is_module in _imported(m, file_module, rel_path):
+                    if is_module:
+                        if self._lands(f"{dotted}.{name}", decl) and self.store.module_path(dotted) is not None:
+                            for ln, col, text_, nxt in self._dotted_tokens(rel_path, local, name):
+                                if span[0] <= ln <= span[1]:
+                                    rel = Relation.CALLS if nxt == ord("(") else Relation.READS
+                                    self._add(found, rel_path, ln, col, rel, text_, self._scope_at(rel_path, ln))
+                        continue
+                    if dotted.rpartition(".")[2] != name or not self._lands(dotted, decl):
+                        continue
+                    col = text.find(name, text.find("import"))
+                    self._add(found, rel_path, line, max(col, 0), Relation.IMPORTS, local,
+                              self._scope_at(rel_path, line))
+                    for ln, col, text_, nxt in self._name_tokens(rel_path, {local}):
+                        if span[0] <= ln <= span[1] and ln != line:
+                            rel = Relation.CALLS if nxt == ord("(") else Relation.READS
+                            self._add(found, rel_path, ln, col, rel, text_, self._scope_at(rel_path, ln))
+
+    def _shadowed(self, rel_path: str, line: int, name: str) -> bool:
+        """Is `name` a parameter or a local of a function enclosing `line`?"""
+        n = re.escape(name)
+        binds = re.compile(rf"^\s*(?:async\s+)?def\s+\w+\s*\((?:[^)]*[(,\s*])?{n}\s*[:=,)]"
+                           rf"|^\s*{n}\s*(?::[^=]*)?=[^=]|^\s*for\s+(?:[\w,\s]*\b)?{n}\b[\w,\s]*\bin\b"
+                           rf"|\bas\s+{n}\s*[:,)]|^\s*(?:global|nonlocal)\s", re.M)
+        for c in self.store.chunks_at(rel_path, line):
+            if str(c.kind) not in ("function", "method"):
+                continue
+            if any(not m.group(0).lstrip().startswith(("global", "nonlocal")) for m in binds.finditer(c.text)):
+                return True
+        return False
+
+    def _lands(self, dotted: str, decl: tuple[str, int]) -> bool:
+        res = self.table.resolve(dotted)
+        return res is not None and not res.is_external and (res.target.rel_path, res.target.line) == decl
+
+    def _function_span(self, rel_path: str, line: int) -> tuple[int, int] | None:
+        for c in self.store.chunks_at(rel_path, line):
+            if str(c.kind) in ("function", "method"):
+                return c.start_line, c.end_line
+        return None
 
     def _scan_module_attribute(self, found: dict, target: Location, module: str, name: str) -> None:  # type: ignore[type-arg]
         """`mod.NAME` where `mod` is the declaring module or one that star-imports the name."""
@@ -447,14 +650,26 @@ class DependentsFinder:
             anchor_text=anchor, scope=scope, via=via, is_test=is_test_path(rel_path))
 
     def line_text(self, rel_path: str, line: int) -> str:
-        lines = self._lines.get(rel_path)
-        if lines is None:
-            try:
-                lines = (self.root / rel_path).read_text(encoding="utf-8", errors="replace").splitlines()
-            except OSError:
-                lines = []
-            self._lines[rel_path] = lines
+        lines = self._file_lines(rel_path)
         return lines[line - 1].strip() if 0 < line <= len(lines) else ""
+
+    def _file_lines(self, rel_path: str) -> list[str]:
+        path = self.root / rel_path
+        try:
+            stamp = path.stat().st_mtime_ns
+        except OSError:
+            return []
+        hit = self._lines.get(rel_path)
+        if hit is not None and hit[0] == stamp:
+            return hit[1]
+        try:
+            lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError:
+            lines = []
+        if len(self._lines) > 2000:
+            self._lines.clear()
+        self._lines[rel_path] = (stamp, lines)
+        return lines
 
     def _col_of(self, rel_path: str, line: int, word: str) -> int:
         text = self._raw_line(rel_path, line)
@@ -462,8 +677,7 @@ class DependentsFinder:
         return m.start() if m else len(text) - len(text.lstrip())
 
     def _raw_line(self, rel_path: str, line: int) -> str:
-        self.line_text(rel_path, line)
-        lines = self._lines.get(rel_path, [])
+        lines = self._file_lines(rel_path)
         return lines[line - 1] if 0 < line <= len(lines) else ""
 
     def _scope_at(self, rel_path: str, line: int) -> str:

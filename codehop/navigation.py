@@ -17,8 +17,10 @@ Qualifying the name under the cursor, first rule that applies wins:
   6. a name bound in the enclosing class body (cursor in that body);
   7. otherwise `module.head.rest`.
 
-Lines are read from disk (what the index saw), not from an editor buffer.
-May import: records, store, symbols, resolve, orchestrator, walk, errors, stdlib.
+Lines are read from disk (what the index saw); with an editor's unsaved buffer, a buffer line
+is mapped to the disk line it still equals (a line diff), and a line the disk does not have is
+read from the buffer and qualified by its text and the module's names alone.
+May import: records, store, symbols, resolve, orchestrator, dependents, walk, errors, stdlib.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from codehop.dependents import Relation, Site
 from codehop.errors import OutsideRepoError
 from codehop.orchestrator import declaration_chunk
 from codehop.records import BindingKind, ChunkKind, Location, PendingReference, RefType, Resolution
@@ -70,15 +73,17 @@ def symbol_at(app: App, rel_path: str, line: int, col: int) -> str | None:
     return sym.dotted if sym is not None else None
 
 
-def definition(app: App, rel_path: str, line: int, col: int) -> Resolution | None:
-    """The real declaration under the cursor, through every pointer (None when unknown)."""
-    sym = _symbol(app, rel_path, line, col)
+def definition(app: App, rel_path: str, line: int, col: int, buffer: str | None = None) -> Resolution | None:
+    """The real declaration under the cursor, through every pointer (None when unknown). With
+    `buffer` (the editor's unsaved text of the file), the cursor is read in that text."""
+    line, text = at_buffer(app, rel_path, line, col, buffer)
+    sym = _symbol(app, rel_path, line, col, text)
     return _definition(app, sym, rel_path, line, col) if sym is not None else None
 
 
 def _definition(app: App, sym: _Symbol, rel_path: str, line: int, col: int) -> Resolution | None:
     res = app.table.resolve(sym.dotted)
-    if res is not None:
+    if res is not None or line == 0:  # a line the index never saw: the other rungs read the disk
         return res
     # The index's table did not answer: the rest of the ladder (Jedi, ...) tries, first with
     # the dotted name, then reading the site itself (an empty target means "look at the origin").
@@ -100,9 +105,10 @@ def _definition(app: App, sym: _Symbol, rel_path: str, line: int, col: int) -> R
     return None
 
 
-def declaration(app: App, rel_path: str, line: int, col: int) -> Location | None:
+def declaration(app: App, rel_path: str, line: int, col: int, buffer: str | None = None) -> Location | None:
     """Where the name under the cursor is bound in this file's scope: the import site, not the target."""
-    sym = _symbol(app, rel_path, line, col)
+    line, text = at_buffer(app, rel_path, line, col, buffer)
+    sym = _symbol(app, rel_path, line, col, text)
     if sym is None:
         return None
     if sym.how == "local":
@@ -121,9 +127,10 @@ def declaration(app: App, rel_path: str, line: int, col: int) -> Location | None
     return None
 
 
-def hover_markdown(app: App, rel_path: str, line: int, col: int) -> str | None:
+def hover_markdown(app: App, rel_path: str, line: int, col: int, buffer: str | None = None) -> str | None:
     """Markdown for the name under the cursor: declaration, signature or value, docstring, chain."""
-    sym = _symbol(app, rel_path, line, col)
+    line, text = at_buffer(app, rel_path, line, col, buffer)
+    sym = _symbol(app, rel_path, line, col, text)
     if sym is None:
         return None
     res = _definition(app, sym, rel_path, line, col)
@@ -206,9 +213,12 @@ def name_span(text: str, name: str) -> tuple[int, int]:
 
 
 # ---- qualifying the cursor ---------------------------------------------------------
-def _symbol(app: App, rel_path: str, line: int, col: int) -> _Symbol | None:
+def _symbol(app: App, rel_path: str, line: int, col: int, text: str | None = None) -> _Symbol | None:
+    """`text`: the cursor's line when the index never saw it (`line` is then 0: no index row
+    lies there, so only the text and the module's own names qualify the cursor)."""
     module = app.store.module_of(rel_path)
-    text = source_line(app, rel_path, line)
+    if text is None:
+        text = source_line(app, rel_path, line)
     if module is None or text is None:
         return None
     span = _word_at(text, col)
@@ -409,3 +419,229 @@ def _declaration_text(app: App, t: Location) -> tuple[str, str]:
 
 def _first_line(doc: str) -> str:
     return next((ln.strip() for ln in doc.strip().splitlines() if ln.strip()), "")
+
+
+# ---- unsaved buffers ------------------------------------------------------------------
+def disk_line(app: App, rel_path: str, buffer: str, line: int) -> int | None:
+    """The line of the file on disk (what the index saw) that holds buffer line `line` unchanged,
+    or None when the editor changed or added it. Equal runs of a line diff carry the mapping."""
+    import difflib
+
+    try:
+        disk = confine(app.root, rel_path).read_text(encoding="utf-8", errors="replace").splitlines()
+    except (OSError, OutsideRepoError):
+        return None
+    lines = buffer.splitlines()
+    if disk == lines:
+        return line
+    matcher = difflib.SequenceMatcher(None, disk, lines, autojunk=False)
+    for tag, d0, _d1, b0, b1 in matcher.get_opcodes():
+        if tag == "equal" and b0 < line <= b1:
+            return d0 + (line - b0)
+    return None
+
+
+def at_buffer(app: App, rel_path: str, line: int, col: int, buffer: str | None
+              ) -> tuple[int, str | None]:
+    """(line to look up in the index, buffer text of a line the index never saw, else None)."""
+    if buffer is None:
+        return line, None
+    mapped = disk_line(app, rel_path, buffer, line)
+    if mapped is not None:
+        return mapped, None
+    lines = buffer.splitlines()
+    return 0, lines[line - 1] if 0 < line <= len(lines) else ""
+
+
+# ---- references, call and type hierarchy, document symbols --------------------------------
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Item:
+    """A declaration as a hierarchy node: where it starts and ends, and what it is."""
+
+    qualname: str
+    kind: str  # "class", "function", "method", "value", "module"
+    rel_path: str
+    line: int
+    end_line: int
+
+    @property
+    def name(self) -> str:
+        return self.qualname.rpartition(".")[2]
+
+
+def item(app: App, qualname: str) -> Item | None:
+    """The declaration `qualname` names (a module, class, function, method or value), or None."""
+    path = app.store.module_path(qualname)
+    if path is not None:
+        return Item(qualname=qualname, kind="module", rel_path=path, line=1, end_line=1)
+    res = app.table.resolve(qualname)
+    if res is None or res.is_external or not res.target.rel_path:
+        return None
+    t = res.target
+    q = t.qualname
+    owner = q.rpartition(".")[0]
+    if app.table.class_binding(q) is not None:
+        kind = "class"
+    else:
+        b = app.table.binding_of(q)
+        is_function = b is not None and b.kind is BindingKind.FUNCTION
+        kind = ("method" if app.table.class_binding(owner) is not None else "function") if is_function else "value"
+    return Item(qualname=q, kind=kind, rel_path=t.rel_path, line=t.line, end_line=max(t.end_line, t.line))
+
+
+def item_at(app: App, rel_path: str, line: int, col: int, buffer: str | None = None) -> Item | None:
+    res = definition(app, rel_path, line, col, buffer)
+    if res is None or res.is_external:
+        return None
+    return item(app, res.target.qualname)
+
+
+def references(app: App, rel_path: str, line: int, col: int, *, include_declaration: bool,
+               buffer: str | None = None) -> tuple[Location | None, list[Site]]:
+    """The declaration under the cursor and every site that names it: through re-exports, `as`
+    renames, aliases, star imports, module aliases; an inherited member's uses on subclasses.
+    With `include_declaration`, the re-export lines too (the declaration itself is the caller's)."""
+    res = definition(app, rel_path, line, col, buffer)
+    if res is None or res.is_external:
+        return None, []
+    found = app.dependents_finder().dependents(res.target, transitive=True)
+    out = []
+    for s in found.sites:
+        if s.relation is Relation.OVERRIDES or (s.relation is Relation.INHERITS and s.via):
+            continue  # another declaration, or a reference to a subclass in between
+        if s.relation is Relation.REEXPORTS and not include_declaration:
+            continue
+        out.append(s)
+    return res.target, out
+
+
+def incoming_calls(app: App, qualname: str) -> list[tuple[Item, list[Site]]]:
+    """Who calls `qualname`, grouped by the calling declaration (a module for top-level calls)."""
+    target = item(app, qualname)
+    if target is None:
+        return []
+    loc = Location(rel_path=target.rel_path, line=target.line, qualname=target.qualname)
+    found = app.dependents_finder().dependents(loc, relations=(Relation.CALLS, Relation.USES_INHERITED))
+    groups: dict[str, list[Site]] = {}
+    for s in found.sites:
+        groups.setdefault(s.scope, []).append(s)
+    out = []
+    for scope, sites in groups.items():
+        caller = item(app, scope)
+        if caller is not None:
+            out.append((caller, sites))
+    return out
+
+
+def outgoing_calls(app: App, qualname: str) -> list[tuple[Item, list[Site]]]:
+    """What `qualname` calls, grouped by callee, in source order of the first call."""
+    source = item(app, qualname)
+    if source is None:
+        return []
+    loc = Location(rel_path=source.rel_path, line=source.line, qualname=source.qualname)
+    groups: dict[str, list[Site]] = {}
+    for s in app.dependents_finder().callees(loc).sites:
+        groups.setdefault(s.via, []).append(s)
+    out = []
+    for callee, sites in groups.items():
+        it = item(app, callee)
+        if it is not None:
+            out.append((it, sites))
+    return out
+
+
+def supertypes(app: App, class_qualname: str) -> list[Item]:
+    """The class's bases in method-resolution order (C3, as Python looks members up)."""
+    out = []
+    for base in app.table.mro(class_qualname)[1:]:
+        it = item(app, base)
+        if it is not None:
+            out.append(it)
+    return out
+
+
+def subtypes(app: App, class_qualname: str) -> list[Item]:
+    """The classes that name this one as a base, in any file."""
+    out = []
+    for sub, _path, _line, _parent in app.dependents_finder().subclasses(class_qualname, transitive=False):
+        it = item(app, sub)
+        if it is not None:
+            out.append(it)
+    return out
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Outline:
+    """One node of a file's symbol tree."""
+
+    name: str
+    qualname: str
+    kind: str  # "class", "function", "method", "value"
+    line: int
+    end_line: int
+    col: int  # code-point column of the name on `line`
+    children: tuple[Outline, ...] = ()
+
+
+def document_symbols(app: App, rel_path: str) -> list[Outline]:
+    """The file's classes, functions and methods (its chunk tree), with the values bound at
+    module and class level, nested by span."""
+    lines = _file_lines(app, rel_path)
+    nodes: list[tuple[int, int, str, str, str, int]] = []  # (line, end, name, qualname, kind, col)
+    seen: set[str] = set()
+    for c in app.store.chunks_of_file(rel_path):
+        if c.kind is ChunkKind.MODULE or c.qualname in seen:
+            continue
+        seen.add(c.qualname)
+        b = app.table.binding_of(c.qualname)
+        own = b is not None and b.rel_path == rel_path
+        line = b.line if b is not None and own else c.start_line
+        end = max(c.end_line, b.end_line) if b is not None and own else c.end_line  # a class chunk may be its head only
+        text = lines[line - 1] if 0 < line <= len(lines) else ""
+        col = name_span(text, c.name)[0]
+        kind = {ChunkKind.CLASS: "class", ChunkKind.METHOD: "method"}.get(c.kind, "function")
+        nodes.append((line, end, c.name, c.qualname, kind, col))
+    module = app.store.module_of(rel_path) or ""
+    scopes = [module] + [q for _l, _e, _n, q, k, _c in nodes if k == "class"]
+    for scope in scopes:
+        for b in app.store.bindings_in(scope):
+            if b.rel_path != rel_path or b.kind not in (BindingKind.VALUE, BindingKind.ALIAS):
+                continue
+            q = f"{b.scope}.{b.name}"
+            if q in seen:
+                continue
+            seen.add(q)
+            nodes.append((b.line, max(b.end_line, b.line), b.name, q, "value", b.col))
+    nodes.sort(key=lambda n: (n[0], -n[1]))
+
+    def build(parent: str, items: list[tuple[int, int, str, str, str, int]]) -> list[Outline]:
+        out = []
+        for node in items:
+            if node[3].rpartition(".")[0] != parent:
+                continue
+            kids = build(node[3], items)
+            out.append(Outline(name=node[2], qualname=node[3], kind=node[4], line=node[0], end_line=node[1],
+                               col=node[5], children=tuple(kids)))
+        return out
+
+    top = build(module, nodes)
+    placed = {o.qualname for o in _walk(top)}
+    # nested functions and members of classes declared in odd places: put them at the top level
+    top += [Outline(name=n[2], qualname=n[3], kind=n[4], line=n[0], end_line=n[1], col=n[5])
+            for n in nodes if n[3] not in placed]
+    return sorted(top, key=lambda o: o.line)
+
+
+def _walk(nodes: list[Outline] | tuple[Outline, ...]) -> list[Outline]:
+    out: list[Outline] = []
+    for n in nodes:
+        out.append(n)
+        out.extend(_walk(n.children))
+    return out
+
+
+def _file_lines(app: App, rel_path: str) -> list[str]:
+    try:
+        return confine(app.root, rel_path).read_text(encoding="utf-8", errors="replace").splitlines()
+    except (OSError, OutsideRepoError):
+        return []

@@ -104,7 +104,8 @@ RELATIONS: tuple[_Rel, ...] = (
     _Rel(Intent.OVERRIDES, None, frozenset({"override", "overrides", "overriding", "reimplement",
                                             "reimplements", "implement", "implements", "overwrite",
                                             "overwrites", "redefine", "redefines"}),
-         frozenset({"overridden", "overriden", "reimplemented", "implemented", "redefined"}),
+         # not "implemented": "where is X implemented?" asks for X's own definition
+         frozenset({"overridden", "overriden", "reimplemented", "redefined"}),
          frozenset({"overrides", "overriders", "implementations", "overridings", "reimplementations"})),
 )
 
@@ -194,12 +195,13 @@ def _read_clause(words: list[str]) -> NavQuestion | None:
         subject_end = _phrase_end(words, j)
         if subject_end > j:
             subject = _noun_phrase(words, j)
-            rest = low[subject_end:]
-            while rest and rest[0] in ("ever", "actually", "really", "still", "directly", "all", "also"):
-                rest = rest[1:]
+            at = subject_end
+            while at < len(low) and low[at] in ("ever", "actually", "really", "still", "directly", "all", "also"):
+                at += 1
+            rest = low[at:]
             for rel in RELATIONS:
-                if aux in _BE and rest and rest[0] in rel.participles and (len(rest) == 1 or rest[1] not in ("for", "to", "as", "by", "with")):
-                    # "where is X used", "where is X called", "where is X imported"
+                if aux in _BE and rest and rest[0] in rel.participles and _ends_clause(words[at + 1:]):
+                    # "where is X used", "where is X called in the codebase"
                     if subject:
                         return NavQuestion(intent=rel.incoming, subject_words=subject)
                 if aux in _DO and rest and rest[0] in rel.verbs and rel.outgoing and len(rest) == 1:
@@ -226,6 +228,21 @@ def _noun_form(words: list[str], low: list[str], k: int) -> NavQuestion | None:
             if subject:
                 return NavQuestion(intent=rel.incoming, subject_words=subject)
     return None
+
+
+_WHERE = frozenset({"in", "across", "throughout", "anywhere", "within", "inside", "outside", "elsewhere",
+                    "the", "this", "our", "my", "codebase", "repo", "repository", "project", "package", "code",
+                    "tests", "else", "at", "all"})
+
+
+def _ends_clause(rest: list[str]) -> bool:
+    """After "where is X used": nothing more, or only where to look ("in the codebase", "in httpx")."""
+    rest = [w for w in rest if w.lower() not in ("ever", "actually", "really", "still", "directly", "also")]
+    if not rest:
+        return True
+    if rest[0].lower() not in _WHERE:
+        return False
+    return all(w.lower() in _WHERE or (_is_name(w) and i == len(rest) - 1) for i, w in enumerate(rest))
 
 
 def _noun_at(low: list[str], k: int, nouns: frozenset[str]) -> int:
@@ -303,6 +320,15 @@ _NEEDS: dict[Intent, tuple[Relation, ...]] = {
     Intent.IMPORTERS: (Relation.IMPORTS, Relation.REEXPORTS),
     Intent.SUBCLASSES: (Relation.INHERITS,),
     Intent.OVERRIDES: (Relation.OVERRIDES,),
+}
+_EDGE = {
+    Relation.CALLS: "calls",
+    Relation.USES_INHERITED: "calls",
+    Relation.IMPORTS: "imports",
+    Relation.REEXPORTS: "reexports",
+    Relation.INHERITS: "inherits",
+    Relation.OVERRIDES: "overrides",
+    Relation.DECORATES: "decorates",
 }
 _TITLE = {
     Intent.CALLERS: "Callers of",
@@ -430,6 +456,12 @@ class NavigationAnswerer:
             reasons += [n for n in found.notes if n not in reasons]
             if found.cut:
                 reasons.append(f"the list of sites for `{loc.qualname}` was cut at {len(found.sites)}")
+            if nav.intent is Intent.CALLERS and not found.sites:
+                exported = self.finder.dependents(loc, relations=(Relation.REEXPORTS, Relation.IMPORTS)).sites
+                if exported:
+                    lines.append("No calls in the repository; it is imported or re-exported at "
+                                 + ", ".join(f"{s.rel_path}:{s.line}" for s in exported[:8])
+                                 + (" …" if len(exported) > 8 else "") + " (callers outside the repository are not seen).")
             if nav.intent is Intent.CALLERS:
                 passed = [s for s in self.finder.dependents(loc, relations=(Relation.READS,)).sites]
                 if passed:
@@ -444,14 +476,16 @@ class NavigationAnswerer:
                 used += count_tokens(line)
             for site in found.sites:
                 chunk = self._site_chunk(site)
+                if nav.intent is Intent.CALLEES:  # what is called: the callee's declaration
+                    callee = self._resolve(site.via)
+                    chunk = declaration_chunk(self.store, callee) if callee is not None else None
                 if chunk is None or (chunk.rel_path, chunk.start_line) in have:
                     continue
                 chunk = fit(chunk, max(48, budget_tokens // 10))
                 if used + count_tokens(chunk.text) > budget_tokens:
                     continue
                 have.add((chunk.rel_path, chunk.start_line))
-                context.append(ContextItem(chunk=chunk, hop=0, via=Via.GRAPH,
-                                           provenance=f"graph: {site.relation} {loc.qualname}",
+                context.append(ContextItem(chunk=chunk, hop=0, via=Via.GRAPH, provenance=self._edge(site, loc),
                                            tokens=count_tokens(chunk.text)))
                 used += count_tokens(chunk.text)
         if not listed_all:
@@ -465,6 +499,14 @@ class NavigationAnswerer:
         return Answer(question=question, answer="\n".join(lines), completeness=completeness, state=state,
                       pending=(), context=tuple(context), hops=(), stats=stats,
                       stopped_by="" if state is State.COMPLETE else "partial")
+
+    def _edge(self, site: Site, loc: Location) -> str:
+        """The provenance of a site's chunk, as graph_context writes it: `graph: src -type-> dst`."""
+        if site.relation is Relation.CALLEE:
+            kind = "instantiates" if self.table.class_binding(site.via) is not None else "calls"
+            return f"graph: {loc.qualname} -{kind}-> {site.via}"
+        kind = _EDGE.get(site.relation, "references")
+        return f"graph: {site.via or site.scope} -{kind}-> {loc.qualname}"
 
     def _site_chunk(self, site: Site):  # type: ignore[no-untyped-def]
         chunks = self.store.chunks_at(site.rel_path, site.line)

@@ -373,6 +373,15 @@ class SqliteStore:
             (name, f"%.{name}", limit)).fetchall()
         return [_xref(r) for r in rows if r[3] == name or r[3].endswith("." + name)]
 
+    def xrefs_importing(self, module: str) -> list[XRef]:
+        """Import, re-export and star-import sites whose target is `module` or a name in it (or in a
+        submodule: the caller tells them apart), in source order."""
+        rows = self.conn.execute(
+            f"SELECT {_XREF_COLS} FROM xrefs WHERE ref_type IN ('import', 'reexport', 'star_import')"
+            " AND (target=? OR substr(target, 1, ?)=?) ORDER BY rel_path, line, col",
+            (module, len(module) + 1, module + ".")).fetchall()
+        return [_xref(r) for r in rows]
+
     def star_importers(self, module: str) -> list[tuple[str, str, int]]:
         """(importing module, rel_path, line) of every `from <module> import *`."""
         return [(r[0], r[1], r[2]) for r in self.conn.execute(
@@ -456,6 +465,16 @@ class SqliteStore:
         if rel_path is None:
             return list(self.conn.execute(sql))
         return list(self.conn.execute(sql + " AND rel_path=?", (rel_path,)))
+
+    def declaration_sites(self) -> list[tuple[str, str, str, str, int, int]]:
+        """(scope, name, kind, rel_path, line, col) of every class, function and value binding."""
+        return list(self.conn.execute(
+            "SELECT scope, name, kind, rel_path, line, col FROM bindings"
+            " WHERE kind IN ('class', 'function', 'value', 'alias') ORDER BY rel_path, line"))
+
+    def class_locations(self) -> list[tuple[str, str, int]]:
+        """(qualname, rel_path, line) of every class."""
+        return list(self.conn.execute("SELECT qualname, rel_path, line FROM classes"))
 
     def file_modules(self) -> list[tuple[str, str]]:
         return list(self.conn.execute("SELECT rel_path, module FROM files WHERE module != ''"))

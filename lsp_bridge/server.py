@@ -12,10 +12,25 @@ lines and client units (UTF-16 unless the client negotiated another
 encoding).
 
 Features: definition (through every pointer), declaration (the import site),
-hover (Markdown: chain, signature or value, docstring), `workspace/executeCommand`
-`codehop.ask` [question, max_loops?] and the request `codehop/context`
-{query, budget_tokens?} (both return the Answer JSON of DESIGN.md), code lens
+hover (Markdown: chain, signature or value, docstring), references (through
+re-exports, aliases, star imports, `as`, module aliases, imports inside
+functions; an inherited member's uses on subclasses; with includeDeclaration the
+declaration and the re-export lines), call hierarchy (prepare, incoming,
+outgoing), type hierarchy (supertypes in MRO order, subtypes across files),
+documentSymbol (the nested chunk tree and the values bound at module and class
+level), workspace/symbol (exact name, prefix, subsequence; dotted qualnames),
+`workspace/executeCommand` `codehop.ask` [question, max_loops?] and the request
+`codehop/context` {query, budget_tokens?} (both return the Answer JSON of
+DESIGN.md; questions are cut at MAX_QUESTION_CHARS with a note), code lens
 "inherits N members from M files" (initializationOptions {"codeLens": true}).
+Open documents' unsaved text is honoured for definition, declaration and hover.
+
+Robustness: a Content-Length over MAX_MESSAGE_BYTES is answered with an
+InvalidRequest error (id null) and skipped up to the next header; didChange on
+a document never opened is accepted (whole text) or dropped (incremental)
+without an error popup; `$/cancelRequest` cancels a waiting request at once
+(a worker thread already running finishes in the background); `exit` ends the
+process within EXIT_GRACE_S even while a worker is busy.
 
 Threads: `initialize` starts indexing the workspace root in a worker thread,
 with `$/progress` (begin/report/end); a request that arrives before the index
@@ -37,7 +52,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import logging
+import os
+import sys
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -49,13 +67,16 @@ from cattrs import transform_error
 from lsprotocol import types
 from pygls import uris
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
+from pygls.io_ import StdinAsyncReader, StdoutWriter, run_async
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.language_server import lsp_method
 from pygls.workspace.position_codec import PositionCodec
 
 from codehop import navigation
 from codehop.app import App
 from codehop.context import build_context
+from codehop.dependents import Relation, Site
 from codehop.errors import CodehopError, OutsideRepoError, RepoNotFoundError, UsageError
 from codehop.orchestrator import Limits
 from codehop.records import Location
@@ -67,6 +88,10 @@ _T = TypeVar("_T")
 ASK_COMMAND = "codehop.ask"
 CONTEXT_REQUEST = "codehop/context"
 REQUEST_FAILED = int(types.LSPErrorCodes.RequestFailed)
+MAX_MESSAGE_BYTES = 64 * 1024 * 1024  # a bigger Content-Length is refused, and the stream resynchronised
+MAX_HEADER_BYTES = 64 * 1024
+MAX_QUESTION_CHARS = 4000  # longer questions are cut (with a note in the answer)
+EXIT_GRACE_S = 0.3  # after `exit`, the process ends this soon even if a worker is busy
 
 
 # ---- configuration -------------------------------------------------------------------
@@ -128,6 +153,32 @@ def lsp_location(app: App, codec: PositionCodec, loc: Location) -> types.Locatio
     return types.Location(
         uri=uris.from_fs_path(str(app.root / loc.rel_path)) or "", range=lsp_range(codec, text, loc.line, start, end)
     )
+
+
+def site_range(app: App, codec: PositionCodec, site: Site, target_name: str) -> types.Range:
+    """The range of the name at a dependent site: the identifier at its column (`X` of `a.X`),
+    the right-hand name of an alias line (`measure = area`), the `*` of a star import."""
+    text = navigation.source_line(app, site.rel_path, site.line) or ""
+    start = site.col
+    if site.relation is Relation.ALIASES and target_name and "=" in text:
+        eq = text.index("=") + 1
+        s0, e0 = navigation.name_span(text[eq:], target_name)
+        if text[eq + s0 : eq + e0] == target_name:
+            return lsp_range(codec, text, site.line, eq + s0, eq + e0)
+    if site.anchor_text == "*" and "*" in text:
+        start = text.index("*")
+        return lsp_range(codec, text, site.line, start, start + 1)
+    end = start
+    while end < len(text) and (text[end] == "_" or text[end].isalnum()):
+        end += 1
+    if end == start:
+        start, end = navigation.name_span(text, site.anchor_text.rpartition(".")[2])
+    return lsp_range(codec, text, site.line, start, end)
+
+
+def site_location(app: App, codec: PositionCodec, site: Site, target_name: str) -> types.Location:
+    uri = uris.from_fs_path(str(app.root / site.rel_path)) or ""
+    return types.Location(uri=uri, range=site_range(app, codec, site, target_name))
 
 
 def codepoint_col(codec: PositionCodec, text: str, character: int) -> int:
@@ -202,6 +253,76 @@ class CodehopProtocol(LanguageServerProtocol):
         if not isinstance(message, _Answered):
             super().handle_message(message)
 
+    @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams) -> Any:
+        """A change to a document the client never opened: a whole-text change opens it, an
+        incremental one (nothing to apply it to) is dropped with a log line, never a popup."""
+        uri = params.text_document.uri
+        if uri not in self.workspace.text_documents:
+            whole = [c for c in params.content_changes if isinstance(c, types.TextDocumentContentChangeWholeDocument)]
+            if not whole:
+                log.warning("didChange for %s, which was never opened: ignored", uri)
+                return
+            self.workspace.put_text_document(
+                types.TextDocumentItem(uri=uri, language_id="python", version=params.text_document.version,
+                                       text=whole[-1].text))
+            return
+        yield from super().lsp_text_document__did_change(params)
+
+
+class _BoundedReader(StdinAsyncReader):
+    """stdin for `run_async`, with bounds: a header line longer than MAX_HEADER_BYTES or a
+    Content-Length over MAX_MESSAGE_BYTES is answered with a JSON-RPC error (id null) and skipped
+    up to the next header, so the server stays up and keeps reading."""
+
+    def __init__(self, stdin: Any, executor: Any, protocol: CodehopProtocol) -> None:
+        super().__init__(stdin, executor)
+        self.protocol = protocol
+        self._pushback: bytes | None = None
+
+    def readline(self) -> Any:
+        if self._pushback is not None:
+            line, self._pushback = self._pushback, None
+            fut: asyncio.Future[bytes] = self.loop.create_future()
+            fut.set_result(line)
+            return fut
+        return self.loop.run_in_executor(self.executor, self._readline)
+
+    def _readline(self) -> bytes:
+        line: bytes = self.stdin.readline(MAX_HEADER_BYTES)
+        while len(line) >= MAX_HEADER_BYTES and not line.endswith(b"\n"):
+            line = self.stdin.readline(MAX_HEADER_BYTES)  # an endless header: drop it
+            if not line:
+                return b""
+        return line
+
+    def readexactly(self, n: int) -> Any:
+        if n <= MAX_MESSAGE_BYTES:
+            return super().readexactly(n)
+        return self.loop.run_in_executor(self.executor, self._skip, n)
+
+    def _skip(self, n: int) -> bytes:
+        log.error("refused a message of %d bytes (limit %d)", n, MAX_MESSAGE_BYTES)
+        # JSON-RPC: an error whose request id cannot be read carries `"id": null`
+        body = json.dumps({"jsonrpc": "2.0", "id": None, "error": {
+            "code": int(types.ErrorCodes.InvalidRequest),
+            "message": f"message of {n} bytes refused (limit {MAX_MESSAGE_BYTES})"}}).encode()
+        frame = b"Content-Length: %d\r\n\r\n" % len(body) + body
+        writer = self.protocol.writer
+        if writer is not None:
+            self.loop.call_soon_threadsafe(writer.write, frame)  # writes happen on the event loop
+        # what follows is the refused body, then the next message's header: find that header
+        while True:
+            line = self.stdin.readline(MAX_HEADER_BYTES)
+            if not line:
+                return b""
+            at = line.find(b"Content-Length:")
+            if at >= 0:
+                self._pushback = line[at:]
+                break
+        # a harmless notification stands in for the refused message
+        return b'{"jsonrpc": "2.0", "method": "$/codehop/refused", "params": {}}'
+
 
 @dataclass(slots=True)
 class _Refresh:
@@ -222,6 +343,14 @@ class CodehopLanguageServer(LanguageServer):
         self.build_progress = _BuildProgress(self)
         self.refreshes = _Refresh()
         self.loop: asyncio.AbstractEventLoop | None = None
+        self._symbols: Any = None
+
+    def symbol_search(self, app: App) -> Any:
+        from codehop.symbol_search import SymbolSearch
+
+        if self._symbols is None or self._symbols.store is not app.store:
+            self._symbols = SymbolSearch(app.store)
+        return self._symbols
 
     # -- threads -> event loop
     def on_loop(self, fn: Callable[..., Any], *args: Any) -> None:
@@ -308,6 +437,23 @@ class CodehopLanguageServer(LanguageServer):
         if self.app_future.done() and self.app_future.exception() is None:
             self.app_future.result().close()
 
+    def start_io(self, stdin: Any = None, stdout: Any = None) -> None:
+        """pygls's stdio loop, reading through `_BoundedReader` (oversize messages are refused)."""
+        self._stop_event = threading.Event()
+        reader = _BoundedReader(stdin or sys.stdin.buffer, self.thread_pool, self.protocol)
+        self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+        try:
+            asyncio.run(run_async(stop_event=self._stop_event, reader=reader, protocol=self.protocol,
+                                  logger=log, error_handler=self.report_server_error))
+        except BrokenPipeError:
+            log.error("the client closed the connection")
+        except (KeyboardInterrupt, SystemExit):
+            pass
+        finally:
+            self.close()
+            # worker threads (an index build, a language server) must not keep the process alive
+            os._exit(0 if getattr(self.protocol, "_shutdown", False) else 1)
+
 
 def _version() -> str:
     from importlib.metadata import PackageNotFoundError, version
@@ -336,16 +482,41 @@ def document_path(ls: CodehopLanguageServer, app: App, uri: str) -> str:
     return full.relative_to(app.root).as_posix()
 
 
-PositionParams = types.DefinitionParams | types.DeclarationParams | types.HoverParams
+PositionParams = (types.DefinitionParams | types.DeclarationParams | types.HoverParams | types.ReferenceParams
+                  | types.CallHierarchyPrepareParams | types.TypeHierarchyPrepareParams)
 
 
-async def cursor(ls: CodehopLanguageServer, params: PositionParams) -> tuple[App, str, int, int]:
-    """(app, rel_path, 1-based line, code-point column) for a position request."""
+@dataclass(frozen=True, slots=True)
+class Cursor:
+    app: App
+    rel_path: str
+    line: int  # 1-based
+    col: int  # code points
+    buffer: str | None  # the editor's text of the document, when it is open
+
+
+def open_buffer(ls: CodehopLanguageServer, uri: str) -> str | None:
+    """The editor's current text of an open document (unsaved changes included), else None."""
+    from urllib.parse import unquote
+
+    doc = ls.workspace.text_documents.get(unquote(uri))
+    return doc.source if doc is not None else None
+
+
+async def cursor(ls: CodehopLanguageServer, params: PositionParams) -> Cursor:
+    """The position of a request, in codehop's units, read in the editor's buffer when open."""
     app = await ls.app()
-    rel_path = document_path(ls, app, params.text_document.uri)
+    uri = params.text_document.uri
+    rel_path = document_path(ls, app, uri)
     line = params.position.line + 1
-    text = navigation.source_line(app, rel_path, line) or ""
-    return app, rel_path, line, codepoint_col(ls.workspace.position_codec, text, params.position.character)
+    buffer = open_buffer(ls, uri)
+    if buffer is not None:
+        lines = buffer.splitlines()
+        text = lines[line - 1] if 0 < line <= len(lines) else ""
+    else:
+        text = navigation.source_line(app, rel_path, line) or ""
+    col = codepoint_col(ls.workspace.position_codec, text, params.position.character)
+    return Cursor(app, rel_path, line, col, buffer)
 
 
 # ---- lifecycle ---------------------------------------------------------------------------
@@ -391,6 +562,16 @@ def shutdown(ls: CodehopLanguageServer, params: None) -> None:
     ls.close()
 
 
+@server.feature(types.EXIT)
+def exit_(ls: CodehopLanguageServer, params: None) -> None:
+    """pygls closes stdout and exits the loop after this; a busy worker thread must not delay
+    the end of the process, so a timer ends it soon after in any case."""
+    code = 0 if getattr(ls.protocol, "_shutdown", False) else 1
+    timer = threading.Timer(EXIT_GRACE_S, os._exit, (code,))
+    timer.daemon = True
+    timer.start()
+
+
 @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
 def did_save(ls: CodehopLanguageServer, params: types.DidSaveTextDocumentParams) -> None:
     ls.schedule_refresh()
@@ -404,32 +585,182 @@ def did_change_watched_files(ls: CodehopLanguageServer, params: types.DidChangeW
 # ---- navigation ------------------------------------------------------------------------------
 @server.feature(types.TEXT_DOCUMENT_DEFINITION)
 async def definition(ls: CodehopLanguageServer, params: types.DefinitionParams) -> types.Location | None:
-    app, rel_path, line, col = await cursor(ls, params)
-    res = await ls.run(navigation.definition, app, rel_path, line, col)
+    c = await cursor(ls, params)
+    res = await ls.run(navigation.definition, c.app, c.rel_path, c.line, c.col, c.buffer)
     if res is None or res.is_external:
         return None
-    return lsp_location(app, ls.workspace.position_codec, res.target)
+    return lsp_location(c.app, ls.workspace.position_codec, res.target)
 
 
 @server.feature(types.TEXT_DOCUMENT_DECLARATION)
 async def declaration(ls: CodehopLanguageServer, params: types.DeclarationParams) -> types.Location | None:
-    app, rel_path, line, col = await cursor(ls, params)
-    loc = await ls.run(navigation.declaration, app, rel_path, line, col)
+    c = await cursor(ls, params)
+    loc = await ls.run(navigation.declaration, c.app, c.rel_path, c.line, c.col, c.buffer)
     if loc is None:
         return None
-    return lsp_location(app, ls.workspace.position_codec, loc)
+    return lsp_location(c.app, ls.workspace.position_codec, loc)
 
 
 @server.feature(types.TEXT_DOCUMENT_HOVER)
 async def hover(ls: CodehopLanguageServer, params: types.HoverParams) -> types.Hover | None:
-    app, rel_path, line, col = await cursor(ls, params)
-    markdown = await ls.run(navigation.hover_markdown, app, rel_path, line, col)
+    c = await cursor(ls, params)
+    markdown = await ls.run(navigation.hover_markdown, c.app, c.rel_path, c.line, c.col, c.buffer)
     if not markdown:
         return None
     hover_caps = ls.client_capabilities.text_document and ls.client_capabilities.text_document.hover
     formats = (hover_caps and hover_caps.content_format) or [types.MarkupKind.Markdown]
     kind = types.MarkupKind.Markdown if types.MarkupKind.Markdown in formats else types.MarkupKind.PlainText
     return types.Hover(contents=types.MarkupContent(kind=kind, value=markdown))
+
+
+@server.feature(types.TEXT_DOCUMENT_REFERENCES)
+async def references(ls: CodehopLanguageServer, params: types.ReferenceParams) -> list[types.Location] | None:
+    """Every site naming the declaration under the cursor, through re-exports, aliases, star
+    imports and `as` renames; an inherited member's uses on subclasses."""
+    c = await cursor(ls, params)
+    include = params.context.include_declaration
+    target, sites = await ls.run(
+        lambda: navigation.references(c.app, c.rel_path, c.line, c.col, include_declaration=include, buffer=c.buffer))
+    if target is None:
+        return None
+    codec = ls.workspace.position_codec
+    name = target.qualname.rpartition(".")[2]
+    out = [site_location(c.app, codec, s, name) for s in sites]
+    if include:
+        out.insert(0, lsp_location(c.app, codec, target))
+    return out or None
+
+
+# ---- call and type hierarchy -------------------------------------------------------------------
+_SYMBOL_KIND = {
+    "class": types.SymbolKind.Class,
+    "function": types.SymbolKind.Function,
+    "method": types.SymbolKind.Method,
+    "value": types.SymbolKind.Variable,
+    "alias": types.SymbolKind.Variable,
+    "module": types.SymbolKind.Module,
+}
+
+
+def hierarchy_item(app: App, codec: PositionCodec, it: navigation.Item, cls: Any = types.CallHierarchyItem) -> Any:
+    """A navigation.Item -> a CallHierarchyItem or TypeHierarchyItem (its qualname in `data`)."""
+    name_loc = lsp_location(app, codec, Location(rel_path=it.rel_path, line=it.line, qualname=it.qualname))
+    last = navigation.source_line(app, it.rel_path, it.end_line) or ""
+    full = types.Range(start=types.Position(line=it.line - 1, character=0),
+                       end=lsp_position(codec, last, it.end_line, len(last)))
+    return cls(name=it.name, kind=_SYMBOL_KIND.get(it.kind, types.SymbolKind.Variable), uri=name_loc.uri,
+               range=full, selection_range=name_loc.range, detail=it.qualname, data={"qualname": it.qualname})
+
+
+def item_qualname(item: Any) -> str:
+    data = item.data
+    if isinstance(data, dict):
+        q = data.get("qualname")
+    else:
+        q = getattr(data, "qualname", None)
+    if not isinstance(q, str) or not q:
+        raise JsonRpcInvalidParams("hierarchy item without codehop data (prepare it with this server)")
+    return q
+
+
+@server.feature(types.TEXT_DOCUMENT_PREPARE_CALL_HIERARCHY)
+async def prepare_call_hierarchy(ls: CodehopLanguageServer, params: types.CallHierarchyPrepareParams
+                                 ) -> list[types.CallHierarchyItem] | None:
+    c = await cursor(ls, params)
+    it = await ls.run(navigation.item_at, c.app, c.rel_path, c.line, c.col, c.buffer)
+    if it is None or it.kind not in ("function", "method", "class"):
+        return None
+    return [hierarchy_item(c.app, ls.workspace.position_codec, it)]
+
+
+@server.feature(types.CALL_HIERARCHY_INCOMING_CALLS)
+async def incoming_calls(ls: CodehopLanguageServer, params: types.CallHierarchyIncomingCallsParams
+                         ) -> list[types.CallHierarchyIncomingCall] | None:
+    app = await ls.app()
+    groups = await ls.run(navigation.incoming_calls, app, item_qualname(params.item))
+    codec = ls.workspace.position_codec
+    return [types.CallHierarchyIncomingCall(from_=hierarchy_item(app, codec, caller),
+                                            from_ranges=[site_range(app, codec, s, "") for s in sites])
+            for caller, sites in groups] or None
+
+
+@server.feature(types.CALL_HIERARCHY_OUTGOING_CALLS)
+async def outgoing_calls(ls: CodehopLanguageServer, params: types.CallHierarchyOutgoingCallsParams
+                         ) -> list[types.CallHierarchyOutgoingCall] | None:
+    app = await ls.app()
+    groups = await ls.run(navigation.outgoing_calls, app, item_qualname(params.item))
+    codec = ls.workspace.position_codec
+    return [types.CallHierarchyOutgoingCall(to=hierarchy_item(app, codec, callee),
+                                            from_ranges=[site_range(app, codec, s, "") for s in sites])
+            for callee, sites in groups] or None
+
+
+@server.feature(types.TEXT_DOCUMENT_PREPARE_TYPE_HIERARCHY)
+async def prepare_type_hierarchy(ls: CodehopLanguageServer, params: types.TypeHierarchyPrepareParams
+                                 ) -> list[types.TypeHierarchyItem] | None:
+    c = await cursor(ls, params)
+    it = await ls.run(navigation.item_at, c.app, c.rel_path, c.line, c.col, c.buffer)
+    if it is None or it.kind != "class":
+        return None
+    return [hierarchy_item(c.app, ls.workspace.position_codec, it, types.TypeHierarchyItem)]
+
+
+@server.feature(types.TYPE_HIERARCHY_SUPERTYPES)
+async def supertypes(ls: CodehopLanguageServer, params: types.TypeHierarchySupertypesParams
+                     ) -> list[types.TypeHierarchyItem] | None:
+    """The bases in method-resolution order (the order Python looks members up)."""
+    app = await ls.app()
+    items = await ls.run(navigation.supertypes, app, item_qualname(params.item))
+    codec = ls.workspace.position_codec
+    return [hierarchy_item(app, codec, it, types.TypeHierarchyItem) for it in items] or None
+
+
+@server.feature(types.TYPE_HIERARCHY_SUBTYPES)
+async def subtypes(ls: CodehopLanguageServer, params: types.TypeHierarchySubtypesParams
+                   ) -> list[types.TypeHierarchyItem] | None:
+    app = await ls.app()
+    items = await ls.run(navigation.subtypes, app, item_qualname(params.item))
+    codec = ls.workspace.position_codec
+    return [hierarchy_item(app, codec, it, types.TypeHierarchyItem) for it in items] or None
+
+
+# ---- symbols ------------------------------------------------------------------------------------
+@server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+async def document_symbol(ls: CodehopLanguageServer, params: types.DocumentSymbolParams
+                          ) -> list[types.DocumentSymbol] | None:
+    app = await ls.app()
+    rel_path = document_path(ls, app, params.text_document.uri)
+    outline = await ls.run(navigation.document_symbols, app, rel_path)
+    codec = ls.workspace.position_codec
+
+    def convert(node: navigation.Outline) -> types.DocumentSymbol:
+        first = navigation.source_line(app, rel_path, node.line) or ""
+        last = navigation.source_line(app, rel_path, node.end_line) or ""
+        return types.DocumentSymbol(
+            name=node.name, kind=_SYMBOL_KIND.get(node.kind, types.SymbolKind.Variable), detail=node.qualname,
+            range=types.Range(start=types.Position(line=node.line - 1, character=0),
+                              end=lsp_position(codec, last, node.end_line, len(last))),
+            selection_range=lsp_range(codec, first, node.line, node.col, node.col + len(node.name)),
+            children=[convert(k) for k in node.children] or None)
+
+    return [convert(n) for n in outline] or None
+
+
+@server.feature(types.WORKSPACE_SYMBOL)
+async def workspace_symbol(ls: CodehopLanguageServer, params: types.WorkspaceSymbolParams
+                           ) -> list[types.WorkspaceSymbol] | None:
+    """Fuzzy and ranked: the exact name, then a prefix, then a subsequence; dotted qualnames."""
+    app = await ls.app()
+    hits = await ls.run(ls.symbol_search(app).search, params.query)
+    out = []
+    for h in hits:
+        start = types.Position(line=h.line - 1, character=h.name_col)
+        end = types.Position(line=h.line - 1, character=h.name_col + len(h.name))
+        uri = uris.from_fs_path(str(app.root / h.rel_path)) or ""
+        out.append(types.WorkspaceSymbol(
+            name=h.name, kind=_SYMBOL_KIND.get(h.kind, types.SymbolKind.Variable), container_name=h.container,
+            location=types.Location(uri=uri, range=types.Range(start=start, end=end))))
+    return out or None
 
 
 @server.feature(types.TEXT_DOCUMENT_CODE_LENS)
@@ -485,9 +816,14 @@ def plain(params: Any) -> dict[str, Any]:
 
 async def answer(ls: CodehopLanguageServer, question: str, limits: Limits) -> dict[str, Any]:
     app = await ls.app()
+    cut = len(question) > MAX_QUESTION_CHARS
+    question = question[:MAX_QUESTION_CHARS]
 
     def _ask() -> dict[str, Any]:
-        return app.navigator().ask(question, limits).to_dict()
+        out = app.navigator().ask(question, limits).to_dict()
+        if cut:
+            out["answer"] = f"(question cut to its first {MAX_QUESTION_CHARS} characters)\n" + out["answer"]
+        return out
 
     return await ls.run(_ask)
 

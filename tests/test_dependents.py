@@ -37,9 +37,13 @@ def sites(app: App, engine: DependentsFinder, symbol: str, **kw: object) -> list
 def test_callers_through_reexport_alias_as_and_module_alias(finder):
     """dependents: geo.core.area (geo/core.py:4) is re-exported (geo/__init__.py:3), renamed
     (`as surface`, :4), aliased (`measure = area`, geo/core.py:19), reached as `g.area` through
-    `import geo as g`, passed as a default argument, and called from a test file."""
+    `import geo as g`, imported inside a function (app/local.py:5-6), passed as a default
+    argument, and called from a test file."""
     app, engine = finder("dependents")
     assert sites(app, engine, "geo.core.area") == [
+        ("app/local.py:5", "from geo.core import area as a", "imports"),
+        ("app/local.py:8", "return a(shape), core.area(shape)", "calls"),
+        ("app/local.py:8", "return a(shape), core.area(shape)", "calls"),
         ("app/main.py:4", "from geo import area, surface", "imports"),
         ("app/main.py:4", "from geo import area, surface", "imports"),
         ("app/main.py:5", "from geo.core import measure", "imports"),
@@ -107,7 +111,8 @@ def test_settings_value_read_through_a_star_import(finder):
 
 
 def test_callees_from_the_graph(finder):
-    """callees: report (app/main.py:11) calls area, surface, g.area, measure, Square, Cube."""
+    """callees: report (app/main.py:11) calls area four ways, Square and Cube, and `describe` on a
+    Square (`Square(2).describe()`) and on a Cube (`cube = Cube(1)` then `cube.describe()`)."""
     app, engine = finder("dependents")
     found = engine.callees(declaration(app, "app.main.report").target)
     assert [(s.line, s.via) for s in found.sites] == [
@@ -116,8 +121,21 @@ def test_callees_from_the_graph(finder):
         (14, "geo.core.area"),
         (15, "geo.core.area"),
         (16, "geo.square.Square"),
+        (16, "geo.core.Shape.describe"),
         (17, "app.cube.Cube"),
+        (18, "geo.core.Shape.describe"),
     ]
+    assert found.complete
+    describe = engine.callees(declaration(app, "geo.core.Shape.describe").target)
+    assert [(s.line, s.via) for s in describe.sites] == [(16, "geo.core.Shape.area")] and describe.complete
+
+
+def test_callees_on_objects_of_unknown_type_are_counted(finder):
+    """callees: area (geo/core.py:4) calls `shape.area()` on a parameter: partial, and says so."""
+    app, engine = finder("dependents")
+    found = engine.callees(declaration(app, "geo.core.area").target)
+    assert found.sites == () and found.notes == (
+        "1 call(s) on objects of unknown type (parameters, locals, call results) are not traced statically",)
 
 
 def test_the_limit_cuts_and_says_so(finder):
@@ -134,4 +152,19 @@ def test_member_alias_in_class_body(finder):
     assert sites(app, engine, "codecs_lib.encoders.Tag.to_json") == [
         ("codecs_lib/encoders.py:33", "tag = to_json", "aliases"),
         ("main.py:11", 'print(Tag("user").tag("ada"))', "calls"),
+    ]
+
+
+def test_importers_of_a_module(finder):
+    """dependents: geo.core (geo/core.py) is imported by name at app/main.py:5, geo/__init__.py:3-4
+    (re-exports), geo/square.py:3 and tests/test_geo.py:3."""
+    app, engine = finder("dependents")
+    got = sites(app, engine, "geo.core", relations=(Relation.IMPORTS, Relation.REEXPORTS))
+    assert [(where, rel) for where, _code, rel in got] == [
+        ("app/main.py:5", "imports"),
+        ("geo/__init__.py:3", "reexports"),
+        ("geo/__init__.py:3", "reexports"),
+        ("geo/__init__.py:4", "reexports"),
+        ("geo/square.py:3", "imports"),
+        ("tests/test_geo.py:3", "imports"),
     ]

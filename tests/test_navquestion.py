@@ -95,11 +95,12 @@ def test_callers_through_alias_reexport_and_as(ask):
     """dependents: area (geo/core.py:4) is called as area, surface (as-rename), g.area (module alias),
     measure (alias) and in a test; `pick(fn=area)` passes it as a value, so the answer is partial."""
     answer = ask("what calls area?")
-    assert _sites(answer) == ["app/main.py:12", "app/main.py:13", "app/main.py:14", "app/main.py:15",
-                              "tests/test_geo.py:8"]
+    assert _sites(answer) == ["app/local.py:8", "app/local.py:8", "app/main.py:12", "app/main.py:13",
+                              "app/main.py:14", "app/main.py:15", "tests/test_geo.py:8"]
     assert answer["answer_completeness"] == "partial" and "passed around as a value" in answer["answer"]
     assert answer["context"][0]["qualname"] == "geo.core.area" and answer["state"] == "give_up_partial"
-    assert {c["path"] for c in answer["context"]} == {"geo/core.py", "app/main.py", "tests/test_geo.py"}
+    assert {c["path"] for c in answer["context"]} == {"geo/core.py", "app/local.py", "app/main.py",
+                                                      "tests/test_geo.py"}
 
 
 def test_subclasses_across_files_are_complete(ask):
@@ -117,9 +118,18 @@ def test_overrides_of_a_method(ask):
 
 
 def test_callees(ask):
+    """dependents: report (app/main.py:11) calls area four ways, Square, Cube and describe on both
+    (traced through `Square(2).describe()` and `cube = Cube(1)`): complete. area (geo/core.py:4)
+    calls `shape.area()` on a parameter: partial, and says why."""
     answer = ask("what does report call?")
-    assert _sites(answer) == [f"app/main.py:{n}" for n in (12, 13, 14, 15, 16, 17)]
+    assert _sites(answer) == [f"app/main.py:{n}" for n in (12, 13, 14, 15, 16, 16, 17, 18)]
     assert answer["answer_completeness"] == "complete"
+    answer = ask("what does Shape.describe call?")
+    assert _sites(answer) == ["geo/core.py:16"]
+    assert answer["answer_completeness"] == "complete"
+    answer = ask("what functions does the area function call?")
+    assert _sites(answer) == [] and answer["answer_completeness"] == "partial"
+    assert "1 call(s) on objects of unknown type" in answer["answer"]
 
 
 def test_settings_readers(ask):

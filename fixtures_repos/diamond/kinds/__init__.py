@@ -1,0 +1,1 @@
+"""A diamond of classes across four modules."""

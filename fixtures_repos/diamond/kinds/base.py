@@ -1,0 +1,6 @@
+"""The root of the diamond."""
+
+
+class Base:
+    def greet(self):
+        return "base"

@@ -1,0 +1,7 @@
+"""Right arm."""
+
+from .base import Base
+
+
+class Right(Base):
+    pass
