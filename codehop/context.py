@@ -79,7 +79,8 @@ class TaskContext:
             "subjects": list(self.subjects),
             "sites": self.sites_total,
             "sites_sent": sent,
-            "complete": self.manifest_complete and sent == self.sites_total,
+            # nothing named and nothing found is not a complete blast radius
+            "complete": bool(self.subjects) and self.manifest_complete and sent == self.sites_total,
             "left_out_sites": self.sites_total - sent,
         }
         data["left_out"] = {
@@ -342,7 +343,7 @@ def render_markdown(answer: TaskContext | Answer | Mapping[str, Any]) -> str:
             lines += [f"{fence}python", text.rstrip("\n"), fence]
     sites = [i for i in items if i.get("relation")]
     manifest = data.get("manifest")
-    if sites or manifest:
+    if sites:
         state = ""
         if manifest:
             state = (" (complete)" if manifest.get("complete")
