@@ -325,12 +325,13 @@ def central(edges: Iterable[tuple[str, str, str]], focus: Mapping[str, float] | 
     Parallel edges collapse to their heaviest; dangling mass returns to the restart vector."""
     import numpy as np  # numpy only: scipy.sparse costs more to import than the whole walk
 
+    by_name = {str(t): w for t, w in weights.items()}  # edge types arrive as their string values
     index: dict[str, int] = {}
     srcs: list[int] = []
     dsts: list[int] = []
     vals: list[float] = []
     for src, dst, etype in edges:
-        w = weights.get(etype, 0.0)
+        w = by_name.get(etype, 0.0)
         if src == dst or w <= 0:
             continue
         srcs.append(index.setdefault(src, len(index)))
