@@ -296,6 +296,27 @@ def context(query: str, repo: str, index_dir: str | None, budget_tokens: int, ma
         click.echo(render_markdown(answer))
 
 
+@main.command("map")
+@repo_option
+@index_dir_option
+@click.option("--budget-tokens", default=1000, show_default=True, type=click.IntRange(64, 1_000_000),
+              help="Map size, in tokens (about four characters each).")
+@click.option("--focus", default="", help="A repository path or a dotted symbol to centre the map on.")
+@json_option
+@handle_errors
+def repo_map(repo: str, index_dir: str | None, budget_tokens: int, focus: str, as_json: bool) -> None:
+    """The most central declarations (PageRank over the graph) as signatures, grouped by file."""
+    from codehop.repomap import build_map
+
+    app = _app(repo, index_dir)
+    result = build_map(app, budget_tokens=budget_tokens, focus=focus)
+    app.close()
+    if as_json:
+        _emit_json(result.to_dict())
+    else:
+        click.echo(result.text, nl=False)
+
+
 @main.command()
 @click.argument("symbol", required=False)
 @repo_option

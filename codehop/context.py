@@ -1,168 +1,315 @@
 """Context for a task: what an agent should read, ready to paste; and what uses a symbol.
 
-`build_context` runs the navigator (the same loop as `ask`), then adds the
-declarations the focus code depends on (the index's resolved edges out of the
-top context items), so a task that touches `handle` also brings what `handle`
-calls. Only structure chooses what is added: edges and cross-references the
-indexer resolved inside the repository; chunk text never does.
-`render_markdown` turns an Answer into a prompt section; `dependents` lists
-the sites that use a declaration (importers, re-exporters, callers,
-subclasses, overriders).
+`build_context` is the one context builder of every front-end (CLI, MCP,
+LSP). It runs the navigator (the same loop as `ask`), reads the task
+(codehop.task: the files and declarations it names, whether an interface
+changes), lists the blast radius of its subjects as one-line sites
+(codehop.manifest, on the dependents engine), ranks their collaborators by
+personalized PageRank, adds the declarations the focus files import and the
+re-export lines of what is sent, and packs all of it to the budget: every
+token sent is counted, each item carries its text (and `truncated` when cut),
+and what did not fit is named. Only structure chooses what is added; chunk
+text never does. `render_markdown` turns it into a prompt section;
+`dependents` lists the sites that use a declaration.
 
-May import: app (wiring), orchestrator, records, retrieval, store, errors,
-stdlib. SQL here is read-only and in store.py's style (moves there later).
+May import: app (wiring), orchestrator, records, retrieval, store, task,
+manifest, graph_context, dependents, errors, stdlib.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping
+import itertools
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from codehop.errors import UsageError
-from codehop.records import Answer, ContextItem, Resolution, Via
+from codehop.records import Answer, Chunk, Completeness, ContextItem, Resolution, State, Via
 
 if TYPE_CHECKING:
     from codehop.app import App
-    from codehop.store import SqliteStore
-
-FOCUS_ITEMS = 3  # the top context items whose dependencies are worth reading too
-MAX_DEPENDENCIES = 8
-MAX_USERS = 6  # callers / subclasses of the subject added for a task
-# edge types that make a declaration a dependency of the code that holds the edge
-DEPENDENCY_EDGES = ("calls", "instantiates", "inherits", "decorates", "references", "imports", "overrides")
-# structural edges that are not uses (a module "contains" its classes)
-_NOT_A_USE = ("contains",)
-
+    from codehop.manifest import Site
+    from codehop.task import Subject
 
 # ---- build_context ---------------------------------------------------------------
-def build_context(app: App, query: str, *, budget_tokens: int = 2000, max_loops: int = 1) -> Answer:
-    """The Answer for `query` (answer text may be empty for a task) with its dependencies added.
+SITE_SHARE = 0.30  # of the budget, for the first site of each file the change reaches
+SITE_SHARE_INTERFACE = 0.45  # when the task changes an interface every dependent must follow
+EXTRA_SHARE = 0.15  # on top: one line for each file the focus files import from, or that re-exports them
+BODY_SHARE = 0.34  # the most one code body may take before it is cut (and marked truncated)
+COLLABORATORS = 12
 
-    Items the loop chose stay first and keep their provenance; each dependency
-    follows the item it came from (`via: graph`, provenance `graph: <edge path>` as
-    graph_context writes it), and
-    low-ranked retrieval items make room for them within `budget_tokens`.
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class LeftOut:
+    name: str  # qualname of a body, or path:line of a site
+    tokens: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class TaskContext:
+    """What an agent reads for a task: the packed Answer plus the manifest's honesty and what did not fit."""
+
+    answer: Answer
+    subjects: tuple[str, ...]
+    sites_total: int
+    sites_sent: int  # as manifest lines or inside bodies sent
+    manifest_complete: bool  # every edge kind walked for every subject, nothing capped
+    left_out: tuple[LeftOut, ...]
+
+    @property
+    def context(self) -> tuple[ContextItem, ...]:
+        return self.answer.context
+
+    @property
+    def state(self) -> State:
+        return self.answer.state
+
+    @property
+    def completeness(self) -> Completeness:
+        return self.answer.completeness
+
+    @property
+    def stats(self) -> dict[str, float]:
+        return self.answer.stats
+
+    def to_dict(self) -> dict[str, Any]:
+        data = self.answer.to_dict()
+        sent = self.sites_sent
+        data["manifest"] = {
+            "subjects": list(self.subjects),
+            "sites": self.sites_total,
+            "sites_sent": sent,
+            # nothing named and nothing found is not a complete blast radius
+            "complete": bool(self.subjects) and self.manifest_complete and sent == self.sites_total,
+            "left_out_sites": self.sites_total - sent,
+        }
+        data["left_out"] = {
+            "items": len(self.left_out),
+            "tokens": sum(x.tokens for x in self.left_out),
+            "names": [x.name for x in self.left_out],
+        }
+        return data
+
+
+def build_context(app: App, query: str, *, budget_tokens: int = 2000, max_loops: int = 1) -> TaskContext:
+    """The loop's context for `query`, the blast radius of its subjects and their collaborators,
+    packed to `budget_tokens` (every token sent is counted; what did not fit is named).
+
+    Order of claims on the budget: the loop's first item (what the task is about), the first
+    site of every file the change reaches (one line each), the subjects' declarations, the
+    loop's other items and the subjects' collaborators by rank, then the remaining sites.
     """
+    from codehop.manifest import blast_radius, imported_sites, reexport_sites
     from codehop.orchestrator import Limits
-    from codehop.records import Completeness
+    from codehop.task import read_task
 
     answer = app.navigator().ask(query, Limits(max_loops=max_loops, budget_tokens=budget_tokens))
-    context = with_dependencies(app, answer.context, budget_tokens)
-    if context == list(answer.context):
-        return answer
-    if answer.completeness is Completeness.COMPLETE:
-        # honesty holds for the context we hand over: if making room for dependencies pushed
-        # out the declaration that answered, hand over the loop's own context instead
-        recheck = app.generator("offline").generate(query, context, {})
-        if recheck.completeness is not Completeness.COMPLETE:
-            return answer
+    reading = read_task(app.store, query, app.table.resolve)
+    loop_items = list(answer.context)
+    subjects = reading.subjects or _implicit_subjects(app, loop_items)
+    # tests come by default when behaviour changes; a question about the code does not need them
+    manifest = blast_radius(app, subjects, tests=not reading.is_question or reading.mentions_tests)
+    named = _declarations(app, subjects, budget_tokens)
+    collab = _collaborators(app, [s.qualname for s in subjects] + [c.chunk.qualname for c in loop_items[:2]],
+                            budget_tokens)
+    in_manifest = {(s.rel_path, s.line) for s in manifest.sites}
+    tops = [_top_level(app, c.chunk) for c in loop_items + named + collab]
+    public = [s for s in reexport_sites(app, list(dict.fromkeys(t for t in tops if t)))
+              if (s.rel_path, s.line) not in in_manifest]
+    in_manifest |= {(s.rel_path, s.line) for s in public}
+    focus_files = list(dict.fromkeys([s.rel_path for s in subjects] + [c.chunk.rel_path for c in loop_items[:3]]))
+    imported = [s for s in imported_sites(app, focus_files[:3]) if (s.rel_path, s.line) not in in_manifest]
+    direct = [_site_item(s) for s in manifest.sites]
+    extra = [_site_item(s) for s in public + imported]
+    share = SITE_SHARE_INTERFACE if reading.interface_change else SITE_SHARE
+    bodies = _interleave(loop_items[1:], named, collab)
+    first_direct, rest_direct = _first_per_file(direct, set())
+    first_extra, rest_extra = _first_per_file(extra, {c.chunk.rel_path for c in first_direct})
+    if reading.subjects and reading.interface_change:
+        # the task named what changes and says its users must follow: every direct site first
+        # (type annotations after: they name the type, they rarely call it)
+        first_direct = [it for it in direct if it in first_direct or it.relation != "annotates"]
+        rest_direct = [it for it in direct if it not in first_direct]
+    # a question the loop answered keeps the context that answered it; a task keeps its first item
+    head = loop_items if reading.is_question and answer.completeness is Completeness.COMPLETE else loop_items[:1]
+    base = sum(it.tokens for it in head)
+    cap = base + int(budget_tokens * share)
+    plan: list[tuple[ContextItem, int]] = []  # (item, cap on the tokens used when it is considered)
+    plan += [(it, budget_tokens) for it in head]
+    plan += [(it, cap) for it in first_direct]
+    plan += [(it, cap + int(budget_tokens * EXTRA_SHARE)) for it in first_extra]
+    plan += [(it, budget_tokens) for it in bodies]
+    plan += [(it, budget_tokens) for it in rest_direct + rest_extra]
+    kept, left = _pack(plan, budget_tokens)
+    order = [c for c in kept if not c.relation] + [c for c in kept if c.relation]
     stats = dict(answer.stats)
-    stats["context_tokens"] = sum(c.tokens for c in context)
-    stats["dependencies"] = sum(1 for c in context if c not in answer.context)
-    return dataclasses.replace(answer, context=tuple(context), stats=stats)
+    stats["context_tokens"] = sum(c.tokens for c in order)
+    stats["sites"] = sum(1 for c in order if c.relation)
+    answer = dataclasses.replace(answer, context=tuple(order), stats=stats)
+    answer = _recheck(app, query, answer)
+    return TaskContext(answer=answer, subjects=tuple(s.qualname for s in subjects), sites_total=len(direct),
+                       sites_sent=_sites_sent(answer.context, direct), manifest_complete=manifest.complete,
+                       left_out=tuple(left))
 
 
-def with_dependencies(app: App, items: Iterable[ContextItem], budget_tokens: int) -> list[ContextItem]:
-    """`items` with the declarations their top entries depend on, fitted to the budget."""
-    from codehop.orchestrator import declaration_chunk, fit
-    from codehop.retrieval import count_tokens
+def _first_per_file(items: list[ContextItem], files: set[str]) -> tuple[list[ContextItem], list[ContextItem]]:
+    """The first site of each file not in `files`, and the rest, each in order."""
+    first: list[ContextItem] = []
+    rest: list[ContextItem] = []
+    seen = set(files)
+    for it in items:
+        if it.chunk.rel_path in seen:
+            rest.append(it)
+        else:
+            seen.add(it.chunk.rel_path)
+            first.append(it)
+    return first, rest
 
-    items = list(items)
-    have: set[object] = {(c.chunk.rel_path, c.chunk.start_line) for c in items}
-    have |= {c.chunk.chunk_id for c in items}
-    focus = items[:FOCUS_ITEMS]
-    added: dict[int, list[ContextItem]] = {}  # index of the source item -> its dependencies
-    count = 0
-    for i, item in enumerate(focus):
-        for src, dst, etype in _edges_out(app.store, item.chunk.rel_path, item.chunk.start_line, item.chunk.end_line):
-            if count >= MAX_DEPENDENCIES:
-                break
-            res = app.table.resolve(dst)
-            if res is None or res.is_external:
-                continue
-            chunk = declaration_chunk(app.store, res.target)
-            if chunk is None or chunk.chunk_id in have or (chunk.rel_path, chunk.start_line) in have:
-                continue
-            chunk = fit(chunk, max(64, budget_tokens // 4))
-            have.update({chunk.chunk_id, (chunk.rel_path, chunk.start_line)})
-            added.setdefault(i, []).append(
-                ContextItem(
-                    chunk=chunk,
-                    hop=item.hop,
-                    via=Via.GRAPH,
-                    provenance=f"graph: {src} -{etype}-> {dst}",
-                    tokens=count_tokens(chunk.text),
-                )
-            )
-            count += 1
-    # what uses the declaration the answer is about (callers, subclasses, overriders): the places
-    # a change to it must also touch, the hidden dependency a task does not name
-    subject = next((i for i, c in enumerate(items) if c.via is Via.RESOLVED), 0) if items else -1
-    users = 0
-    for src, etype, rel, line in (_edges_into(app.store, items[subject].chunk.qualname) if subject >= 0 else []):
-        if users >= MAX_USERS:
-            break
-        at = app.store.chunks_at(rel, line)
-        if not at or at[0].chunk_id in have or (at[0].rel_path, at[0].start_line) in have:
-            continue
-        chunk = fit(at[0], max(64, budget_tokens // 8))
-        have.update({chunk.chunk_id, (chunk.rel_path, chunk.start_line)})
-        added.setdefault(subject, []).append(
-            ContextItem(chunk=chunk, hop=items[subject].hop, via=Via.GRAPH,
-                        provenance=f"graph: {src} -{etype}-> {items[subject].chunk.qualname}",
-                        tokens=count_tokens(chunk.text)))
-        users += 1
-    if not added:
-        return items
-    interleaved: list[ContextItem] = []
-    for i, item in enumerate(items):
-        interleaved.append(item)
-        interleaved.extend(added.get(i, ()))
-    # what the loop chose first, then its fetches, then dependencies, then the rest of retrieval
-    deps = [c for i in sorted(added) for c in added[i]]
-    fetched = [c for c in items[FOCUS_ITEMS:] if c.via is Via.RESOLVED]
-    rest = [c for c in items[FOCUS_ITEMS:] if c.via is not Via.RESOLVED]
-    kept: set[int] = set()
+
+def _pack(plan: list[tuple[ContextItem, int]], budget_tokens: int) -> tuple[list[ContextItem], list[LeftOut]]:
+    kept: list[ContextItem] = []
+    left: list[LeftOut] = []
+    have: set[object] = set()
     used = 0
-    for item in focus + fetched + deps + rest:
-        if used + item.tokens <= budget_tokens:
-            kept.add(id(item))
+    for item, cap in plan:
+        c = item.chunk
+        keys = ({("site", c.rel_path, c.start_line)} if item.relation
+                else {c.chunk_id, (c.rel_path, c.start_line, c.end_line), c.qualname})
+        if keys & have or _covered(kept, c):
+            continue
+        if used + item.tokens <= min(cap, budget_tokens):
+            kept.append(item)
+            have |= keys
             used += item.tokens
-    return [c for c in interleaved if id(c) in kept]
-
-
-def _edges_out(store: SqliteStore, rel_path: str, start_line: int, end_line: int) -> list[tuple[str, str, str]]:
-    """(src, dst, type) of resolved dependency edges whose site lies in the span, in source order."""
-    marks = ",".join("?" * len(DEPENDENCY_EDGES))
-    rows = store.conn.execute(
-        f"SELECT src, dst, type FROM edges WHERE rel_path=? AND line BETWEEN ? AND ? AND resolved=1"
-        f" AND type IN ({marks}) ORDER BY line",
-        (rel_path, start_line, end_line, *DEPENDENCY_EDGES),
-    ).fetchall()
+        else:
+            name = f"{c.rel_path}:{c.start_line}" if item.relation else c.qualname
+            left.append(LeftOut(name=name, tokens=item.tokens))
+    # a left-out item that was later kept in another form is not left out
+    names = {c.chunk.qualname for c in kept if not c.relation} | {f"{c.chunk.rel_path}:{c.chunk.start_line}"
+                                                             for c in kept if c.relation}
     seen: set[str] = set()
     out = []
-    for src, dst, etype in rows:
-        if dst not in seen:
-            seen.add(dst)
-            out.append((src, dst, etype))
+    for x in left:
+        if x.name not in names and x.name not in seen:
+            seen.add(x.name)
+            out.append(x)
+    return kept, out
+
+
+def _covered(kept: list[ContextItem], c: Chunk) -> bool:
+    """Lines a kept body already holds (a site inside a body sent, or a smaller body)."""
+    return any(not k.relation and k.chunk.rel_path == c.rel_path and k.chunk.start_line <= c.start_line
+               and c.end_line <= k.chunk.end_line for k in kept)
+
+
+def _sites_sent(items: tuple[ContextItem, ...], sites: list[ContextItem]) -> int:
+    """Sites the agent sees: as a manifest line, or inside a body it was sent."""
+    return sum(1 for s in sites if any(k.chunk.rel_path == s.chunk.rel_path and
+                                       k.chunk.start_line <= s.chunk.start_line <= k.chunk.end_line
+                                       for k in items))
+
+
+def _recheck(app: App, query: str, answer: Answer) -> Answer:
+    """Honesty holds for the context handed over: a `complete` whose declaration was pushed out
+    becomes what the offline reader says of the packed context."""
+    from codehop.records import Completeness, State
+
+    if answer.completeness is not Completeness.COMPLETE:
+        return answer
+    bodies = [c for c in answer.context if not c.relation]
+    recheck = app.generator("offline").generate(query, bodies, {})
+    if recheck.completeness is Completeness.COMPLETE:
+        return answer
+    return dataclasses.replace(answer, completeness=Completeness.PARTIAL, state=State.GIVE_UP_PARTIAL,
+                               stopped_by=answer.stopped_by or "budget")
+
+
+def _site_item(site: Site) -> ContextItem:
+    return ContextItem(chunk=site.chunk(), hop=0, via=Via.GRAPH, provenance=f"site: {site.render()}",
+                       tokens=site.tokens, relation=site.relation)
+
+
+def _top_level(app: App, chunk: Chunk) -> str:
+    """The module-level declaration that holds a chunk (a method's class), or '' for a module."""
+    module = app.store.module_of(chunk.rel_path)
+    if module is None or not chunk.qualname.startswith(module + "."):
+        return ""
+    return f"{module}.{chunk.qualname[len(module) + 1 :].split('.')[0]}"
+
+
+def _implicit_subjects(app: App, items: list[ContextItem]) -> tuple[Subject, ...]:
+    """When the task names nothing the index declares: the declarations the loop ranked first."""
+    from codehop.task import Subject
+
+    out: list[Subject] = []
+    ranked = [c for c in items if c.via is Via.RESOLVED] + [c for c in items if c.via is not Via.RESOLVED]
+    for c in ranked[:2]:
+        kind = "module" if str(c.chunk.kind) == "module" else str(c.chunk.kind)
+        out.append(Subject(qualname=c.chunk.qualname, rel_path=c.chunk.rel_path, line=c.chunk.start_line,
+                           kind=kind, named_as=""))
+    return tuple(out)
+
+
+def _declarations(app: App, subjects: tuple[Subject, ...], budget_tokens: int) -> list[ContextItem]:
+    from codehop.orchestrator import fit
+    from codehop.retrieval import count_tokens
+
+    out = []
+    for s in subjects:
+        if s.kind == "module":
+            continue
+        for chunk in app.store.chunks_named(s.qualname)[:1]:
+            kept = fit(chunk, max(64, int(budget_tokens * BODY_SHARE)))
+            out.append(ContextItem(chunk=kept, hop=0, via=Via.GRAPH, provenance=f"subject: named as {s.named_as}",
+                                   tokens=count_tokens(kept.text), truncated=kept is not chunk))
+    return out
+
+
+def _collaborators(app: App, seeds: list[str], budget_tokens: int) -> list[ContextItem]:
+    """Declarations ranked by personalized PageRank from the seeds (callees, types, services)."""
+    from codehop.graph_context import GraphContext
+    from codehop.orchestrator import fit
+    from codehop.retrieval import count_tokens
+
+    seeds = [s for s in dict.fromkeys(seeds) if s]
+    if not seeds:
+        return []
+    gc = GraphContext(app.store, app.table)
+    graph = gc.local_graph(seeds)
+    present = {s: 1.0 for s in seeds if s in graph}
+    if not present:
+        return []
+    out = []
+    for n in graph.related(present, limit=COLLABORATORS * 3, method="ppr"):
+        chunks = app.store.chunks_named(n.id)
+        if not chunks or str(chunks[0].kind) == "module":
+            continue
+        chunk = chunks[0]
+        kept = fit(chunk, max(64, budget_tokens // 4))
+        why = "; ".join(f"{e.src} -{e.type}-> {e.dst}" for e in n.path)
+        out.append(ContextItem(chunk=kept, hop=0, via=Via.GRAPH, provenance=f"graph: {why}", score=n.score,
+                               tokens=count_tokens(kept.text), truncated=kept is not chunk))
+        if len(out) >= COLLABORATORS:
+            break
+    return out
+
+
+def _interleave(*lists: list[ContextItem]) -> list[ContextItem]:
+    """Round-robin over ranked lists, so no one source takes the whole budget."""
+    out: list[ContextItem] = []
+    for row in itertools.zip_longest(*lists):
+        out.extend(x for x in row if x is not None)
     return out
 
 
 # ---- render_markdown ----------------------------------------------------------------
-def render_markdown(answer: Answer | Mapping[str, Any]) -> str:
-    """A prompt section: a header with state and completeness, then each item as a fenced block.
+def render_markdown(answer: TaskContext | Answer | Mapping[str, Any]) -> str:
+    """A prompt section: a header with state and completeness, each code item as a fenced block,
+    the blast-radius manifest one line a site, and what was left out by name.
 
-    Render from the Answer: its items carry the chunk text. A dict (the JSON
-    contract) has no text, so its items get headers only, unless an item
-    carries a `text` key.
+    A dict (the JSON contract) renders the same, from each item's `text`.
     """
-    if isinstance(answer, Answer):
-        data = answer.to_dict()
-        texts: list[str | None] = [c.chunk.text for c in answer.context]
-    else:
-        data = dict(answer)
-        texts = [c.get("text") for c in data.get("context", [])]
+    data = answer.to_dict() if isinstance(answer, (TaskContext, Answer)) else dict(answer)
     items = data.get("context", [])
     tokens = data.get("stats", {}).get("context_tokens", "?")
     lines = [
@@ -181,15 +328,34 @@ def render_markdown(answer: Answer | Mapping[str, Any]) -> str:
             f"{p['origin']['path']}:{p['origin']['line']}"
             for p in pending
         ]
-    for item, text in zip(items, texts, strict=True):
+    for item in items:
+        if item.get("relation"):
+            continue
+        cut = ", truncated" if item.get("truncated") else ""
         lines += [
             "",
             f"### {item['path']}:{item['start_line']}-{item['end_line']} — {item['qualname']} "
-            f"({item['via']}, {item['provenance']}, hop {item['hop']})",
+            f"({item['via']}, {item['provenance']}, hop {item['hop']}{cut})",
         ]
+        text = item.get("text")
         if text is not None:
             fence = _fence(text)
             lines += [f"{fence}python", text.rstrip("\n"), fence]
+    sites = [i for i in items if i.get("relation")]
+    manifest = data.get("manifest")
+    if sites:
+        state = ""
+        if manifest:
+            state = (" (complete)" if manifest.get("complete")
+                     else f" ({manifest.get('left_out_sites', 0)} more sites left out)")
+        block = "\n".join(str(i.get("provenance", "")).removeprefix("site: ") for i in sites)
+        fence = _fence(block)
+        lines += ["", f"Sites the change may have to touch{state}, `path:line  source  [relation subject]`:",
+                  fence, block, fence]
+    left = data.get("left_out")
+    if left and left.get("items"):
+        names = ", ".join(left["names"][:40]) + (" ..." if len(left["names"]) > 40 else "")
+        lines += ["", f"Left out: {left['items']} items, {left['tokens']:,} tokens: {names}"]
     return "\n".join(lines) + "\n"
 
 
@@ -247,16 +413,3 @@ _REF_TYPE = {
     "reads": "other",
     "overrides": "other",
 }
-
-
-def _edges_into(store: SqliteStore, qualname: str) -> list[tuple[str, str, str, int]]:
-    """(src, type, rel_path, line) of resolved edges into `qualname` that are uses (read-only)."""
-    marks = ",".join("?" * len(_NOT_A_USE))
-    return [
-        (r[0], r[1], r[2], r[3])
-        for r in store.conn.execute(
-            "SELECT src, type, rel_path, line FROM edges WHERE dst=? AND resolved=1"
-            f" AND type NOT IN ({marks}) ORDER BY rel_path, line",
-            (qualname, *_NOT_A_USE),
-        )
-    ]

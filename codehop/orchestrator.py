@@ -172,9 +172,9 @@ class Navigator:
         chunk = declaration_chunk(self.store, res.target)
         if chunk is None:
             return []
-        chunk = fit(chunk, max(64, budget_tokens // 2))
-        return [ContextItem(chunk=chunk, hop=hop, via=Via.RESOLVED, provenance=str(res.provenance),
-                            tokens=count_tokens(chunk.text))]
+        kept = fit(chunk, max(64, budget_tokens // 2))
+        return [ContextItem(chunk=kept, hop=hop, via=Via.RESOLVED, provenance=str(res.provenance),
+                            tokens=count_tokens(kept.text), truncated=kept is not chunk)]
 
 
 def declaration_chunk(store: SqliteStore, loc: Location) -> Chunk | None:

@@ -195,19 +195,26 @@ class ContextItem:
     provenance: str = ""  # resolver name, or the edge path for graph items
     score: float = 0.0
     tokens: int = 0
+    truncated: bool = False  # lines were cut to fit; the span is what was kept
+    relation: str = ""  # a blast-radius site (one line): how it depends on the subject
 
     def to_dict(self) -> dict[str, Any]:
         c = self.chunk
-        return {
+        out: dict[str, Any] = {
             "path": c.rel_path,
             "start_line": c.start_line,
             "end_line": c.end_line,
             "qualname": c.qualname,
-            "kind": str(c.kind),
+            "kind": "site" if self.relation else str(c.kind),
             "hop": self.hop,
             "via": str(self.via),
             "provenance": self.provenance,
+            "text": c.text,
+            "truncated": self.truncated,
         }
+        if self.relation:
+            out["relation"] = self.relation
+        return out
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

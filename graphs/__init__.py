@@ -8,10 +8,23 @@ Modules: `model` (records and closed sets), `graph` (`DependencyGraph`),
 `rank` (cached-matrix PPR and weighted BFS), `render` (DOT / SVG).
 """
 
-from graphs.graph import DependencyGraph
+from typing import TYPE_CHECKING, Any
+
 from graphs.model import UNRESOLVED_PREFIX, Direction, Edge, EdgeType, Neighbour, Node, NodeKind
 from graphs.rank import DEFAULT_METHOD, DEFAULT_WEIGHTS, Method
 from graphs.render import render_svg
+
+if TYPE_CHECKING:
+    from graphs.graph import DependencyGraph
+
+
+def __getattr__(name: str) -> Any:
+    # networkx loads only when a graph is built: `graphs.rank.central` (the repository map) needs none
+    if name == "DependencyGraph":
+        from graphs.graph import DependencyGraph
+
+        return DependencyGraph
+    raise AttributeError(f"module 'graphs' has no attribute {name!r}")
 
 __all__ = [
     "DEFAULT_METHOD",

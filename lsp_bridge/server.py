@@ -75,6 +75,7 @@ from pygls.workspace.position_codec import PositionCodec
 
 from codehop import navigation
 from codehop.app import App
+from codehop.context import build_context
 from codehop.dependents import Relation, Site
 from codehop.errors import CodehopError, OutsideRepoError, RepoNotFoundError, UsageError
 from codehop.orchestrator import Limits
@@ -800,7 +801,8 @@ async def context(ls: CodehopLanguageServer, params: Any) -> dict[str, Any]:
         raise JsonRpcInvalidParams(f"{CONTEXT_REQUEST} needs {{query: string, budget_tokens?: int}}")
     if isinstance(budget, bool) or not isinstance(budget, int) or budget <= 0:
         raise JsonRpcInvalidParams(f"{CONTEXT_REQUEST}: budget_tokens must be a positive integer, not {budget!r}")
-    return await answer(ls, query, Limits(max_loops=ls.options.max_loops, budget_tokens=budget))
+    app = await ls.app()  # the one context builder every front-end shares (codehop.context)
+    return await ls.run(lambda: build_context(app, query, budget_tokens=budget, max_loops=ls.options.max_loops).to_dict())
 
 
 def plain(params: Any) -> dict[str, Any]:

@@ -109,7 +109,8 @@ def test_public_api_contract(fixture_repo):
     assert set(d) == CONTRACT_KEYS
     assert d["state"] == "complete" and d["answer_completeness"] == "complete"
     item = d["context"][0]
-    assert set(item) == {"path", "start_line", "end_line", "qualname", "kind", "hop", "via", "provenance"}
+    assert set(item) == {"path", "start_line", "end_line", "qualname", "kind", "hop", "via", "provenance", "text",
+                         "truncated"}
     assert {"loops", "context_tokens", "retrieve_ms", "resolve_ms", "generate_ms"} <= set(d["stats"])
 
 

@@ -9,12 +9,13 @@ import pytest
 from shared import CONTRACT_KEYS
 
 from codehop.app import App, Config
-from codehop.context import build_context, dependents, render_markdown, with_dependencies
+from codehop.context import build_context, dependents, render_markdown
 from codehop.errors import UsageError
 from codehop.orchestrator import Limits
 from codehop.records import Answer, Chunk, ChunkKind, Completeness, ContextItem, State, Via
 
-ITEM_KEYS = {"path", "start_line", "end_line", "qualname", "kind", "hop", "via", "provenance"}
+ITEM_KEYS = {"path", "start_line", "end_line", "qualname", "kind", "hop", "via", "provenance", "text", "truncated"}
+CONTEXT_KEYS = CONTRACT_KEYS | {"manifest", "left_out"}
 
 
 @pytest.fixture
@@ -35,13 +36,13 @@ def test_build_context_is_the_answer_json_contract(app_for_fixture):
     app = app_for_fixture("reexport_chain")
     answer = build_context(app, "Where is `Cart` defined?")
     data = answer.to_dict()
-    assert set(data) == CONTRACT_KEYS
-    assert all(set(item) == ITEM_KEYS for item in data["context"])
+    assert set(data) == CONTEXT_KEYS
+    assert all(set(item) - {"relation"} == ITEM_KEYS for item in data["context"])
     assert data["state"] == "complete" and data["answer_completeness"] == "complete"
     assert any(c["path"] == "shop/api/cart.py" and c["start_line"] == 4 for c in data["context"])
     # the same loop as ask: same answer, same state
     asked = app.navigator().ask("Where is `Cart` defined?", Limits())
-    assert (answer.answer, answer.state) == (asked.answer, asked.state)
+    assert (answer.answer.answer, answer.answer.state) == (asked.answer, asked.state)
 
 
 def test_build_context_adds_what_the_focus_code_depends_on(app_for_fixture):
@@ -52,18 +53,7 @@ def test_build_context_adds_what_the_focus_code_depends_on(app_for_fixture):
     dep = next(c for c in answer.context if c.chunk.rel_path == "notes/core.py")
     assert (dep.chunk.start_line, dep.via) == (4, Via.GRAPH)
     assert "notes.handler.handle -instantiates-> notes.core.Processor" in dep.provenance
-    assert answer.stats["context_tokens"] == sum(c.tokens for c in answer.context)
-
-
-def test_dependencies_follow_the_item_they_come_from(app_for_fixture):
-    """injection: from `handle` alone (notes/handler.py:14-20), its edge to notes/core.py:4 adds Processor."""
-    app = app_for_fixture("injection")
-    handle = app.store.chunks_named("notes.handler.handle")[0]
-    item = ContextItem(chunk=handle, hop=0, via=Via.BM25, provenance="bm25", tokens=60)
-    out = with_dependencies(app, [item], budget_tokens=2000)
-    assert [(c.chunk.rel_path, c.chunk.start_line) for c in out] == [("notes/handler.py", 14), ("notes/core.py", 4)]
-    assert out[1].provenance == "graph: notes.handler.handle -instantiates-> notes.core.Processor"
-    assert with_dependencies(app, [item], budget_tokens=60) == [item]  # no room: the focus stays, alone
+    assert answer.answer.stats["context_tokens"] == sum(c.tokens for c in answer.context)
 
 
 @pytest.mark.parametrize("budget", [80, 150, 2000], ids=["tiny", "small", "default"])
@@ -81,25 +71,27 @@ def test_render_markdown_has_headers_and_fenced_code(app_for_fixture):
     md = render_markdown(answer)
     first = md.splitlines()[0]
     assert first.startswith("## codehop context — state: complete, completeness: complete")
-    for item in answer.context:
+    bodies = [item for item in answer.context if not item.relation]
+    for item in bodies:
         c = item.chunk
         assert (
             f"### {c.rel_path}:{c.start_line}-{c.end_line} — {c.qualname} "
             f"({item.via}, {item.provenance}, hop {item.hop})"
         ) in md
         assert f"```python\n{c.text.rstrip()}\n```" in md
-    assert md.count("```python") == len(answer.context)
+    assert md.count("```python") == len(bodies)
     # hostile text stays inside code fences, never in the prose around them
     assert all("IGNORE ALL PREVIOUS" not in line for line in _outside_fences(md))
 
 
-def test_render_markdown_from_the_json_dict_gives_headers_only(app_for_fixture):
-    """reexport_chain: the dict carries no chunk text, so no fences (render from the Answer for code)."""
+def test_render_markdown_from_the_json_dict_is_the_same_as_from_the_context(app_for_fixture):
+    """reexport_chain: the JSON carries each item's text, so it renders the same prompt section."""
     app = app_for_fixture("reexport_chain")
-    data = build_context(app, "Where is `Cart` defined?").to_dict()
-    md = render_markdown(data)
+    ctx = build_context(app, "Where is `Cart` defined?")
+    md = render_markdown(ctx.to_dict())
     assert "### shop/api/cart.py:4-7 — shop.api.cart.Cart (bm25, bm25, hop 0)" in md
-    assert "```" not in md
+    assert md == render_markdown(ctx)
+    assert "```python\nclass Cart" in md
 
 
 def test_render_markdown_fence_outlasts_backticks_in_the_code():
@@ -196,3 +188,94 @@ def test_task_context_brings_the_callers_of_its_subject(fixture_repo):
     assert ("transport/base.py", 7) in spans
     caller = next(c for c in answer.context if c.chunk.qualname == "transport.base.BaseTransport.__exit__")
     assert caller.via == "graph" and "-calls-> transport.base.BaseTransport.close" in caller.provenance
+
+
+# ---- the blast radius, the code that travels, the honest budget ---------------------------
+RETRIES_TASK = "Add a retries parameter to fetch_record and update every caller."
+
+
+def test_the_manifest_names_every_call_site_through_aliases_and_reexports(app_for_fixture):
+    """blast_radius: fetch_record (store/fetch.py:5) is called at app/main.py:5, app/batch.py:5 (imported
+    `as get`) and tests/test_fetch.py:5, and re-exported at store/__init__.py:1; all are named, complete."""
+    app = app_for_fixture("blast_radius")
+    ctx = build_context(app, RETRIES_TASK, budget_tokens=2000)
+    data = ctx.to_dict()
+    sites = {(c["path"], c["start_line"]): c for c in data["context"] if c.get("relation")}
+    seen = {(c["path"], ln) for c in data["context"] for ln in range(c["start_line"], c["end_line"] + 1)}
+    for site in [("app/main.py", 5), ("app/batch.py", 5), ("tests/test_fetch.py", 5), ("store/__init__.py", 1)]:
+        assert site in seen, site
+    assert sites[("app/batch.py", 5)]["relation"] == "calls"
+    assert sites[("app/batch.py", 5)]["text"] == "return [get(k) for k in keys]"
+    assert data["manifest"]["subjects"] == ["store.fetch.fetch_record"]
+    assert data["manifest"]["complete"] is True and data["manifest"]["left_out_sites"] == 0
+
+
+def test_every_item_carries_the_exact_lines_sent(app_for_fixture):
+    """blast_radius: each body's text is its file's lines start..end; a site's text is its stripped line."""
+    app = app_for_fixture("blast_radius")
+    data = build_context(app, RETRIES_TASK, budget_tokens=2000).to_dict()
+    for item in data["context"]:
+        lines = (app.root / item["path"]).read_text().split("\n")[item["start_line"] - 1 : item["end_line"]]
+        if item.get("relation"):
+            assert item["text"] == lines[0].strip() and item["start_line"] == item["end_line"]
+        else:
+            assert item["text"] == "\n".join(lines) and item["truncated"] is False
+
+
+def test_a_small_budget_is_honest_about_what_it_left_out(app_for_fixture):
+    """blast_radius at 120 tokens: the context fits, the manifest says it is cut, and what did not
+    fit is named with its token count."""
+    app = app_for_fixture("blast_radius")
+    ctx = build_context(app, RETRIES_TASK, budget_tokens=120)
+    data = ctx.to_dict()
+    assert data["stats"]["context_tokens"] == sum(c.tokens for c in ctx.context) <= 120
+    assert data["left_out"]["items"] == len(data["left_out"]["names"]) > 0
+    assert data["left_out"]["tokens"] > 0
+    assert data["manifest"]["complete"] is False
+    assert data["manifest"]["left_out_sites"] == data["manifest"]["sites"] - data["manifest"]["sites_sent"] > 0
+    md = render_markdown(ctx)
+    assert f"Left out: {data['left_out']['items']} items" in md
+
+
+def test_a_cut_body_is_marked_truncated(fixture_repo):
+    """blast_radius plus a generated store/long.py (`def long_task` at line 1, 200 lines): at 300 tokens
+    it arrives cut, marked truncated, its span and text the lines that were kept."""
+    repo = fixture_repo("blast_radius")
+    body = "\n".join(f"    step_{i} = {i}  # one step of a long task" for i in range(200))
+    (repo / "store" / "long.py").write_text(f"def long_task():\n{body}\n    return 0\n")
+    app = App(repo)
+    try:
+        ctx = build_context(app, "Change what `long_task` returns", budget_tokens=300)
+        cut = [c for c in ctx.context if c.chunk.qualname == "store.long.long_task"]
+        assert cut and cut[0].truncated and cut[0].chunk.end_line < 202
+        lines = (repo / "store" / "long.py").read_text().split("\n")
+        assert cut[0].chunk.text == "\n".join(lines[: cut[0].chunk.end_line])
+        assert cut[0].to_dict()["truncated"] is True
+        assert sum(c.tokens for c in ctx.context) <= 300
+    finally:
+        app.close()
+
+
+def test_a_string_key_brings_the_registry_that_holds_it(app_for_fixture):
+    """blast_radius: render (store/render.py:5) looks up "record.key"; store/styles.py:2 declares it."""
+    app = app_for_fixture("blast_radius")
+    data = build_context(app, "Give `render` a separate style for empty values", budget_tokens=2000).to_dict()
+    sites = [c for c in data["context"] if c.get("relation", "").startswith("names")]
+    assert ("store/styles.py", 2) in {(c["path"], c["start_line"]) for c in sites}
+
+
+@pytest.mark.parametrize(("task", "subjects"), [
+    ("Rename `fetch_record` in store/fetch.py", ["store.fetch.fetch_record", "store.fetch"]),
+    ("Record.describe() should include the type name", ["store.models.Record.describe"]),
+    ("Add a field to the Record class", ["store.models.Record"]),
+    ("Add a retries field", []),
+], ids=["backticks-and-path", "dotted-call", "class-word", "nothing-named"])
+def test_reading_a_task_finds_the_declarations_it_names(app_for_fixture, task, subjects):
+    """blast_radius: names are kept only when the index declares them; an owner class named with its
+    member is not a subject of its own; a sentence-initial capital word is prose."""
+    from codehop.manifest import _without_owners
+    from codehop.task import read_task
+
+    app = app_for_fixture("blast_radius")
+    reading = read_task(app.store, task)
+    assert [s.qualname for s in _without_owners(reading.subjects)] == subjects

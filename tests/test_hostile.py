@@ -436,7 +436,8 @@ def _shape(answer: Answer) -> dict[str, object]:
         "state": d["state"], "completeness": d["answer_completeness"], "loops": d["stats"]["loops"],
         "stopped_by": d["stats"].get("stopped_by"), "hops": d["hops"],
         "pending": d["pending_references"],
-        "context": [{k: v for k, v in c.items()} for c in d["context"]],
+        # the twin's text differs by construction (its docstrings are benign); spans and provenance must not
+        "context": [{k: v for k, v in c.items() if k != "text"} for c in d["context"]],
         "answer_lines": len(d["answer"].splitlines()),
     }
 

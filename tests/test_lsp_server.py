@@ -232,6 +232,7 @@ async def test_ask_command_and_context_request(inherited: LanguageClient) -> Non
     assert context.state == "complete"
     assert 0 < context.stats.context_tokens <= 150
     assert "transport/http.py" in [c.path for c in context.context]
+    assert all(c.text for c in context.context)  # the same builder as the CLI and MCP: the code travels
 
 
 async def test_columns_are_utf16(client: LanguageClient, tmp_path: Path) -> None:

@@ -7,6 +7,7 @@ with `mcp.client.stdio.stdio_client` + `ClientSession`.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Callable
@@ -25,7 +26,7 @@ from codehop.errors import CodehopError, OutsideRepoError, UsageError
 from codehop.mcp_server import main, resolve_tool
 
 ROOT = Path(__file__).resolve().parent.parent
-TOOLS = {"ask", "context", "resolve", "dependents"}
+TOOLS = {"ask", "context", "resolve", "dependents", "map"}
 CALL_TIMEOUT_S = 60
 
 
@@ -78,12 +79,12 @@ def inside(repo: Path, rel_path: str) -> bool:
 # ---- end to end over stdio ---------------------------------------------------------------------
 @pytest.mark.slow
 @pytest.mark.asyncio
-async def test_four_tools_answer_on_the_reexport_chain(fixture_repo: Callable[[str], Path], tmp_path: Path):
-    """reexport_chain: ask/context/resolve/dependents over MCP; Cart is declared at shop/api/cart.py:4."""
+async def test_the_tools_answer_on_the_reexport_chain(fixture_repo: Callable[[str], Path], tmp_path: Path):
+    """reexport_chain: ask/context/resolve/dependents/map over MCP; Cart is declared at shop/api/cart.py:4."""
     repo = fixture_repo("reexport_chain")
     async with mcp_session(repo, tmp_path / "server.log") as session:
         listed = await session.list_tools()
-        assert {t.name for t in listed.tools} == TOOLS and len(listed.tools) == 4
+        assert {t.name for t in listed.tools} == TOOLS and len(listed.tools) == 5
         assert all(t.description for t in listed.tools)
 
         answer = ok(await call(session, "ask", question="Where is `Cart` defined?"))
@@ -91,8 +92,10 @@ async def test_four_tools_answer_on_the_reexport_chain(fixture_repo: Callable[[s
         assert answer["state"] == "complete"
         assert any(c["path"] == "shop/api/cart.py" for c in answer["context"])
 
+        assert all(c["text"] and c["truncated"] is False for c in answer["context"])
+
         ctx = ok(await call(session, "context", query="Where is `Cart` defined?", budget_tokens=400))
-        assert set(ctx) == CONTRACT_KEYS
+        assert set(ctx) == CONTRACT_KEYS | {"manifest", "left_out"}
         assert sum(1 for _ in ctx["context"]) and ctx["stats"]["context_tokens"] <= 400
         md_result = await call(session, "context", query="Where is `Cart` defined?", format="markdown")
         md = ok(md_result)["markdown"]
@@ -117,6 +120,38 @@ async def test_four_tools_answer_on_the_reexport_chain(fixture_repo: Callable[[s
         users = ok(await call(session, "dependents", symbol="shop.api.cart.Cart"))
         sites = {(d["path"], d["line"]) for d in users["dependents"]}
         assert {("app.py", 3), ("shop/__init__.py", 6), ("shop/api/__init__.py", 3)} <= sites
+
+        repo_map = ok(await call(session, "map", budget_tokens=200))
+        assert repo_map["tokens"] <= 200 and "class Cart" in repo_map["text"]
+
+
+@pytest.mark.slow
+@pytest.mark.asyncio
+async def test_the_context_tool_returns_the_code_and_the_same_json_as_the_cli(
+    fixture_repo: Callable[[str], Path], tmp_path: Path
+):
+    """blast_radius: the MCP context of a task carries every item's text (the file's lines, or the site's
+    line) and equals `codehop context --format json` on the same repository, timings aside."""
+    repo = fixture_repo("blast_radius")
+    task = "Add a retries parameter to fetch_record and update every caller."
+    async with mcp_session(repo, tmp_path / "server.log") as session:
+        ctx = ok(await call(session, "context", query=task, budget_tokens=300))
+    for item in ctx["context"]:
+        lines = (repo / item["path"]).read_text().split("\n")[item["start_line"] - 1 : item["end_line"]]
+        assert item["text"] == (lines[0].strip() if item.get("relation") else "\n".join(lines))
+    assert any(item.get("relation") == "calls" for item in ctx["context"])
+    cli = subprocess.run(
+        [sys.executable, "-m", "codehop", "context", task, "--repo", str(repo), "--budget-tokens", "300",
+         "--format", "json"],
+        capture_output=True, text=True, timeout=120, env={"PYTHONPATH": str(ROOT), "PATH": ""},
+    )
+    assert cli.returncode == 0, cli.stderr
+    from_cli = json.loads(cli.stdout)
+
+    def timeless(d: dict[str, Any]) -> dict[str, Any]:
+        return {**d, "stats": {k: v for k, v in d["stats"].items() if not k.endswith("_ms")}}
+
+    assert timeless(from_cli) == timeless(ctx)
 
 
 @pytest.mark.slow

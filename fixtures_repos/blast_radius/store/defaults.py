@@ -1,0 +1,2 @@
+TIMEOUT_S = 5
+RETRIES = 2
