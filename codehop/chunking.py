@@ -281,6 +281,12 @@ class _Walker:
                     self.assignment(child, scope, cls, member_names)
         elif t == "try_statement" and _catches_import_error(stmt):
             self.import_fallback(stmt, scope, cls, member_names)
+        elif t == "if_statement" and not cls and _is_main_guard(stmt):
+            # `if __name__ == "__main__":` runs only as a script: what it binds does not exist for an
+            # importer (rich/live.py re-imports `Live` there), so only its else branches are read
+            for child in stmt.named_children:
+                if child.type in ("elif_clause", "else_clause"):
+                    self.statement(child, scope, cls, member_names)
         elif t in _BLOCK_PARENTS:
             for child in stmt.named_children:
                 if child.type in _BLOCK_PARENTS:
@@ -600,6 +606,15 @@ class _Walker:
                 else:
                     continue
                 self.xref(node, dotted, ref_type, target, scope)
+
+
+def _is_main_guard(stmt: Node) -> bool:
+    """`if __name__ == "__main__":` (either operand order, either quote)."""
+    cond = stmt.child_by_field_name("condition")
+    if cond is None or cond.type != "comparison_operator":
+        return False
+    text = _text(cond).replace("'", '"').replace(" ", "")
+    return text in ('__name__=="__main__"', '"__main__"==__name__')
 
 
 def _catches_import_error(node: Node) -> bool:

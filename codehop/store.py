@@ -21,7 +21,7 @@ from codehop.errors import IndexSchemaError
 from codehop.records import Binding, BindingKind, Chunk, ChunkKind, ClassInfo, RefType, XRef
 from codehop.words import index_words
 
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10  # 10: bindings under `if __name__ == "__main__":` are not module bindings
 
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);

@@ -34,6 +34,8 @@ def app(fixture_repo):  # type: ignore[no-untyped-def]
     # _LAZY = {"Headers": ".models", "join": ("._pure", "join_parts")} read by __getattr__
     ("wire.lazy.Headers", ("wire/models.py", 12, "wire.models.Headers")),
     ("wire.lazy.join", ("wire/_pure.py", 1, "wire._pure.join_parts")),
+    # `if __name__ == "__main__": from wire.live import Live` binds nothing for an importer
+    ("wire.live.Live", ("wire/live.py", 1, "wire.live.Live")),
 ])
 def test_table_resolves(app, dotted, where):  # type: ignore[no-untyped-def]
     res = app.table.resolve(dotted)
