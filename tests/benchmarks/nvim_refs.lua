@@ -2,6 +2,7 @@
 -- NV_ROOT: the tree (Django 5.2); NV_FUNCS: JSON list of {q, path, line, col} (0-based col of the name),
 -- e.g. from refs_bench.pick_functions; NV_OUT: one line per function: qualname, locations, ms, error.
 -- usage: NV_ROOT=/tmp/django NV_FUNCS=f.json NV_OUT=o.tsv nvim --headless --clean -c "luafile tests/benchmarks/nvim_refs.lua"
+local root = os.getenv("NV_ROOT") or "/tmp/django-editor"
 local funcs = vim.fn.json_decode(table.concat(vim.fn.readfile(os.getenv("NV_FUNCS") or "/tmp/nv/funcs.json"), "\n"))
 local out = {}
 local client_id = vim.lsp.start_client({
