@@ -12,9 +12,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from codehop.environment import PythonEnvironment, find_environment
 from codehop.errors import UsageError
 from codehop.indexer import IndexReport, index_repo
 from codehop.orchestrator import Navigator
+from codehop.packages import PackageIndexes
 from codehop.protocols import Generator, Resolver
 from codehop.resolve import Ladder, RegexResolver, SymbolTableResolver
 from codehop.retrieval import Neighbours, retrieve
@@ -57,6 +59,8 @@ class Config:
     use_graph: bool = True
     retrieve_k: int = 30  # BM25 hits considered before packing
     index_dir: str | None = None
+    python: str | None = None  # the interpreter whose packages the repository uses (else found)
+    use_env: bool = field(default_factory=lambda: os.environ.get("CODEHOP_NO_ENV", "") in ("", "0"))
 
 
 class App:
@@ -66,7 +70,8 @@ class App:
         self.config = config or Config()
         self.store, self.report = index_repo(repo, index_dir=self.config.index_dir)
         self.root = Path(self.report.root)
-        self.table = SymbolTable(self.store)
+        self.env, self.packages = self._environment()
+        self.table = SymbolTable(self.store, packages=self.packages)
         self._graph: object = None
         self._lock = threading.RLock()
         self._resolvers: dict[str, Resolver] = {}
@@ -81,10 +86,28 @@ class App:
             store, report = index_repo(self.root, index_dir=self.config.index_dir, stamp=stamp)
             if store.path != self.store.path:
                 self.store = store
-                self.table = SymbolTable(store)
+                if self.packages is not None:
+                    self.packages.rebind(store)
+                self.table = SymbolTable(store, packages=self.packages)
                 self._close_resolvers()  # they hold the old table; rebuilt on next use
             self.report = report
             return report
+
+    def _environment(self) -> tuple[PythonEnvironment | None, PackageIndexes | None]:
+        """The repository's Python environment, found once (an explicit `--python` that fails is an
+        error; a found one that fails is a warning: only the repository is trusted then)."""
+        if not self.config.use_env:
+            return None, None
+        try:
+            env = find_environment(self.root, self.config.python)
+        except UsageError as exc:
+            if self.config.python or os.environ.get("CODEHOP_PYTHON"):
+                raise
+            self.report.warnings.append(f"environment: {exc}; only the repository is read")
+            return None, None
+        if env is None:
+            return None, None
+        return env, PackageIndexes(env, self.store)
 
     # ---- engines -----------------------------------------------------------
     def graph_neighbours(self) -> Neighbours | None:
