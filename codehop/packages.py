@@ -73,7 +73,10 @@ class PackageIndexes:
                 self._by_top = {}
                 for d in distributions(self.env):
                     for t in d.top_level:
-                        self._by_top.setdefault(t, d)
+                        had = self._by_top.setdefault(t, d)
+                        if had is not d and had.site_dir == d.site_dir:
+                            self.warnings.append(f"{t}: claimed by both {had.pin} and {d.pin} in {d.site_dir} "
+                                                 f"(a stale dist-info?); {had.pin} is used")
             return self._by_top.get(top)
 
     def indexed(self) -> list[IndexedPackage]:
