@@ -61,6 +61,24 @@ resolvers_option = click.option("--resolvers", "resolvers", envvar="CODEHOP_RESO
                                      "symbol_table,jedi,lsp,regex; also llm).")
 
 
+
+def _set_environment(ctx: click.Context, param: click.Parameter, value: Any) -> None:
+    # read by find_environment and Config in this process and by the Apps a server builds
+    if param.name == "python" and value:
+        os.environ["CODEHOP_PYTHON"] = value
+    if param.name == "no_env" and value:
+        os.environ["CODEHOP_NO_ENV"] = "1"
+
+
+def env_options(f: Any) -> Any:
+    """--python PATH and --no-env: which installed packages the repository's chains may enter."""
+    f = click.option("--no-env", "no_env", is_flag=True, expose_value=False, callback=_set_environment,
+                     help="Read only the repository: no installed packages.")(f)
+    return click.option("--python", "python", default=None, expose_value=False, callback=_set_environment,
+                        help="The interpreter (or virtualenv) whose installed packages the repository uses "
+                             "(default: a .venv/venv in the repository, else $VIRTUAL_ENV).")(f)
+
+
 def _ladder(resolvers: str | None, *, for_server: bool = False) -> dict[str, Any]:
     """Config keyword for a --resolvers value (nothing when not given: the default ladder).
     A server builds its Apps itself: it reads the choice from CODEHOP_RESOLVERS."""
@@ -207,6 +225,7 @@ def _parse_site(site: str) -> tuple[str, int, int]:
 @click.option("--via", type=click.Choice(["symbol_table", "jedi", "lsp", "regex", "all"]), default=None,
               help="Use one resolver, or all of them side by side.")
 @json_option
+@env_options
 @handle_errors
 def resolve(site: str, repo: str, index_dir: str | None, via: str | None, as_json: bool) -> None:
     """Resolve the reference at PATH:LINE[:COL] to its declaration, with the chain."""
@@ -256,6 +275,7 @@ def resolve(site: str, repo: str, index_dir: str | None, via: str | None, as_jso
 @click.option("--generator", type=click.Choice(["offline", "anthropic"]), default="offline", show_default=True)
 @resolvers_option
 @json_option
+@env_options
 @handle_errors
 def ask(question: str, repo: str, index_dir: str | None, max_loops: int, budget_tokens: int,
         generator: str, resolvers: str | None, as_json: bool) -> None:
@@ -281,6 +301,7 @@ def ask(question: str, repo: str, index_dir: str | None, max_loops: int, budget_
 @max_loops_option
 @click.option("--format", "fmt", type=click.Choice(["json", "markdown"]), default="markdown", show_default=True)
 @resolvers_option
+@env_options
 @handle_errors
 def context(query: str, repo: str, index_dir: str | None, budget_tokens: int, max_loops: int, fmt: str,
             resolvers: str | None) -> None:
@@ -375,6 +396,7 @@ def graph(symbol: str | None, repo: str, index_dir: str | None, depth: int, stat
 @main.command()
 @click.option("--tcp", default=None, help="HOST:PORT instead of stdio.")
 @resolvers_option
+@env_options
 @handle_errors
 def lsp(tcp: str | None, resolvers: str | None) -> None:
     """Run the codehop language server (stdio by default)."""
@@ -387,6 +409,7 @@ def lsp(tcp: str | None, resolvers: str | None) -> None:
 @main.command()
 @repo_option
 @resolvers_option
+@env_options
 @handle_errors
 def mcp(repo: str, resolvers: str | None) -> None:
     """Run the codehop MCP server over stdio."""
@@ -400,6 +423,7 @@ def mcp(repo: str, resolvers: str | None) -> None:
 @repo_option
 @index_dir_option
 @json_option
+@env_options
 @handle_errors
 def doctor(repo: str, index_dir: str | None, as_json: bool) -> None:
     """Check the index, the language servers and the Anthropic configuration."""
