@@ -18,7 +18,7 @@ from codehop.indexer import IndexReport, index_repo
 from codehop.orchestrator import Navigator
 from codehop.packages import PackageIndexes
 from codehop.protocols import Generator, Resolver
-from codehop.resolve import Ladder, RegexResolver, SymbolTableResolver
+from codehop.resolve import Boundary, Ladder, RegexResolver, SymbolTableResolver
 from codehop.retrieval import Neighbours, retrieve
 from codehop.symbols import SymbolTable
 
@@ -109,6 +109,12 @@ class App:
             return None, None
         return env, PackageIndexes(env, self.store)
 
+    def boundary(self) -> Boundary:
+        """The trust boundary for position-based rungs: the repository plus the environment's package dirs."""
+        if self.env is None or self.packages is None:
+            return Boundary(self.root)
+        return Boundary(self.root, environment=self.env.contains, mount=self.packages.for_path)
+
     # ---- engines -----------------------------------------------------------
     def graph_neighbours(self) -> Neighbours | None:
         if not self.config.use_graph:
@@ -132,13 +138,17 @@ class App:
         if name == "jedi":
             from codehop.jedi_resolver import JediResolver
 
-            return JediResolver(str(self.root), self.table, timeout_s=self.config.resolver_timeout_s)
+            return JediResolver(str(self.root), self.table, timeout_s=self.config.resolver_timeout_s,
+                                python=self.env.python if self.env is not None else None,
+                                boundary=self.boundary())
         if name == "lsp":
             from codehop.lsp_resolver import LspResolver
 
             return LspResolver(str(self.root), self.table, server=self.config.language_server,
                                command=self.config.language_server_command,
-                               timeout_s=self.config.resolver_timeout_s)
+                               timeout_s=self.config.resolver_timeout_s, boundary=self.boundary(),
+                               # basedpyright/pyright read the interpreter from the `python` section
+                               settings={"python": {"pythonPath": self.env.python}} if self.env is not None else None)
         if name == "regex":
             return RegexResolver(self.table, str(self.root))
         if name == "llm":

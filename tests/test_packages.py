@@ -149,3 +149,50 @@ def test_broken_distribution_is_a_warning_not_a_traceback(app_with_venv: Path, c
     finally:
         app.close()
     assert out["state"] != "complete"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rung", ["jedi", "lsp"])
+def test_position_rungs_land_in_the_package_given_python(app_with_venv: Path, cache: Path, tmp_path: Path,
+                                                         rung: str) -> None:
+    """A repository without a virtualenv of its own, `--python` naming one elsewhere: Jedi (its
+    environment_path) and basedpyright (`python.pythonPath` over workspace/configuration) land in
+    the package, the boundary accepts the landing, and the declaration is fetched from its index."""
+    from codehop.orchestrator import declaration_chunk
+    from codehop.records import PendingReference, RefType
+
+    repo = tmp_path / "bare-app"
+    shutil.copytree(app_with_venv / "app", repo / "app")
+    app = App(repo, Config(python=str(app_with_venv / ".venv" / "bin" / "python"), resolver_timeout_s=20.0))
+    try:
+        ref = PendingReference(anchor_text="s.get", ref_type=RefType.CALL, ref_target="s.get",
+                               origin_path="app/client.py", origin_line=12, origin_col=11)
+        res = app.resolver(rung).resolve(ref)
+        assert res is not None and not res.is_external, res
+        site = next((app_with_venv / ".venv" / "lib").glob("python3*/site-packages")).resolve()
+        assert (res.target.rel_path, res.target.line) == (str(site / "minireq" / "sessions.py"), 26)
+        chunk = declaration_chunk(app.store, res.target)
+        assert chunk is not None and chunk.qualname == "minireq.sessions.Session.get"
+    finally:
+        app.close()
+
+
+@pytest.mark.slow
+def test_a_landing_outside_repository_and_environment_stays_external(app_with_venv: Path, cache: Path,
+                                                                     tmp_path: Path) -> None:
+    """The boundary: a file in neither the repository nor the environment's package dirs is never placed."""
+    app = App(app_with_venv)
+    try:
+        boundary = app.boundary()
+        outside = tmp_path / "elsewhere" / "mod.py"
+        outside.parent.mkdir()
+        outside.write_text("x = 1\n")
+        assert boundary.place(outside) is None
+        assert boundary.place(app_with_venv / "app" / "client.py") == "app/client.py"
+        site = next((app_with_venv / ".venv" / "lib").glob("python3*/site-packages")).resolve()
+        assert boundary.place(site / "minireq" / "adapters.py") == str(site / "minireq" / "adapters.py")
+        link = app_with_venv / "app" / "escape.py"
+        link.symlink_to(outside)
+        assert boundary.place(link) is None  # a symlink out is outside
+    finally:
+        app.close()
