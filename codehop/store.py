@@ -366,13 +366,15 @@ class SqliteStore:
     def bindings_named(self, name: str, limit: int = 50) -> list[Binding]:
         rows = self.conn.execute(f"SELECT {_BINDING_COLS} FROM bindings WHERE name=? LIMIT ?",
                                  (name, limit)).fetchall()
-        if not rows and (self._mounts or self.mount_imports is not None):
-            # a name the repository never binds: the installed packages it imports may
+        found = [_binding(r) for r in rows]
+        imports = (BindingKind.IMPORT, BindingKind.MODULE)
+        if all(b.kind in imports for b in found) and (self._mounts or self.mount_imports is not None):
+            # a name the repository never declares (at most imports): the packages it imports may
             hook, self.mount_imports = self.mount_imports, None
             if hook is not None:
                 hook()
-            return [m.binding(b) for m in self._mounts for b in m.store.bindings_named(name, limit)][:limit]
-        return [_binding(r) for r in rows]
+            found += [m.binding(b) for m in self._mounts for b in m.store.bindings_named(name, limit)]
+        return found[:limit]
 
     def imported_tops(self) -> list[str]:
         """Top-level modules the repository imports (its own included)."""
