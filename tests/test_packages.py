@@ -196,3 +196,18 @@ def test_a_landing_outside_repository_and_environment_stays_external(app_with_ve
         assert boundary.place(link) is None  # a symlink out is outside
     finally:
         app.close()
+
+
+@pytest.mark.slow
+def test_a_distribution_over_the_file_bound_is_skipped_with_a_warning(app_with_venv: Path, cache: Path) -> None:
+    from codehop.packages import PackageIndexes
+
+    app = App(app_with_venv)
+    try:
+        assert app.env is not None
+        small = PackageIndexes(app.env, app.store, max_files=2)  # minireq has 4 files
+        assert small.package("minireq") is None
+        assert any("more than 2 Python files" in w for w in small.warnings)
+        assert not (cache / "codehop").exists()  # nothing indexed
+    finally:
+        app.close()
