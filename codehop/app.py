@@ -80,6 +80,14 @@ class App:
     def refresh(self) -> IndexReport:
         """Re-index what changed on disk (a few stat calls when nothing did)."""
         with self._lock:
+            if self.packages is not None and self.packages.stale():
+                # a package was installed, upgraded or removed: its old index must not answer
+                self.store.unmount_all()
+                self.env, self.packages = self._environment()
+                self.table = SymbolTable(self.store, packages=self.packages)
+                self._graph = None
+                self._finder = None
+                self._close_resolvers()
             stamp = self.report.stamp
             if stamp is not None and stamp.unchanged():
                 return self.report

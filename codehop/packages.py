@@ -50,6 +50,22 @@ class PackageIndexes:
         self._by_top: dict[str, Distribution] | None = None
         self._done: dict[str, IndexedPackage | None] = {}  # dist key -> indexed, or None (skipped)
         store.mount_imports = self.mount_imports
+        self._stamp = self._site_stamp()
+
+    def _site_stamp(self) -> tuple[tuple[str, int], ...]:
+        # installing, upgrading or removing a distribution adds or removes a *.dist-info directory,
+        # which changes its package directory's mtime
+        out = []
+        for site in self.env.site_dirs:
+            try:
+                out.append((site, os.stat(site).st_mtime_ns))
+            except OSError:
+                out.append((site, -1))
+        return tuple(out)
+
+    def stale(self) -> bool:
+        """True once a distribution was installed, upgraded or removed since these were read."""
+        return self._site_stamp() != self._stamp
 
     def mount_imports(self) -> None:
         """Index and mount every distribution the repository imports directly (a name it never binds

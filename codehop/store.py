@@ -272,6 +272,10 @@ class SqliteStore:
         come back with absolute paths (under `mount.root`) and chunk ids above `mount.offset`."""
         self._mounts = [m for m in self._mounts if m.root != mount.root or m.tops != mount.tops] + [mount]
 
+    def unmount_all(self) -> None:
+        self._mounts = []
+        self.mount_imports = None
+
     def mounted(self, key: str) -> Mount | None:
         """The mount serving an absolute path, a chunk id (as text), or a dotted name's top-level module."""
         for m in self._mounts:

@@ -211,3 +211,29 @@ def test_a_distribution_over_the_file_bound_is_skipped_with_a_warning(app_with_v
         assert not (cache / "codehop").exists()  # nothing indexed
     finally:
         app.close()
+
+
+@pytest.mark.slow
+def test_a_warm_app_notices_an_upgrade(app_with_venv: Path, cache: Path, tmp_path: Path) -> None:
+    """A server's App kept across an upgrade: refresh() drops the old package index before the next question."""
+    import os
+    import time
+
+    app = App(app_with_venv)
+    try:
+        assert "minireq==1.2.0" in str(_ask(app, "What does RetrySession.mount do?")["context"])
+        src = tmp_path / "minireq-src"
+        shutil.copytree(DATA / "minireq", src)
+        sessions = src / "minireq" / "sessions.py"
+        sessions.write_text(sessions.read_text().replace("Register a connection adapter", "Attach an adapter (2.0)"))
+        site = install_wheel(app_with_venv / ".venv", build_wheel(src, "minireq", "2.0.0", tmp_path))
+        shutil.rmtree(site / "minireq-1.2.0.dist-info")
+        later = time.time() + 5  # a coarse-mtime filesystem still sees the directory change
+        os.utime(site, (later, later))
+        app.refresh()
+        out = _ask(app, "What does RetrySession.mount do?")
+    finally:
+        app.close()
+    assert out["state"] == "complete"
+    [item] = [c for c in out["context"] if c["qualname"] == "minireq.sessions.Session.mount"]
+    assert item["package"] == "minireq==2.0.0" and "(2.0)" in item["text"]
