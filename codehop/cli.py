@@ -185,6 +185,10 @@ def xrefs(repo: str, index_dir: str | None, ref_type: str | None, file: str | No
             "hops_from_table": counters.get("hops_from_table", 0),
             "hops_from_resolver": counters.get("hops_from_resolver", 0),
         }
+        if app.env is not None:  # the installed side: indexed once, never rebuilt while installed
+            from codehop.packages import cached_stats
+
+            data["packages"] = cached_stats(app.env)
         if as_json:
             _emit_json(data)
             return
@@ -192,6 +196,8 @@ def xrefs(repo: str, index_dir: str | None, ref_type: str | None, file: str | No
             click.echo(f"{k:16s} {v['rows']:7d} rows, {v['resolved_at_index_time']:7d} resolved at index time")
         click.echo(f"rebuilds {rebuilds}, queries {queries}, ratio {data['rebuild_to_query_ratio']}; "
                    f"hops served by the table {data['hops_from_table']}, by a resolver {data['hops_from_resolver']}")
+        for pin, v in data.get("packages", {}).items():
+            click.echo(f"package {pin}: {v['rows']} rows, {v['resolved_at_index_time']} resolved at index time")
         return
     rows = app.store.xrefs(rel_path=file, ref_type=ref_type, limit=limit)
     out = [{"path": x.rel_path, "line": x.line, "col": x.col, "anchor_text": x.anchor_text,

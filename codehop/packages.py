@@ -152,3 +152,21 @@ class PackageIndexes:
             register_package(f"{site}/{t}", dist.pin, str(site))
         self.store.mount(mount)
         return IndexedPackage(dist=dist, mount=mount, symbols=SymbolSnapshot(store), seconds=seconds, files=files)
+
+
+def cached_stats(env: PythonEnvironment) -> dict[str, dict[str, object]]:
+    """For each distribution of `env` already indexed in the shared cache (none is indexed here):
+    its xref rows and how many were resolved when the package was indexed."""
+    out: dict[str, dict[str, object]] = {}
+    for dist in distributions(env):
+        db = package_cache_dir(dist) / "index.db"
+        if not db.is_file():
+            continue
+        store = SqliteStore(db)
+        try:
+            counts = store.xref_type_counts()
+        finally:
+            store.close()
+        out[dist.pin] = {"rows": sum(v[0] for v in counts.values()),
+                         "resolved_at_index_time": sum(v[1] or 0 for v in counts.values()), "index": str(db)}
+    return out

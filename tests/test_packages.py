@@ -237,3 +237,23 @@ def test_a_warm_app_notices_an_upgrade(app_with_venv: Path, cache: Path, tmp_pat
     assert out["state"] == "complete"
     [item] = [c for c in out["context"] if c["qualname"] == "minireq.sessions.Session.mount"]
     assert item["package"] == "minireq==2.0.0" and "(2.0)" in item["text"]
+
+
+@pytest.mark.slow
+def test_xrefs_stats_report_the_package_side(app_with_venv: Path, cache: Path) -> None:
+    import json
+    import subprocess
+    import sys
+
+    app = App(app_with_venv)
+    try:
+        _ask(app, "Where is RetrySession.get defined?")  # indexes minireq into the cache
+    finally:
+        app.close()
+    root = Path(__file__).resolve().parent.parent
+    env = {**__import__("os").environ, "PYTHONPATH": str(root)}
+    done = subprocess.run([sys.executable, "-m", "codehop", "xrefs", "--stats", "--json", "--repo", str(app_with_venv)],
+                          capture_output=True, text=True, timeout=120, env=env, check=True)
+    pkgs = json.loads(done.stdout)["packages"]
+    assert set(pkgs) == {"minireq==1.2.0"}
+    assert pkgs["minireq==1.2.0"]["rows"] > 0 and pkgs["minireq==1.2.0"]["resolved_at_index_time"] > 0
