@@ -257,3 +257,30 @@ def test_xrefs_stats_report_the_package_side(app_with_venv: Path, cache: Path) -
     pkgs = json.loads(done.stdout)["packages"]
     assert set(pkgs) == {"minireq==1.2.0"}
     assert pkgs["minireq==1.2.0"]["rows"] > 0 and pkgs["minireq==1.2.0"]["resolved_at_index_time"] > 0
+
+
+@pytest.mark.slow
+@pytest.mark.asyncio
+async def test_mcp_ask_answers_from_the_package(app_with_venv: Path, cache: Path, tmp_path: Path) -> None:
+    """The MCP tools, through the SDK's stdio client: the same package item, marked environment."""
+    import os
+    import sys
+
+    import anyio
+    from mcp import ClientSession, StdioServerParameters, stdio_client
+
+    root = Path(__file__).resolve().parent.parent
+    params = StdioServerParameters(command=sys.executable, args=["-m", "codehop.mcp_server", "--repo", str(app_with_venv)],
+                                   env={"PYTHONPATH": str(root), "XDG_CACHE_HOME": os.environ["XDG_CACHE_HOME"]},
+                                   cwd=str(app_with_venv))
+    with open(tmp_path / "mcp.log", "w", encoding="utf-8") as errlog:
+        async with stdio_client(params, errlog=errlog) as (read, write), ClientSession(read, write) as session:
+            with anyio.fail_after(60):
+                await session.initialize()
+                result = await session.call_tool("ask", {"question": "Which parameters does HTTPAdapter take?"})
+    assert not result.is_error, result.content
+    data = result.structured_content
+    assert isinstance(data, dict) and data["state"] == "complete"
+    [item] = [c for c in data["context"] if c["qualname"] == "minireq.adapters.HTTPAdapter"]
+    assert item["source"] == "environment" and item["package"] == "minireq==1.2.0"
+    assert item["path"] == "minireq/adapters.py"
