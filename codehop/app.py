@@ -12,11 +12,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from codehop.environment import PythonEnvironment, find_environment
 from codehop.errors import UsageError
 from codehop.indexer import IndexReport, index_repo
 from codehop.orchestrator import Navigator
+from codehop.packages import PackageIndexes
 from codehop.protocols import Generator, Resolver
-from codehop.resolve import Ladder, RegexResolver, SymbolTableResolver
+from codehop.resolve import Boundary, Ladder, RegexResolver, SymbolTableResolver
 from codehop.retrieval import Neighbours, retrieve
 from codehop.symbols import SymbolTable
 
@@ -57,6 +59,8 @@ class Config:
     use_graph: bool = True
     retrieve_k: int = 30  # BM25 hits considered before packing
     index_dir: str | None = None
+    python: str | None = None  # the interpreter whose packages the repository uses (else found)
+    use_env: bool = field(default_factory=lambda: os.environ.get("CODEHOP_NO_ENV", "") in ("", "0"))
 
 
 class App:
@@ -66,7 +70,8 @@ class App:
         self.config = config or Config()
         self.store, self.report = index_repo(repo, index_dir=self.config.index_dir)
         self.root = Path(self.report.root)
-        self.table = SymbolTable(self.store)
+        self.env, self.packages = self._environment()
+        self.table = SymbolTable(self.store, packages=self.packages)
         self._graph: object = None
         self._lock = threading.RLock()
         self._resolvers: dict[str, Resolver] = {}
@@ -75,16 +80,48 @@ class App:
     def refresh(self) -> IndexReport:
         """Re-index what changed on disk (a few stat calls when nothing did)."""
         with self._lock:
+            if self.packages is not None and self.packages.stale():
+                # a package was installed, upgraded or removed: its old index must not answer
+                self.store.unmount_all()
+                self.env, self.packages = self._environment()
+                self.table = SymbolTable(self.store, packages=self.packages)
+                self._graph = None
+                self._finder = None
+                self._close_resolvers()
             stamp = self.report.stamp
             if stamp is not None and stamp.unchanged():
                 return self.report
             store, report = index_repo(self.root, index_dir=self.config.index_dir, stamp=stamp)
             if store.path != self.store.path:
                 self.store = store
-                self.table = SymbolTable(store)
+                if self.packages is not None:
+                    self.packages.rebind(store)
+                self.table = SymbolTable(store, packages=self.packages)
                 self._close_resolvers()  # they hold the old table; rebuilt on next use
             self.report = report
             return report
+
+    def _environment(self) -> tuple[PythonEnvironment | None, PackageIndexes | None]:
+        """The repository's Python environment, found once (an explicit `--python` that fails is an
+        error; a found one that fails is a warning: only the repository is trusted then)."""
+        if not self.config.use_env:
+            return None, None
+        try:
+            env = find_environment(self.root, self.config.python)
+        except UsageError as exc:
+            if self.config.python or os.environ.get("CODEHOP_PYTHON"):
+                raise
+            self.report.warnings.append(f"environment: {exc}; only the repository is read")
+            return None, None
+        if env is None:
+            return None, None
+        return env, PackageIndexes(env, self.store)
+
+    def boundary(self) -> Boundary:
+        """The trust boundary for position-based rungs: the repository plus the environment's package dirs."""
+        if self.env is None or self.packages is None:
+            return Boundary(self.root)
+        return Boundary(self.root, environment=self.env.contains, mount=self.packages.for_path)
 
     # ---- engines -----------------------------------------------------------
     def graph_neighbours(self) -> Neighbours | None:
@@ -109,13 +146,17 @@ class App:
         if name == "jedi":
             from codehop.jedi_resolver import JediResolver
 
-            return JediResolver(str(self.root), self.table, timeout_s=self.config.resolver_timeout_s)
+            return JediResolver(str(self.root), self.table, timeout_s=self.config.resolver_timeout_s,
+                                python=self.env.python if self.env is not None else None,
+                                boundary=self.boundary())
         if name == "lsp":
             from codehop.lsp_resolver import LspResolver
 
             return LspResolver(str(self.root), self.table, server=self.config.language_server,
                                command=self.config.language_server_command,
-                               timeout_s=self.config.resolver_timeout_s)
+                               timeout_s=self.config.resolver_timeout_s, boundary=self.boundary(),
+                               # basedpyright/pyright read the interpreter from the `python` section
+                               settings={"python": {"pythonPath": self.env.python}} if self.env is not None else None)
         if name == "regex":
             return RegexResolver(self.table, str(self.root))
         if name == "llm":

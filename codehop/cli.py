@@ -61,6 +61,24 @@ resolvers_option = click.option("--resolvers", "resolvers", envvar="CODEHOP_RESO
                                      "symbol_table,jedi,lsp,regex; also llm).")
 
 
+
+def _set_environment(ctx: click.Context, param: click.Parameter, value: Any) -> None:
+    # read by find_environment and Config in this process and by the Apps a server builds
+    if param.name == "python" and value:
+        os.environ["CODEHOP_PYTHON"] = value
+    if param.name == "no_env" and value:
+        os.environ["CODEHOP_NO_ENV"] = "1"
+
+
+def env_options(f: Any) -> Any:
+    """--python PATH and --no-env: which installed packages the repository's chains may enter."""
+    f = click.option("--no-env", "no_env", is_flag=True, expose_value=False, callback=_set_environment,
+                     help="Read only the repository: no installed packages.")(f)
+    return click.option("--python", "python", default=None, expose_value=False, callback=_set_environment,
+                        help="The interpreter (or virtualenv) whose installed packages the repository uses "
+                             "(default: a .venv/venv in the repository, else $VIRTUAL_ENV).")(f)
+
+
 def _ladder(resolvers: str | None, *, for_server: bool = False) -> dict[str, Any]:
     """Config keyword for a --resolvers value (nothing when not given: the default ladder).
     A server builds its Apps itself: it reads the choice from CODEHOP_RESOLVERS."""
@@ -167,6 +185,10 @@ def xrefs(repo: str, index_dir: str | None, ref_type: str | None, file: str | No
             "hops_from_table": counters.get("hops_from_table", 0),
             "hops_from_resolver": counters.get("hops_from_resolver", 0),
         }
+        if app.env is not None:  # the installed side: indexed once, never rebuilt while installed
+            from codehop.packages import cached_stats
+
+            data["packages"] = cached_stats(app.env)
         if as_json:
             _emit_json(data)
             return
@@ -174,6 +196,8 @@ def xrefs(repo: str, index_dir: str | None, ref_type: str | None, file: str | No
             click.echo(f"{k:16s} {v['rows']:7d} rows, {v['resolved_at_index_time']:7d} resolved at index time")
         click.echo(f"rebuilds {rebuilds}, queries {queries}, ratio {data['rebuild_to_query_ratio']}; "
                    f"hops served by the table {data['hops_from_table']}, by a resolver {data['hops_from_resolver']}")
+        for pin, v in data.get("packages", {}).items():
+            click.echo(f"package {pin}: {v['rows']} rows, {v['resolved_at_index_time']} resolved at index time")
         return
     rows = app.store.xrefs(rel_path=file, ref_type=ref_type, limit=limit)
     out = [{"path": x.rel_path, "line": x.line, "col": x.col, "anchor_text": x.anchor_text,
@@ -207,6 +231,7 @@ def _parse_site(site: str) -> tuple[str, int, int]:
 @click.option("--via", type=click.Choice(["symbol_table", "jedi", "lsp", "regex", "all"]), default=None,
               help="Use one resolver, or all of them side by side.")
 @json_option
+@env_options
 @handle_errors
 def resolve(site: str, repo: str, index_dir: str | None, via: str | None, as_json: bool) -> None:
     """Resolve the reference at PATH:LINE[:COL] to its declaration, with the chain."""
@@ -256,6 +281,7 @@ def resolve(site: str, repo: str, index_dir: str | None, via: str | None, as_jso
 @click.option("--generator", type=click.Choice(["offline", "anthropic"]), default="offline", show_default=True)
 @resolvers_option
 @json_option
+@env_options
 @handle_errors
 def ask(question: str, repo: str, index_dir: str | None, max_loops: int, budget_tokens: int,
         generator: str, resolvers: str | None, as_json: bool) -> None:
@@ -281,6 +307,7 @@ def ask(question: str, repo: str, index_dir: str | None, max_loops: int, budget_
 @max_loops_option
 @click.option("--format", "fmt", type=click.Choice(["json", "markdown"]), default="markdown", show_default=True)
 @resolvers_option
+@env_options
 @handle_errors
 def context(query: str, repo: str, index_dir: str | None, budget_tokens: int, max_loops: int, fmt: str,
             resolvers: str | None) -> None:
@@ -375,6 +402,7 @@ def graph(symbol: str | None, repo: str, index_dir: str | None, depth: int, stat
 @main.command()
 @click.option("--tcp", default=None, help="HOST:PORT instead of stdio.")
 @resolvers_option
+@env_options
 @handle_errors
 def lsp(tcp: str | None, resolvers: str | None) -> None:
     """Run the codehop language server (stdio by default)."""
@@ -387,6 +415,7 @@ def lsp(tcp: str | None, resolvers: str | None) -> None:
 @main.command()
 @repo_option
 @resolvers_option
+@env_options
 @handle_errors
 def mcp(repo: str, resolvers: str | None) -> None:
     """Run the codehop MCP server over stdio."""
@@ -400,6 +429,7 @@ def mcp(repo: str, resolvers: str | None) -> None:
 @repo_option
 @index_dir_option
 @json_option
+@env_options
 @handle_errors
 def doctor(repo: str, index_dir: str | None, as_json: bool) -> None:
     """Check the index, the language servers and the Anthropic configuration."""

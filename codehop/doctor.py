@@ -40,6 +40,8 @@ def _environment(root: Path) -> Check:
     from codehop.errors import CodehopError
 
     try:
+        if os.environ.get("CODEHOP_NO_ENV", "") not in ("", "0"):
+            return Check("environment", True, "off (--no-env): only the repository is trusted")
         env = find_environment(root)
     except CodehopError as exc:
         return Check("environment", False, exc.message, "point CODEHOP_PYTHON at a working interpreter, or unset it")

@@ -170,7 +170,7 @@ def open_index(root: Path, index_dir: Path) -> SqliteStore | None:
 def index_repo(repo: str | os.PathLike[str], *, index_dir: str | os.PathLike[str] | None = None,
                max_file_bytes: int = DEFAULT_MAX_FILE_BYTES, workers: int | None = None,
                progress: Progress | None = None, stamp: TreeStamp | None = None,
-               ) -> tuple[SqliteStore, IndexReport]:
+               include: frozenset[str] | None = None) -> tuple[SqliteStore, IndexReport]:
     """Bring the index of `repo` up to date; return the store and what was done.
 
     `stamp`, from an earlier report of the same process, lets an update skip the directory
@@ -185,7 +185,7 @@ def index_repo(repo: str | os.PathLike[str], *, index_dir: str | os.PathLike[str
     files = stamp.restat() if stamp is not None and store is not None else None
     if files is None:
         dirs: list[tuple[str, int]] = []
-        files = list(walk_python_files(root, report.warnings, dirs))
+        files = list(walk_python_files(root, report.warnings, dirs, include))
         report.stamp = TreeStamp(tuple(dirs), tuple(files))
     else:
         assert stamp is not None

@@ -21,7 +21,7 @@ from typing import Any
 
 from codehop.errors import CodehopError
 from codehop.records import Location, PendingReference, Provenance, Resolution, Step
-from codehop.resolve import names_the_target, site_of
+from codehop.resolve import Boundary, names_the_target, site_of
 from codehop.symbols import SymbolTable
 
 
@@ -32,8 +32,11 @@ class JediTimeout(CodehopError):
 class JediResolver:
     name = Provenance.JEDI
 
-    def __init__(self, root: str, table: SymbolTable, *, timeout_s: float = 5.0) -> None:
+    def __init__(self, root: str, table: SymbolTable, *, timeout_s: float = 5.0,
+                 python: str | None = None, boundary: Boundary | None = None) -> None:
         self.root = Path(root)
+        self.python = python  # the chosen environment's interpreter (else codehop's own)
+        self.boundary = boundary or Boundary(self.root)
         self.table = table
         self.timeout_s = timeout_s
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="codehop-jedi")
@@ -52,9 +55,12 @@ class JediResolver:
 
         if self._project is None:
             # the indexed root comes first, so an installed copy of the same package never wins
-            env_path = [p for p in jedi.get_default_environment().get_sys_path() if p != str(self.root)]
+            env = (jedi.create_environment(self.python, safe=False) if self.python
+                   else jedi.get_default_environment())
+            env_path = [p for p in env.get_sys_path() if p != str(self.root)]
             self._project = jedi.Project(str(self.root), sys_path=[str(self.root), *env_path],
-                                         smart_sys_path=False)
+                                         smart_sys_path=False,
+                                         **({"environment_path": self.python} if self.python else {}))
         return jedi
 
     def resolve(self, ref: PendingReference) -> Resolution | None:
@@ -92,11 +98,11 @@ class JediResolver:
         n = names[0]
         mpath = Path(str(n.module_path)).resolve()
         origin = Location(rel_path=ref.origin_path, line=ref.origin_line, qualname=ref.anchor_text)
-        if mpath != self.root and self.root not in mpath.parents:
+        rel = self.boundary.place(mpath)
+        if rel is None:
             ext = n.module_name or mpath.stem
             return Resolution(target=Location(rel_path="", line=0, qualname=ext), provenance=self.name,
                               external=ext)
-        rel = mpath.relative_to(self.root).as_posix()
         target = Location(rel_path=rel, line=n.line or 1, qualname=n.full_name or n.name)
         return Resolution(target=target, provenance=self.name,
                           steps=(Step(from_loc=origin, to_loc=target, resolver=self.name, note="goto"),))

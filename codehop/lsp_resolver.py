@@ -14,10 +14,11 @@ from __future__ import annotations
 import os
 import threading
 from pathlib import Path
+from typing import Any
 
 from codehop.errors import LanguageServerError, UsageError
 from codehop.records import Location, PendingReference, Provenance, Resolution, Step
-from codehop.resolve import names_the_target, site_of
+from codehop.resolve import Boundary, names_the_target, site_of
 from codehop.symbols import SymbolTable
 from lsp_bridge.client import SERVERS, LanguageServerClient, utf16_col
 from lsp_bridge.client import Location as Location_
@@ -28,20 +29,22 @@ class LspResolver:
 
     def __init__(self, root: str, table: SymbolTable, *, server: str = "basedpyright",
                  command: tuple[str, ...] = (), timeout_s: float = 5.0,
-                 probe_dir: str | None = None) -> None:
+                 probe_dir: str | None = None, boundary: Boundary | None = None,
+                 settings: dict[str, Any] | None = None) -> None:
         if not command:
             if server not in SERVERS:
                 raise UsageError(f"unknown language server {server!r}; choose {', '.join(SERVERS)}")
             command = tuple(SERVERS[server])
         self.root = Path(root).resolve()
         self.table = table
+        self.boundary = boundary or Boundary(self.root)
         # errors name what really ran: the configured command when it is not the stock one
         self.server = server if tuple(command) == tuple(SERVERS.get(server, ())) else os.path.basename(command[0])
         # started on the first question that needs it (the client is lazy), reused after;
         # a cold start and its first answer get longer deadlines than warm requests
         self.client = LanguageServerClient(list(command), str(self.root), timeout_s=timeout_s,
                                            start_timeout_s=max(20.0, timeout_s),
-                                           first_timeout_s=max(20.0, 4 * timeout_s))
+                                           first_timeout_s=max(20.0, 4 * timeout_s), settings=settings)
         self.probe_dir = Path(probe_dir) if probe_dir else self.root / ".codehop"
         self._lock = threading.Lock()
         self._n = 0
@@ -78,11 +81,11 @@ class LspResolver:
         loc = locations[0]
         target_path = Path(loc.path).resolve()
         origin = Location(rel_path=ref.origin_path, line=ref.origin_line, qualname=ref.anchor_text)
-        if self.root not in target_path.parents:
+        rel = self.boundary.place(target_path)
+        if rel is None:
             ext = _module_name_of(target_path)
             return Resolution(target=Location(rel_path="", line=0, qualname=ext), provenance=self.name,
                               external=ext)
-        rel = target_path.relative_to(self.root).as_posix()
         target = Location(rel_path=rel, line=loc.line + 1, qualname=_qualname_at(self.table, rel, loc.line + 1))
         return Resolution(target=target, provenance=self.name,
                           steps=(Step(from_loc=origin, to_loc=target, resolver=self.name, note="definition"),))

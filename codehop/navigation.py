@@ -28,6 +28,7 @@ from __future__ import annotations
 import keyword
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from codehop.dependents import Relation, Site
@@ -58,9 +59,13 @@ class _Symbol:
 
 # ---- public ------------------------------------------------------------------
 def source_line(app: App, rel_path: str, line: int) -> str | None:
-    """Line `line` (1-based) of a repository file as text, or None (missing, outside, past the end)."""
+    """Line `line` (1-based) of a repository file (or of an installed package's file, named by its
+    absolute path inside the chosen environment) as text, or None (missing, outside, past the end)."""
     try:
-        path = confine(app.root, rel_path)
+        if rel_path.startswith("/") and app.env is not None and app.env.contains(rel_path):
+            path = Path(rel_path)
+        else:
+            path = confine(app.root, rel_path)
         lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
     except (OSError, OutsideRepoError):
         return None

@@ -132,7 +132,9 @@ class Location:
     end_line: int = 0
 
     def to_dict(self) -> dict[str, Any]:
-        return {"path": self.rel_path, "line": self.line, "qualname": self.qualname}
+        out = {"path": self.rel_path, "line": self.line, "qualname": self.qualname}
+        src = source_fields(self.rel_path)
+        return out | src if src["source"] == "environment" else out
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -187,6 +189,31 @@ class PendingReference:
         }
 
 
+# Installed packages whose indexes are mounted in this process: the directory of a top-level
+# module -> (its pin, `requests==2.34.2`; its import root). Items under one are "environment" items.
+_PACKAGE_DIRS: dict[str, tuple[str, str]] = {}
+
+
+def register_package(top_dir: str, pin: str, import_root: str) -> None:
+    _PACKAGE_DIRS[top_dir] = (pin, import_root)
+
+
+def package_of(abs_path: str) -> tuple[str, str] | None:
+    """(pin, import root) of the installed package holding `abs_path`, if one is mounted."""
+    for top, found in list(_PACKAGE_DIRS.items()):
+        if abs_path == f"{top}.py" or abs_path.startswith(top + "/"):
+            return found
+    return None
+
+
+def source_fields(path: str) -> dict[str, Any]:
+    """`source` (and for a package `package`, `path` relative to its import root, `abs_path`)."""
+    pkg = package_of(path) if path.startswith("/") else None
+    if pkg is None:
+        return {"source": "repo"}
+    return {"source": "environment", "package": pkg[0], "path": path[len(pkg[1]) + 1:], "abs_path": path}
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ContextItem:
     chunk: Chunk
@@ -212,6 +239,7 @@ class ContextItem:
             "text": c.text,
             "truncated": self.truncated,
         }
+        out.update(source_fields(c.rel_path))
         if self.relation:
             out["relation"] = self.relation
         return out

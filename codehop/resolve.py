@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -77,6 +77,36 @@ class RegexResolver:
                 res = self.table.resolve(dotted)
                 if res is not None and not res.is_external:
                     return Resolution(target=res.target, provenance=self.name, steps=res.steps)
+        return None
+
+
+def _nowhere(path: Path) -> bool:
+    return False
+
+
+def _no_mount(path: str) -> object:
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Boundary:
+    """The trust boundary a position-based rung's landing must pass: the repository, plus the chosen
+    environment's package directories (`environment`: its `contains`). A landing in the environment
+    has its distribution indexed and mounted (`mount`) so its declaration can be fetched."""
+
+    root: Path
+    environment: Callable[[Path], bool] = _nowhere
+    mount: Callable[[str], object] = _no_mount
+
+    def place(self, path: Path) -> str | None:
+        """Where a landing goes: its path relative to the repository, its absolute path in the
+        environment (mounted), or None outside both (external: named, never fetched)."""
+        path = path.resolve()
+        if self.environment(path):  # first: a `.venv` inside the repository is the environment's
+            return str(path) if self.mount(str(path)) is not None else None
+        root = self.root.resolve()
+        if root in path.parents:
+            return path.relative_to(root).as_posix()
         return None
 
 

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from codehop.records import Binding, BindingKind, ClassInfo
-from codehop.store import SqliteStore
+from codehop.store import Mount, SqliteStore
 
 _KINDS = {k.value: k for k in BindingKind}  # a dict lookup is several times cheaper than BindingKind(v)
 
@@ -91,3 +92,56 @@ class SqlSymbols:
 
     def class_info(self, qualname: str) -> ClassInfo | None:
         return self._get("c", qualname, "", lambda: self.store.query_class_info(qualname))  # type: ignore[no-any-return]
+
+
+PackageProvider = Callable[[str], "tuple[Mount, SymbolSnapshot] | None"]
+
+
+class LayeredSnapshot:
+    """The repository's snapshot first; a name whose top-level module the repository lacks is
+    looked up in the index of the installed distribution that provides it (indexed on first use by
+    the provider), with its paths made absolute. The symbol table walks chains and MROs across."""
+
+    def __init__(self, repo: SymbolSnapshot, provider: PackageProvider) -> None:
+        self.repo = repo
+        self.provider = provider
+        self.version = repo.version
+        self.mro = repo.mro
+        self.prefixes = repo.prefixes
+
+    def _package(self, dotted: str) -> tuple[Mount, SymbolSnapshot] | None:
+        top = dotted.split(".", 1)[0]
+        if not top or self.repo.module_path(top) is not None:
+            return None  # a module of the repository shadows any installed one
+        return self.provider(top)
+
+    def binding(self, scope: str, name: str) -> Binding | None:
+        b = self.repo.binding(scope, name)
+        if b is None and (pkg := self._package(scope)) is not None:
+            found = pkg[1].binding(scope, name)
+            return pkg[0].binding(found) if found is not None else None
+        return b
+
+    def module_path(self, module: str) -> str | None:
+        path = self.repo.module_path(module)
+        if path is None and (pkg := self._package(module)) is not None:
+            rel = pkg[1].module_path(module)
+            return f"{pkg[0].root}/{rel}" if rel is not None else None
+        return path
+
+    def stars(self, module: str) -> list[tuple[str, int]]:
+        if (pkg := self._package(module)) is not None:
+            return pkg[1].stars(module)
+        return self.repo.stars(module)
+
+    def all_names(self, module: str) -> tuple[str, ...] | None:
+        if (pkg := self._package(module)) is not None:
+            return pkg[1].all_names(module)
+        return self.repo.all_names(module)
+
+    def class_info(self, qualname: str) -> ClassInfo | None:
+        info = self.repo.class_info(qualname)
+        if info is None and (pkg := self._package(qualname)) is not None:
+            found = pkg[1].class_info(qualname)
+            return replace(found, rel_path=f"{pkg[0].root}/{found.rel_path}") if found is not None else None
+        return info

@@ -12,8 +12,9 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -141,6 +142,10 @@ class SqliteStore:
         self._local = threading.local()
         self._memo: dict[tuple[str, ...], object] = {}
         self._memo_version = -1
+        self._mounts: list[Mount] = []
+        # called once, the first time a name the repository never binds is looked up by name:
+        # mounts the installed distributions the repository imports (set by the package layer)
+        self.mount_imports: Callable[[], None] | None = None
 
     # ---- connections -------------------------------------------------------
     @property
@@ -249,6 +254,9 @@ class SqliteStore:
         return self._cached(("module", module), lambda: self.query_module_path(module))  # type: ignore[no-any-return]
 
     def module_of(self, rel_path: str) -> str | None:
+        m = self.mounted(rel_path) if rel_path.startswith("/") else None
+        if m is not None:
+            return m.store.module_of(m.rel(rel_path))
         row = self.conn.execute("SELECT module FROM files WHERE rel_path=?", (rel_path,)).fetchone()
         return row[0] if row else None
 
@@ -258,19 +266,50 @@ class SqliteStore:
     def modules(self) -> list[str]:
         return [r[0] for r in self.conn.execute("SELECT module FROM files ORDER BY module")]
 
+    # ---- mounted package indexes -------------------------------------------
+    def mount(self, mount: Mount) -> None:
+        """Serve an installed distribution's index through this store: its chunks and bindings
+        come back with absolute paths (under `mount.root`) and chunk ids above `mount.offset`."""
+        self._mounts = [m for m in self._mounts if m.root != mount.root or m.tops != mount.tops] + [mount]
+
+    def unmount_all(self) -> None:
+        self._mounts = []
+        self.mount_imports = None
+
+    def mounted(self, key: str) -> Mount | None:
+        """The mount serving an absolute path, a chunk id (as text), or a dotted name's top-level module."""
+        for m in self._mounts:
+            if key.startswith("/") and key.startswith(m.root + "/"):
+                rel = key[len(m.root) + 1:]
+                if rel.split("/", 1)[0].removesuffix(".py") in m.tops:
+                    return m
+            elif not key.startswith("/") and key.split(".", 1)[0] in m.tops:
+                return m
+        return None
+
     # ---- chunks ------------------------------------------------------------
     def chunk(self, chunk_id: int) -> Chunk | None:
+        for m in self._mounts:
+            if m.offset < chunk_id < m.offset + MOUNT_SPAN:
+                c = m.store.chunk(chunk_id - m.offset)
+                return m.chunk(c) if c is not None else None
         row = self.conn.execute(f"SELECT {_CHUNK_COLS} FROM chunks WHERE id=?", (chunk_id,)).fetchone()
         return _chunk(row) if row else None
 
     def chunks_at(self, rel_path: str, line: int) -> list[Chunk]:
         """Chunks of `rel_path` whose span contains `line`, smallest first."""
+        m = self.mounted(rel_path) if rel_path.startswith("/") else None
+        if m is not None:
+            return [m.chunk(c) for c in m.store.chunks_at(m.rel(rel_path), line)]
         rows = self.conn.execute(
             f"SELECT {_CHUNK_COLS} FROM chunks WHERE rel_path=? AND start_line<=? AND end_line>=?"
             " ORDER BY end_line - start_line", (rel_path, line, line)).fetchall()
         return [_chunk(r) for r in rows]
 
     def chunks_of_file(self, rel_path: str) -> list[Chunk]:
+        m = self.mounted(rel_path) if rel_path.startswith("/") else None
+        if m is not None:
+            return [m.chunk(c) for c in m.store.chunks_of_file(m.rel(rel_path))]
         rows = self.conn.execute(f"SELECT {_CHUNK_COLS} FROM chunks WHERE rel_path=? ORDER BY start_line",
                                  (rel_path,)).fetchall()
         return [_chunk(r) for r in rows]
@@ -278,6 +317,9 @@ class SqliteStore:
     def chunks_named(self, qualname: str) -> list[Chunk]:
         rows = self.conn.execute(f"SELECT {_CHUNK_COLS} FROM chunks WHERE qualname=? ORDER BY start_line",
                                  (qualname,)).fetchall()
+        m = None if rows else self.mounted(qualname)
+        if m is not None:
+            return [m.chunk(c) for c in m.store.chunks_named(qualname)]
         return [_chunk(r) for r in rows]
 
     def term_docs(self, terms: Sequence[str]) -> tuple[int, dict[str, int]]:
@@ -301,10 +343,18 @@ class SqliteStore:
 
     # ---- symbols -----------------------------------------------------------
     def binding(self, scope: str, name: str) -> Binding | None:
-        return self._cached(("b", scope, name), lambda: self.query_binding(scope, name))  # type: ignore[no-any-return]
+        b = self._cached(("b", scope, name), lambda: self.query_binding(scope, name))
+        m = None if b is not None else self.mounted(scope)
+        if m is not None:
+            found = m.store.binding(scope, name)
+            return m.binding(found) if found is not None else None
+        return b  # type: ignore[no-any-return]
 
     def bindings_at(self, rel_path: str, line: int) -> list[Binding]:
         """The names bound by the statement on `line` (`a = b = c` binds two), in source order."""
+        m = self.mounted(rel_path) if rel_path.startswith("/") else None
+        if m is not None:
+            return [m.binding(b) for b in m.store.bindings_at(m.rel(rel_path), line)]
         rows = self.conn.execute(f"SELECT {_BINDING_COLS} FROM bindings WHERE rel_path=? AND line=? ORDER BY col",
                                  (rel_path, line)).fetchall()
         return [_binding(r) for r in rows]
@@ -312,12 +362,29 @@ class SqliteStore:
     def bindings_in(self, scope: str) -> list[Binding]:
         rows = self.conn.execute(f"SELECT {_BINDING_COLS} FROM bindings WHERE scope=? ORDER BY line",
                                  (scope,)).fetchall()
+        m = None if rows else self.mounted(scope)
+        if m is not None:
+            return [m.binding(b) for b in m.store.bindings_in(scope)]
         return [_binding(r) for r in rows]
 
     def bindings_named(self, name: str, limit: int = 50) -> list[Binding]:
         rows = self.conn.execute(f"SELECT {_BINDING_COLS} FROM bindings WHERE name=? LIMIT ?",
                                  (name, limit)).fetchall()
-        return [_binding(r) for r in rows]
+        found = [_binding(r) for r in rows]
+        imports = (BindingKind.IMPORT, BindingKind.MODULE)
+        if all(b.kind in imports for b in found) and (self._mounts or self.mount_imports is not None):
+            # a name the repository never declares (at most imports): the packages it imports may
+            hook, self.mount_imports = self.mount_imports, None
+            if hook is not None:
+                hook()
+            found += [m.binding(b) for m in self._mounts for b in m.store.bindings_named(name, limit)]
+        return found[:limit]
+
+    def imported_tops(self) -> list[str]:
+        """Top-level modules the repository imports (its own included)."""
+        rows = self.conn.execute("SELECT DISTINCT target FROM bindings WHERE kind IN (?, ?)",
+                                 (BindingKind.IMPORT.value, BindingKind.MODULE.value)).fetchall()
+        return sorted({str(r[0]).split(".", 1)[0] for r in rows if r[0]})
 
     def class_info(self, qualname: str) -> ClassInfo | None:
         return self._cached(("c", qualname), lambda: self.query_class_info(qualname))  # type: ignore[no-any-return]
@@ -494,6 +561,28 @@ class SqliteStore:
 
     def file_modules(self) -> list[tuple[str, str]]:
         return list(self.conn.execute("SELECT rel_path, module FROM files WHERE module != ''"))
+
+
+MOUNT_SPAN = 10**10  # chunk ids of one mounted index: offset < id < offset + span
+
+
+@dataclass(frozen=True, slots=True)
+class Mount:
+    """An installed distribution's index served through a repository's store."""
+
+    root: str  # the distribution's import root (its site dir), absolute
+    tops: frozenset[str]  # its top-level modules
+    store: SqliteStore
+    offset: int  # added to its chunk ids, so they never meet the repository's
+
+    def rel(self, abs_path: str) -> str:
+        return abs_path[len(self.root) + 1:]
+
+    def chunk(self, c: Chunk) -> Chunk:
+        return replace(c, rel_path=f"{self.root}/{c.rel_path}", chunk_id=c.chunk_id + self.offset)
+
+    def binding(self, b: Binding) -> Binding:
+        return replace(b, rel_path=f"{self.root}/{b.rel_path}")
 
 
 def write_file_rows(conn: sqlite3.Connection, files: Sequence[tuple], hashes: dict[str, str],  # type: ignore[type-arg]

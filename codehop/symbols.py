@@ -14,7 +14,7 @@ import threading
 from dataclasses import dataclass
 
 from codehop.records import Binding, BindingKind, ClassInfo, Location, Provenance, Resolution, Step
-from codehop.snapshot import SqlSymbols, SymbolSnapshot
+from codehop.snapshot import LayeredSnapshot, PackageProvider, SqlSymbols, SymbolSnapshot
 from codehop.store import SqliteStore
 
 PS = Provenance.SYMBOL_TABLE
@@ -41,8 +41,9 @@ class _Budget(Exception):
 class SymbolTable:
     """Resolution over an in-memory snapshot of the index, reloaded when the index changes."""
 
-    def __init__(self, store: SqliteStore, *, max_steps: int = 24) -> None:
+    def __init__(self, store: SqliteStore, *, max_steps: int = 24, packages: PackageProvider | None = None) -> None:
         self.store = store
+        self.packages = packages  # installed distributions, indexed and mounted on first use
         self.max_steps = max_steps
         # each thread keeps the snapshot of the index version its query reads, so a query in
         # one thread never sees symbols another thread loaded for a newer version
@@ -66,6 +67,8 @@ class SymbolTable:
                 snap = self._shared.get(version)
                 if snap is None:
                     snap = SymbolSnapshot(self.store)
+                    if self.packages is not None:
+                        snap = LayeredSnapshot(snap, self.packages)  # type: ignore[assignment]
                     self._shared = {snap.version: snap}  # threads on older versions keep their own
             self._local.snap = snap
         return snap

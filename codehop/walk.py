@@ -52,8 +52,12 @@ def _spec(dir_path: str, name: str) -> GitIgnoreSpec | None:
 
 
 def walk_python_files(root: Path, warnings: list[str] | None = None,
-                      dirs: list[tuple[str, int]] | None = None) -> Iterator[SourceFile]:
+                      dirs: list[tuple[str, int]] | None = None,
+                      include: frozenset[str] | None = None) -> Iterator[SourceFile]:
     """Every indexable `.py` file under `root`, in a stable order.
+
+    `include` (an installed distribution's top-level modules) keeps, at the root, only the
+    packages and modules it names: a site-packages directory is indexed one distribution at a time.
 
     One `scandir` per directory: directory entries carry their type, so only
     `.py` files are stat'ed (a no-change re-index is mostly this walk).
@@ -105,6 +109,8 @@ def walk_python_files(root: Path, warnings: list[str] | None = None,
                 is_link = e.is_symlink()
                 is_dir = not is_link and e.is_dir(follow_symlinks=False)
             except OSError:
+                continue
+            if include is not None and not rel_dir and (name if is_dir else name[:-3]) not in include:
                 continue
             if is_dir:
                 if name in SKIP_DIRS or name.endswith(".egg-info") or ignored(rel, True):

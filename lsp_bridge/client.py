@@ -285,8 +285,10 @@ class _Document:
 class _Session:
     """One server process and its connection; touched only on the loop thread."""
 
-    def __init__(self, command: Sequence[str], root_path: str, server: str, stderr: IO[bytes]) -> None:
+    def __init__(self, command: Sequence[str], root_path: str, server: str, stderr: IO[bytes],
+                 settings: dict[str, Any] | None = None) -> None:
         self.command = list(command)
+        self.settings = settings  # answered to workspace/configuration by section (`python.pythonPath`)
         self.root_path = root_path
         self.server = server
         self.stderr = stderr
@@ -301,15 +303,23 @@ class _Session:
         self._tasks: list[asyncio.Task[None]] = []
         self._register_handlers()
 
+    def _section(self, item: object) -> Any:
+        section = item.get("section") if isinstance(item, dict) else None
+        value: Any = self.settings
+        for part in (section or "").split(".") if section else []:
+            value = value.get(part) if isinstance(value, dict) else None
+        return value if section else None
+
     # -- plumbing -----------------------------------------------------------
 
     def _register_handlers(self) -> None:
         def null(params: object) -> None:
             return None
 
-        def configuration(params: object) -> list[None]:
+        # unannotated: pygls passes the client first to a handler whose first parameter's type fits it
+        def configuration(params):  # type: ignore[no-untyped-def]
             items = params.get("items") if isinstance(params, dict) else None
-            return [None] * len(items) if isinstance(items, list) else []
+            return [self._section(it) for it in items] if isinstance(items, list) else []
 
         def folders(params: object) -> list[dict[str, str]]:
             return [self._workspace_folder()]
@@ -513,7 +523,7 @@ class _Session:
         link = {"dynamicRegistration": False, "linkSupport": True}
         capabilities = {
             "general": {"positionEncodings": ["utf-16"]},
-            "workspace": {"workspaceFolders": True, "configuration": False},
+            "workspace": {"workspaceFolders": True, "configuration": self.settings is not None},
             "textDocument": {
                 "synchronization": {"dynamicRegistration": False, "didSave": False},
                 "definition": link,
@@ -612,6 +622,7 @@ class LanguageServerClient:
         start_timeout_s: float = 30.0,
         first_timeout_s: float | None = None,
         stderr_path: str | None = None,
+        settings: dict[str, Any] | None = None,
     ) -> None:
         if not command:
             raise ValueError("empty command")
@@ -625,6 +636,7 @@ class LanguageServerClient:
         self._first_timeout_s = max(timeout_s, first_timeout_s if first_timeout_s is not None else timeout_s)
         self._answered = False
         self._stderr_path = stderr_path
+        self._settings = settings
         self._server = os.path.basename(self._command[0])
         self._lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -684,7 +696,7 @@ class LanguageServerClient:
             if self._stderr_path is not None
             else tempfile.TemporaryFile()  # noqa: SIM115
         )
-        session = _Session(self._command, self._root_path, self._server, stderr)
+        session = _Session(self._command, self._root_path, self._server, stderr, self._settings)
         self._answered = False
         _LIVE_CLIENTS.add(self)
         future = asyncio.run_coroutine_threadsafe(session.start(), loop)

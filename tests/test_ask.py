@@ -110,7 +110,7 @@ def test_public_api_contract(fixture_repo):
     assert d["state"] == "complete" and d["answer_completeness"] == "complete"
     item = d["context"][0]
     assert set(item) == {"path", "start_line", "end_line", "qualname", "kind", "hop", "via", "provenance", "text",
-                         "truncated"}
+                         "truncated", "source"}
     assert {"loops", "context_tokens", "retrieve_ms", "resolve_ms", "generate_ms"} <= set(d["stats"])
 
 

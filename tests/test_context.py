@@ -14,7 +14,8 @@ from codehop.errors import UsageError
 from codehop.orchestrator import Limits
 from codehop.records import Answer, Chunk, ChunkKind, Completeness, ContextItem, State, Via
 
-ITEM_KEYS = {"path", "start_line", "end_line", "qualname", "kind", "hop", "via", "provenance", "text", "truncated"}
+ITEM_KEYS = {"path", "start_line", "end_line", "qualname", "kind", "hop", "via", "provenance", "text", "truncated",
+             "source"}
 CONTEXT_KEYS = CONTRACT_KEYS | {"manifest", "left_out"}
 
 

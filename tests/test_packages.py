@@ -1,0 +1,286 @@
+"""Navigating into installed packages (codehop/packages.py, the mounted store, the layered symbol table).
+
+Fixture: `fixtures_repos/app_with_venv/` with a real `.venv` holding a real wheel of
+`tests/data/minireq` (conftest). Real indexes in a per-test `$XDG_CACHE_HOME`; nothing mocked.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import DATA, build_wheel, install_wheel
+
+from codehop.app import App, Config
+from codehop.environment import distribution_of, find_environment, package_cache_dir
+from codehop.orchestrator import Limits
+
+QUESTIONS = [
+    ("Where is RetrySession.get defined?", "minireq.sessions.Session.get", "minireq/sessions.py"),
+    ("What does RetrySession.mount do?", "minireq.sessions.Session.mount", "minireq/sessions.py"),
+    ("Which parameters does HTTPAdapter take?", "minireq.adapters.HTTPAdapter", "minireq/adapters.py"),
+    ("What does minireq.get return?", "minireq.get", "minireq/__init__.py"),
+]
+
+
+def _tree_state(root: Path) -> dict[str, tuple[int, int]]:
+    return {str(p): (p.stat().st_size, p.stat().st_mtime_ns) for p in root.rglob("*") if p.is_file()}
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    d = tmp_path / "xdg-cache"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(d))
+    monkeypatch.delenv("CODEHOP_PYTHON", raising=False)
+    monkeypatch.delenv("VIRTUAL_ENV", raising=False)
+    return d
+
+
+def _ask(app: App, question: str) -> dict:  # type: ignore[type-arg]
+    return app.navigator(resolvers=("symbol_table",)).ask(question, Limits()).to_dict()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("question", "qualname", "path"), QUESTIONS)
+def test_questions_answered_from_the_package(app_with_venv: Path, cache: Path, question: str,
+                                             qualname: str, path: str) -> None:
+    """The package's declaration is in context, marked as environment, and the answer is complete."""
+    venv_before = _tree_state(app_with_venv / ".venv")
+    app = App(app_with_venv)
+    try:
+        out = _ask(app, question)
+    finally:
+        app.close()
+    assert out["state"] == "complete", out["answer"]
+    items = [c for c in out["context"] if c["qualname"] == qualname]
+    assert items, [c["qualname"] for c in out["context"]]
+    item = items[0]
+    assert item["source"] == "environment" and item["package"] == "minireq==1.2.0"
+    assert item["path"] == path
+    assert Path(item["abs_path"]).is_file() and item["abs_path"].endswith("site-packages/" + path)
+    assert all(c["source"] == "repo" for c in out["context"] if c["path"].startswith("app/"))
+    # nothing inside the environment changed; the index lives in the user cache
+    assert _tree_state(app_with_venv / ".venv") == venv_before
+    env = find_environment(app_with_venv, environ={})
+    assert env is not None
+    dist = distribution_of(env, "minireq")
+    assert dist is not None and (package_cache_dir(dist) / "index.db").is_file()
+
+
+@pytest.mark.slow
+def test_no_env_keeps_the_package_external(app_with_venv: Path, cache: Path) -> None:
+    app = App(app_with_venv, Config(use_env=False))
+    try:
+        out = _ask(app, "Where is RetrySession.get defined?")
+    finally:
+        app.close()
+    assert out["state"] != "complete"
+    assert all(c["source"] == "repo" for c in out["context"])
+    assert not (cache / "codehop").exists()
+
+
+@pytest.mark.slow
+def test_index_is_shared_and_paid_once(app_with_venv: Path, cache: Path, tmp_path: Path) -> None:
+    """A second App (another repository using the same interpreter) reuses the cached index."""
+    first = App(app_with_venv)
+    try:
+        _ask(first, "Where is RetrySession.get defined?")
+        assert first.packages is not None
+        [pkg] = first.packages.indexed()
+        assert pkg.seconds > 0 and pkg.files == 4
+    finally:
+        first.close()
+    other = tmp_path / "second-app"  # a second repository, pointed at the first one's interpreter
+    shutil.copytree(app_with_venv / "app", other / "app")
+    second = App(other, Config(python=str(app_with_venv / ".venv")))
+    try:
+        out = _ask(second, "Where is RetrySession.get defined?")
+        assert second.packages is not None
+        [again] = second.packages.indexed()
+        assert again.seconds == 0.0  # nothing parsed: the shared index was up to date
+    finally:
+        second.close()
+    assert out["state"] == "complete"
+
+
+@pytest.mark.slow
+def test_upgrade_gets_a_new_cache_entry_and_old_answers_do_not_leak(app_with_venv: Path, cache: Path,
+                                                                    tmp_path: Path) -> None:
+    app = App(app_with_venv)
+    try:
+        old = _ask(app, "What does RetrySession.mount do?")
+    finally:
+        app.close()
+    assert old["state"] == "complete"
+    # minireq 1.3.0: `mount` moved to a mixin and documented differently
+    src = tmp_path / "minireq-src"
+    shutil.copytree(DATA / "minireq", src)
+    sessions = src / "minireq" / "sessions.py"
+    text = sessions.read_text()
+    text = text.replace('"""Register a connection adapter to a prefix."""', '"""Attach ADAPTER to every URL under PREFIX (1.3)."""')
+    sessions.write_text(text)
+    wheel = build_wheel(src, "minireq", "1.3.0", tmp_path)
+    site = install_wheel(app_with_venv / ".venv", wheel)
+    shutil.rmtree(site / "minireq-1.2.0.dist-info")  # what pip's uninstall-then-install leaves (not --target)
+    app = App(app_with_venv)
+    try:
+        new = _ask(app, "What does RetrySession.mount do?")
+    finally:
+        app.close()
+    assert new["state"] == "complete"
+    [item] = [c for c in new["context"] if c["qualname"] == "minireq.sessions.Session.mount"]
+    assert item["package"] == "minireq==1.3.0"
+    assert "(1.3)" in item["text"] and "(1.3)" in new["answer"]
+    entries = sorted(p.name for p in (cache / "codehop" / "packages").iterdir())
+    assert len(entries) == 2 and entries[0].startswith("minireq-1.2.0-") and entries[1].startswith("minireq-1.3.0-")
+
+
+@pytest.mark.slow
+def test_broken_distribution_is_a_warning_not_a_traceback(app_with_venv: Path, cache: Path) -> None:
+    """A dist-info whose package folder is gone (half-installed): the chain stays external, honestly."""
+    site = next((app_with_venv / ".venv" / "lib").glob("python3*/site-packages"))
+    shutil.rmtree(site / "minireq")
+    app = App(app_with_venv)
+    try:
+        out = _ask(app, "Where is RetrySession.get defined?")
+        assert app.packages is not None
+        assert any("minireq==1.2.0" in w and "not indexed" in w for w in app.packages.warnings)
+    finally:
+        app.close()
+    assert out["state"] != "complete"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rung", ["jedi", "lsp"])
+def test_position_rungs_land_in_the_package_given_python(app_with_venv: Path, cache: Path, tmp_path: Path,
+                                                         rung: str) -> None:
+    """A repository without a virtualenv of its own, `--python` naming one elsewhere: Jedi (its
+    environment_path) and basedpyright (`python.pythonPath` over workspace/configuration) land in
+    the package, the boundary accepts the landing, and the declaration is fetched from its index."""
+    from codehop.orchestrator import declaration_chunk
+    from codehop.records import PendingReference, RefType
+
+    repo = tmp_path / "bare-app"
+    shutil.copytree(app_with_venv / "app", repo / "app")
+    app = App(repo, Config(python=str(app_with_venv / ".venv" / "bin" / "python"), resolver_timeout_s=20.0))
+    try:
+        ref = PendingReference(anchor_text="s.get", ref_type=RefType.CALL, ref_target="s.get",
+                               origin_path="app/client.py", origin_line=12, origin_col=11)
+        res = app.resolver(rung).resolve(ref)
+        assert res is not None and not res.is_external, res
+        site = next((app_with_venv / ".venv" / "lib").glob("python3*/site-packages")).resolve()
+        assert (res.target.rel_path, res.target.line) == (str(site / "minireq" / "sessions.py"), 26)
+        chunk = declaration_chunk(app.store, res.target)
+        assert chunk is not None and chunk.qualname == "minireq.sessions.Session.get"
+    finally:
+        app.close()
+
+
+@pytest.mark.slow
+def test_a_landing_outside_repository_and_environment_stays_external(app_with_venv: Path, cache: Path,
+                                                                     tmp_path: Path) -> None:
+    """The boundary: a file in neither the repository nor the environment's package dirs is never placed."""
+    app = App(app_with_venv)
+    try:
+        boundary = app.boundary()
+        outside = tmp_path / "elsewhere" / "mod.py"
+        outside.parent.mkdir()
+        outside.write_text("x = 1\n")
+        assert boundary.place(outside) is None
+        assert boundary.place(app_with_venv / "app" / "client.py") == "app/client.py"
+        site = next((app_with_venv / ".venv" / "lib").glob("python3*/site-packages")).resolve()
+        assert boundary.place(site / "minireq" / "adapters.py") == str(site / "minireq" / "adapters.py")
+        link = app_with_venv / "app" / "escape.py"
+        link.symlink_to(outside)
+        assert boundary.place(link) is None  # a symlink out is outside
+    finally:
+        app.close()
+
+
+@pytest.mark.slow
+def test_a_distribution_over_the_file_bound_is_skipped_with_a_warning(app_with_venv: Path, cache: Path) -> None:
+    from codehop.packages import PackageIndexes
+
+    app = App(app_with_venv)
+    try:
+        assert app.env is not None
+        small = PackageIndexes(app.env, app.store, max_files=2)  # minireq has 4 files
+        assert small.package("minireq") is None
+        assert any("more than 2 Python files" in w for w in small.warnings)
+        assert not (cache / "codehop").exists()  # nothing indexed
+    finally:
+        app.close()
+
+
+@pytest.mark.slow
+def test_a_warm_app_notices_an_upgrade(app_with_venv: Path, cache: Path, tmp_path: Path) -> None:
+    """A server's App kept across an upgrade: refresh() drops the old package index before the next question."""
+    import os
+    import time
+
+    app = App(app_with_venv)
+    try:
+        assert "minireq==1.2.0" in str(_ask(app, "What does RetrySession.mount do?")["context"])
+        src = tmp_path / "minireq-src"
+        shutil.copytree(DATA / "minireq", src)
+        sessions = src / "minireq" / "sessions.py"
+        sessions.write_text(sessions.read_text().replace("Register a connection adapter", "Attach an adapter (2.0)"))
+        site = install_wheel(app_with_venv / ".venv", build_wheel(src, "minireq", "2.0.0", tmp_path))
+        shutil.rmtree(site / "minireq-1.2.0.dist-info")
+        later = time.time() + 5  # a coarse-mtime filesystem still sees the directory change
+        os.utime(site, (later, later))
+        app.refresh()
+        out = _ask(app, "What does RetrySession.mount do?")
+    finally:
+        app.close()
+    assert out["state"] == "complete"
+    [item] = [c for c in out["context"] if c["qualname"] == "minireq.sessions.Session.mount"]
+    assert item["package"] == "minireq==2.0.0" and "(2.0)" in item["text"]
+
+
+@pytest.mark.slow
+def test_xrefs_stats_report_the_package_side(app_with_venv: Path, cache: Path) -> None:
+    import json
+    import subprocess
+    import sys
+
+    app = App(app_with_venv)
+    try:
+        _ask(app, "Where is RetrySession.get defined?")  # indexes minireq into the cache
+    finally:
+        app.close()
+    root = Path(__file__).resolve().parent.parent
+    env = {**__import__("os").environ, "PYTHONPATH": str(root)}
+    done = subprocess.run([sys.executable, "-m", "codehop", "xrefs", "--stats", "--json", "--repo", str(app_with_venv)],
+                          capture_output=True, text=True, timeout=120, env=env, check=True)
+    pkgs = json.loads(done.stdout)["packages"]
+    assert set(pkgs) == {"minireq==1.2.0"}
+    assert pkgs["minireq==1.2.0"]["rows"] > 0 and pkgs["minireq==1.2.0"]["resolved_at_index_time"] > 0
+
+
+@pytest.mark.slow
+@pytest.mark.asyncio
+async def test_mcp_ask_answers_from_the_package(app_with_venv: Path, cache: Path, tmp_path: Path) -> None:
+    """The MCP tools, through the SDK's stdio client: the same package item, marked environment."""
+    import os
+    import sys
+
+    import anyio
+    from mcp import ClientSession, StdioServerParameters, stdio_client
+
+    root = Path(__file__).resolve().parent.parent
+    params = StdioServerParameters(command=sys.executable, args=["-m", "codehop.mcp_server", "--repo", str(app_with_venv)],
+                                   env={"PYTHONPATH": str(root), "XDG_CACHE_HOME": os.environ["XDG_CACHE_HOME"]},
+                                   cwd=str(app_with_venv))
+    with open(tmp_path / "mcp.log", "w", encoding="utf-8") as errlog:
+        async with stdio_client(params, errlog=errlog) as (read, write), ClientSession(read, write) as session:
+            with anyio.fail_after(60):
+                await session.initialize()
+                result = await session.call_tool("ask", {"question": "Which parameters does HTTPAdapter take?"})
+    assert not result.is_error, result.content
+    data = result.structured_content
+    assert isinstance(data, dict) and data["state"] == "complete"
+    [item] = [c for c in data["context"] if c["qualname"] == "minireq.adapters.HTTPAdapter"]
+    assert item["source"] == "environment" and item["package"] == "minireq==1.2.0"
+    assert item["path"] == "minireq/adapters.py"
