@@ -20,9 +20,8 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from codehop.chunking import FileRows, parse_file
 from codehop.errors import IndexSchemaError
 from codehop.store import (
     SqliteStore,
@@ -36,6 +35,9 @@ from codehop.store import (
     write_file_rows,
 )
 from codehop.walk import SourceFile, TreeStamp, repo_root, walk_python_files
+
+if TYPE_CHECKING:  # tree-sitter and its compiled queries load only when a file is parsed
+    from codehop.chunking import FileRows
 
 DEFAULT_MAX_FILE_BYTES = 1_000_000
 _POOL_MIN_FILES = 48
@@ -88,6 +90,8 @@ def _read(sf: SourceFile, max_bytes: int) -> tuple[bytes | None, str | None]:
 
 
 def _parse_one(job: tuple[str, bytes]) -> tuple[FileRows | None, str | None]:
+    from codehop.chunking import parse_file
+
     rel, data = job
     warning = None
     try:
