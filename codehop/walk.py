@@ -64,6 +64,7 @@ def walk_python_files(root: Path, warnings: list[str] | None = None,
     if top is not None:
         specs.append(("", top))
     seen_dirs: set[tuple[int, int]] = set()
+    py_dirs: set[str] = set()
 
     def ignored(rel: str, is_dir: bool) -> bool:
         probe = rel + "/" if is_dir else rel
@@ -142,7 +143,18 @@ def walk_python_files(root: Path, warnings: list[str] | None = None,
         # (`locale/xx/LC_MESSAGES`) gaining a `.py` is seen by the next full walk, not the stamp
         if dirs is not None and (has_python or subdirs or not rel_dir):
             dirs.append((dir_abs, st.st_mtime_ns))
+            if has_python:
+                py_dirs.add(dir_abs)
         stack.extend(reversed(subdirs))
+    if dirs is not None:
+        # ...and likewise a subtree with no Python at all (Django's 1,100 `contrib/*/locale/xx`
+        # folders): a warm process stats what is left on every question
+        keep = {root_s}
+        for d in py_dirs:
+            while d not in keep and len(d) > len(root_s):
+                keep.add(d)
+                d = os.path.dirname(d)
+        dirs[:] = [(d, m) for d, m in dirs if d in keep]
 
 
 @dataclass(frozen=True, slots=True)
