@@ -11,13 +11,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import multiprocessing
 import os
 import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -114,6 +112,9 @@ def _parse_all(jobs: list[tuple[str, bytes]], workers: int) -> Iterator[tuple[Fi
     if len(jobs) < _POOL_MIN_FILES or workers <= 1:
         yield from map(_parse_one, jobs)
         return
+    import multiprocessing  # with its pool, ~8 ms of a no-change `codehop index`: only to parse many
+    from concurrent.futures import ProcessPoolExecutor
+
     # big files first so the workers finish together
     ordered = sorted(jobs, key=lambda j: -len(j[1]))
     # forking a process that runs other threads (an editor or MCP server) can inherit a held lock

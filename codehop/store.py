@@ -256,7 +256,9 @@ class SqliteStore:
         return self._cached(("all", module), lambda: self.query_all_names(module))  # type: ignore[no-any-return]
 
     def modules(self) -> list[str]:
-        return [r[0] for r in self.conn.execute("SELECT module FROM files ORDER BY module")]
+        # memoised per index version: a question reads all of them once or twice (Django: ~1 ms each)
+        return list(self._cached(("modules",), lambda: tuple(
+            r[0] for r in self.conn.execute("SELECT module FROM files ORDER BY module"))))
 
     # ---- chunks ------------------------------------------------------------
     def chunk(self, chunk_id: int) -> Chunk | None:
@@ -282,7 +284,7 @@ class SqliteStore:
 
     def term_docs(self, terms: Sequence[str]) -> tuple[int, dict[str, int]]:
         """(number of chunks, documents containing each term) from the FTS vocabulary."""
-        n = self.conn.execute("SELECT count(*) FROM chunks").fetchone()[0]
+        n = self._cached(("n_chunks",), lambda: self.conn.execute("SELECT count(*) FROM chunks").fetchone()[0])
         marks = ",".join("?" * len(terms))
         docs = dict(self.conn.execute(f"SELECT term, doc FROM chunks_vocab WHERE term IN ({marks})", list(terms)))
         return n, docs
