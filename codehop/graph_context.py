@@ -9,11 +9,15 @@ May import: store, graphs, stdlib.
 from __future__ import annotations
 
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from codehop.store import SqliteStore
 from codehop.symbols import SymbolTable
-from graphs import DependencyGraph, Edge, EdgeType, Node, NodeKind, render_svg
+from graphs import Edge, EdgeType, Node, NodeKind, render_svg
+from graphs.local import LocalGraph
+
+if TYPE_CHECKING:  # networkx (~0.15 s) loads only for the whole graph (`codehop graph`), not for ask
+    from graphs import DependencyGraph
 
 _SECOND_HOP = ("contains", "inherits", "reexports")
 _THROUGH = frozenset({"inherits", "reexports", "imports", "references", "overrides"})
@@ -52,6 +56,8 @@ class GraphContext:
     def graph(self) -> DependencyGraph:
         with self._lock:
             if self._graph is None:
+                from graphs import DependencyGraph
+
                 self._loaded = self.store.edge_generations()
                 self._graph = DependencyGraph.build(self._nodes(None, self._classes()), self._edges(None))
             return self._graph
@@ -72,7 +78,7 @@ class GraphContext:
             return sorted(moved + gone)
 
     # ---- queries -----------------------------------------------------------
-    def local_graph(self, seeds: list[str], depth: int = 2, max_edges: int = 6000) -> DependencyGraph:
+    def local_graph(self, seeds: list[str], depth: int = 2, max_edges: int = 6000) -> LocalGraph:
         """The seeds' neighbourhood read straight from the index (no whole-graph load): what a
         query needs is a few hundred edges, and a cold `codehop ask` must not build 40k nodes.
 
@@ -116,7 +122,7 @@ class GraphContext:
             if k is NodeKind.FUNCTION and table.src.class_info(scope) is not None:
                 k = NodeKind.METHOD
             nodes.append(Node(id=node_id, kind=k))
-        return DependencyGraph.build(nodes, [
+        return LocalGraph(nodes, [
             Edge(src=a, dst=b, type=EdgeType(t), path=p, line=ln, resolved=bool(ok))
             for a, b, t, p, ln, ok in edges.values()])
 

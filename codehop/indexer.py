@@ -11,18 +11,15 @@ from __future__ import annotations
 
 import hashlib
 import json
-import multiprocessing
 import os
 import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from codehop.chunking import FileRows, parse_file
 from codehop.errors import IndexSchemaError
 from codehop.store import (
     SqliteStore,
@@ -36,6 +33,9 @@ from codehop.store import (
     write_file_rows,
 )
 from codehop.walk import SourceFile, TreeStamp, repo_root, walk_python_files
+
+if TYPE_CHECKING:  # tree-sitter and its compiled queries load only when a file is parsed
+    from codehop.chunking import FileRows
 
 DEFAULT_MAX_FILE_BYTES = 1_000_000
 _POOL_MIN_FILES = 48
@@ -88,6 +88,8 @@ def _read(sf: SourceFile, max_bytes: int) -> tuple[bytes | None, str | None]:
 
 
 def _parse_one(job: tuple[str, bytes]) -> tuple[FileRows | None, str | None]:
+    from codehop.chunking import parse_file
+
     rel, data = job
     warning = None
     try:
@@ -110,6 +112,9 @@ def _parse_all(jobs: list[tuple[str, bytes]], workers: int) -> Iterator[tuple[Fi
     if len(jobs) < _POOL_MIN_FILES or workers <= 1:
         yield from map(_parse_one, jobs)
         return
+    import multiprocessing  # with its pool, ~8 ms of a no-change `codehop index`: only to parse many
+    from concurrent.futures import ProcessPoolExecutor
+
     # big files first so the workers finish together
     ordered = sorted(jobs, key=lambda j: -len(j[1]))
     # forking a process that runs other threads (an editor or MCP server) can inherit a held lock

@@ -14,14 +14,17 @@ from __future__ import annotations
 import os
 import threading
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from codehop.errors import LanguageServerError, UsageError
 from codehop.records import Location, PendingReference, Provenance, Resolution, Step
 from codehop.resolve import Boundary, names_the_target, site_of
 from codehop.symbols import SymbolTable
-from lsp_bridge.client import SERVERS, LanguageServerClient, utf16_col
-from lsp_bridge.client import Location as Location_
+from lsp_bridge.servers import SERVERS
+
+if TYPE_CHECKING:  # pygls and lsprotocol cost ~0.4 s to import: loaded when a question reaches this rung
+    from lsp_bridge.client import LanguageServerClient
+    from lsp_bridge.client import Location as Location_
 
 
 class LspResolver:
@@ -42,12 +45,24 @@ class LspResolver:
         self.server = server if tuple(command) == tuple(SERVERS.get(server, ())) else os.path.basename(command[0])
         # started on the first question that needs it (the client is lazy), reused after;
         # a cold start and its first answer get longer deadlines than warm requests
-        self.client = LanguageServerClient(list(command), str(self.root), timeout_s=timeout_s,
-                                           start_timeout_s=max(20.0, timeout_s),
-                                           first_timeout_s=max(20.0, 4 * timeout_s), settings=settings)
+        self._command, self._timeout_s, self._settings = list(command), timeout_s, settings
+        self._client: LanguageServerClient | None = None
         self.probe_dir = Path(probe_dir) if probe_dir else self.root / ".codehop"
         self._lock = threading.Lock()
         self._n = 0
+
+    @property
+    def client(self) -> LanguageServerClient:
+        """The bridge's client, made (not started: it starts on its first request) on first use."""
+        if self._client is None:
+            from lsp_bridge.client import LanguageServerClient
+
+            timeout_s = self._timeout_s
+            self._client = LanguageServerClient(self._command, str(self.root), timeout_s=timeout_s,
+                                                start_timeout_s=max(20.0, timeout_s),
+                                                first_timeout_s=max(20.0, 4 * timeout_s),
+                                                settings=self._settings)
+        return self._client
 
     def resolve(self, ref: PendingReference) -> Resolution | None:
         try:
@@ -58,6 +73,8 @@ class LspResolver:
             raise
 
     def _resolve(self, ref: PendingReference) -> Resolution | None:
+        from lsp_bridge.client import utf16_col
+
         site = site_of(self.root, ref)
         locations: list[Location_] = []
         order = ("site", "probe") if names_the_target(ref) else ("probe", "site")
@@ -100,7 +117,8 @@ class LspResolver:
         return []
 
     def close(self) -> None:
-        self.client.close()
+        if self._client is not None:
+            self._client.close()
 
 
 def _qualname_at(table: SymbolTable, rel_path: str, line: int) -> str:

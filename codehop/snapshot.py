@@ -25,12 +25,15 @@ class SymbolSnapshot:
         self.version = store.data_version()
         self.mro: dict[str, tuple[str, ...]] = {}
         self.prefixes: dict[str, tuple[str, int]] = {}  # dotted -> (longest module prefix, its length)
-        self._bindings: dict[tuple[str, str], Binding] = {}
+        # rows kept as SQLite returns them and made records on first lookup: a question looks up a
+        # few hundred of Django's 22k bindings, and building them all cost most of a cold ask
+        self._binding_rows: dict[tuple[str, str], tuple[Any, ...]] = {}
+        self._bindings: dict[tuple[str, str], Binding | None] = {}
         # ascending line order: the last binding in source order wins, as at run time
+        rows = self._binding_rows
         for r in conn.execute("SELECT scope, name, kind, rel_path, line, col, end_line, target, value"
                               " FROM bindings ORDER BY line"):
-            self._bindings[(r[0], r[1])] = Binding(scope=r[0], name=r[1], kind=_KINDS[r[2]], rel_path=r[3],
-                                                   line=r[4], col=r[5], end_line=r[6], target=r[7], value=r[8])
+            rows[(r[0], r[1])] = r
         self._modules: dict[str, str] = {}
         self._all: dict[str, tuple[str, ...] | None] = {}
         for module, rel, _is_package, all_names in conn.execute(
@@ -40,12 +43,21 @@ class SymbolSnapshot:
         self._stars: dict[str, list[tuple[str, int]]] = {}
         for module, target, line in conn.execute("SELECT module, target, line FROM stars ORDER BY line"):
             self._stars.setdefault(module, []).append((target, line))
-        self._classes: dict[str, ClassInfo] = {}
-        for q, rel, line, bases in conn.execute("SELECT qualname, rel_path, line, bases FROM classes ORDER BY line"):
-            self._classes[q] = ClassInfo(qualname=q, rel_path=rel, line=line, bases=tuple(json.loads(bases)))
+        self._class_rows: dict[str, tuple[Any, ...]] = {}
+        self._classes: dict[str, ClassInfo | None] = {}
+        for row in conn.execute("SELECT qualname, rel_path, line, bases FROM classes ORDER BY line"):
+            self._class_rows[row[0]] = row
 
     def binding(self, scope: str, name: str) -> Binding | None:
-        return self._bindings.get((scope, name))
+        key = (scope, name)
+        try:
+            return self._bindings[key]
+        except KeyError:
+            r = self._binding_rows.get(key)
+            b = None if r is None else Binding(scope=r[0], name=r[1], kind=_KINDS[r[2]], rel_path=r[3], line=r[4],
+                                               col=r[5], end_line=r[6], target=r[7], value=r[8])
+            self._bindings[key] = b  # racing threads build equal records: either may stay
+            return b
 
     def module_path(self, module: str) -> str | None:
         return self._modules.get(module)
@@ -57,7 +69,14 @@ class SymbolSnapshot:
         return self._all.get(module)
 
     def class_info(self, qualname: str) -> ClassInfo | None:
-        return self._classes.get(qualname)
+        try:
+            return self._classes[qualname]
+        except KeyError:
+            r = self._class_rows.get(qualname)
+            info = None if r is None else ClassInfo(qualname=r[0], rel_path=r[1], line=r[2],
+                                                    bases=tuple(json.loads(r[3])))
+            self._classes[qualname] = info
+            return info
 
 
 class SqlSymbols:

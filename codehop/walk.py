@@ -13,10 +13,12 @@ import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-
-from pathspec import GitIgnoreSpec
+from typing import TYPE_CHECKING
 
 from codehop.errors import RepoNotFoundError
+
+if TYPE_CHECKING:  # pathspec (~13 ms to import) loads only for a tree that has an ignore file
+    from pathspec import GitIgnoreSpec
 
 SKIP_DIRS = frozenset(
     {".git", ".hg", ".svn", ".codehop", "__pycache__", ".venv", "venv", ".tox", ".nox",
@@ -46,6 +48,8 @@ def repo_root(path: str | os.PathLike[str]) -> Path:
 def _spec(dir_path: str, name: str) -> GitIgnoreSpec | None:
     try:
         with open(os.path.join(dir_path, name), encoding="utf-8", errors="replace") as fh:
+            from pathspec import GitIgnoreSpec
+
             return GitIgnoreSpec.from_lines(fh)
     except OSError:
         return None
@@ -68,6 +72,7 @@ def walk_python_files(root: Path, warnings: list[str] | None = None,
     if top is not None:
         specs.append(("", top))
     seen_dirs: set[tuple[int, int]] = set()
+    py_dirs: set[str] = set()
 
     def ignored(rel: str, is_dir: bool) -> bool:
         probe = rel + "/" if is_dir else rel
@@ -148,7 +153,18 @@ def walk_python_files(root: Path, warnings: list[str] | None = None,
         # (`locale/xx/LC_MESSAGES`) gaining a `.py` is seen by the next full walk, not the stamp
         if dirs is not None and (has_python or subdirs or not rel_dir):
             dirs.append((dir_abs, st.st_mtime_ns))
+            if has_python:
+                py_dirs.add(dir_abs)
         stack.extend(reversed(subdirs))
+    if dirs is not None:
+        # ...and likewise a subtree with no Python at all (Django's 1,100 `contrib/*/locale/xx`
+        # folders): a warm process stats what is left on every question
+        keep = {root_s}
+        for d in py_dirs:
+            while d not in keep and len(d) > len(root_s):
+                keep.add(d)
+                d = os.path.dirname(d)
+        dirs[:] = [(d, m) for d, m in dirs if d in keep]
 
 
 @dataclass(frozen=True, slots=True)

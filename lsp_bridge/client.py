@@ -61,6 +61,8 @@ from pygls.protocol import (
 )
 from pygls.uris import from_fs_path, to_fs_path, uri_scheme
 
+from lsp_bridge.servers import SERVERS  # stdlib only, so a caller can name the servers cheaply
+
 __all__ = [
     "SERVERS",
     "LanguageServerClient",
@@ -78,11 +80,6 @@ __all__ = [
 _log = logging.getLogger(__name__)
 
 _T = TypeVar("_T")
-
-SERVERS: Final[Mapping[str, list[str]]] = {
-    "basedpyright": ["basedpyright-langserver", "--stdio"],
-    "jedi": ["jedi-language-server"],
-}
 
 
 
