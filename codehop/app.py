@@ -27,7 +27,8 @@ class Config:
     resolvers: tuple[str, ...] = ("symbol_table", "jedi", "regex")
     language_server: str = field(default_factory=lambda: os.environ.get("CODEHOP_LANGUAGE_SERVER", "basedpyright"))
     language_server_command: tuple[str, ...] = ()
-    resolver_timeout_s: float = 5.0
+    # a deadline per Jedi / language-server call; CODEHOP_RESOLVER_TIMEOUT_S raises it on a loaded machine
+    resolver_timeout_s: float = field(default_factory=lambda: float(os.environ.get("CODEHOP_RESOLVER_TIMEOUT_S", "5")))
     use_graph: bool = True
     retrieve_k: int = 30  # BM25 hits considered before packing
     index_dir: str | None = None

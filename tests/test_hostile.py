@@ -19,7 +19,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import shutil
 import subprocess
 import sys
 import threading
@@ -27,6 +26,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from shared import copy_fixture
 
 import codehop
 from codehop.app import App, Config
@@ -93,7 +93,7 @@ def add_runtime_cases(repo: Path) -> None:
 def hostile(tmp_path_factory) -> Path:  # type: ignore[no-untyped-def]
     """One indexed copy for the read-only tests of this module (a module-scoped `fixture_repo`)."""
     repo = tmp_path_factory.mktemp("hostile") / "hostile"
-    shutil.copytree(FIXTURES / "hostile", repo, symlinks=True)
+    copy_fixture(FIXTURES / "hostile", repo)
     add_runtime_cases(repo)
     return repo
 
@@ -454,7 +454,7 @@ def test_injected_text_does_not_change_the_loop(fixture_repo, tmp_path, max_loop
     repo = fixture_repo("hostile")
     (tmp_path / "outside_secret.py").write_text(SECRET)
     twin = tmp_path / "twin"
-    shutil.copytree(repo, twin, symlinks=True)
+    copy_fixture(repo, twin)
     ledger = (repo / "inject/ledger.py").read_text()
     (twin / "inject/ledger.py").write_text(_benign(ledger))
     assert "os.system" not in (twin / "inject/ledger.py").read_text()
