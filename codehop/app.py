@@ -41,6 +41,7 @@ class App:
         self.config = config or Config()
         self.store, self.report = index_repo(repo, index_dir=self.config.index_dir)
         self.root = Path(self.report.root)
+        self._index_id: tuple[int, int] | None = _file_id(self.store.path)
         self.table = SymbolTable(self.store)
         self._graph: object = None
         self._lock = threading.RLock()
@@ -50,14 +51,27 @@ class App:
         """Re-index what changed on disk (a few stat calls when nothing did)."""
         with self._lock:
             stamp = self.report.stamp
-            if stamp is not None and stamp.unchanged():
+            # an index file replaced or deleted under a long-running server: reopen, never read stale pages
+            replaced = _file_id(self.store.path) != self._index_id
+            if stamp is not None and stamp.unchanged() and not replaced:
                 return self.report
-            store, report = index_repo(self.root, index_dir=self.config.index_dir, stamp=stamp)
-            if store.path != self.store.path:
+            store, report = index_repo(self.root, index_dir=self.config.index_dir,
+                                       stamp=None if replaced else stamp)
+            if store.path != self.store.path or replaced:
+                self.store.close()
                 self.store = store
                 self.table = SymbolTable(store)
+                self._graph = None
+                self._close_resolvers()
+            self._index_id = _file_id(store.path)
             self.report = report
             return report
+
+    def reopen(self) -> None:
+        """After the index was repaired (moved aside): rebuild it and drop everything read from it."""
+        with self._lock:
+            self._index_id = None
+        self.refresh()
 
     # ---- engines -----------------------------------------------------------
     def graph_neighbours(self) -> Neighbours | None:
@@ -125,12 +139,25 @@ class App:
         names = self.config.resolvers + (("llm",) if gen.name == "anthropic" else ())
         return Navigator(self.store, _retrieve, gen, self.ladder(names))
 
-    def close(self) -> None:
+    def _close_resolvers(self) -> None:
         for r in self._resolvers.values():
             close = getattr(r, "close", None)
             if close is not None:
                 close()
+        self._resolvers.clear()
+
+    def close(self) -> None:
+        self._close_resolvers()
         self.store.close()
+
+
+def _file_id(path: Path) -> tuple[int, int] | None:
+    """Which file is at `path` now (device, inode), or None when none is."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino)
 
 
 _APPS: dict[tuple[str, str | None], App] = {}

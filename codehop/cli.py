@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+import sqlite3
 import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -25,12 +26,25 @@ def _fail(message: str, code: int) -> None:
 def handle_errors(fn: F) -> F:
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        from codehop.errors import CodehopError
+        from codehop.errors import CodehopError, IndexSchemaError
 
         try:
-            return fn(*args, **kwargs)
+            try:
+                return fn(*args, **kwargs)
+            except sqlite3.DatabaseError as exc:
+                # a damaged index is moved aside and the command runs once more (rebuilding it)
+                from codehop.indexer import repair_index
+
+                repo = kwargs.get("repo") or kwargs.get("path") or "."
+                why = repair_index(repo, kwargs.get("index_dir"))
+                if why is None:
+                    raise IndexSchemaError(f"the index could not be read: {exc}") from exc
+                click.echo(f"codehop: {why}", err=True)
+                return fn(*args, **kwargs)
         except CodehopError as exc:
             _fail(exc.message, exc.exit_code)
+        except sqlite3.DatabaseError as exc:
+            _fail(f"the index could not be read even after a rebuild: {exc}", 3)
         except KeyboardInterrupt:
             _fail("interrupted", 130)
     return wrapper  # type: ignore[return-value]
@@ -48,8 +62,9 @@ def _console() -> Any:
 
 repo_option = click.option("--repo", "repo", default=".", show_default=True,
                            type=click.Path(file_okay=False, path_type=str), help="Repository root.")
-index_dir_option = click.option("--index-dir", envvar="CODEHOP_INDEX_DIR", default=None,
-                                help="Where the index lives (default <repo>/.codehop).")
+index_dir_option = click.option("--index-dir", default=None,
+                                help="The folder the index lives in (default <repo>/.codehop; "
+                                     "CODEHOP_INDEX_DIR=DIR keeps one subfolder per repository in DIR).")
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 max_loops_option = click.option("--max-loops", default=1, show_default=True, type=click.IntRange(0, 10),
                                 help="Hops allowed after the first answer.")
@@ -60,7 +75,21 @@ budget_option = click.option("--budget-tokens", default=2000, show_default=True,
 def _app(repo: str, index_dir: str | None, **config: Any) -> Any:
     from codehop.app import App, Config
 
-    return App(repo, Config(index_dir=index_dir, **config))
+    app = App(repo, Config(index_dir=index_dir, **config))
+    if app.report.note:
+        click.echo(app.report.note, err=True)
+    _require_python(app.report)
+    return app
+
+
+def _require_python(report: Any) -> None:
+    """An index of no files answers nothing: say why (exit 2) instead of answering from nothing."""
+    from codehop.errors import UsageError
+
+    if report.files == 0:
+        skipped = f"; {len(report.warnings)} skipped (see `codehop index`)" if report.warnings else ""
+        raise UsageError(f"no Python files to index under {report.root}{skipped} "
+                         "(codehop reads .py files not excluded by .gitignore or .codehopignore)")
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -92,15 +121,18 @@ def index(path: str, index_dir: str | None, max_file_bytes: int, as_json: bool) 
             bar.update(task, completed=done, total=total)
     try:
         _, report = index_repo(path, index_dir=index_dir, max_file_bytes=max_file_bytes,
-                               progress=progress_cb)
+                               progress=progress_cb, verify=True)
     finally:
         if bar is not None:
             bar.stop()
     if as_json:
         _emit_json(report.to_dict())
         return
+    if report.note:
+        click.echo(report.note, err=True)
     for w in report.warnings:
         click.echo(f"warning: {w}", err=True)
+    _require_python(report)
     click.echo(f"indexed {report.files} files ({report.parsed} parsed, {report.deleted} removed): "
                f"{report.chunks} chunks, {report.xrefs} xrefs in {report.seconds:.2f} s -> {report.index_path}")
 
@@ -206,6 +238,12 @@ def resolve(site: str, repo: str, index_dir: str | None, via: str | None, as_jso
         raise UsageError(f"no reference at {site}")
     runs = [(ref, name, app.ladder(names).resolve(ref, via=name)) for ref in refs for name in (names or (None,))]
     app.close()
+    if via == "lsp":  # the one rung asked for could not run: that is the language server's failure (exit 4)
+        broken = [why for _, _, lr in runs if lr.resolution is None for r, why in lr.failures if r == "lsp"]
+        if broken and len(broken) == len(runs):
+            from codehop.errors import LanguageServerError
+
+            raise LanguageServerError(f"the language server failed: {broken[0].removeprefix('LanguageServerError: ')}")
     if as_json:
         _emit_json([{
             "reference": ref.to_dict(), "via": name or "ladder",

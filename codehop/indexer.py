@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from codehop.chunking import FileRows, parse_file
-from codehop.errors import IndexSchemaError
+from codehop.errors import IndexLocationError, IndexSchemaError
 from codehop.store import (
     SqliteStore,
     bump_generation,
@@ -31,6 +31,7 @@ from codehop.store import (
     connect,
     create_indexes,
     create_schema,
+    damage,
     delete_files,
     move_aside,
     write_file_rows,
@@ -54,6 +55,7 @@ class IndexReport:
     xrefs: int = 0
     seconds: float = 0.0
     rebuilt: bool = False
+    note: str = ""  # one line when the index is not where the user would look (the per-user cache)
     warnings: list[str] = field(default_factory=list)
     stamp: TreeStamp | None = None  # what the walk saw, for a cheap "anything changed?" later
 
@@ -61,12 +63,76 @@ class IndexReport:
         return {"root": self.root, "index": self.index_path, "files": self.files,
                 "parsed": self.parsed, "deleted": self.deleted, "chunks": self.chunks,
                 "xrefs": self.xrefs, "seconds": round(self.seconds, 3), "rebuilt": self.rebuilt,
-                "warnings": self.warnings}
+                "note": self.note, "warnings": self.warnings}
+
+
+def repo_key(root: Path) -> str:
+    """One folder name per repository root: readable, and unique by a hash of the full path."""
+    digest = hashlib.sha256(os.fsencode(str(root))).hexdigest()[:16]
+    return f"{root.name or 'root'}-{digest}"
+
+
+def user_cache_dir() -> Path:
+    """Where an index goes when the repository cannot hold one (`$XDG_CACHE_HOME/codehop/repos`)."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "codehop" / "repos"
+
+
+def _candidates(root: Path, index_dir: str | os.PathLike[str] | None) -> tuple[list[Path], str]:
+    """(folders to try in order, what named them: '--index-dir', 'CODEHOP_INDEX_DIR' or '')."""
+    if index_dir:
+        return [Path(index_dir).expanduser().absolute()], "--index-dir"
+    shared = os.environ.get("CODEHOP_INDEX_DIR")
+    if shared:  # one subfolder per repository: repositories sharing it never evict each other
+        return [Path(shared).expanduser().absolute() / repo_key(root)], "CODEHOP_INDEX_DIR"
+    return [root / ".codehop", user_cache_dir() / repo_key(root)], ""
+
+
+def _unusable(folder: Path) -> str | None:
+    """Why codehop cannot keep an index in `folder` (creating it if needed), or None if it can.
+    Probed by writing, not by permission bits (which say nothing to root or on a read-only mount)."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe = folder / f".probe-{os.getpid()}-{threading.get_ident()}"
+        probe.write_bytes(b"")
+        probe.unlink()
+        db = folder / "index.db"
+        if db.exists():
+            with open(db, "r+b"):
+                pass
+    except OSError as exc:
+        return exc.strerror or type(exc).__name__
+    return None
 
 
 def index_dir_for(root: Path, index_dir: str | os.PathLike[str] | None = None) -> Path:
-    chosen = index_dir or os.environ.get("CODEHOP_INDEX_DIR")
-    return Path(chosen).expanduser().resolve() if chosen else root / ".codehop"
+    """Where the index of `root` is (or would be), without creating anything: the first
+    candidate that holds an index, else the first one."""
+    folders, _ = _candidates(root, index_dir)
+    return next((f for f in folders if (f / "index.db").exists()), folders[0])
+
+
+def locate_index(root: Path, index_dir: str | os.PathLike[str] | None = None) -> tuple[Path, str]:
+    """The folder to keep the index of `root` in, created, and a one-line note when it is not
+    the usual place. A folder the user named that cannot be used is an IndexLocationError (exit 3);
+    an unwritable repository falls back to the per-user cache."""
+    folders, named_by = _candidates(root, index_dir)
+    reasons = []
+    for folder in folders:
+        why = _unusable(folder)
+        if why is None:
+            note = "" if folder == folders[0] else (
+                f"note: cannot write {folders[0]} ({reasons[0]}); the index lives in {folder}")
+            return folder, note
+        reasons.append(why)
+    if named_by:
+        raise IndexLocationError(
+            f"cannot keep the index in {folders[0]} (named by {named_by}): {reasons[0]}; "
+            f"name a writable folder, or leave {named_by} out to use {root / '.codehop'}",
+            path=str(folders[0]))
+    raise IndexLocationError(
+        f"cannot write an index in {folders[0]} ({reasons[0]}) nor in {folders[1]} ({reasons[1]}); "
+        "pass a writable folder with --index-dir", path=str(folders[0]))
 
 
 def _read(sf: SourceFile, max_bytes: int) -> tuple[bytes | None, str | None]:
@@ -149,11 +215,20 @@ def _remove_stale_builds(idx_dir: Path) -> None:
             pass
 
 
-def open_index(root: Path, index_dir: Path) -> SqliteStore | None:
-    """The existing index if it opens and matches our schema; else None (moved aside)."""
+def open_index(root: Path, index_dir: Path, *, verify: bool = False,
+               warnings: list[str] | None = None) -> SqliteStore | None:
+    """The existing index if it opens and matches our schema; else None (moved aside).
+    `verify` also checks every page (`codehop index`, and after a query met a database error)."""
     path = index_dir / "index.db"
     if not path.exists():
         return None
+    if verify:
+        why = damage(path)
+        if why is not None:
+            aside = move_aside(path, "corrupt")
+            if warnings is not None:
+                warnings.append(f"the index was damaged ({why}); moved aside to {aside.name} and rebuilt")
+            return None
     try:
         conn = connect(path)
         try:
@@ -167,21 +242,33 @@ def open_index(root: Path, index_dir: Path) -> SqliteStore | None:
     return SqliteStore(path)
 
 
+def repair_index(repo: str | os.PathLike[str], index_dir: str | os.PathLike[str] | None = None) -> str | None:
+    """After a query met a database error: if the index is damaged, move it aside (the next
+    open rebuilds it) and say why; None when it is sound (the error had another cause)."""
+    root = repo_root(repo)
+    path = index_dir_for(root, index_dir) / "index.db"
+    why = damage(path)
+    if why is None:
+        return None
+    aside = move_aside(path, "corrupt")
+    return f"the index was damaged ({why}); moved aside to {aside.name}, rebuilding"
+
+
 def index_repo(repo: str | os.PathLike[str], *, index_dir: str | os.PathLike[str] | None = None,
                max_file_bytes: int = DEFAULT_MAX_FILE_BYTES, workers: int | None = None,
                progress: Progress | None = None, stamp: TreeStamp | None = None,
-               ) -> tuple[SqliteStore, IndexReport]:
+               verify: bool = False) -> tuple[SqliteStore, IndexReport]:
     """Bring the index of `repo` up to date; return the store and what was done.
 
     `stamp`, from an earlier report of the same process, lets an update skip the directory
-    walk when no directory changed (only files were edited)."""
+    walk when no directory changed (only files were edited). `verify` checks every page of
+    the existing index first and rebuilds a damaged one."""
     t0 = time.perf_counter()
     root = repo_root(repo)
-    idx_dir = index_dir_for(root, index_dir)
-    idx_dir.mkdir(parents=True, exist_ok=True)
+    idx_dir, note = locate_index(root, index_dir)
     _remove_stale_builds(idx_dir)
-    report = IndexReport(root=str(root), index_path=str(idx_dir / "index.db"))
-    store = open_index(root, idx_dir)
+    report = IndexReport(root=str(root), index_path=str(idx_dir / "index.db"), note=note)
+    store = open_index(root, idx_dir, verify=verify, warnings=report.warnings)
     files = stamp.restat() if stamp is not None and store is not None else None
     if files is None:
         dirs: list[tuple[str, int]] = []
@@ -278,9 +365,16 @@ def _build_fresh(idx_dir: Path, facts: Iterable[FileRows], hashes: dict[str, str
                   " SET value = value + 1")
     tmp_store.conn.execute("PRAGMA journal_mode=WAL")
     tmp_store.close()
+    gone = IndexSchemaError(f"the index being built ({tmp.name}) was deleted while it was written; "
+                            "nothing was replaced: run the command again", path=str(tmp))
+    if not tmp.exists():  # another process deleted it mid-build: the old index stays untouched
+        raise gone
     for suffix in ("-wal", "-shm"):
         Path(str(final) + suffix).unlink(missing_ok=True)
-    os.replace(tmp, final)
+    try:
+        os.replace(tmp, final)
+    except FileNotFoundError:
+        raise gone from None
     return SqliteStore(final)
 
 

@@ -23,6 +23,7 @@ May import: app, context, errors, records, walk, orchestrator, the MCP SDK
 import argparse
 import logging
 import re
+import sqlite3
 import sys
 import threading
 from collections.abc import Callable, Sequence
@@ -74,7 +75,15 @@ class Workspace:
                 self._app = App(self.root)
             else:
                 self._app.refresh()
-            return fn(self._app)
+            try:
+                return fn(self._app)
+            except sqlite3.DatabaseError:  # a damaged index: moved aside, rebuilt, the call retried once
+                from codehop.indexer import repair_index
+
+                if repair_index(self.root) is None:
+                    raise
+                self._app.reopen()
+                return fn(self._app)
 
     def close(self) -> None:
         with self._lock:
