@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -168,16 +169,31 @@ def test_index_command_checks_and_rebuilds_a_damaged_index(fixture_repo):
     assert report["files"] == files and report["parsed"] == 0
 
 
+def zero_table(db: Path, table: str) -> None:
+    """Overwrite every page of one table with zeros (the file still opens; reading it fails)."""
+    conn = sqlite3.connect(db)
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    page_size = conn.execute("PRAGMA page_size").fetchone()[0]
+    pages = [p for (p,) in conn.execute("SELECT pageno FROM dbstat WHERE name=?", (table,))]
+    conn.close()
+    assert pages
+    with open(db, "r+b") as fh:
+        for p in pages:
+            fh.seek((p - 1) * page_size)
+            fh.write(b"\0" * page_size)
+
+
 def test_a_query_meeting_a_damaged_index_rebuilds_and_retries_once(fixture_repo):
-    """A header overwritten with garbage: `search` exits 0 with real hits, having moved the file aside."""
+    """reexport_chain/ with the full-text table's pages zeroed: `search` meets "malformed", moves
+    the file aside, rebuilds, and answers (exit 0, real hits, one line on stderr)."""
     repo = indexed(fixture_repo, "reexport_chain")
     db = repo / ".codehop" / "index.db"
-    with open(db, "r+b") as fh:
-        fh.write(b"garbage, not sqlite" * 10)
+    zero_table(db, "chunks_fts_data")
     result = run("search", "Cart", "--repo", str(repo), "--json")
     assert result.exit_code == 0, result.output
     assert any(hit["qualname"].endswith("Cart") for hit in json.loads(result.stdout))
     assert "damaged" in result.stderr
+    assert list((repo / ".codehop").glob("index.db.corrupt-*"))
     assert list((repo / ".codehop").glob("index.db.*-*"))
 
 
