@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+import re
 import sqlite3
 import sys
 from collections.abc import Callable
@@ -18,8 +19,16 @@ import click
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+def _echo(text: str = "", err: bool = False) -> None:
+    """Every human-facing line: repository text (names, docstrings, paths) reaches a terminal only
+    without control sequences (newline and tab survive)."""
+    from codehop.render import terminal_safe
+
+    click.echo(terminal_safe(text), err=err)
+
+
 def _fail(message: str, code: int) -> None:
-    click.echo(f"codehop: error: {message}", err=True)
+    _echo(f"codehop: error: {message}", err=True)
     sys.exit(code)
 
 
@@ -39,7 +48,7 @@ def handle_errors(fn: F) -> F:
                 why = repair_index(repo, kwargs.get("index_dir"))
                 if why is None:
                     raise IndexSchemaError(f"the index could not be read: {exc}") from exc
-                click.echo(f"codehop: {why}", err=True)
+                _echo(f"codehop: {why}", err=True)
                 return fn(*args, **kwargs)
         except CodehopError as exc:
             _fail(exc.message, exc.exit_code)
@@ -51,7 +60,9 @@ def handle_errors(fn: F) -> F:
 
 
 def _emit_json(data: Any) -> None:
-    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    # JSON escapes C0 controls itself; C1 controls (U+0080-U+009F, which some terminals obey) too
+    text = json.dumps(data, indent=2, ensure_ascii=False)
+    click.echo(re.sub("[\x7f-\x9f]", lambda m: f"\\u{ord(m.group()):04x}", text))
 
 
 def _console() -> Any:
@@ -77,7 +88,7 @@ def _app(repo: str, index_dir: str | None, **config: Any) -> Any:
 
     app = App(repo, Config(index_dir=index_dir, **config))
     if app.report.note:
-        click.echo(app.report.note, err=True)
+        _echo(app.report.note, err=True)
     _require_python(app.report)
     return app
 
@@ -129,11 +140,11 @@ def index(path: str, index_dir: str | None, max_file_bytes: int, as_json: bool) 
         _emit_json(report.to_dict())
         return
     if report.note:
-        click.echo(report.note, err=True)
+        _echo(report.note, err=True)
     for w in report.warnings:
-        click.echo(f"warning: {w}", err=True)
+        _echo(f"warning: {w}", err=True)
     _require_python(report)
-    click.echo(f"indexed {report.files} files ({report.parsed} parsed, {report.deleted} removed): "
+    _echo(f"indexed {report.files} files ({report.parsed} parsed, {report.deleted} removed): "
                f"{report.chunks} chunks, {report.xrefs} xrefs in {report.seconds:.2f} s -> {report.index_path}")
 
 
@@ -156,7 +167,7 @@ def search(query: str, repo: str, index_dir: str | None, k: int, as_json: bool) 
         _emit_json(rows)
         return
     for r in rows:
-        click.echo(f"{r['score']:8.3f}  {r['path']}:{r['start_line']}-{r['end_line']}  {r['qualname']} ({r['kind']})")
+        _echo(f"{r['score']:8.3f}  {r['path']}:{r['start_line']}-{r['end_line']}  {r['qualname']} ({r['kind']})")
 
 
 @main.command()
@@ -188,8 +199,8 @@ def xrefs(repo: str, index_dir: str | None, ref_type: str | None, file: str | No
             _emit_json(data)
             return
         for k, v in data["by_type"].items():
-            click.echo(f"{k:16s} {v['rows']:7d} rows, {v['resolved_at_index_time']:7d} resolved at index time")
-        click.echo(f"rebuilds {rebuilds}, queries {queries}, ratio {data['rebuild_to_query_ratio']}; "
+            _echo(f"{k:16s} {v['rows']:7d} rows, {v['resolved_at_index_time']:7d} resolved at index time")
+        _echo(f"rebuilds {rebuilds}, queries {queries}, ratio {data['rebuild_to_query_ratio']}; "
                    f"hops served by the table {data['hops_from_table']}, by a resolver {data['hops_from_resolver']}")
         return
     rows = app.store.xrefs(rel_path=file, ref_type=ref_type, limit=limit)
@@ -201,7 +212,7 @@ def xrefs(repo: str, index_dir: str | None, ref_type: str | None, file: str | No
         return
     for r in out:
         where = f"{r['target_path']}:{r['target_line']}" if r["target_path"] else (r["provenance"] or "unresolved")
-        click.echo(f"{r['path']}:{r['line']}:{r['col']}  {r['ref_type']:15s} {r['anchor_text'][:40]:40s} -> {r['target']}  [{where}]")
+        _echo(f"{r['path']}:{r['line']}:{r['col']}  {r['ref_type']:15s} {r['anchor_text'][:40]:40s} -> {r['target']}  [{where}]")
 
 
 def _parse_site(site: str) -> tuple[str, int, int]:
@@ -257,17 +268,17 @@ def resolve(site: str, repo: str, index_dir: str | None, via: str | None, as_jso
         } for ref, name, lr in runs])
         return
     for ref, name, lr in runs:
-        click.echo(f"{ref.origin_path}:{ref.origin_line} {ref.anchor_text} ({ref.ref_type}) via {name or 'ladder'}:")
+        _echo(f"{ref.origin_path}:{ref.origin_line} {ref.anchor_text} ({ref.ref_type}) via {name or 'ladder'}:")
         res = lr.resolution
         if res is None:
-            click.echo("  unresolved" + "".join(f"\n  {r} failed: {why}" for r, why in lr.failures))
+            _echo("  unresolved" + "".join(f"\n  {r} failed: {why}" for r, why in lr.failures))
             continue
         for st in res.steps:
-            click.echo(f"  {st.from_loc.rel_path}:{st.from_loc.line} -[{st.note}, {st.resolver}]-> "
+            _echo(f"  {st.from_loc.rel_path}:{st.from_loc.line} -[{st.note}, {st.resolver}]-> "
                        f"{st.to_loc.rel_path}:{st.to_loc.line} {st.to_loc.qualname}")
         t = res.target
         where = f"external {res.external}" if res.is_external else f"{t.rel_path}:{t.line} {t.qualname}"
-        click.echo(f"  => {where} [{res.provenance}]")
+        _echo(f"  => {where} [{res.provenance}]")
 
 
 @main.command()
@@ -313,7 +324,7 @@ def context(query: str, repo: str, index_dir: str | None, budget_tokens: int, ma
     if fmt == "json":
         _emit_json(answer.to_dict())
     else:
-        click.echo(render_markdown(answer))
+        _echo(render_markdown(answer))
 
 
 @main.command()
@@ -340,7 +351,7 @@ def graph(symbol: str | None, repo: str, index_dir: str | None, depth: int, stat
             _emit_json(data)
         else:
             for k, v in data.items():
-                click.echo(f"{k:24s} {v}")
+                _echo(f"{k:24s} {v}")
         return
     if not symbol:
         raise UsageError("give a SYMBOL (a qualified name) or --stats")
@@ -350,7 +361,7 @@ def graph(symbol: str | None, repo: str, index_dir: str | None, depth: int, stat
     if dot_path or svg_path:
         dot = gc.dot(node, depth)
         if dot_path == "-":
-            click.echo(dot)
+            _echo(dot)
         elif dot_path:
             with open(dot_path, "w", encoding="utf-8") as fh:
                 fh.write(dot)
@@ -365,10 +376,10 @@ def graph(symbol: str | None, repo: str, index_dir: str | None, depth: int, stat
     if as_json:
         _emit_json({"symbol": node, "edges": rows})
         return
-    click.echo(node)
+    _echo(node)
     for r in rows:
         arrow = "->" if r["direction"] == "out" else "<-"
-        click.echo(f"  {arrow} {r['type']:12s} {r['other']}  ({r['path']}:{r['line']})")
+        _echo(f"  {arrow} {r['type']:12s} {r['other']}  ({r['path']}:{r['line']})")
 
 
 @main.command()
@@ -406,7 +417,7 @@ def doctor(repo: str, index_dir: str | None, as_json: bool) -> None:
     else:
         for c in checks:
             mark = "ok  " if c.ok else "FAIL"
-            click.echo(f"[{mark}] {c.name}: {c.detail}" + ("" if c.ok or not c.fix else f"\n       fix: {c.fix}"))
+            _echo(f"[{mark}] {c.name}: {c.detail}" + ("" if c.ok or not c.fix else f"\n       fix: {c.fix}"))
     if not all(c.ok for c in checks):
         sys.exit(1)
 

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from codehop.untrusted import looks_like_instructions
+
 
 class Completeness(StrEnum):
     COMPLETE = "complete"
@@ -207,6 +209,8 @@ class ContextItem:
             "hop": self.hop,
             "via": str(self.via),
             "provenance": self.provenance,
+            # repository text that addresses its reader: data to weigh, never to follow
+            **({"untrusted_text": True} if looks_like_instructions(c.text) else {}),
         }
 
 

@@ -436,7 +436,8 @@ def _shape(answer: Answer) -> dict[str, object]:
         "state": d["state"], "completeness": d["answer_completeness"], "loops": d["stats"]["loops"],
         "stopped_by": d["stats"].get("stopped_by"), "hops": d["hops"],
         "pending": d["pending_references"],
-        "context": [{k: v for k, v in c.items()} for c in d["context"]],
+        # the flag on text that reads like instructions is the one allowed difference (it marks, never steers)
+        "context": [{k: v for k, v in c.items() if k != "untrusted_text"} for c in d["context"]],
         "answer_lines": len(d["answer"].splitlines()),
     }
 
@@ -466,6 +467,9 @@ def test_injected_text_does_not_change_the_loop(fixture_repo, tmp_path, max_loop
     hostile_answer = app.navigator().ask(question, limits)
     benign_answer = twin_app.navigator().ask(question, limits)
     assert _shape(hostile_answer) == _shape(benign_answer)
+    flags = {c["qualname"]: c.get("untrusted_text", False) for c in hostile_answer.to_dict()["context"]}
+    assert flags.get("inject.ledger.Ledger.settle") is True
+    assert not any(c.get("untrusted_text") for c in benign_answer.to_dict()["context"])
     assert hostile_answer.stats["loops"] <= max_loops
     assert hostile_answer.state is (State.COMPLETE if max_loops else State.GIVE_UP_PARTIAL)
     indexed_paths = set(app.store.file_states())
