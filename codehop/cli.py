@@ -71,8 +71,23 @@ def _console() -> Any:
     return Console(highlight=False, soft_wrap=True)
 
 
-repo_option = click.option("--repo", "repo", default=".", show_default=True,
-                           type=click.Path(file_okay=False, path_type=str), help="Repository root.")
+def _discover(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """No --repo (or no PATH): the project the current folder is in, found as git finds its root."""
+    if value is not None:
+        return value
+    from codehop.errors import CodehopError
+    from codehop.walk import discover_root
+
+    try:
+        return str(discover_root("."))
+    except CodehopError:
+        return "."
+
+
+repo_option = click.option("--repo", "repo", default=None, callback=_discover,
+                           type=click.Path(file_okay=False, path_type=str),
+                           help="Repository root (default: the nearest folder up from here with .codehop/, "
+                                ".git, pyproject.toml, setup.cfg or setup.py).")
 index_dir_option = click.option("--index-dir", default=None,
                                 help="The folder the index lives in (default <repo>/.codehop; "
                                      "CODEHOP_INDEX_DIR=DIR keeps one subfolder per repository in DIR).")
@@ -110,7 +125,8 @@ def main() -> None:
 
 
 @main.command()
-@click.argument("path", default=".", type=click.Path(file_okay=True, path_type=str))
+@click.argument("path", required=False, default=None, callback=_discover,
+                type=click.Path(file_okay=True, path_type=str))
 @index_dir_option
 @click.option("--max-file-bytes", default=1_000_000, show_default=True, help="Skip larger files.")
 @json_option

@@ -44,6 +44,20 @@ def repo_root(path: str | os.PathLike[str]) -> Path:
     return p.resolve()
 
 
+ROOT_MARKERS = (".git", "pyproject.toml", "setup.cfg", "setup.py")
+
+
+def discover_root(start: str | os.PathLike[str] = ".") -> Path:
+    """The repository `start` is in, found as git finds its own: the nearest folder, from `start`
+    upward, holding an existing `.codehop/` index folder or a project marker (`.git`,
+    `pyproject.toml`, `setup.cfg`, `setup.py`); `start` itself when none does."""
+    here = repo_root(start)
+    for folder in (here, *here.parents):
+        if (folder / ".codehop").is_dir() or any((folder / m).exists() for m in ROOT_MARKERS):
+            return folder
+    return here
+
+
 def _spec(dir_path: str, name: str) -> GitIgnoreSpec | None:
     try:
         with open(os.path.join(dir_path, name), encoding="utf-8", errors="replace") as fh:

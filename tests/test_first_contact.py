@@ -114,3 +114,36 @@ def test_untrusted_text_flag_in_the_answer_json(fixture_repo):
     flagged = [c for c in items if c.get("untrusted_text")]
     assert flagged and all(c["path"] == "notes/handler.py" for c in flagged)
     assert any(c["path"] != "notes/handler.py" and "untrusted_text" not in c for c in items)
+
+
+# ---- root discovery ----------------------------------------------------------------------------
+@pytest.fixture
+def nested(tmp_path):  # type: ignore[no-untyped-def]
+    """project/pyproject.toml, project/src/pkg/sub/mod.py, project/tools/.codehop/ (an index folder)."""
+    top = tmp_path / "project"
+    (top / "src/pkg/sub").mkdir(parents=True)
+    (top / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    (top / "src/pkg/__init__.py").write_text("")
+    (top / "src/pkg/sub/__init__.py").write_text("")
+    (top / "src/pkg/sub/mod.py").write_text("def f():\n    return 1\n")
+    (top / "tools/.codehop").mkdir(parents=True)
+    (top / "tools/run.py").write_text("X = 1\n")
+    return top
+
+
+@pytest.mark.parametrize(("cwd", "expected"), [
+    ("src/pkg/sub", "."), ("src", "."), (".", "."), ("tools", "tools"),
+], ids=["deep", "shallow", "top", "index-folder-wins"])
+def test_root_is_found_from_a_subdirectory(nested, monkeypatch, cwd, expected):
+    monkeypatch.chdir(nested / cwd)
+    result = run("index", "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["root"] == str((nested / expected).resolve())
+
+
+def test_explicit_repo_still_wins(nested, monkeypatch):
+    monkeypatch.chdir(nested / "src/pkg/sub")
+    result = run("search", "f", "--repo", ".", "--json")
+    assert result.exit_code == 0, result.output
+    assert (nested / "src/pkg/sub/.codehop/index.db").exists()
+    assert not (nested / ".codehop").exists()
