@@ -9,7 +9,6 @@ import dataclasses
 import functools
 import json
 import re
-import sqlite3
 import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -35,6 +34,8 @@ def _fail(message: str, code: int) -> None:
 def handle_errors(fn: F) -> F:
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        import sqlite3  # loaded by then: every command opens the index
+
         from codehop.errors import CodehopError, IndexSchemaError
 
         try:
@@ -135,23 +136,13 @@ def index(path: str, index_dir: str | None, max_file_bytes: int, as_json: bool) 
     """Index (or incrementally update) the repository at PATH."""
     from codehop.indexer import index_repo
 
-    progress_cb = None
-    bar: Any = None
-    if sys.stderr.isatty() and not as_json:
-        from rich.progress import Progress
-
-        bar = Progress(transient=True)
-        bar.start()
-        task = bar.add_task("parsing", total=None)
-
-        def progress_cb(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
+    line = _ProgressLine() if sys.stderr.isatty() and not as_json else None
     try:
         _, report = index_repo(path, index_dir=index_dir, max_file_bytes=max_file_bytes,
-                               progress=progress_cb, verify=True)
+                               progress=line, verify=True)
     finally:
-        if bar is not None:
-            bar.stop()
+        if line is not None:
+            line.clear()
     if as_json:
         _emit_json(report.to_dict())
         return
@@ -160,8 +151,36 @@ def index(path: str, index_dir: str | None, max_file_bytes: int, as_json: bool) 
     for w in report.warnings:
         _echo(f"warning: {w}", err=True)
     _require_python(report)
+    # the summary is a status line, like the progress: stderr (stdout stays empty on a pipe)
     _echo(f"indexed {report.files} files ({report.parsed} parsed, {report.deleted} removed): "
-               f"{report.chunks} chunks, {report.xrefs} xrefs in {report.seconds:.2f} s -> {report.index_path}")
+          f"{report.chunks} chunks, {report.xrefs} xrefs in {report.seconds:.2f} s -> {report.index_path}", err=True)
+
+
+class _ProgressLine:
+    """One status line on a terminal's stderr: the phase (walk, parse, resolve, write) and file
+    counts, redrawn in place at most ten times a second and on every phase change."""
+
+    def __init__(self) -> None:
+        self.phase = ""
+        self.last = 0.0
+
+    def __call__(self, phase: str, done: int, total: int) -> None:
+        import time
+
+        now = time.monotonic()
+        if phase == self.phase and now - self.last < 0.1 and done != total:
+            return
+        self.phase, self.last = phase, now
+        counts = f"{done}/{total} files" if total else f"{done} files"
+        if phase == "walk":
+            counts = f"{done} files found"
+        sys.stderr.write(f"\r\x1b[K{phase}: {counts}")
+        sys.stderr.flush()
+
+    def clear(self) -> None:
+        if self.phase:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
 
 
 @main.command()

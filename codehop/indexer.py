@@ -41,7 +41,9 @@ from codehop.walk import SourceFile, TreeStamp, repo_root, walk_python_files
 DEFAULT_MAX_FILE_BYTES = 1_000_000
 _POOL_MIN_FILES = 48
 
-Progress = Callable[[int, int], None]
+# progress(phase, done, total): phase is "walk", "parse", "resolve" or "write"; counts are files
+# (total 0 while the walk has not finished)
+Progress = Callable[[str, int, int], None]
 
 
 @dataclass(slots=True, kw_only=True)
@@ -270,9 +272,15 @@ def index_repo(repo: str | os.PathLike[str], *, index_dir: str | os.PathLike[str
     report = IndexReport(root=str(root), index_path=str(idx_dir / "index.db"), note=note)
     store = open_index(root, idx_dir, verify=verify, warnings=report.warnings)
     files = stamp.restat() if stamp is not None and store is not None else None
+    tell = progress or (lambda phase, done, total: None)
     if files is None:
         dirs: list[tuple[str, int]] = []
-        files = list(walk_python_files(root, report.warnings, dirs))
+        files = []
+        for sf in walk_python_files(root, report.warnings, dirs):
+            files.append(sf)
+            if len(files) % 256 == 0:
+                tell("walk", len(files), 0)
+        tell("walk", len(files), len(files))
         report.stamp = TreeStamp(tuple(dirs), tuple(files))
     else:
         assert stamp is not None
@@ -316,15 +324,17 @@ def index_repo(repo: str | os.PathLike[str], *, index_dir: str | os.PathLike[str
             if rows is not None:
                 report.parsed += 1
                 yield rows
-            if progress is not None:
-                progress(done, len(jobs))
+            tell("parse", done, len(jobs))
+
+    def after_parse(phase: str) -> None:
+        tell(phase, len(jobs), len(jobs))
 
     report.deleted = len(deleted)
     if store is None:
-        store = _build_fresh(idx_dir, arrived(), hashes, stats)
+        store = _build_fresh(idx_dir, arrived(), hashes, stats, after_parse)
         report.rebuilt = True
     else:
-        _update(store, list(arrived()), deleted, hashes, stats, touched_only)
+        _update(store, list(arrived()), deleted, hashes, stats, touched_only, after_parse)
     report.seconds = time.perf_counter() - t0
     _fill_counts(store, report)
     return store, report
@@ -338,7 +348,8 @@ def _fill_counts(store: SqliteStore, report: IndexReport) -> None:
 
 
 def _build_fresh(idx_dir: Path, facts: Iterable[FileRows], hashes: dict[str, str],
-                 stats: dict[str, tuple[int, int]]) -> SqliteStore:
+                 stats: dict[str, tuple[int, int]], phase: Callable[[str], None] = lambda p: None,
+                 ) -> SqliteStore:
     from codehop.xref_resolve import resolve_static
 
     final = idx_dir / "index.db"
@@ -358,7 +369,9 @@ def _build_fresh(idx_dir: Path, facts: Iterable[FileRows], hashes: dict[str, str
                 write_file_rows(c, batch, hashes, stats)
                 batch = []
         write_file_rows(c, batch, hashes, stats)
+        phase("resolve")
         resolve_static(tmp_store, c, None, fresh=xrefs)
+        phase("write")
         create_indexes(c)
         bump_generation(c)
         c.execute("INSERT INTO counters VALUES ('rebuilds', 1) ON CONFLICT(key) DO UPDATE"
@@ -412,7 +425,8 @@ def _interface_of_rows(f: FileRows) -> frozenset[tuple[str, ...]]:
 
 
 def _update(store: SqliteStore, facts: list[FileRows], deleted: list[str], hashes: dict[str, str],
-            stats: dict[str, tuple[int, int]], touched_only: list[tuple[str, int, int]]) -> None:
+            stats: dict[str, tuple[int, int]], touched_only: list[tuple[str, int, int]],
+            phase: Callable[[str], None] = lambda p: None) -> None:
     from codehop.xref_resolve import resolve_static
 
     changed_paths = [f[0] for f in facts]
@@ -422,6 +436,7 @@ def _update(store: SqliteStore, facts: list[FileRows], deleted: list[str], hashe
         if changed_paths or deleted:
             old = {rel: _interface(conn, rel) for rel in changed_paths + deleted}
             old_lines = {rel: _declaration_lines(conn, rel) for rel in changed_paths}
+            phase("write")
             delete_files(conn, changed_paths + deleted)
             write_file_rows(conn, facts, hashes, stats)
             store.invalidate()
@@ -441,6 +456,7 @@ def _update(store: SqliteStore, facts: list[FileRows], deleted: list[str], hashe
                 moved[f[0]] = {line: new_lines[q] for q, line in old_lines[f[0]].items()
                                if q in new_lines and new_lines[q] != line}
             _shift_targets(conn, moved)
+            phase("resolve")
             resolve_static(store, conn, (changed_paths, redo_into, sorted(dirty)))
             conn.execute("INSERT INTO counters VALUES ('rebuilds', 1) ON CONFLICT(key) DO UPDATE"
                          " SET value = value + 1")

@@ -147,3 +147,59 @@ def test_explicit_repo_still_wins(nested, monkeypatch):
     assert result.exit_code == 0, result.output
     assert (nested / "src/pkg/sub/.codehop/index.db").exists()
     assert not (nested / ".codehop").exists()
+
+
+# ---- progress ------------------------------------------------------------------------------------
+PROJECT = __import__("pathlib").Path(__file__).resolve().parent.parent
+
+
+def _index_cmd(repo):  # type: ignore[no-untyped-def]
+    import os
+    import sys
+
+    env = {**os.environ, "PYTHONPATH": str(PROJECT)}
+    env.pop("CODEHOP_INDEX_DIR", None)
+    return [sys.executable, "-m", "codehop", "index", str(repo)], env
+
+
+@pytest.mark.slow
+def test_progress_on_a_terminal_names_phases_and_counts(fixture_repo):
+    """hostile/ indexed with stderr on a pseudo-terminal: walk, parse, resolve, write, with counts."""
+    import os
+    import pty
+    import subprocess
+
+    repo = fixture_repo("hostile")
+    argv, env = _index_cmd(repo)
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=follower, env=env)
+    os.close(follower)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(leader, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        seen += chunk
+    out, _ = proc.communicate(timeout=120)
+    os.close(leader)
+    text = seen.decode("utf-8", "replace")
+    assert proc.returncode == 0 and out == b""
+    for phase in ("walk", "parse", "resolve", "write"):
+        assert re.search(rf"{phase}: \d+", text), (phase, text)
+    assert re.search(r"parse: \d+/\d+ files", text)
+    assert "indexed" in text
+
+
+@pytest.mark.slow
+def test_nothing_on_a_pipe_but_a_final_summary_on_stderr(fixture_repo):
+    import subprocess
+
+    argv, env = _index_cmd(fixture_repo("hostile"))
+    proc = subprocess.run(argv, capture_output=True, text=True, timeout=120, env=env)
+    assert proc.returncode == 0 and proc.stdout == ""
+    summary = [line for line in proc.stderr.splitlines() if not line.startswith("warning:")]
+    assert len(summary) == 1 and summary[0].startswith("indexed "), proc.stderr
+    assert "\x1b" not in proc.stderr and "\r" not in proc.stderr

@@ -235,7 +235,7 @@ def test_build_whose_temporary_file_is_deleted_says_so(fixture_repo):
     repo = fixture_repo("hostile")
     idx = repo / ".codehop"
 
-    def delete_tmp(done: int, total: int) -> None:
+    def delete_tmp(phase: str, done: int, total: int) -> None:
         for p in idx.glob("index.db.tmp-*"):
             p.unlink()
 
