@@ -392,20 +392,16 @@ def graph(symbol: str | None, repo: str, index_dir: str | None, depth: int, stat
         raise UsageError("give a SYMBOL (a qualified name) or --stats")
     node = gc.node_for(symbol, app.table)
     if node is None:
-        raise UsageError(f"no such symbol in the graph: {symbol}")
+        matches = gc.candidates(symbol)
+        if len(matches) == 1:
+            node = matches[0]
+        elif matches:
+            raise UsageError(f"{symbol!r} is not a qualified name; it matches:\n  " + "\n  ".join(matches)
+                             + "\n(give one of these)")
+        else:
+            raise UsageError(f"no such symbol in the graph: {symbol}")
     if dot_path or svg_path:
-        dot = gc.dot(node, depth)
-        if dot_path == "-":
-            _echo(dot)
-        elif dot_path:
-            with open(dot_path, "w", encoding="utf-8") as fh:
-                fh.write(dot)
-        if svg_path:
-            svg = gc.svg(dot)
-            if svg is None:
-                raise UsageError("the `dot` program (Graphviz) is not installed; use --dot")
-            with open(svg_path, "wb") as fh:
-                fh.write(svg)
+        _draw(gc, node, depth, dot_path, svg_path)
         return
     rows = gc.neighbourhood(node, depth)
     if as_json:
@@ -415,6 +411,28 @@ def graph(symbol: str | None, repo: str, index_dir: str | None, depth: int, stat
     for r in rows:
         arrow = "->" if r["direction"] == "out" else "<-"
         _echo(f"  {arrow} {r['type']:12s} {r['other']}  ({r['path']}:{r['line']})")
+
+
+def _draw(gc: Any, node: str, depth: int, dot_path: str | None, svg_path: str | None, **chain: Any) -> None:
+    """Write the picture of `node`'s neighbourhood as DOT and/or SVG (Graphviz, with a deadline)."""
+    from codehop.errors import CodehopError, UsageError
+    from graphs import RenderTimeout
+
+    dot = gc.picture(node, depth, **chain)
+    if dot_path == "-":
+        click.echo(dot)
+    elif dot_path:
+        with open(dot_path, "w", encoding="utf-8") as fh:
+            fh.write(dot)
+    if svg_path:
+        try:
+            svg = gc.svg(dot)
+        except RenderTimeout as exc:
+            raise CodehopError(f"{exc}; draw less (--depth 1) or write --dot and render it yourself") from None
+        if svg is None:
+            raise UsageError("the `dot` program (Graphviz) is not installed; use --dot")
+        with open(svg_path, "wb") as fh:
+            fh.write(svg)
 
 
 @main.command()

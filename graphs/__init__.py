@@ -11,7 +11,7 @@ Modules: `model` (records and closed sets), `graph` (`DependencyGraph`),
 from graphs.graph import DependencyGraph
 from graphs.model import UNRESOLVED_PREFIX, Direction, Edge, EdgeType, Neighbour, Node, NodeKind
 from graphs.rank import DEFAULT_METHOD, DEFAULT_WEIGHTS, Method
-from graphs.render import render_svg
+from graphs.render import RenderTimeout, picture_dot, render_svg
 
 __all__ = [
     "DEFAULT_METHOD",
@@ -25,5 +25,7 @@ __all__ = [
     "Neighbour",
     "Node",
     "NodeKind",
+    "RenderTimeout",
+    "picture_dot",
     "render_svg",
 ]
