@@ -323,15 +323,19 @@ def resolve(site: str, repo: str, index_dir: str | None, via: str | None, as_jso
 @max_loops_option
 @budget_option
 @click.option("--generator", type=click.Choice(["offline", "anthropic"]), default="offline", show_default=True)
+@click.option("--svg", "svg_path", default=None, help="Also draw the answer's neighbourhood, the chain it followed "
+              "highlighted (needs Graphviz).")
 @json_option
 @handle_errors
 def ask(question: str, repo: str, index_dir: str | None, max_loops: int, budget_tokens: int,
-        generator: str, as_json: bool) -> None:
+        generator: str, svg_path: str | None, as_json: bool) -> None:
     """Answer QUESTION about the repository (one bounded hop by default)."""
     from codehop.orchestrator import Limits
 
     app = _app(repo, index_dir, generator=generator)
     answer = app.navigator().ask(question, Limits(max_loops=max_loops, budget_tokens=budget_tokens))
+    if svg_path:
+        _draw_answer(app, answer, svg_path)
     app.close()
     if as_json:
         _emit_json(answer.to_dict())
@@ -433,6 +437,44 @@ def _draw(gc: Any, node: str, depth: int, dot_path: str | None, svg_path: str | 
             raise UsageError("the `dot` program (Graphviz) is not installed; use --dot")
         with open(svg_path, "wb") as fh:
             fh.write(svg)
+
+
+def _draw_answer(app: Any, answer: Any, svg_path: str) -> None:
+    """The picture around what the answer is about, with what the question followed highlighted:
+    the declarations it read (its context) and the hops its resolvers made."""
+    from codehop.errors import UsageError
+    from codehop.graph_context import GraphContext
+
+    gc = GraphContext(app.store, app.table)
+    graph = gc.graph()
+
+    def node(rel_path: str, line: int, qualname: str = "") -> str | None:
+        return qualname if qualname in graph else gc.node_at(rel_path, line)
+
+    chain: list[str] = []
+    for item in answer.context:
+        n = node(item.chunk.rel_path, item.chunk.start_line, item.chunk.qualname)
+        if n is not None and n not in chain:
+            chain.append(n)
+    hops = []
+    for hop in answer.hops:
+        for r in hop.resolved:
+            for step in r.resolution.steps:
+                a = node(step.from_loc.rel_path, step.from_loc.line, step.from_loc.qualname)
+                b = node(step.to_loc.rel_path, step.to_loc.line, step.to_loc.qualname)
+                if a and b and a != b:
+                    hops.append((a, b, f"{step.note or 'resolved'} ({step.resolver})"))
+    declared = [n for n in chain if graph.node(n).kind.value != "module"]
+    centre = hops[-1][1] if hops else (declared or chain or [None])[0]
+    if centre is None:
+        raise UsageError("nothing in the answer's context is in the graph; no picture drawn")
+    # the pointers among what it read: re-exports, bases, overrides between two context items
+    read = set(chain)
+    pointers = [(e.src, e.dst) for n in chain for e in graph.out_edges(n)
+                if e.dst in read and e.src != e.dst and e.type.value in ("reexports", "inherits", "overrides")]
+    pinned = [centre, *(x for pair in pointers for x in pair), *(x for a, b, _ in hops for x in (a, b))]
+    _draw(gc, centre, 1, None, svg_path, highlight_nodes=tuple(dict.fromkeys(pinned)),
+          highlight_edges=tuple(pointers), extra_edges=tuple(hops))
 
 
 @main.command()

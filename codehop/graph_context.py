@@ -187,6 +187,11 @@ class GraphContext:
         wanted = [n for n in (*highlight_nodes, *(x for s, d, _ in extra_edges for x in (s, d))) if n in graph]
         for extra in wanted:  # a member of the chain comes with its class
             edges += [e for e in graph.in_edges(extra) if e.type is EdgeType.CONTAINS]
+        pairs = set(highlight_edges)
+        edges += [e for a, _ in pairs if a in graph for e in graph.out_edges(a) if (a, e.dst) in pairs]
+        if node in graph:
+            edges += [e for e in graph.in_edges(node) if e.type is EdgeType.CONTAINS]
+        edges = list(dict.fromkeys(edges))
         ids = {node, *wanted} | {e.src for e in edges} | {e.dst for e in edges}
         seen = set(edges)
         for cls in [i for i in ids if graph.node(i).kind is NodeKind.CLASS]:
@@ -194,6 +199,14 @@ class GraphContext:
             seen.update(members)
             edges += members
             ids |= {e.dst for e in members}
+            # a member's override is part of its class's picture (it lands on the base class's row)
+            for m in [e.dst for e in graph.out_edges(cls) if e.type is EdgeType.CONTAINS]:
+                for e in graph.out_edges(m):
+                    if e.type is EdgeType.OVERRIDES and e not in seen:
+                        owner = [c for c in graph.in_edges(e.dst) if c.type is EdgeType.CONTAINS]
+                        seen.update([e, *owner])
+                        edges += [e, *owner]
+                        ids |= {e.dst} | {c.src for c in owner}
         return picture_dot(node, {i: graph.node(i) for i in ids}, edges, highlight_nodes=highlight_nodes,
                            highlight_edges=highlight_edges, extra_edges=extra_edges, max_nodes=max_nodes)
 

@@ -153,7 +153,7 @@ def picture_dot(
     # fold members into their class: a CONTAINS edge from a class drawn here
     owner: dict[str, str] = {}
     for e in edges:
-        if (e.type is EdgeType.CONTAINS and e.src in nodes and e.dst in nodes and e.dst != center_id
+        if (e.type is EdgeType.CONTAINS and e.src in nodes and e.dst in nodes
                 and nodes[e.src].kind is NodeKind.CLASS
                 and nodes[e.dst].kind in (NodeKind.METHOD, NodeKind.FUNCTION, NodeKind.BINDING)):
             owner[e.dst] = e.src
@@ -218,6 +218,9 @@ def picture_dot(
     dropped = len(order) - len(kept)
     keep = set(kept)
     hl_nodes = {rep(n) for n in highlight_nodes} | set(highlight_nodes)
+    centre_box = rep(center_id)
+    if centre_box != center_id:  # a member asked about: its class is drawn, its row marked
+        hl_nodes.add(center_id)
     hl_edges = {(a, b) for a, b in highlight_edges}
 
     # edges between boxes, merged per (ends, kind); containment is shown by records and clusters
@@ -235,7 +238,7 @@ def picture_dot(
         drawn.setdefault((s, sp, d, dp, e.type), []).append(e)
 
     # a box left with no line to it says nothing (a module whose containment the cluster shows)
-    touched = {center_id, *hl_nodes} | {k[0] for k in drawn} | {k[2] for k in drawn} \
+    touched = {centre_box, *hl_nodes} | {k[0] for k in drawn} | {k[2] for k in drawn} \
         | {rep(x) for s, d, _ in extra_edges for x in (s, d)}
     kept = [n for n in kept if n in touched]
 
@@ -263,8 +266,8 @@ def picture_dot(
             head = f'<TR><TD BGCOLOR="#e8eef7"><B>{len(ids)}</B> that {_html(says)}</TD></TR>'
             return (f'  {_quote(node_id)} [shape=plain, label=<<TABLE BORDER="1" CELLBORDER="0" CELLSPACING="0" '
                     f'CELLPADDING="2" COLOR="{EDGE_COLOURS[kinds[0][0]]}">{head}{rows}</TABLE>>];')
-        bold = node_id == center_id or node_id in hl_nodes
-        border = HIGHLIGHT if node_id in hl_nodes and node_id != center_id else "#333333"
+        bold = node_id == centre_box or node_id in hl_nodes
+        border = HIGHLIGHT if node_id in hl_nodes and node_id != centre_box else "#333333"
         width = "2" if bold else "1"
         if node_id in members or node.kind is NodeKind.CLASS:
             rows = sorted(members.get(node_id, []), key=lambda m: (nodes[m].start_line or 0, m))
