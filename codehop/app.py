@@ -52,7 +52,7 @@ class App:
         with self._lock:
             stamp = self.report.stamp
             # an index file replaced or deleted under a long-running server: reopen, never read stale pages
-            replaced = _file_id(self.store.path) != self._index_id
+            replaced = self.index_replaced()
             if stamp is not None and stamp.unchanged() and not replaced:
                 return self.report
             store, report = index_repo(self.root, index_dir=self.config.index_dir,
@@ -66,6 +66,11 @@ class App:
             self._index_id = _file_id(store.path)
             self.report = report
             return report
+
+    def index_replaced(self) -> bool:
+        """Is the index file gone or another one than this App opened? (one stat: a server asks it
+        before every answer)"""
+        return _file_id(self.store.path) != self._index_id
 
     def reopen(self) -> None:
         """After the index was repaired (moved aside): rebuild it and drop everything read from it."""
