@@ -75,7 +75,7 @@ class App:
     def reopen(self) -> None:
         """After the index was repaired (moved aside): rebuild it and drop everything read from it."""
         with self._lock:
-            self._index_id = None
+            self._index_id = (-1, -1)  # no file has this identity: the next refresh reopens
         self.refresh()
 
     # ---- engines -----------------------------------------------------------

@@ -92,16 +92,14 @@ def _candidates(root: Path, index_dir: str | os.PathLike[str] | None) -> tuple[l
 
 def _unusable(folder: Path) -> str | None:
     """Why codehop cannot keep an index in `folder` (creating it if needed), or None if it can.
-    Probed by writing, not by permission bits (which say nothing to root or on a read-only mount)."""
+    Probed by writing, not by permission bits (which say nothing to root or on a read-only mount).
+    Never opens `index.db` itself: closing any descriptor of a database file drops every POSIX
+    lock this process's SQLite connections hold on it."""
     try:
         folder.mkdir(parents=True, exist_ok=True)
         probe = folder / f".probe-{os.getpid()}-{threading.get_ident()}"
         probe.write_bytes(b"")
         probe.unlink()
-        db = folder / "index.db"
-        if db.exists():
-            with open(db, "r+b"):
-                pass
     except OSError as exc:
         return exc.strerror or type(exc).__name__
     return None

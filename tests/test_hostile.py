@@ -395,8 +395,8 @@ def test_file_deleted_or_rewritten_between_read_and_write(fixture_repo):
     repo = fixture_repo("hostile")
     beta = repo / "nsp/beta.py"
 
-    def meddle(done: int, total: int) -> None:
-        if done == total:
+    def meddle(phase: str, done: int, total: int) -> None:
+        if phase == "parse" and done == total:
             (repo / "nsp/alpha.py").unlink(missing_ok=True)
             beta.write_text("def helper():\n    return 'rewritten while indexing'\n")
 

@@ -310,3 +310,23 @@ def test_a_folder_without_python_says_so(tmp_path, content):
         result = run(*args)
         assert result.exit_code == 2, result.output
         assert "no Python files" in result.output
+
+
+def test_mcp_call_meeting_a_damaged_index_rebuilds_and_answers(fixture_repo):
+    """reexport_chain/, MCP workspace warm, then the full-text pages zeroed under it: the next
+    `ask` answers (the index moved aside, rebuilt, the call retried once), no internal error."""
+    from codehop.mcp_server import Workspace, ask_tool
+
+    repo = fixture_repo("reexport_chain")
+    ws = Workspace(repo)
+
+    def ask(app):  # type: ignore[no-untyped-def]
+        return ask_tool(app, "Where is `shop.Cart` defined?", max_loops=1, budget_tokens=2000)
+
+    assert ws.run(ask)["state"] == "complete"
+    ws._app.store.close()  # type: ignore[union-attr]  # a fresh connection reads the damaged pages
+    zero_table(repo / ".codehop" / "index.db", "chunks_fts_data")
+    again = ws.run(ask)
+    assert again["state"] == "complete" and any(c["path"] == "shop/api/cart.py" for c in again["context"])
+    assert list((repo / ".codehop").glob("index.db.corrupt-*"))
+    ws.close()
