@@ -494,7 +494,9 @@ _SQLITE_MAGIC = b"SQLite format 3\x00"
 def damage(path: Path) -> str | None:
     """Why the index file at `path` is damaged, or None when it looks sound: the header and the
     size first (free), then the schema and `PRAGMA quick_check` (reads every page once).
-    A database that is only busy (locked by a writer) is not damaged."""
+    A database that is only busy (locked by a writer) is not damaged. Reading the header opens
+    and closes the file, which drops this process's SQLite POSIX locks on it: call it before the
+    process opens the index, or when the index is about to be moved aside anyway."""
     try:
         size = path.stat().st_size
         with open(path, "rb") as fh:
