@@ -465,7 +465,7 @@ def _draw_answer(app: Any, answer: Any, svg_path: str) -> None:
                 if a and b and a != b:
                     hops.append((a, b, f"{step.note or 'resolved'} ({step.resolver})"))
     declared = [n for n in chain if graph.node(n).kind.value != "module"]
-    centre = hops[-1][1] if hops else (declared or chain or [None])[0]
+    centre = hops[-1][1] if hops else next(iter(declared or chain), None)
     if centre is None:
         raise UsageError("nothing in the answer's context is in the graph; no picture drawn")
     # the pointers among what it read: re-exports, bases, overrides between two context items

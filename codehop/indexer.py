@@ -117,7 +117,7 @@ def locate_index(root: Path, index_dir: str | os.PathLike[str] | None = None) ->
     the usual place. A folder the user named that cannot be used is an IndexLocationError (exit 3);
     an unwritable repository falls back to the per-user cache."""
     folders, named_by = _candidates(root, index_dir)
-    reasons = []
+    reasons: list[str] = []
     for folder in folders:
         why = _unusable(folder)
         if why is None:

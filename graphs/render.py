@@ -180,9 +180,9 @@ def picture_dot(
             lonely.setdefault(frozenset(kinds), []).append(n)
     grouped: dict[str, str] = {}
     groups: dict[str, tuple[list[tuple[EdgeType, str]], list[str]]] = {}
-    for kinds, ids in lonely.items():
+    for tie_set, ids in lonely.items():
         if len(ids) > group_above:
-            ordered = sorted(kinds, key=lambda k: (_STRENGTH[k[0]], k[1]))
+            ordered = sorted(tie_set, key=lambda k: (_STRENGTH[k[0]], k[1]))
             gid = "group " + " ".join(f"{t.value}-{w}" for t, w in ordered)
             groups[gid] = (ordered, sorted(ids))
             nodes[gid] = Node(id=gid, kind=NodeKind.MODULE)
@@ -253,33 +253,33 @@ def picture_dot(
     def node_line(node_id: str) -> str:
         node = nodes[node_id]
         if node_id in groups:
-            kinds, ids = groups[node_id]
-            ins = [t.value for t, w in kinds if w == "in"]
-            outs = [t.value for t, w in kinds if w == "out"]
+            ties, listed = groups[node_id]
+            ins = [t.value for t, w in ties if w == "in"]
+            outs = [t.value for t, w in ties if w == "out"]
             says = " and ".join(filter(None, [
                 f"{', '.join(ins)} {_short(center_id)}" if ins else "",
                 f"{_short(center_id)} {', '.join(outs)} them" if outs else ""]))
             shown = max(4, max_members // 3)
-            rows = "".join(f'<TR><TD ALIGN="LEFT">{_html(i)}</TD></TR>' for i in ids[:shown])
-            if len(ids) > shown:
-                rows += f'<TR><TD ALIGN="LEFT"><I>... {len(ids) - shown} more</I></TD></TR>'
-            head = f'<TR><TD BGCOLOR="#e8eef7"><B>{len(ids)}</B> that {_html(says)}</TD></TR>'
+            rows = "".join(f'<TR><TD ALIGN="LEFT">{_html(i)}</TD></TR>' for i in listed[:shown])
+            if len(listed) > shown:
+                rows += f'<TR><TD ALIGN="LEFT"><I>... {len(listed) - shown} more</I></TD></TR>'
+            head = f'<TR><TD BGCOLOR="#e8eef7"><B>{len(listed)}</B> that {_html(says)}</TD></TR>'
             return (f'  {_quote(node_id)} [shape=plain, label=<<TABLE BORDER="1" CELLBORDER="0" CELLSPACING="0" '
-                    f'CELLPADDING="2" COLOR="{EDGE_COLOURS[kinds[0][0]]}">{head}{rows}</TABLE>>];')
+                    f'CELLPADDING="2" COLOR="{EDGE_COLOURS[ties[0][0]]}">{head}{rows}</TABLE>>];')
         bold = node_id == centre_box or node_id in hl_nodes
         border = HIGHLIGHT if node_id in hl_nodes and node_id != centre_box else "#333333"
         width = "2" if bold else "1"
         if node_id in members or node.kind is NodeKind.CLASS:
-            rows = sorted(members.get(node_id, []), key=lambda m: (nodes[m].start_line or 0, m))
+            listed = sorted(members.get(node_id, []), key=lambda m: (nodes[m].start_line or 0, m))
             head = f'<TR><TD BGCOLOR="#f5e6a8"><B>{_html(_short(node_id))}</B> <FONT POINT-SIZE="8">class</FONT></TD></TR>'
             body = []
-            for m in rows[:max_members]:
+            for m in listed[:max_members]:
                 name = _short(m) + ("()" if nodes[m].kind is not NodeKind.BINDING else "")
                 text = f"<B>{_html(name)}</B>" if m in hl_nodes else _html(name)
                 colour = f' BGCOLOR="{HIGHLIGHT}33"' if m in hl_nodes else ""
                 body.append(f'<TR><TD PORT="{_port(_short(m))}" ALIGN="LEFT"{colour}>{text}</TD></TR>')
-            if len(rows) > max_members:
-                body.append(f'<TR><TD ALIGN="LEFT"><I>... {len(rows) - max_members} more</I></TD></TR>')
+            if len(listed) > max_members:
+                body.append(f'<TR><TD ALIGN="LEFT"><I>... {len(listed) - max_members} more</I></TD></TR>')
             label = (f'<<TABLE BORDER="{width}" CELLBORDER="0" CELLSPACING="0" CELLPADDING="3" COLOR="{border}">'
                      + head + "".join(body) + "</TABLE>>")
             return f'  {_quote(node_id)} [shape=plain, label={label}, tooltip="{_escape(node_id)}"];'
