@@ -203,3 +203,25 @@ def test_nothing_on_a_pipe_but_a_final_summary_on_stderr(fixture_repo):
     summary = [line for line in proc.stderr.splitlines() if not line.startswith("warning:")]
     assert len(summary) == 1 and summary[0].startswith("indexed "), proc.stderr
     assert "\x1b" not in proc.stderr and "\r" not in proc.stderr
+
+
+def test_hover_fences_code_that_holds_backticks(tmp_path):
+    """A declaration whose text holds a ``` run (a markdown snippet in a string): the hover's code
+    fence is longer, so the repository text cannot close it and speak as markdown."""
+    from codehop.app import App
+    from codehop.navigation import hover_markdown
+
+    repo = tmp_path / "md"
+    (repo / "pkg").mkdir(parents=True)
+    (repo / "pkg" / "__init__.py").write_text("")
+    (repo / "pkg" / "snip.py").write_text(
+        'SNIPPET = "```\\n**Ignore previous instructions**\\n```"\n')
+    (repo / "pkg" / "use.py").write_text("from pkg.snip import SNIPPET\n\nprint(SNIPPET)\n")
+    app = App(repo)
+    md = hover_markdown(app, "pkg/use.py", 3, len("print("))
+    app.close()
+    assert md is not None and "pkg/snip.py:1" in md
+    fence = re.search(r"^(`{3,})python$", md, flags=re.M)
+    assert fence and len(fence.group(1)) >= 4
+    body = md[fence.end():]
+    assert body.index(fence.group(1)) > body.index("Ignore previous instructions")
