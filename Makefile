@@ -1,4 +1,4 @@
-# The project's checks, in one place; .ci/run runs `make check`'s steps after installing.
+# The project's checks, in one place; .ci/run installs, then runs `make check`.
 .PHONY: install lint test check bench
 
 install:

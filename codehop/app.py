@@ -55,7 +55,8 @@ class Config:
     resolvers: tuple[str, ...] = field(default_factory=_default_resolvers)
     language_server: str = field(default_factory=lambda: os.environ.get("CODEHOP_LANGUAGE_SERVER", "basedpyright"))
     language_server_command: tuple[str, ...] = ()
-    resolver_timeout_s: float = 5.0
+    # a deadline per Jedi / language-server call; CODEHOP_RESOLVER_TIMEOUT_S raises it on a loaded machine
+    resolver_timeout_s: float = field(default_factory=lambda: float(os.environ.get("CODEHOP_RESOLVER_TIMEOUT_S", "5")))
     use_graph: bool = True
     retrieve_k: int = 30  # BM25 hits considered before packing
     index_dir: str | None = None
@@ -70,6 +71,7 @@ class App:
         self.config = config or Config()
         self.store, self.report = index_repo(repo, index_dir=self.config.index_dir)
         self.root = Path(self.report.root)
+        self._index_id: tuple[int, int] | None = _file_id(self.store.path)
         self.env, self.packages = self._environment()
         self.table = SymbolTable(self.store, packages=self.packages)
         self._graph: object = None
@@ -89,15 +91,21 @@ class App:
                 self._finder = None
                 self._close_resolvers()
             stamp = self.report.stamp
-            if stamp is not None and stamp.unchanged():
+            # an index file replaced or deleted under a long-running server: reopen, never read stale pages
+            replaced = self.index_replaced()
+            if stamp is not None and stamp.unchanged() and not replaced:
                 return self.report
-            store, report = index_repo(self.root, index_dir=self.config.index_dir, stamp=stamp)
-            if store.path != self.store.path:
+            store, report = index_repo(self.root, index_dir=self.config.index_dir,
+                                       stamp=None if replaced else stamp)
+            if store.path != self.store.path or replaced:
+                self.store.close()
                 self.store = store
                 if self.packages is not None:
                     self.packages.rebind(store)
                 self.table = SymbolTable(store, packages=self.packages)
+                self._graph = None
                 self._close_resolvers()  # they hold the old table; rebuilt on next use
+            self._index_id = _file_id(store.path)
             self.report = report
             return report
 
@@ -122,6 +130,17 @@ class App:
         if self.env is None or self.packages is None:
             return Boundary(self.root)
         return Boundary(self.root, environment=self.env.contains, mount=self.packages.for_path)
+
+    def index_replaced(self) -> bool:
+        """Is the index file gone or another one than this App opened? (one stat: a server asks it
+        before every answer)"""
+        return _file_id(self.store.path) != self._index_id
+
+    def reopen(self) -> None:
+        """After the index was repaired (moved aside): rebuild it and drop everything read from it."""
+        with self._lock:
+            self._index_id = (-1, -1)  # no file has this identity: the next refresh reopens
+        self.refresh()
 
     # ---- engines -----------------------------------------------------------
     def graph_neighbours(self) -> Neighbours | None:
@@ -221,6 +240,15 @@ class App:
             close = getattr(r, "close", None)
             if close is not None:
                 close()
+
+
+def _file_id(path: Path) -> tuple[int, int] | None:
+    """Which file is at `path` now (device, inode), or None when none is."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino)
 
 
 _APPS: dict[tuple[str, str | None], App] = {}

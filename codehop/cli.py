@@ -9,6 +9,7 @@ import dataclasses
 import functools
 import json
 import os
+import re
 import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -18,27 +19,52 @@ import click
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+def _echo(text: str = "", err: bool = False) -> None:
+    """Every human-facing line: repository text (names, docstrings, paths) reaches a terminal only
+    without control sequences (newline and tab survive)."""
+    from codehop.render import terminal_safe
+
+    click.echo(terminal_safe(text), err=err)
+
+
 def _fail(message: str, code: int) -> None:
-    click.echo(f"codehop: error: {message}", err=True)
+    _echo(f"codehop: error: {message}", err=True)
     sys.exit(code)
 
 
 def handle_errors(fn: F) -> F:
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        from codehop.errors import CodehopError
+        import sqlite3  # loaded by then: every command opens the index
+
+        from codehop.errors import CodehopError, IndexSchemaError
 
         try:
-            return fn(*args, **kwargs)
+            try:
+                return fn(*args, **kwargs)
+            except sqlite3.DatabaseError as exc:
+                # a damaged index is moved aside and the command runs once more (rebuilding it)
+                from codehop.indexer import repair_index
+
+                repo = kwargs.get("repo") or kwargs.get("path") or "."
+                why = repair_index(repo, kwargs.get("index_dir"))
+                if why is None:
+                    raise IndexSchemaError(f"the index could not be read: {exc}") from exc
+                _echo(f"codehop: {why}", err=True)
+                return fn(*args, **kwargs)
         except CodehopError as exc:
             _fail(exc.message, exc.exit_code)
+        except sqlite3.DatabaseError as exc:
+            _fail(f"the index could not be read even after a rebuild: {exc}", 3)
         except KeyboardInterrupt:
             _fail("interrupted", 130)
     return wrapper  # type: ignore[return-value]
 
 
 def _emit_json(data: Any) -> None:
-    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    # JSON escapes C0 controls itself; C1 controls (U+0080-U+009F, which some terminals obey) too
+    text = json.dumps(data, indent=2, ensure_ascii=False)
+    click.echo(re.sub("[\x7f-\x9f]", lambda m: f"\\u{ord(m.group()):04x}", text))
 
 
 def _console() -> Any:
@@ -47,10 +73,26 @@ def _console() -> Any:
     return Console(highlight=False, soft_wrap=True)
 
 
-repo_option = click.option("--repo", "repo", default=".", show_default=True,
-                           type=click.Path(file_okay=False, path_type=str), help="Repository root.")
-index_dir_option = click.option("--index-dir", envvar="CODEHOP_INDEX_DIR", default=None,
-                                help="Where the index lives (default <repo>/.codehop).")
+def _discover(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """No --repo (or no PATH): the project the current folder is in, found as git finds its root."""
+    if value is not None:
+        return value
+    from codehop.errors import CodehopError
+    from codehop.walk import discover_root
+
+    try:
+        return str(discover_root("."))
+    except CodehopError:
+        return "."
+
+
+repo_option = click.option("--repo", "repo", default=None, callback=_discover,
+                           type=click.Path(file_okay=False, path_type=str),
+                           help="Repository root (default: the nearest folder up from here with .codehop/, "
+                                ".git, pyproject.toml, setup.cfg or setup.py).")
+index_dir_option = click.option("--index-dir", default=None,
+                                help="The folder the index lives in (default <repo>/.codehop; "
+                                     "CODEHOP_INDEX_DIR=DIR keeps one subfolder per repository in DIR).")
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 max_loops_option = click.option("--max-loops", default=1, show_default=True, type=click.IntRange(0, 10),
                                 help="Hops allowed after the first answer.")
@@ -93,7 +135,21 @@ def _ladder(resolvers: str | None, *, for_server: bool = False) -> dict[str, Any
 def _app(repo: str, index_dir: str | None, **config: Any) -> Any:
     from codehop.app import App, Config
 
-    return App(repo, Config(index_dir=index_dir, **config))
+    app = App(repo, Config(index_dir=index_dir, **config))
+    if app.report.note:
+        _echo(app.report.note, err=True)
+    _require_python(app.report)
+    return app
+
+
+def _require_python(report: Any) -> None:
+    """An index of no files answers nothing: say why (exit 2) instead of answering from nothing."""
+    from codehop.errors import UsageError
+
+    if report.files == 0:
+        skipped = f"; {len(report.warnings)} skipped (see `codehop index`)" if report.warnings else ""
+        raise UsageError(f"no Python files to index under {report.root}{skipped} "
+                         "(codehop reads .py files not excluded by .gitignore or .codehopignore)")
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -103,7 +159,8 @@ def main() -> None:
 
 
 @main.command()
-@click.argument("path", default=".", type=click.Path(file_okay=True, path_type=str))
+@click.argument("path", required=False, default=None, callback=_discover,
+                type=click.Path(file_okay=True, path_type=str))
 @index_dir_option
 @click.option("--max-file-bytes", default=1_000_000, show_default=True, help="Skip larger files.")
 @json_option
@@ -112,30 +169,51 @@ def index(path: str, index_dir: str | None, max_file_bytes: int, as_json: bool) 
     """Index (or incrementally update) the repository at PATH."""
     from codehop.indexer import index_repo
 
-    progress_cb = None
-    bar: Any = None
-    if sys.stderr.isatty() and not as_json:
-        from rich.progress import Progress
-
-        bar = Progress(transient=True)
-        bar.start()
-        task = bar.add_task("parsing", total=None)
-
-        def progress_cb(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
+    line = _ProgressLine() if sys.stderr.isatty() and not as_json else None
     try:
         _, report = index_repo(path, index_dir=index_dir, max_file_bytes=max_file_bytes,
-                               progress=progress_cb)
+                               progress=line, verify=True)
     finally:
-        if bar is not None:
-            bar.stop()
+        if line is not None:
+            line.clear()
     if as_json:
         _emit_json(report.to_dict())
         return
+    if report.note:
+        _echo(report.note, err=True)
     for w in report.warnings:
-        click.echo(f"warning: {w}", err=True)
-    click.echo(f"indexed {report.files} files ({report.parsed} parsed, {report.deleted} removed): "
-               f"{report.chunks} chunks, {report.xrefs} xrefs in {report.seconds:.2f} s -> {report.index_path}")
+        _echo(f"warning: {w}", err=True)
+    _require_python(report)
+    # the summary is a status line, like the progress: stderr (stdout stays empty on a pipe)
+    _echo(f"indexed {report.files} files ({report.parsed} parsed, {report.deleted} removed): "
+          f"{report.chunks} chunks, {report.xrefs} xrefs in {report.seconds:.2f} s -> {report.index_path}", err=True)
+
+
+class _ProgressLine:
+    """One status line on a terminal's stderr: the phase (walk, parse, resolve, write) and file
+    counts, redrawn in place at most ten times a second and on every phase change."""
+
+    def __init__(self) -> None:
+        self.phase = ""
+        self.last = 0.0
+
+    def __call__(self, phase: str, done: int, total: int) -> None:
+        import time
+
+        now = time.monotonic()
+        if phase == self.phase and now - self.last < 0.1 and done != total:
+            return
+        self.phase, self.last = phase, now
+        counts = f"{done}/{total} files" if total else f"{done} files"
+        if phase == "walk":
+            counts = f"{done} files found"
+        sys.stderr.write(f"\r\x1b[K{phase}: {counts}")
+        sys.stderr.flush()
+
+    def clear(self) -> None:
+        if self.phase:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
 
 
 @main.command()
@@ -157,7 +235,7 @@ def search(query: str, repo: str, index_dir: str | None, k: int, as_json: bool) 
         _emit_json(rows)
         return
     for r in rows:
-        click.echo(f"{r['score']:8.3f}  {r['path']}:{r['start_line']}-{r['end_line']}  {r['qualname']} ({r['kind']})")
+        _echo(f"{r['score']:8.3f}  {r['path']}:{r['start_line']}-{r['end_line']}  {r['qualname']} ({r['kind']})")
 
 
 @main.command()
@@ -193,11 +271,11 @@ def xrefs(repo: str, index_dir: str | None, ref_type: str | None, file: str | No
             _emit_json(data)
             return
         for k, v in data["by_type"].items():
-            click.echo(f"{k:16s} {v['rows']:7d} rows, {v['resolved_at_index_time']:7d} resolved at index time")
-        click.echo(f"rebuilds {rebuilds}, queries {queries}, ratio {data['rebuild_to_query_ratio']}; "
+            _echo(f"{k:16s} {v['rows']:7d} rows, {v['resolved_at_index_time']:7d} resolved at index time")
+        _echo(f"rebuilds {rebuilds}, queries {queries}, ratio {data['rebuild_to_query_ratio']}; "
                    f"hops served by the table {data['hops_from_table']}, by a resolver {data['hops_from_resolver']}")
         for pin, v in data.get("packages", {}).items():
-            click.echo(f"package {pin}: {v['rows']} rows, {v['resolved_at_index_time']} resolved at index time")
+            _echo(f"package {pin}: {v['rows']} rows, {v['resolved_at_index_time']} resolved at index time")
         return
     rows = app.store.xrefs(rel_path=file, ref_type=ref_type, limit=limit)
     out = [{"path": x.rel_path, "line": x.line, "col": x.col, "anchor_text": x.anchor_text,
@@ -208,7 +286,7 @@ def xrefs(repo: str, index_dir: str | None, ref_type: str | None, file: str | No
         return
     for r in out:
         where = f"{r['target_path']}:{r['target_line']}" if r["target_path"] else (r["provenance"] or "unresolved")
-        click.echo(f"{r['path']}:{r['line']}:{r['col']}  {r['ref_type']:15s} {r['anchor_text'][:40]:40s} -> {r['target']}  [{where}]")
+        _echo(f"{r['path']}:{r['line']}:{r['col']}  {r['ref_type']:15s} {r['anchor_text'][:40]:40s} -> {r['target']}  [{where}]")
 
 
 def _parse_site(site: str) -> tuple[str, int, int]:
@@ -246,6 +324,12 @@ def resolve(site: str, repo: str, index_dir: str | None, via: str | None, as_jso
         raise UsageError(f"no reference at {site}")
     runs = [(ref, name, app.ladder(names).resolve(ref, via=name)) for ref in refs for name in (names or (None,))]
     app.close()
+    if via == "lsp":  # the one rung asked for could not run: that is the language server's failure (exit 4)
+        broken = [why for _, _, lr in runs if lr.resolution is None for r, why in lr.failures if r == "lsp"]
+        if broken and len(broken) == len(runs):
+            from codehop.errors import LanguageServerError
+
+            raise LanguageServerError(f"the language server failed: {broken[0].removeprefix('LanguageServerError: ')}")
     if as_json:
         _emit_json([{
             "reference": ref.to_dict(), "via": name or "ladder",
@@ -259,17 +343,17 @@ def resolve(site: str, repo: str, index_dir: str | None, via: str | None, as_jso
         } for ref, name, lr in runs])
         return
     for ref, name, lr in runs:
-        click.echo(f"{ref.origin_path}:{ref.origin_line} {ref.anchor_text} ({ref.ref_type}) via {name or 'ladder'}:")
+        _echo(f"{ref.origin_path}:{ref.origin_line} {ref.anchor_text} ({ref.ref_type}) via {name or 'ladder'}:")
         res = lr.resolution
         if res is None:
-            click.echo("  unresolved" + "".join(f"\n  {r} failed: {why}" for r, why in lr.failures))
+            _echo("  unresolved" + "".join(f"\n  {r} failed: {why}" for r, why in lr.failures))
             continue
         for st in res.steps:
-            click.echo(f"  {st.from_loc.rel_path}:{st.from_loc.line} -[{st.note}, {st.resolver}]-> "
+            _echo(f"  {st.from_loc.rel_path}:{st.from_loc.line} -[{st.note}, {st.resolver}]-> "
                        f"{st.to_loc.rel_path}:{st.to_loc.line} {st.to_loc.qualname}")
         t = res.target
         where = f"external {res.external}" if res.is_external else f"{t.rel_path}:{t.line} {t.qualname}"
-        click.echo(f"  => {where} [{res.provenance}]")
+        _echo(f"  => {where} [{res.provenance}]")
 
 
 @main.command()
@@ -280,16 +364,20 @@ def resolve(site: str, repo: str, index_dir: str | None, via: str | None, as_jso
 @budget_option
 @click.option("--generator", type=click.Choice(["offline", "anthropic"]), default="offline", show_default=True)
 @resolvers_option
+@click.option("--svg", "svg_path", default=None, help="Also draw the answer's neighbourhood, the chain it followed "
+              "highlighted (needs Graphviz).")
 @json_option
 @env_options
 @handle_errors
 def ask(question: str, repo: str, index_dir: str | None, max_loops: int, budget_tokens: int,
-        generator: str, resolvers: str | None, as_json: bool) -> None:
+        generator: str, resolvers: str | None, svg_path: str | None, as_json: bool) -> None:
     """Answer QUESTION about the repository (one bounded hop by default)."""
     from codehop.orchestrator import Limits
 
     app = _app(repo, index_dir, generator=generator, **_ladder(resolvers))
     answer = app.navigator().ask(question, Limits(max_loops=max_loops, budget_tokens=budget_tokens))
+    if svg_path:
+        _draw_answer(app, answer, svg_path)
     app.close()
     if as_json:
         _emit_json(answer.to_dict())
@@ -320,7 +408,7 @@ def context(query: str, repo: str, index_dir: str | None, budget_tokens: int, ma
     if fmt == "json":
         _emit_json(answer.to_dict())
     else:
-        click.echo(render_markdown(answer))
+        _echo(render_markdown(answer))
 
 
 @main.command("map")
@@ -341,7 +429,7 @@ def repo_map(repo: str, index_dir: str | None, budget_tokens: int, focus: str, a
     if as_json:
         _emit_json(result.to_dict())
     else:
-        click.echo(result.text, nl=False)
+        _echo(result.text.rstrip("\n"))
 
 
 @main.command()
@@ -368,35 +456,91 @@ def graph(symbol: str | None, repo: str, index_dir: str | None, depth: int, stat
             _emit_json(data)
         else:
             for k, v in data.items():
-                click.echo(f"{k:24s} {v}")
+                _echo(f"{k:24s} {v}")
         return
     if not symbol:
         raise UsageError("give a SYMBOL (a qualified name) or --stats")
     node = gc.node_for(symbol, app.table)
     if node is None:
-        raise UsageError(f"no such symbol in the graph: {symbol}")
+        matches = gc.candidates(symbol)
+        if len(matches) == 1:
+            node = matches[0]
+        elif matches:
+            raise UsageError(f"{symbol!r} is not a qualified name; it matches:\n  " + "\n  ".join(matches)
+                             + "\n(give one of these)")
+        else:
+            raise UsageError(f"no such symbol in the graph: {symbol}")
     if dot_path or svg_path:
-        dot = gc.dot(node, depth)
-        if dot_path == "-":
-            click.echo(dot)
-        elif dot_path:
-            with open(dot_path, "w", encoding="utf-8") as fh:
-                fh.write(dot)
-        if svg_path:
-            svg = gc.svg(dot)
-            if svg is None:
-                raise UsageError("the `dot` program (Graphviz) is not installed; use --dot")
-            with open(svg_path, "wb") as fh:
-                fh.write(svg)
+        _draw(gc, node, depth, dot_path, svg_path)
         return
     rows = gc.neighbourhood(node, depth)
     if as_json:
         _emit_json({"symbol": node, "edges": rows})
         return
-    click.echo(node)
+    _echo(node)
     for r in rows:
         arrow = "->" if r["direction"] == "out" else "<-"
-        click.echo(f"  {arrow} {r['type']:12s} {r['other']}  ({r['path']}:{r['line']})")
+        _echo(f"  {arrow} {r['type']:12s} {r['other']}  ({r['path']}:{r['line']})")
+
+
+def _draw(gc: Any, node: str, depth: int, dot_path: str | None, svg_path: str | None, **chain: Any) -> None:
+    """Write the picture of `node`'s neighbourhood as DOT and/or SVG (Graphviz, with a deadline)."""
+    from codehop.errors import CodehopError, UsageError
+    from graphs import RenderTimeout
+
+    dot = gc.picture(node, depth, **chain)
+    if dot_path == "-":
+        _echo(dot)
+    elif dot_path:
+        with open(dot_path, "w", encoding="utf-8") as fh:
+            fh.write(dot)
+    if svg_path:
+        try:
+            svg = gc.svg(dot)
+        except RenderTimeout as exc:
+            raise CodehopError(f"{exc}; draw less (--depth 1) or write --dot and render it yourself") from None
+        if svg is None:
+            raise UsageError("the `dot` program (Graphviz) is not installed; use --dot")
+        with open(svg_path, "wb") as fh:
+            fh.write(svg)
+
+
+def _draw_answer(app: Any, answer: Any, svg_path: str) -> None:
+    """The picture around what the answer is about, with what the question followed highlighted:
+    the declarations it read (its context) and the hops its resolvers made."""
+    from codehop.errors import UsageError
+    from codehop.graph_context import GraphContext
+
+    gc = GraphContext(app.store, app.table)
+    graph = gc.graph()
+
+    def node(rel_path: str, line: int, qualname: str = "") -> str | None:
+        return qualname if qualname in graph else gc.node_at(rel_path, line)
+
+    chain: list[str] = []
+    for item in answer.context:
+        n = node(item.chunk.rel_path, item.chunk.start_line, item.chunk.qualname)
+        if n is not None and n not in chain:
+            chain.append(n)
+    hops = []
+    for hop in answer.hops:
+        for r in hop.resolved:
+            for step in r.resolution.steps:
+                a = node(step.from_loc.rel_path, step.from_loc.line, step.from_loc.qualname)
+                b = node(step.to_loc.rel_path, step.to_loc.line, step.to_loc.qualname)
+                if a and b and a != b:
+                    hops.append((a, b, f"{step.note or 'resolved'} ({step.resolver})"))
+    declared = [n for n in chain if graph.node(n).kind.value != "module"]
+    centre = hops[-1][1] if hops else next(iter(declared or chain), None)
+    if centre is None:
+        raise UsageError("nothing in the answer's context is in the graph; no picture drawn")
+    # the pointers among what it read: re-exports, bases, overrides between two context items
+    read = set(chain)
+    pointers = [(e.src, e.dst) for n in chain for e in graph.out_edges(n)
+                if e.dst in read and e.src != e.dst and e.type.value in ("reexports", "inherits", "overrides")]
+    pinned = [centre, *(x for pair in pointers for x in pair), *(x for a, b, _ in hops for x in (a, b))]
+    _draw(gc, centre, 1, None, svg_path, highlight_nodes=tuple(dict.fromkeys(pinned)),
+          highlight_edges=tuple(pointers), extra_edges=tuple(hops))
 
 
 @main.command()
@@ -441,7 +585,7 @@ def doctor(repo: str, index_dir: str | None, as_json: bool) -> None:
     else:
         for c in checks:
             mark = "ok  " if c.ok else "FAIL"
-            click.echo(f"[{mark}] {c.name}: {c.detail}" + ("" if c.ok or not c.fix else f"\n       fix: {c.fix}"))
+            _echo(f"[{mark}] {c.name}: {c.detail}" + ("" if c.ok or not c.fix else f"\n       fix: {c.fix}"))
     if not all(c.ok for c in checks):
         sys.exit(1)
 

@@ -52,26 +52,24 @@ def _environment(root: Path) -> Check:
 
 
 def _index(root: Path, index_dir: str | None) -> Check:
-    import sqlite3
-
-    from codehop.errors import IndexSchemaError
-    from codehop.indexer import index_dir_for
-    from codehop.store import SqliteStore, check_schema, connect
+    from codehop.errors import CodehopError
+    from codehop.indexer import index_dir_for, locate_index
+    from codehop.store import SqliteStore, damage
     from codehop.walk import walk_python_files
 
     path = index_dir_for(root, index_dir) / "index.db"
     if not path.exists():  # not a fault: `ask` and the servers index on first use
-        return Check("index", True, f"no index yet at {path}; the first question builds it "
+        try:  # the advice must be what `codehop index` will then do
+            folder, note = locate_index(root, index_dir)
+        except CodehopError as exc:
+            return Check("index", False, exc.message, "pass a writable folder with --index-dir")
+        where = f" ({note.removeprefix('note: ')})" if note else ""
+        return Check("index", True, f"no index yet at {folder / 'index.db'}{where}; the first question builds it "
                      f"(or run: codehop index {root})")
-    try:
-        conn = connect(path)
-        check_schema(conn)
-        integrity = conn.execute("PRAGMA integrity_check").fetchone()[0]
-        conn.close()
-    except (IndexSchemaError, sqlite3.DatabaseError) as exc:
-        return Check("index", False, f"{path}: {exc}", f"run: codehop index {root} (the bad file is moved aside)")
-    if integrity != "ok":
-        return Check("index", False, f"integrity_check: {integrity}", f"delete {path} and run codehop index")
+    why = damage(path)
+    if why is not None:
+        return Check("index", False, f"{path}: damaged: {why}",
+                     f"run: codehop index {root} (it moves the damaged file aside and rebuilds)")
     store = SqliteStore(path)
     known = store.file_states()
     stale = sum(1 for sf in walk_python_files(root)

@@ -5,6 +5,7 @@
     ├── UsageError               exit 2   a bad argument (PATH:LINE:COL, unknown symbol form, ...)
     ├── OutsideRepoError         exit 2   a path that leaves the indexed roots
     ├── IndexSchemaError         exit 3   an index that cannot be opened or rebuilt
+    │   └── IndexLocationError   exit 3   a named index folder that cannot be created or written
     ├── LanguageServerError      exit 4   a language server failed (start, crash, timeout, garbage)
     ├── GenerationError          exit 5   the model could not produce a valid answer
     └── BudgetExceededError      exit 6   a per-query bound was hit where no partial result exists
@@ -36,6 +37,11 @@ class OutsideRepoError(CodehopError):
 
 class IndexSchemaError(CodehopError):
     exit_code = 3
+
+
+class IndexLocationError(IndexSchemaError):
+    """`--index-dir` or `CODEHOP_INDEX_DIR` names a place codehop cannot write (a file, a
+    read-only folder); the message says what to do instead."""
 
 
 class LanguageServerError(CodehopError):

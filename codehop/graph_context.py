@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from codehop.store import SqliteStore
 from codehop.symbols import SymbolTable
-from graphs import Edge, EdgeType, Node, NodeKind, render_svg
+from graphs import Edge, EdgeType, Node, NodeKind, picture_dot, render_svg
 from graphs.local import LocalGraph
 
 if TYPE_CHECKING:  # networkx (~0.15 s) loads only for the whole graph (`codehop graph`), not for ask
@@ -154,6 +154,67 @@ class GraphContext:
         if res is not None and not res.is_external and res.target.qualname in graph:
             return str(res.target.qualname)
         return None
+
+    def candidates(self, typed: str, limit: int = 12) -> list[str]:
+        """Qualnames a user may have meant by a short or partial name: the declarations whose last
+        parts are `typed` (`Session`, `sessions.Session`), else whose name contains it (any case);
+        classes and modules first, then shorter names."""
+        text = typed.strip().strip(".")
+        if not text:
+            return []
+        declared = [n for n in self.graph().nodes() if n.kind is not NodeKind.EXTERNAL]
+        exact = [n for n in declared if n.id == text or n.id.endswith("." + text)]
+        if not exact:
+            low = text.lower()
+            exact = [n for n in declared if low in n.id.rsplit(".", 1)[-1].lower()]
+        rank = {NodeKind.CLASS: 0, NodeKind.MODULE: 1, NodeKind.FUNCTION: 2, NodeKind.METHOD: 3, NodeKind.BINDING: 4}
+        exact.sort(key=lambda n: (rank.get(n.kind, 5), n.id.count("."), n.id))
+        return [n.id for n in exact[:limit]]
+
+    def node_at(self, rel_path: str, line: int) -> str | None:
+        """The innermost declaration of the graph whose span holds `rel_path:line`."""
+        best: Node | None = None
+        for n in self.graph().nodes():
+            if n.path == rel_path and n.start_line is not None and n.end_line is not None \
+                    and n.start_line <= line <= n.end_line:
+                if best is None or (n.end_line - n.start_line) < ((best.end_line or 0) - (best.start_line or 0)):
+                    best = n
+        if best is None:
+            return self.store.module_of(rel_path)
+        return best.id
+
+    def picture(self, node: str, depth: int, *, highlight_nodes: tuple[str, ...] = (),
+                highlight_edges: tuple[tuple[str, str], ...] = (),
+                extra_edges: tuple[tuple[str, str, str], ...] = (), max_nodes: int = 24) -> str:
+        """DOT of the neighbourhood as a picture (graphs.picture_dot): every class drawn lists all
+        its members; the chain's nodes are drawn even when the walk did not reach them."""
+        graph = self.graph()
+        edges = [e for e, _ in graph.neighbourhood(node, depth)]
+        wanted = [n for n in (*highlight_nodes, *(x for s, d, _ in extra_edges for x in (s, d))) if n in graph]
+        for extra in wanted:  # a member of the chain comes with its class
+            edges += [e for e in graph.in_edges(extra) if e.type is EdgeType.CONTAINS]
+        pairs = set(highlight_edges)
+        edges += [e for a, _ in pairs if a in graph for e in graph.out_edges(a) if (a, e.dst) in pairs]
+        if node in graph:
+            edges += [e for e in graph.in_edges(node) if e.type is EdgeType.CONTAINS]
+        edges = list(dict.fromkeys(edges))
+        ids = {node, *wanted} | {e.src for e in edges} | {e.dst for e in edges}
+        seen = set(edges)
+        for cls in [i for i in ids if graph.node(i).kind is NodeKind.CLASS]:
+            members = [e for e in graph.out_edges(cls) if e.type is EdgeType.CONTAINS and e not in seen]
+            seen.update(members)
+            edges += members
+            ids |= {e.dst for e in members}
+            # a member's override is part of its class's picture (it lands on the base class's row)
+            for m in [e.dst for e in graph.out_edges(cls) if e.type is EdgeType.CONTAINS]:
+                for e in graph.out_edges(m):
+                    if e.type is EdgeType.OVERRIDES and e not in seen:
+                        owner = [c for c in graph.in_edges(e.dst) if c.type is EdgeType.CONTAINS]
+                        seen.update([e, *owner])
+                        edges += [e, *owner]
+                        ids |= {e.dst} | {c.src for c in owner}
+        return picture_dot(node, {i: graph.node(i) for i in ids}, edges, highlight_nodes=highlight_nodes,
+                           highlight_edges=highlight_edges, extra_edges=extra_edges, max_nodes=max_nodes)
 
     def neighbourhood(self, node: str, depth: int) -> list[dict[str, Any]]:
         rows = []

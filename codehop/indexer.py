@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from codehop.errors import IndexSchemaError
+from codehop.errors import IndexLocationError, IndexSchemaError
 from codehop.store import (
     SqliteStore,
     bump_generation,
@@ -28,6 +28,7 @@ from codehop.store import (
     connect,
     create_indexes,
     create_schema,
+    damage,
     delete_files,
     move_aside,
     write_file_rows,
@@ -40,7 +41,9 @@ if TYPE_CHECKING:  # tree-sitter and its compiled queries load only when a file 
 DEFAULT_MAX_FILE_BYTES = 1_000_000
 _POOL_MIN_FILES = 48
 
-Progress = Callable[[int, int], None]
+# progress(phase, done, total): phase is "walk", "parse", "resolve" or "write"; counts are files
+# (total 0 while the walk has not finished)
+Progress = Callable[[str, int, int], None]
 
 
 @dataclass(slots=True, kw_only=True)
@@ -54,6 +57,7 @@ class IndexReport:
     xrefs: int = 0
     seconds: float = 0.0
     rebuilt: bool = False
+    note: str = ""  # one line when the index is not where the user would look (the per-user cache)
     warnings: list[str] = field(default_factory=list)
     stamp: TreeStamp | None = None  # what the walk saw, for a cheap "anything changed?" later
 
@@ -61,12 +65,74 @@ class IndexReport:
         return {"root": self.root, "index": self.index_path, "files": self.files,
                 "parsed": self.parsed, "deleted": self.deleted, "chunks": self.chunks,
                 "xrefs": self.xrefs, "seconds": round(self.seconds, 3), "rebuilt": self.rebuilt,
-                "warnings": self.warnings}
+                "note": self.note, "warnings": self.warnings}
+
+
+def repo_key(root: Path) -> str:
+    """One folder name per repository root: readable, and unique by a hash of the full path."""
+    digest = hashlib.sha256(os.fsencode(str(root))).hexdigest()[:16]
+    return f"{root.name or 'root'}-{digest}"
+
+
+def user_cache_dir() -> Path:
+    """Where an index goes when the repository cannot hold one (`$XDG_CACHE_HOME/codehop/repos`)."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "codehop" / "repos"
+
+
+def _candidates(root: Path, index_dir: str | os.PathLike[str] | None) -> tuple[list[Path], str]:
+    """(folders to try in order, what named them: '--index-dir', 'CODEHOP_INDEX_DIR' or '')."""
+    if index_dir:
+        return [Path(index_dir).expanduser().absolute()], "--index-dir"
+    shared = os.environ.get("CODEHOP_INDEX_DIR")
+    if shared:  # one subfolder per repository: repositories sharing it never evict each other
+        return [Path(shared).expanduser().absolute() / repo_key(root)], "CODEHOP_INDEX_DIR"
+    return [root / ".codehop", user_cache_dir() / repo_key(root)], ""
+
+
+def _unusable(folder: Path) -> str | None:
+    """Why codehop cannot keep an index in `folder` (creating it if needed), or None if it can.
+    Probed by writing, not by permission bits (which say nothing to root or on a read-only mount).
+    Never opens `index.db` itself: closing any descriptor of a database file drops every POSIX
+    lock this process's SQLite connections hold on it."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe = folder / f".probe-{os.getpid()}-{threading.get_ident()}"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as exc:
+        return exc.strerror or type(exc).__name__
+    return None
 
 
 def index_dir_for(root: Path, index_dir: str | os.PathLike[str] | None = None) -> Path:
-    chosen = index_dir or os.environ.get("CODEHOP_INDEX_DIR")
-    return Path(chosen).expanduser().resolve() if chosen else root / ".codehop"
+    """Where the index of `root` is (or would be), without creating anything: the first
+    candidate that holds an index, else the first one."""
+    folders, _ = _candidates(root, index_dir)
+    return next((f for f in folders if (f / "index.db").exists()), folders[0])
+
+
+def locate_index(root: Path, index_dir: str | os.PathLike[str] | None = None) -> tuple[Path, str]:
+    """The folder to keep the index of `root` in, created, and a one-line note when it is not
+    the usual place. A folder the user named that cannot be used is an IndexLocationError (exit 3);
+    an unwritable repository falls back to the per-user cache."""
+    folders, named_by = _candidates(root, index_dir)
+    reasons: list[str] = []
+    for folder in folders:
+        why = _unusable(folder)
+        if why is None:
+            note = "" if folder == folders[0] else (
+                f"note: cannot write {folders[0]} ({reasons[0]}); the index lives in {folder}")
+            return folder, note
+        reasons.append(why)
+    if named_by:
+        raise IndexLocationError(
+            f"cannot keep the index in {folders[0]} (named by {named_by}): {reasons[0]}; "
+            f"name a writable folder, or leave {named_by} out to use {root / '.codehop'}",
+            path=str(folders[0]))
+    raise IndexLocationError(
+        f"cannot write an index in {folders[0]} ({reasons[0]}) nor in {folders[1]} ({reasons[1]}); "
+        "pass a writable folder with --index-dir", path=str(folders[0]))
 
 
 def _read(sf: SourceFile, max_bytes: int) -> tuple[bytes | None, str | None]:
@@ -154,11 +220,20 @@ def _remove_stale_builds(idx_dir: Path) -> None:
             pass
 
 
-def open_index(root: Path, index_dir: Path) -> SqliteStore | None:
-    """The existing index if it opens and matches our schema; else None (moved aside)."""
+def open_index(root: Path, index_dir: Path, *, verify: bool = False,
+               warnings: list[str] | None = None) -> SqliteStore | None:
+    """The existing index if it opens and matches our schema; else None (moved aside).
+    `verify` also checks every page (`codehop index`, and after a query met a database error)."""
     path = index_dir / "index.db"
     if not path.exists():
         return None
+    if verify:
+        why = damage(path)
+        if why is not None:
+            aside = move_aside(path, "corrupt")
+            if warnings is not None:
+                warnings.append(f"the index was damaged ({why}); moved aside to {aside.name} and rebuilt")
+            return None
     try:
         conn = connect(path)
         try:
@@ -172,25 +247,43 @@ def open_index(root: Path, index_dir: Path) -> SqliteStore | None:
     return SqliteStore(path)
 
 
+def repair_index(repo: str | os.PathLike[str], index_dir: str | os.PathLike[str] | None = None) -> str | None:
+    """After a query met a database error: if the index is damaged, move it aside (the next
+    open rebuilds it) and say why; None when it is sound (the error had another cause)."""
+    root = repo_root(repo)
+    path = index_dir_for(root, index_dir) / "index.db"
+    why = damage(path)
+    if why is None:
+        return None
+    aside = move_aside(path, "corrupt")
+    return f"the index was damaged ({why}); moved aside to {aside.name}, rebuilding"
+
+
 def index_repo(repo: str | os.PathLike[str], *, index_dir: str | os.PathLike[str] | None = None,
                max_file_bytes: int = DEFAULT_MAX_FILE_BYTES, workers: int | None = None,
                progress: Progress | None = None, stamp: TreeStamp | None = None,
-               include: frozenset[str] | None = None) -> tuple[SqliteStore, IndexReport]:
+               include: frozenset[str] | None = None, verify: bool = False) -> tuple[SqliteStore, IndexReport]:
     """Bring the index of `repo` up to date; return the store and what was done.
 
     `stamp`, from an earlier report of the same process, lets an update skip the directory
-    walk when no directory changed (only files were edited)."""
+    walk when no directory changed (only files were edited). `verify` checks every page of
+    the existing index first and rebuilds a damaged one."""
     t0 = time.perf_counter()
     root = repo_root(repo)
-    idx_dir = index_dir_for(root, index_dir)
-    idx_dir.mkdir(parents=True, exist_ok=True)
+    idx_dir, note = locate_index(root, index_dir)
     _remove_stale_builds(idx_dir)
-    report = IndexReport(root=str(root), index_path=str(idx_dir / "index.db"))
-    store = open_index(root, idx_dir)
+    report = IndexReport(root=str(root), index_path=str(idx_dir / "index.db"), note=note)
+    store = open_index(root, idx_dir, verify=verify, warnings=report.warnings)
     files = stamp.restat() if stamp is not None and store is not None else None
+    tell = progress or (lambda phase, done, total: None)
     if files is None:
         dirs: list[tuple[str, int]] = []
-        files = list(walk_python_files(root, report.warnings, dirs, include))
+        files = []
+        for sf in walk_python_files(root, report.warnings, dirs, include):
+            files.append(sf)
+            if len(files) % 256 == 0:
+                tell("walk", len(files), 0)
+        tell("walk", len(files), len(files))
         report.stamp = TreeStamp(tuple(dirs), tuple(files))
     else:
         assert stamp is not None
@@ -234,15 +327,17 @@ def index_repo(repo: str | os.PathLike[str], *, index_dir: str | os.PathLike[str
             if rows is not None:
                 report.parsed += 1
                 yield rows
-            if progress is not None:
-                progress(done, len(jobs))
+            tell("parse", done, len(jobs))
+
+    def after_parse(phase: str) -> None:
+        tell(phase, len(jobs), len(jobs))
 
     report.deleted = len(deleted)
     if store is None:
-        store = _build_fresh(idx_dir, arrived(), hashes, stats)
+        store = _build_fresh(idx_dir, arrived(), hashes, stats, after_parse)
         report.rebuilt = True
     else:
-        _update(store, list(arrived()), deleted, hashes, stats, touched_only)
+        _update(store, list(arrived()), deleted, hashes, stats, touched_only, after_parse)
     report.seconds = time.perf_counter() - t0
     _fill_counts(store, report)
     return store, report
@@ -256,7 +351,8 @@ def _fill_counts(store: SqliteStore, report: IndexReport) -> None:
 
 
 def _build_fresh(idx_dir: Path, facts: Iterable[FileRows], hashes: dict[str, str],
-                 stats: dict[str, tuple[int, int]]) -> SqliteStore:
+                 stats: dict[str, tuple[int, int]], phase: Callable[[str], None] = lambda p: None,
+                 ) -> SqliteStore:
     from codehop.xref_resolve import resolve_static
 
     final = idx_dir / "index.db"
@@ -276,16 +372,25 @@ def _build_fresh(idx_dir: Path, facts: Iterable[FileRows], hashes: dict[str, str
                 write_file_rows(c, batch, hashes, stats)
                 batch = []
         write_file_rows(c, batch, hashes, stats)
+        phase("resolve")
         resolve_static(tmp_store, c, None, fresh=xrefs)
+        phase("write")
         create_indexes(c)
         bump_generation(c)
         c.execute("INSERT INTO counters VALUES ('rebuilds', 1) ON CONFLICT(key) DO UPDATE"
                   " SET value = value + 1")
     tmp_store.conn.execute("PRAGMA journal_mode=WAL")
     tmp_store.close()
+    gone = IndexSchemaError(f"the index being built ({tmp.name}) was deleted while it was written; "
+                            "nothing was replaced: run the command again", path=str(tmp))
+    if not tmp.exists():  # another process deleted it mid-build: the old index stays untouched
+        raise gone
     for suffix in ("-wal", "-shm"):
         Path(str(final) + suffix).unlink(missing_ok=True)
-    os.replace(tmp, final)
+    try:
+        os.replace(tmp, final)
+    except FileNotFoundError:
+        raise gone from None
     return SqliteStore(final)
 
 
@@ -323,7 +428,8 @@ def _interface_of_rows(f: FileRows) -> frozenset[tuple[str, ...]]:
 
 
 def _update(store: SqliteStore, facts: list[FileRows], deleted: list[str], hashes: dict[str, str],
-            stats: dict[str, tuple[int, int]], touched_only: list[tuple[str, int, int]]) -> None:
+            stats: dict[str, tuple[int, int]], touched_only: list[tuple[str, int, int]],
+            phase: Callable[[str], None] = lambda p: None) -> None:
     from codehop.xref_resolve import resolve_static
 
     changed_paths = [f[0] for f in facts]
@@ -333,6 +439,7 @@ def _update(store: SqliteStore, facts: list[FileRows], deleted: list[str], hashe
         if changed_paths or deleted:
             old = {rel: _interface(conn, rel) for rel in changed_paths + deleted}
             old_lines = {rel: _declaration_lines(conn, rel) for rel in changed_paths}
+            phase("write")
             delete_files(conn, changed_paths + deleted)
             write_file_rows(conn, facts, hashes, stats)
             store.invalidate()
@@ -352,6 +459,7 @@ def _update(store: SqliteStore, facts: list[FileRows], deleted: list[str], hashe
                 moved[f[0]] = {line: new_lines[q] for q, line in old_lines[f[0]].items()
                                if q in new_lines and new_lines[q] != line}
             _shift_targets(conn, moved)
+            phase("resolve")
             resolve_static(store, conn, (changed_paths, redo_into, sorted(dirty)))
             conn.execute("INSERT INTO counters VALUES ('rebuilds', 1) ON CONFLICT(key) DO UPDATE"
                          " SET value = value + 1")

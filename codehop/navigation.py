@@ -147,8 +147,9 @@ def hover_markdown(app: App, rel_path: str, line: int, col: int, buffer: str | N
     t = res.target
     out = [f"**`{t.qualname}`** — `{t.rel_path}:{t.line}`"]
     code, doc = _declaration_text(app, t)
-    if code:
-        out.append(f"```python\n{code}\n```")
+    if code:  # a fence longer than any backtick run in the code: repository text cannot close it
+        fence = "`" * max(3, 1 + max((len(r) for r in re.findall(r"`+", code)), default=0))
+        out.append(f"{fence}python\n{code}\n{fence}")
     if doc:
         out.append(doc)
     via = ""

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from codehop.untrusted import looks_like_instructions
+
 
 class Completeness(StrEnum):
     COMPLETE = "complete"
@@ -238,6 +240,8 @@ class ContextItem:
             "provenance": self.provenance,
             "text": c.text,
             "truncated": self.truncated,
+            # repository text that addresses its reader: data to weigh, never to follow
+            **({"untrusted_text": True} if looks_like_instructions(c.text) else {}),
         }
         out.update(source_fields(c.rel_path))
         if self.relation:

@@ -650,3 +650,49 @@ def move_aside(path: Path, reason: str) -> Path:
         if src.exists():
             os.replace(src, Path(str(aside) + suffix))
     return aside
+
+
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def damage(path: Path) -> str | None:
+    """Why the index file at `path` is damaged, or None when it looks sound: the header and the
+    size first (free), then the schema and `PRAGMA quick_check` (reads every page once).
+    A database that is only busy (locked by a writer) is not damaged. Reading the header opens
+    and closes the file, which drops this process's SQLite POSIX locks on it: call it before the
+    process opens the index, or when the index is about to be moved aside anyway."""
+    try:
+        size = path.stat().st_size
+        with open(path, "rb") as fh:
+            header = fh.read(100)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return f"cannot read it ({exc.strerror})"
+    if size == 0:
+        return None  # SQLite's own empty database: nothing to lose, check_schema decides
+    if len(header) < 100 or not header.startswith(_SQLITE_MAGIC):
+        return "not an SQLite file (bad header)"
+    page_size = int.from_bytes(header[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size
+    if page_size < 512 or page_size & (page_size - 1) or size % page_size:
+        return f"size {size} is not a whole number of {page_size}-byte pages"
+    try:
+        conn = connect(path)
+        try:
+            check_schema(conn)
+            rows = [r[0] for r in conn.execute("PRAGMA quick_check(5)")]
+        finally:
+            conn.close()
+    except IndexSchemaError as exc:
+        return exc.message
+    except sqlite3.OperationalError as exc:
+        if "locked" in str(exc) or "busy" in str(exc):
+            return None
+        return str(exc)
+    except sqlite3.DatabaseError as exc:
+        return str(exc)
+    if rows != ["ok"]:
+        detail = "; ".join(line for r in rows for line in str(r).splitlines() if not line.startswith("***"))
+        return "quick_check: " + detail[:200]
+    return None

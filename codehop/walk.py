@@ -33,6 +33,7 @@ class SourceFile:
     abs_path: str
     size: int
     mtime_ns: int
+    ctime_ns: int = 0  # a chmod changes only this: a file made unreadable is noticed
 
 
 def repo_root(path: str | os.PathLike[str]) -> Path:
@@ -43,6 +44,20 @@ def repo_root(path: str | os.PathLike[str]) -> Path:
     if not p.is_dir():
         raise RepoNotFoundError(f"repository path is not a directory: {p}", path=str(p))
     return p.resolve()
+
+
+ROOT_MARKERS = (".git", "pyproject.toml", "setup.cfg", "setup.py")
+
+
+def discover_root(start: str | os.PathLike[str] = ".") -> Path:
+    """The repository `start` is in, found as git finds its own: the nearest folder, from `start`
+    upward, holding an existing `.codehop/` index folder or a project marker (`.git`,
+    `pyproject.toml`, `setup.cfg`, `setup.py`); `start` itself when none does."""
+    here = repo_root(start)
+    for folder in (here, *here.parents):
+        if (folder / ".codehop").is_dir() or any((folder / m).exists() for m in ROOT_MARKERS):
+            return folder
+    return here
 
 
 def _spec(dir_path: str, name: str) -> GitIgnoreSpec | None:
@@ -147,8 +162,13 @@ def walk_python_files(root: Path, warnings: list[str] | None = None,
                 if warnings is not None:
                     warnings.append(f"{rel}: not a regular file; skipped")
                 continue
+            if not os.access(e.path, os.R_OK):  # left out, so an index never answers from it
+                if warnings is not None:
+                    warnings.append(f"{rel}: cannot read (permission denied); skipped")
+                continue
             has_python = True
-            yield SourceFile(rel_path=rel, abs_path=e.path, size=fst.st_size, mtime_ns=fst.st_mtime_ns)
+            yield SourceFile(rel_path=rel, abs_path=e.path, size=fst.st_size, mtime_ns=fst.st_mtime_ns,
+                             ctime_ns=fst.st_ctime_ns)
         # the stamp watches directories that hold Python or lead to more; a leaf of data files
         # (`locale/xx/LC_MESSAGES`) gaining a `.py` is seen by the next full walk, not the stamp
         if dirs is not None and (has_python or subdirs or not rel_dir):
@@ -191,7 +211,7 @@ class TreeStamp:
         try:
             for sf in self.files:
                 st = os.stat(sf.abs_path)
-                if st.st_mtime_ns != sf.mtime_ns or st.st_size != sf.size:
+                if st.st_mtime_ns != sf.mtime_ns or st.st_size != sf.size or st.st_ctime_ns != sf.ctime_ns:
                     return False
         except OSError:
             return False
@@ -207,15 +227,19 @@ class TreeStamp:
                 st = os.stat(sf.abs_path)
             except OSError:
                 return None
+            if st.st_ctime_ns != sf.ctime_ns and not os.access(sf.abs_path, os.R_OK):
+                return None  # its mode changed: a walk decides whether it stays
             out.append(SourceFile(rel_path=sf.rel_path, abs_path=sf.abs_path, size=st.st_size,
-                                  mtime_ns=st.st_mtime_ns))
+                                  mtime_ns=st.st_mtime_ns, ctime_ns=st.st_ctime_ns))
         return out
 
 
 def confine(root: Path, rel_or_abs: str) -> Path:
     """A path inside `root`, or OutsideRepoError; resolves `..` and symlinks."""
-    from codehop.errors import OutsideRepoError
+    from codehop.errors import OutsideRepoError, UsageError
 
+    if "\x00" in rel_or_abs:  # the OS would raise ValueError; a user or an agent typed it
+        raise UsageError(f"a path cannot contain a NUL byte: {rel_or_abs!r}", path=rel_or_abs)
     p = Path(rel_or_abs)
     full = (p if p.is_absolute() else root / p).resolve()
     if full != root and root not in full.parents:

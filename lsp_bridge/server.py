@@ -411,6 +411,8 @@ class CodehopLanguageServer(LanguageServer):
         wait_s = self.options.index_wait_s
         try:
             app = await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(self.app_future)), wait_s)
+            if app.index_replaced():  # the index file was replaced or deleted under us: reopen first
+                self.schedule_refresh()
             if self.refreshes.latest is not None:
                 await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(self.refreshes.latest)), wait_s)
         except TimeoutError:

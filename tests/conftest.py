@@ -1,16 +1,24 @@
-"""Shared fixtures: copies of fixtures_repos/ (indexing writes `.codehop/` inside a repo)."""
+"""Shared fixtures: copies of fixtures_repos/ (indexing writes `.codehop/` inside a repo).
+
+A copy never carries the fixture's own `.codehop/` (running the README's `codehop ask
+--repo fixtures_repos/...` leaves one there, and a test must start from a clean repository).
+Resolver deadlines are raised for the whole run (and the subprocesses it starts), so Jedi's
+cold start on a loaded two-core machine is not mistaken for a failure; tests that measure a
+timeout pass their own.
+"""
 
 from __future__ import annotations
 
-import shutil
+import os
 import subprocess
 import sys
 import venv
 from pathlib import Path
 
 import pytest
+from shared import FIXTURES, copy_fixture
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures_repos"
+os.environ.setdefault("CODEHOP_RESOLVER_TIMEOUT_S", "60")
 
 
 @pytest.fixture
@@ -18,9 +26,7 @@ def fixture_repo(tmp_path: Path):  # type: ignore[no-untyped-def]
     """Factory: a fresh copy of fixtures_repos/<name> under tmp_path."""
 
     def make(name: str) -> Path:
-        dest = tmp_path / name
-        shutil.copytree(FIXTURES / name, dest, symlinks=True)
-        return dest
+        return copy_fixture(FIXTURES / name, tmp_path / name)
 
     return make
 

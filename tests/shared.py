@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures_repos"
 
 # the Answer JSON of DESIGN.md, as every front-end returns it
 CONTRACT_KEYS = {"question", "answer", "answer_completeness", "state", "pending_references", "context", "hops",
@@ -24,3 +27,10 @@ def live_group_members(pgid: int) -> list[int]:
         if int(pgrp) == pgid and state not in ("Z", "X"):
             live.append(int(entry))
     return live
+
+
+def copy_fixture(src: Path, dest: Path, *, symlinks: bool = True) -> Path:
+    """A copy of repository `src` at `dest` without any `.codehop/` folder (the README's first
+    command leaves one in `fixtures_repos/reexport_chain`; a test starts from a clean repository)."""
+    shutil.copytree(src, dest, symlinks=symlinks, ignore=shutil.ignore_patterns(".codehop"))
+    return dest

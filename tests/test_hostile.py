@@ -19,7 +19,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import shutil
 import subprocess
 import sys
 import threading
@@ -27,6 +26,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from shared import copy_fixture
 
 import codehop
 from codehop.app import App, Config
@@ -93,7 +93,7 @@ def add_runtime_cases(repo: Path) -> None:
 def hostile(tmp_path_factory) -> Path:  # type: ignore[no-untyped-def]
     """One indexed copy for the read-only tests of this module (a module-scoped `fixture_repo`)."""
     repo = tmp_path_factory.mktemp("hostile") / "hostile"
-    shutil.copytree(FIXTURES / "hostile", repo, symlinks=True)
+    copy_fixture(FIXTURES / "hostile", repo)
     add_runtime_cases(repo)
     return repo
 
@@ -395,8 +395,8 @@ def test_file_deleted_or_rewritten_between_read_and_write(fixture_repo):
     repo = fixture_repo("hostile")
     beta = repo / "nsp/beta.py"
 
-    def meddle(done: int, total: int) -> None:
-        if done == total:
+    def meddle(phase: str, done: int, total: int) -> None:
+        if phase == "parse" and done == total:
             (repo / "nsp/alpha.py").unlink(missing_ok=True)
             beta.write_text("def helper():\n    return 'rewritten while indexing'\n")
 
@@ -436,8 +436,9 @@ def _shape(answer: Answer) -> dict[str, object]:
         "state": d["state"], "completeness": d["answer_completeness"], "loops": d["stats"]["loops"],
         "stopped_by": d["stats"].get("stopped_by"), "hops": d["hops"],
         "pending": d["pending_references"],
-        # the twin's text differs by construction (its docstrings are benign); spans and provenance must not
-        "context": [{k: v for k, v in c.items() if k != "text"} for c in d["context"]],
+        # the twin's text differs by construction (its docstrings are benign), and the flag on text that
+        # reads like instructions is the other allowed difference (it marks, never steers); spans must not
+        "context": [{k: v for k, v in c.items() if k not in ("text", "untrusted_text")} for c in d["context"]],
         "answer_lines": len(d["answer"].splitlines()),
     }
 
@@ -455,7 +456,7 @@ def test_injected_text_does_not_change_the_loop(fixture_repo, tmp_path, max_loop
     repo = fixture_repo("hostile")
     (tmp_path / "outside_secret.py").write_text(SECRET)
     twin = tmp_path / "twin"
-    shutil.copytree(repo, twin, symlinks=True)
+    copy_fixture(repo, twin)
     ledger = (repo / "inject/ledger.py").read_text()
     (twin / "inject/ledger.py").write_text(_benign(ledger))
     assert "os.system" not in (twin / "inject/ledger.py").read_text()
@@ -467,6 +468,9 @@ def test_injected_text_does_not_change_the_loop(fixture_repo, tmp_path, max_loop
     hostile_answer = app.navigator().ask(question, limits)
     benign_answer = twin_app.navigator().ask(question, limits)
     assert _shape(hostile_answer) == _shape(benign_answer)
+    flags = {c["qualname"]: c.get("untrusted_text", False) for c in hostile_answer.to_dict()["context"]}
+    assert flags.get("inject.ledger.Ledger.settle") is True
+    assert not any(c.get("untrusted_text") for c in benign_answer.to_dict()["context"])
     assert hostile_answer.stats["loops"] <= max_loops
     assert hostile_answer.state is (State.COMPLETE if max_loops else State.GIVE_UP_PARTIAL)
     indexed_paths = set(app.store.file_states())

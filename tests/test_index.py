@@ -10,7 +10,7 @@ import pytest
 
 from codehop.chunking import module_name, parse_file
 from codehop.errors import RepoNotFoundError
-from codehop.indexer import index_repo
+from codehop.indexer import index_repo, repo_key
 from codehop.records import ChunkKind, RefType
 from codehop.store import SqliteStore
 from codehop.symbols import SymbolTable
@@ -145,8 +145,11 @@ def test_index_dir_override(fixture_repo, tmp_path, monkeypatch):
     repo = fixture_repo("aliases")
     monkeypatch.setenv("CODEHOP_INDEX_DIR", str(tmp_path / "elsewhere"))
     _, report = index_repo(repo)
-    assert report.index_path == str(tmp_path / "elsewhere" / "index.db")
+    # one subfolder per repository, so repositories sharing CODEHOP_INDEX_DIR never evict each other
+    assert report.index_path == str(tmp_path / "elsewhere" / repo_key(repo.resolve()) / "index.db")
     assert not (repo / ".codehop").exists()
+    _, named = index_repo(repo, index_dir=tmp_path / "exact")
+    assert named.index_path == str(tmp_path / "exact" / "index.db")
 
 
 def test_syntax_error_still_yields_chunks(fixture_repo):

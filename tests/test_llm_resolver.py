@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from messages_server import MessagesServer, error_reply, tool_reply
+from shared import copy_fixture
 
 from codehop.anthropic_generator import AnthropicResolver, build_client
 from codehop.app import App, Config
@@ -24,7 +24,7 @@ LOCAL = PendingReference(anchor_text="cart.add", ref_type=RefType.CALL, ref_targ
 @pytest.fixture
 def app(tmp_path: Path) -> Iterator[App]:
     repo = tmp_path / "shop"
-    shutil.copytree(FIXTURES / "reexport_chain", repo)
+    copy_fixture(FIXTURES / "reexport_chain", repo, symlinks=False)
     a = App(repo, Config(use_graph=False))
     yield a
     a.close()

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from shared import live_group_members
+from shared import copy_fixture, live_group_members
 
 from lsp_bridge.client import (
     SERVERS,
@@ -440,7 +440,7 @@ def test_jedi_counts_code_points_despite_advertising_utf16(
 @pytest.mark.parametrize("server", sorted(SERVERS))
 def test_edited_file_is_resent_to_real_server(server: str, tmp_path: Path) -> None:
     root = tmp_path / "sample"
-    shutil.copytree(SAMPLE, root)
+    copy_fixture(SAMPLE, root, symlinks=False)
     use_py = root / "use.py"
     with LanguageServerClient(SERVERS[server], str(root), timeout_s=20) as client:
         original = client.definition(str(use_py), 4, 9)

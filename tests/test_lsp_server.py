@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import shutil
 import sys
 from pathlib import Path
 from typing import Any
@@ -19,6 +18,7 @@ from lsprotocol import types
 from pygls import uris
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import ClientServerConfig, LanguageClient
+from shared import copy_fixture as _copy
 
 pytestmark = [pytest.mark.slow, pytest.mark.asyncio(loop_scope="module"), pytest.mark.timeout(60)]
 
@@ -42,7 +42,7 @@ SERVER = ClientServerConfig(server_command=[sys.executable, "-m", "lsp_bridge.se
 
 def copy_fixture(fixture: str, tmp: Path) -> Path:
     root = tmp / fixture
-    shutil.copytree(FIXTURES / fixture, root)
+    _copy(FIXTURES / fixture, root, symlinks=False)
     return root
 
 
