@@ -6,6 +6,7 @@ May import every engine and logic module; front-ends import only this and api.
 from __future__ import annotations
 
 import os
+import shlex
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -54,7 +55,9 @@ class Config:
     generator: str = "offline"
     resolvers: tuple[str, ...] = field(default_factory=_default_resolvers)
     language_server: str = field(default_factory=lambda: os.environ.get("CODEHOP_LANGUAGE_SERVER", "basedpyright"))
-    language_server_command: tuple[str, ...] = ()
+    # a server command of one's own (`CODEHOP_LANGUAGE_SERVER_COMMAND="/opt/bin/pyright-langserver --stdio"`)
+    language_server_command: tuple[str, ...] = field(
+        default_factory=lambda: tuple(shlex.split(os.environ.get("CODEHOP_LANGUAGE_SERVER_COMMAND", ""))))
     # a deadline per Jedi / language-server call; CODEHOP_RESOLVER_TIMEOUT_S raises it on a loaded machine
     resolver_timeout_s: float = field(default_factory=lambda: float(os.environ.get("CODEHOP_RESOLVER_TIMEOUT_S", "5")))
     use_graph: bool = True

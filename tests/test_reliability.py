@@ -261,7 +261,8 @@ def test_mcp_resolve_with_a_nul_byte_is_a_usage_error(fixture_repo):
 @pytest.mark.slow
 def test_resolve_via_lsp_without_a_server_exits_4(fixture_repo):
     repo = fixture_repo("reexport_chain")
-    env = {"PATH": "/nonexistent", "CODEHOP_LANGUAGE_SERVER": "basedpyright"}
+    # a server command that is not there (the default one is found beside the interpreter too)
+    env = {"PATH": "/nonexistent", "CODEHOP_LANGUAGE_SERVER_COMMAND": "/nonexistent/basedpyright-langserver --stdio"}
     proc = subprocess.run([sys.executable, "-m", "codehop", "resolve", "app.py:3", "--repo", str(repo),
                            "--via", "lsp"], capture_output=True, text=True, timeout=120,
                           env={**os.environ, "PYTHONPATH": str(PROJECT), **env})
