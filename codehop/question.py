@@ -388,6 +388,14 @@ class SubjectFinder:
                         resolved[t.index] = seen[singular]
                         break
 
+        # a name only passed to a call written in the question (`decode(self.content)`, `**kwargs`,
+        # `encoding=...`) is part of the quoted code, not something asked of a class, unless the
+        # question names it outside the call too
+        outside = {_member_name(t) for t in tokens if not (t.argument or t.splat or t.keyword)}
+
+        def passed(t: Token) -> bool:
+            return (t.argument or t.splat or t.keyword) and _member_name(t) not in outside
+
         # classes named: owners of members
         owners: list[tuple[Token, list[str]]] = []  # (mention, class qualnames it may denote)
         owner_texts: set[str] = set()
@@ -559,7 +567,7 @@ class SubjectFinder:
         asked: set[str] = set()
         for t in tokens:
             name = _member_name(t)
-            if name in asked:
+            if name in asked or passed(t):
                 continue
             asked.add(name)
             if (not owners or t.index in used or not name or not (t.code or t.call) or t.index in owner_idx
@@ -571,6 +579,14 @@ class SubjectFinder:
             cls = chosen.get(ot.index) or owners[0][1][0]
             if "." in t.text and t.index in resolved and not t.text.startswith(ot.text.split(".")[-1] + "."):
                 continue
+            if t.text.split(".")[0] in ("self", "cls"):
+                # `self.content` in a quoted fragment: the class whose code it is, which may be any class
+                # the question names, not the nearest mention
+                for o, cl in sorted(owners, key=lambda oc: abs(oc[0].index - t.index)):
+                    mine = chosen.get(o.index) or cl[0]
+                    if name in self.members(mine) or self._instance_attribute(mine, name, o.text) is not None:
+                        ot, cls = o, mine
+                        break
             members = self.members(cls)
             if name in members:
                 continue
@@ -683,9 +699,11 @@ class SubjectFinder:
         owner_classes = {c for _, cl in owners for c in cl}
         others = [s for s in subjects if s.parameter is not None or self._is_class(s.dotted) not in owner_classes]
         only_modules = bool(subjects) and all(src.module_path(s.dotted) is not None for s in subjects)
+        # a name placed at one of its mentions is placed at all of them
+        placed_texts = {tokens[i].text for i in used | resolved.keys()} | {m for s in subjects for m in s.mentions}
         if (unanswered_owner and not others) or only_modules:
             for t in tokens:
-                if (t.index in used or not t.word or t.low in STOP or t.low in VOCABULARY
+                if (t.index in used or t.text in placed_texts or not t.word or t.low in STOP or t.low in VOCABULARY
                         or t.low in hints or len(t.low) < 2 or t.low in modules_top):
                     continue
                 if any(t.low == m.rpartition(".")[2].lower() for m in module_ctx):
@@ -708,7 +726,8 @@ class SubjectFinder:
         # a name written as code that matched nothing at all is never silently dropped
         named = set(unplaced)
         for t in tokens:
-            if (t.index in used or t.index in resolved or not t.word or not t.code or t.low in STOP
+            if (t.index in used or t.index in resolved or t.text in placed_texts or passed(t)
+                    or not t.word or not t.code or t.low in STOP
                     or t.low in VOCABULARY or t.low in hints or t.low in modules_top or t.text in named
                     or t.text in KEYWORDS or t.path or self.table.src.module_path(t.text) is not None):
                 continue

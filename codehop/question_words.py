@@ -70,6 +70,9 @@ class Token:
     possessive: bool = False  # followed by `'s`
     path: bool = False
     result_member: bool = False  # written after a call or a subscript (`get_console().print_json`)
+    argument: bool = False  # inside the parentheses of a call written in the question (`decode(self.content)`)
+    splat: bool = False  # written `*args` / `**kwargs`: a packing of arguments, not a name asked about
+    keyword: bool = False  # written `name=` (a keyword argument), not `name ==`
 
     @property
     def code(self) -> bool:
@@ -86,6 +89,7 @@ class Token:
 def tokenize(question: str) -> list[Token]:
     """The question's words, in order, each with how it was written. Linear in the length."""
     ticks = [i for i, c in enumerate(question) if c == "`"]
+    in_args = _call_arguments(question)
     out: list[Token] = []
     k = 0
     n = len(question)
@@ -98,7 +102,7 @@ def tokenize(question: str) -> list[Token]:
         after = question[end] if end < n else ""
         # `name`, 'name', "name", and a name given alone in parentheses ("an overlay (overlayed)")
         quoted = k % 2 == 1 or (before in "'\"" and before != "" and after == before) or (
-            before == "(" and after == ")")
+            before == "(" and after == ")" and not in_args[start])
         if not (text[0].isalpha() or text[0] == "_"):
             # an operator symbol stands alone (`+`, "a | b", "with &?"), never inside a literal
             # ('>=1') or a word ("ByteStream - what", a dash, is never an operator unquoted)
@@ -116,5 +120,30 @@ def tokenize(question: str) -> list[Token]:
         out.append(Token(text=text, low=text.lower(), index=len(out), quoted=quoted,
                          call=rest.startswith("("), path=path,
                          result_member=start >= 2 and question[start - 1] == "." and question[start - 2] in ")]",
-                         possessive=rest[:2] in ("'s", "\u2019s")))
+                         possessive=rest[:2] in ("'s", "\u2019s"),
+                         argument=in_args[start], splat=before == "*",
+                         keyword=rest[:1] == "=" and rest[1:2] != "="))
+    return out
+
+
+def _call_arguments(question: str) -> list[bool]:
+    """For each character: inside the (matched) parentheses of a call, `name(...)`. Linear."""
+    n = len(question)
+    depth = [0] * (n + 1)
+    stack: list[tuple[int, bool]] = []
+    for i, c in enumerate(question):
+        if c == "(":
+            j = i - 1
+            stack.append((i, j >= 0 and (question[j].isalnum() or question[j] in "_)]")))
+        elif c == ")" and stack:
+            start, call = stack.pop()
+            if call:
+                depth[start + 1] += 1
+                depth[i] -= 1
+    out: list[bool] = []
+    level = 0
+    for i in range(n):
+        level += depth[i]
+        out.append(level > 0)
+    out.append(False)
     return out
