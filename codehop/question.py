@@ -699,8 +699,10 @@ class SubjectFinder:
         owner_classes = {c for _, cl in owners for c in cl}
         others = [s for s in subjects if s.parameter is not None or self._is_class(s.dotted) not in owner_classes]
         only_modules = bool(subjects) and all(src.module_path(s.dotted) is not None for s in subjects)
-        # a name placed at one of its mentions is placed at all of them
-        placed_texts = {tokens[i].text for i in used | resolved.keys()} | {m for s in subjects for m in s.mentions}
+        # a name placed at one of its mentions is placed at all of them, except a member of what a call
+        # returns (`downgrade(system).get_ansi_codes()`): its receiver's type decides, not a namesake
+        placed_texts = ({tokens[i].text for i in used | resolved.keys()} | {m for s in subjects for m in s.mentions}) \
+            - {t.text for t in tokens if t.result_member}
         if (unanswered_owner and not others) or only_modules:
             for t in tokens:
                 if (t.index in used or t.text in placed_texts or not t.word or t.low in STOP or t.low in VOCABULARY
