@@ -335,6 +335,20 @@ class SubjectFinder:
         hints = [t.low for t in tokens if t.possessive or t.low in modules_top]
         used: set[int] = set()  # token indexes that found a role
 
+        # a name only passed to a call written in the question (`decode(self.content)`, `**kwargs`,
+        # `encoding=...`) is part of the quoted code, not something asked of a class, unless the
+        # question names it outside the call too
+        # (a name the quoted code binds, `render_options = ...`, is the code's own local too)
+        outside = {_member_name(t) for t in tokens if not (t.argument or t.splat or t.keyword or t.bound)}
+
+        def passed(t: Token) -> bool:
+            return (t.argument or t.splat or t.keyword or t.bound) and _member_name(t) not in outside
+
+        # a bare name that repeats the member of a chain written out (`self.options.update(...)`, "where
+        # is that update()?") is that member: the chain's receiver decides it, not a namesake
+        chains = {u.text.rpartition(".")[2]: u.index for u in tokens if "." in u.text and not u.path and u.code}
+
+
         module_ctx: list[str] = []
         src = self.table.src
         for t in tokens:
@@ -360,6 +374,8 @@ class SubjectFinder:
                 continue
             if t.result_member:
                 continue  # a member of what a call returns: its type decides (the pointer sites do)
+            if passed(t):
+                continue  # passed to or bound by the quoted code, not asked about
             if t.text in seen:
                 continue  # each name once, at its first mention
             if looked >= MAX_NAMES:
@@ -388,13 +404,11 @@ class SubjectFinder:
                         resolved[t.index] = seen[singular]
                         break
 
-        # a name only passed to a call written in the question (`decode(self.content)`, `**kwargs`,
-        # `encoding=...`) is part of the quoted code, not something asked of a class, unless the
-        # question names it outside the call too
-        outside = {_member_name(t) for t in tokens if not (t.argument or t.splat or t.keyword)}
-
-        def passed(t: Token) -> bool:
-            return (t.argument or t.splat or t.keyword) and _member_name(t) not in outside
+        # (deferred only when the table cannot place the chain itself)
+        deferred = {t.index for t in tokens if "." not in t.text and t.text in chains
+                    and chains[t.text] not in resolved}
+        for i in deferred:
+            resolved.pop(i, None)
 
         # classes named: owners of members
         owners: list[tuple[Token, list[str]]] = []  # (mention, class qualnames it may denote)
@@ -456,7 +470,7 @@ class SubjectFinder:
                 members = self.members(cand_cls)
                 ops = self._operations(tokens, words, owner_idx, members, cand_cls)
                 consumed = {i for m, _, _ in ops for i in range(m.start, m.end)}
-                strong, weak = self._member_tokens(tokens, ot, members, owner_idx | consumed, resolved)
+                strong, weak = self._member_tokens(tokens, ot, members, owner_idx | consumed | deferred, resolved)
                 if strong or weak or any(names for _, names, _ in ops):
                     picked = (cand_cls, members, ops, strong, weak)
                     break
@@ -579,7 +593,10 @@ class SubjectFinder:
             cls = chosen.get(ot.index) or owners[0][1][0]
             if "." in t.text and t.index in resolved and not t.text.startswith(ot.text.split(".")[-1] + "."):
                 continue
-            if t.text.split(".")[0] in ("self", "cls"):
+            head = t.text.split(".")[0]
+            if "." in t.text and head not in ("self", "cls") and head.lower() != ot.text.split(".")[-1].lower():
+                continue  # `options.update_width`: a member of what `options` holds, which the hop infers
+            if head in ("self", "cls"):
                 # `self.content` in a quoted fragment: the class whose code it is, which may be any class
                 # the question names, not the nearest mention
                 for o, cl in sorted(owners, key=lambda oc: abs(oc[0].index - t.index)):
@@ -701,8 +718,8 @@ class SubjectFinder:
         only_modules = bool(subjects) and all(src.module_path(s.dotted) is not None for s in subjects)
         # a name placed at one of its mentions is placed at all of them, except a member of what a call
         # returns (`downgrade(system).get_ansi_codes()`): its receiver's type decides, not a namesake
-        placed_texts = ({tokens[i].text for i in used | resolved.keys()} | {m for s in subjects for m in s.mentions}) \
-            - {t.text for t in tokens if t.result_member}
+        placed_texts = ({tokens[i].text for i in used | resolved.keys() | deferred}
+                        | {m for s in subjects for m in s.mentions}) - {t.text for t in tokens if t.result_member}
         if (unanswered_owner and not others) or only_modules:
             for t in tokens:
                 if (t.index in used or t.text in placed_texts or not t.word or t.low in STOP or t.low in VOCABULARY
@@ -728,7 +745,10 @@ class SubjectFinder:
         # a name written as code that matched nothing at all is never silently dropped
         named = set(unplaced)
         for t in tokens:
-            if (t.index in used or t.index in resolved or t.text in placed_texts or passed(t)
+            # the receiver of a member asked (`get_width(x).normalize()`): the member carries the doubt,
+            # and the hop that infers the member's owner infers the receiver's result
+            if (t.index in used or t.index in resolved or t.text in placed_texts or passed(t) or t.receiver
+                    or t.index in deferred
                     or not t.word or not t.code or t.low in STOP
                     or t.low in VOCABULARY or t.low in hints or t.low in modules_top or t.text in named
                     or t.text in KEYWORDS or t.path or self.table.src.module_path(t.text) is not None):

@@ -73,6 +73,8 @@ class Token:
     argument: bool = False  # inside the parentheses of a call written in the question (`decode(self.content)`)
     splat: bool = False  # written `*args` / `**kwargs`: a packing of arguments, not a name asked about
     keyword: bool = False  # written `name=` (a keyword argument), not `name ==`
+    bound: bool = False  # assigned in quoted code (`render_options = self.options.update(...)`)
+    receiver: bool = False  # called, and a member of its result is named (`get_width(x).normalize()`)
 
     @property
     def code(self) -> bool:
@@ -89,7 +91,7 @@ class Token:
 def tokenize(question: str) -> list[Token]:
     """The question's words, in order, each with how it was written. Linear in the length."""
     ticks = [i for i, c in enumerate(question) if c == "`"]
-    in_args = _call_arguments(question)
+    in_args, closing = _call_arguments(question)
     out: list[Token] = []
     k = 0
     n = len(question)
@@ -122,14 +124,25 @@ def tokenize(question: str) -> list[Token]:
                          result_member=start >= 2 and question[start - 1] == "." and question[start - 2] in ")]",
                          possessive=rest[:2] in ("'s", "\u2019s"),
                          argument=in_args[start], splat=before == "*",
-                         keyword=rest[:1] == "=" and rest[1:2] != "="))
+                         keyword=rest[:1] == "=" and rest[1:2] != "=",
+                         bound=_assigned(question, end),
+                         receiver=rest.startswith("(") and closing.get(end, n) + 2 < n
+                         and question[closing.get(end, n) + 1] == "."
+                         and (question[closing[end] + 2].isalpha() or question[closing[end] + 2] == "_")))
     return out
 
 
-def _call_arguments(question: str) -> list[bool]:
-    """For each character: inside the (matched) parentheses of a call, `name(...)`. Linear."""
+def _assigned(question: str, end: int) -> bool:
+    """`name = value` (one space each side, as code is written), not `name == value` nor `name=`."""
+    return question[end:end + 3] == " = " and question[end + 3:end + 4] not in ("=", "")
+
+
+def _call_arguments(question: str) -> tuple[list[bool], dict[int, int]]:
+    """For each character: inside the (matched) parentheses of a call, `name(...)`; and for each
+    call's opening parenthesis, where it closes. Linear."""
     n = len(question)
     depth = [0] * (n + 1)
+    closing: dict[int, int] = {}
     stack: list[tuple[int, bool]] = []
     for i, c in enumerate(question):
         if c == "(":
@@ -137,6 +150,7 @@ def _call_arguments(question: str) -> list[bool]:
             stack.append((i, j >= 0 and (question[j].isalnum() or question[j] in "_)]")))
         elif c == ")" and stack:
             start, call = stack.pop()
+            closing[start] = i
             if call:
                 depth[start + 1] += 1
                 depth[i] -= 1
@@ -146,4 +160,4 @@ def _call_arguments(question: str) -> list[bool]:
         level += depth[i]
         out.append(level > 0)
     out.append(False)
-    return out
+    return out, closing
