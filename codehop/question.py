@@ -339,7 +339,9 @@ class SubjectFinder:
         # `encoding=...`) is part of the quoted code, not something asked of a class, unless the
         # question names it outside the call too
         # (a name the quoted code binds, `render_options = ...`, is the code's own local too)
-        outside = {_member_name(t) for t in tokens if not (t.argument or t.splat or t.keyword or t.bound)}
+        # (named outside the call means written as code there: "after a response comes back" is prose)
+        outside = {_member_name(t) for t in tokens
+                   if t.code and not (t.argument or t.splat or t.keyword or t.bound)}
 
         def passed(t: Token) -> bool:
             return (t.argument or t.splat or t.keyword or t.bound) and _member_name(t) not in outside
@@ -720,9 +722,11 @@ class SubjectFinder:
         # returns (`downgrade(system).get_ansi_codes()`): its receiver's type decides, not a namesake
         placed_texts = ({tokens[i].text for i in used | resolved.keys() | deferred}
                         | {m for s in subjects for m in s.mentions}) - {t.text for t in tokens if t.result_member}
-        if (unanswered_owner and not others) or only_modules:
+        # a question that repeats the member of a chain it wrote out has said what it asks: the hop
+        # answers the chain (or its doubt stays)
+        if ((unanswered_owner and not others) or only_modules) and not deferred:
             for t in tokens:
-                if (t.index in used or t.text in placed_texts or not t.word or t.low in STOP or t.low in VOCABULARY
+                if (t.index in used or t.text in placed_texts or passed(t) or not t.word or t.low in STOP or t.low in VOCABULARY
                         or t.low in hints or len(t.low) < 2 or t.low in modules_top):
                     continue
                 if any(t.low == m.rpartition(".")[2].lower() for m in module_ctx):
