@@ -391,3 +391,32 @@ def test_self_attribute_belongs_to_the_class_that_has_it(finder):
 def test_a_name_placed_at_one_mention_is_placed_at_all(finder):
     reading = finder.read("`Box.set` is where `create_engine` is not called; which module defines `create_engine`?")
     assert "create_engine" not in reading.unplaced, reading.doubts
+
+
+def test_tokens_know_bound_names_and_receivers() -> None:
+    toks = {t.text: t for t in tokenize("`opts = self.options.update(x)` then `get_width(c, o).normalize()`, "
+                                        "if a == b")}
+    assert toks["opts"].bound and not toks["a"].bound
+    assert toks["get_width"].receiver and toks["normalize"].result_member
+    assert not toks["self.options.update"].receiver
+
+
+def test_a_chain_member_belongs_to_its_receiver_not_the_nearest_class(finder):
+    # `pool.recycle_after` is reached through a local: its receiver's type decides (the hop's sites), not Box
+    reading = finder.read("`Box.set` hands `pool.recycle_after` to something. Where is recycle_after defined?")
+    assert not reading.absent, reading.doubts
+    assert reading.unplaced == ("pool.recycle_after",)  # the chain itself stays for the hop
+    assert "shelf.box.Box.set" in [s.dotted for s in reading.subjects]
+
+
+def test_a_bare_name_repeating_a_chain_member_is_that_member(finder):
+    # "which set is that": the `set` of `store.items.set(...)`, not the namesake `Box.set`
+    reading = finder.read("A `Box` ends in `store.items.set(key)`. Which set is that?")
+    assert "shelf.box.Box.set" not in [s.dotted for s in reading.subjects]
+    assert reading.unplaced == ("store.items.set",)
+
+
+def test_a_bound_name_and_a_receiver_are_no_doubt_of_their_own(finder):
+    reading = finder.read("`Box.set` does `rows = fetch_rows(conn).first()`. Where is first defined?")
+    assert "rows" not in reading.unplaced and "fetch_rows" not in reading.unplaced, reading.doubts
+    assert "first" in reading.unplaced  # the member asked still waits for the hop
