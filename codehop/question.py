@@ -406,6 +406,20 @@ class SubjectFinder:
                         resolved[t.index] = seen[singular]
                         break
 
+        passed_idx = {t.index for t in tokens if passed(t)}
+        # `Headers.get(key, default=None, type=None)`: a keyword argument names a parameter of the call
+        # it is passed to, not a namesake elsewhere (`WWWAuthenticate.type`)
+        for t in tokens:
+            if not (t.keyword and t.argument) or t.index not in resolved:
+                continue
+            callee = next((c for c in reversed(tokens[:t.index]) if c.call and not c.argument), None)
+            if callee is None or callee.index not in resolved:
+                continue
+            res = self.table.resolve(resolved[callee.index][0])
+            if (res is not None and not res.is_external and res.target.qualname
+                    and t.text in {p.name for p in self.callable_parameters(res.target.qualname)}):
+                del resolved[t.index]
+                used.add(t.index)
         # (deferred only when the table cannot place the chain itself)
         deferred = {t.index for t in tokens if "." not in t.text and t.text in chains
                     and chains[t.text] not in resolved}
@@ -472,7 +486,8 @@ class SubjectFinder:
                 members = self.members(cand_cls)
                 ops = self._operations(tokens, words, owner_idx, members, cand_cls)
                 consumed = {i for m, _, _ in ops for i in range(m.start, m.end)}
-                strong, weak = self._member_tokens(tokens, ot, members, owner_idx | consumed | deferred, resolved)
+                strong, weak = self._member_tokens(tokens, ot, members, owner_idx | consumed | deferred | passed_idx,
+                                                   resolved)
                 if strong or weak or any(names for _, names, _ in ops):
                     picked = (cand_cls, members, ops, strong, weak)
                     break
@@ -598,6 +613,8 @@ class SubjectFinder:
             head = t.text.split(".")[0]
             if "." in t.text and head not in ("self", "cls") and head.lower() != ot.text.split(".")[-1].lower():
                 continue  # `options.update_width`: a member of what `options` holds, which the hop infers
+            if head in ("self", "cls") and t.text.count(".") > 1:
+                continue  # `self.json_module.loads`: a member of the attribute's type, which the hop infers
             if head in ("self", "cls"):
                 # `self.content` in a quoted fragment: the class whose code it is, which may be any class
                 # the question names, not the nearest mention
@@ -638,6 +655,26 @@ class SubjectFinder:
                 subjects[-1] = Subject(dotted=target or sub.dotted, mentions=sub.mentions + (ptok.text,),
                                        parameter=fparam, forwarded=hops)
                 used.add(ptok.index)
+
+        # `self.x` / `cls.x` written as code: a member of the class whose code it is, a class the question
+        # names or the class of a method it names (`Rule.build` ... `self._build_unknown(...)`)
+        homes = list(dict.fromkeys([chosen.get(o.index) or c[0] for o, c in owners]
+                                   + [q for q in (self._is_class(s.dotted.rpartition(".")[0]) for s in subjects) if q]))
+        for t in tokens:
+            parts = t.text.split(".")
+            if (len(parts) != 2 or parts[0] not in ("self", "cls") or t.index in used or passed(t) or t.receiver
+                    or not parts[1].isidentifier()):
+                continue
+            for home in homes[:MAX_OWNERS]:
+                if parts[1] in self.members(home):
+                    subjects.append(Subject(dotted=f"{home}.{parts[1]}", mentions=(t.text,)))
+                    used.add(t.index)
+                    break
+                instance = self._instance_attribute(home, parts[1], t.text)
+                if instance is not None:
+                    subjects.append(instance)
+                    used.add(t.index)
+                    break
 
         # a plain word naming a member of a module written out ("the do extension in jinja2.ext")
         if not subjects and not absent and not owners:
