@@ -656,23 +656,19 @@ class SubjectFinder:
                                        parameter=fparam, forwarded=hops)
                 used.add(ptok.index)
 
-        # `self.x` / `cls.x` written as code: a member of the class whose code it is, a class the question
-        # names or the class of a method it names (`Rule.build` ... `self._build_unknown(...)`)
+        # `self.x(...)` / `cls.x(...)` called in quoted code: a member of the class whose code it is, a class
+        # the question names or the class of a method it names (`Map.add` ... `self.update()`). Not an
+        # attribute only assigned (`self._live = Live(...)`): what is reached through it is the hop's to infer
         homes = list(dict.fromkeys([chosen.get(o.index) or c[0] for o, c in owners]
                                    + [q for q in (self._is_class(s.dotted.rpartition(".")[0]) for s in subjects) if q]))
         for t in tokens:
             parts = t.text.split(".")
             if (len(parts) != 2 or parts[0] not in ("self", "cls") or t.index in used or passed(t) or t.receiver
-                    or not parts[1].isidentifier()):
+                    or not t.call or not parts[1].isidentifier()):
                 continue
             for home in homes[:MAX_OWNERS]:
                 if parts[1] in self.members(home):
                     subjects.append(Subject(dotted=f"{home}.{parts[1]}", mentions=(t.text,)))
-                    used.add(t.index)
-                    break
-                instance = self._instance_attribute(home, parts[1], t.text)
-                if instance is not None:
-                    subjects.append(instance)
                     used.add(t.index)
                     break
 
@@ -941,6 +937,10 @@ class SubjectFinder:
         asks_default = bool({"default", "defaults", "defaulting"} & {t.low for t in tokens})
         for t in tokens:
             if t.index == ft.index or t.index in used or t.index in owner_idx or not t.word:
+                continue
+            if t.argument and t.callee != ft.index and not any(
+                    u.code and not u.argument and u.text == t.text for u in tokens):
+                # passed to another call written in the question (`self.items.append((key, value))`)
                 continue
             if not t.code and not (asks_default and t.low not in STOP and t.low not in VOCABULARY):
                 continue

@@ -75,6 +75,7 @@ class Token:
     keyword: bool = False  # written `name=` (a keyword argument), not `name ==`
     bound: bool = False  # assigned in quoted code (`render_options = self.options.update(...)`)
     receiver: bool = False  # called, and a member of its result is named (`get_width(x).normalize()`)
+    callee: int = -1  # for an argument: the index of the call token whose parentheses hold it
 
     @property
     def code(self) -> bool:
@@ -92,6 +93,7 @@ def tokenize(question: str) -> list[Token]:
     """The question's words, in order, each with how it was written. Linear in the length."""
     ticks = [i for i, c in enumerate(question) if c == "`"]
     in_args, closing = _call_arguments(question)
+    opened: list[tuple[int, int]] = []  # (position of a call's `(`, index of its callee token)
     out: list[Token] = []
     k = 0
     n = len(question)
@@ -119,13 +121,18 @@ def tokenize(question: str) -> list[Token]:
         elif text.endswith(".py") and text.count(".") >= 1 and end < n and question[end:end + 1] in " ,?;:)":
             text, path = text[:-3], True
         rest = question[end:end + 3]
+        while opened and closing.get(opened[-1][0], n) < start:
+            opened.pop()
+        callee = opened[-1][1] if opened and in_args[start] else -1
+        if rest.startswith("(") and end in closing:
+            opened.append((end, len(out)))
         out.append(Token(text=text, low=text.lower(), index=len(out), quoted=quoted,
                          call=rest.startswith("("), path=path,
                          result_member=start >= 2 and question[start - 1] == "." and question[start - 2] in ")]",
                          possessive=rest[:2] in ("'s", "\u2019s"),
                          argument=in_args[start], splat=before == "*",
                          keyword=rest[:1] == "=" and rest[1:2] != "=",
-                         bound=_assigned(question, end),
+                         bound=_assigned(question, end), callee=callee,
                          receiver=rest.startswith("(") and closing.get(end, n) + 2 < n
                          and question[closing.get(end, n) + 1] == "."
                          and (question[closing[end] + 2].isalpha() or question[closing[end] + 2] == "_")))
