@@ -420,3 +420,16 @@ def test_a_bound_name_and_a_receiver_are_no_doubt_of_their_own(finder):
     reading = finder.read("`Box.set` does `rows = fetch_rows(conn).first()`. Where is first defined?")
     assert "rows" not in reading.unplaced and "fetch_rows" not in reading.unplaced, reading.doubts
     assert "first" in reading.unplaced  # the member asked still waits for the hop
+
+
+def test_an_argument_of_another_call_is_not_a_parameter_of_the_named_function(finder):
+    # `key` is passed to `append`, not asked of `Box.set`
+    reading = finder.read("`Box.set` does `self.items.append((key, value, path))`. Which append is that?")
+    assert [s.parameter for s in reading.subjects if s.dotted == "shelf.box.Box.set"] == [None]
+    assert reading.unplaced == ("self.items.append",)  # `self.items` holds a list: the hop infers it
+
+
+def test_a_called_self_member_is_the_named_class_member(finder):
+    reading = finder.read("In `Crate.shake`, `self.set(key, value)` runs. Which set is that?")
+    assert "shelf.box.Crate.set" in [s.dotted for s in reading.subjects]
+    assert [a.member for a in reading.absent] == ["shake"]  # Crate has no shake: still said
