@@ -335,6 +335,22 @@ class SubjectFinder:
         hints = [t.low for t in tokens if t.possessive or t.low in modules_top]
         used: set[int] = set()  # token indexes that found a role
 
+        # a name only passed to a call written in the question (`decode(self.content)`, `**kwargs`,
+        # `encoding=...`) is part of the quoted code, not something asked of a class, unless the
+        # question names it outside the call too
+        # (a name the quoted code binds, `render_options = ...`, is the code's own local too)
+        # (named outside the call means written as code there: "after a response comes back" is prose)
+        outside = {_member_name(t) for t in tokens
+                   if t.code and not (t.argument or t.splat or t.keyword or t.bound)}
+
+        def passed(t: Token) -> bool:
+            return (t.argument or t.splat or t.keyword or t.bound) and _member_name(t) not in outside
+
+        # a bare name that repeats the member of a chain written out (`self.options.update(...)`, "where
+        # is that update()?") is that member: the chain's receiver decides it, not a namesake
+        chains = {u.text.rpartition(".")[2]: u.index for u in tokens if "." in u.text and not u.path and u.code}
+
+
         module_ctx: list[str] = []
         src = self.table.src
         for t in tokens:
@@ -360,6 +376,8 @@ class SubjectFinder:
                 continue
             if t.result_member:
                 continue  # a member of what a call returns: its type decides (the pointer sites do)
+            if passed(t):
+                continue  # passed to or bound by the quoted code, not asked about
             if t.text in seen:
                 continue  # each name once, at its first mention
             if looked >= MAX_NAMES:
@@ -387,6 +405,26 @@ class SubjectFinder:
                     if singular and seen[singular] and self._is_class(seen[singular][0]):
                         resolved[t.index] = seen[singular]
                         break
+
+        passed_idx = {t.index for t in tokens if passed(t)}
+        # `Headers.get(key, default=None, type=None)`: a keyword argument names a parameter of the call
+        # it is passed to, not a namesake elsewhere (`WWWAuthenticate.type`)
+        for t in tokens:
+            if not (t.keyword and t.argument) or t.index not in resolved:
+                continue
+            callee = next((c for c in reversed(tokens[:t.index]) if c.call and not c.argument), None)
+            if callee is None or callee.index not in resolved:
+                continue
+            res = self.table.resolve(resolved[callee.index][0])
+            if (res is not None and not res.is_external and res.target.qualname
+                    and t.text in {p.name for p in self.callable_parameters(res.target.qualname)}):
+                del resolved[t.index]
+                used.add(t.index)
+        # (deferred only when the table cannot place the chain itself)
+        deferred = {t.index for t in tokens if "." not in t.text and t.text in chains
+                    and chains[t.text] not in resolved}
+        for i in deferred:
+            resolved.pop(i, None)
 
         # classes named: owners of members
         owners: list[tuple[Token, list[str]]] = []  # (mention, class qualnames it may denote)
@@ -448,7 +486,8 @@ class SubjectFinder:
                 members = self.members(cand_cls)
                 ops = self._operations(tokens, words, owner_idx, members, cand_cls)
                 consumed = {i for m, _, _ in ops for i in range(m.start, m.end)}
-                strong, weak = self._member_tokens(tokens, ot, members, owner_idx | consumed, resolved)
+                strong, weak = self._member_tokens(tokens, ot, members, owner_idx | consumed | deferred | passed_idx,
+                                                   resolved)
                 if strong or weak or any(names for _, names, _ in ops):
                     picked = (cand_cls, members, ops, strong, weak)
                     break
@@ -559,7 +598,7 @@ class SubjectFinder:
         asked: set[str] = set()
         for t in tokens:
             name = _member_name(t)
-            if name in asked:
+            if name in asked or passed(t):
                 continue
             asked.add(name)
             if (not owners or t.index in used or not name or not (t.code or t.call) or t.index in owner_idx
@@ -571,6 +610,19 @@ class SubjectFinder:
             cls = chosen.get(ot.index) or owners[0][1][0]
             if "." in t.text and t.index in resolved and not t.text.startswith(ot.text.split(".")[-1] + "."):
                 continue
+            head = t.text.split(".")[0]
+            if "." in t.text and head not in ("self", "cls") and head.lower() != ot.text.split(".")[-1].lower():
+                continue  # `options.update_width`: a member of what `options` holds, which the hop infers
+            if head in ("self", "cls") and t.text.count(".") > 1:
+                continue  # `self.json_module.loads`: a member of the attribute's type, which the hop infers
+            if head in ("self", "cls"):
+                # `self.content` in a quoted fragment: the class whose code it is, which may be any class
+                # the question names, not the nearest mention
+                for o, cl in sorted(owners, key=lambda oc: abs(oc[0].index - t.index)):
+                    mine = chosen.get(o.index) or cl[0]
+                    if name in self.members(mine) or self._instance_attribute(mine, name, o.text) is not None:
+                        ot, cls = o, mine
+                        break
             members = self.members(cls)
             if name in members:
                 continue
@@ -603,6 +655,22 @@ class SubjectFinder:
                 subjects[-1] = Subject(dotted=target or sub.dotted, mentions=sub.mentions + (ptok.text,),
                                        parameter=fparam, forwarded=hops)
                 used.add(ptok.index)
+
+        # `self.x(...)` / `cls.x(...)` called in quoted code: a member of the class whose code it is, a class
+        # the question names or the class of a method it names (`Map.add` ... `self.update()`). Not an
+        # attribute only assigned (`self._live = Live(...)`): what is reached through it is the hop's to infer
+        homes = list(dict.fromkeys([chosen.get(o.index) or c[0] for o, c in owners]
+                                   + [q for q in (self._is_class(s.dotted.rpartition(".")[0]) for s in subjects) if q]))
+        for t in tokens:
+            parts = t.text.split(".")
+            if (len(parts) != 2 or parts[0] not in ("self", "cls") or t.index in used or passed(t) or t.receiver
+                    or not t.call or not parts[1].isidentifier()):
+                continue
+            for home in homes[:MAX_OWNERS]:
+                if parts[1] in self.members(home):
+                    subjects.append(Subject(dotted=f"{home}.{parts[1]}", mentions=(t.text,)))
+                    used.add(t.index)
+                    break
 
         # a plain word naming a member of a module written out ("the do extension in jinja2.ext")
         if not subjects and not absent and not owners:
@@ -683,9 +751,15 @@ class SubjectFinder:
         owner_classes = {c for _, cl in owners for c in cl}
         others = [s for s in subjects if s.parameter is not None or self._is_class(s.dotted) not in owner_classes]
         only_modules = bool(subjects) and all(src.module_path(s.dotted) is not None for s in subjects)
-        if (unanswered_owner and not others) or only_modules:
+        # a name placed at one of its mentions is placed at all of them, except a member of what a call
+        # returns (`downgrade(system).get_ansi_codes()`): its receiver's type decides, not a namesake
+        placed_texts = ({tokens[i].text for i in used | resolved.keys() | deferred}
+                        | {m for s in subjects for m in s.mentions}) - {t.text for t in tokens if t.result_member}
+        # a question that repeats the member of a chain it wrote out has said what it asks: the hop
+        # answers the chain (or its doubt stays)
+        if ((unanswered_owner and not others) or only_modules) and not deferred:
             for t in tokens:
-                if (t.index in used or not t.word or t.low in STOP or t.low in VOCABULARY
+                if (t.index in used or t.text in placed_texts or passed(t) or not t.word or t.low in STOP or t.low in VOCABULARY
                         or t.low in hints or len(t.low) < 2 or t.low in modules_top):
                     continue
                 if any(t.low == m.rpartition(".")[2].lower() for m in module_ctx):
@@ -708,7 +782,11 @@ class SubjectFinder:
         # a name written as code that matched nothing at all is never silently dropped
         named = set(unplaced)
         for t in tokens:
-            if (t.index in used or t.index in resolved or not t.word or not t.code or t.low in STOP
+            # the receiver of a member asked (`get_width(x).normalize()`): the member carries the doubt,
+            # and the hop that infers the member's owner infers the receiver's result
+            if (t.index in used or t.index in resolved or t.text in placed_texts or passed(t) or t.receiver
+                    or t.index in deferred
+                    or not t.word or not t.code or t.low in STOP
                     or t.low in VOCABULARY or t.low in hints or t.low in modules_top or t.text in named
                     or t.text in KEYWORDS or t.path or self.table.src.module_path(t.text) is not None):
                 continue
@@ -859,6 +937,10 @@ class SubjectFinder:
         asks_default = bool({"default", "defaults", "defaulting"} & {t.low for t in tokens})
         for t in tokens:
             if t.index == ft.index or t.index in used or t.index in owner_idx or not t.word:
+                continue
+            if t.argument and t.callee != ft.index and not any(
+                    u.code and not u.argument and u.text == t.text for u in tokens):
+                # passed to another call written in the question (`self.items.append((key, value))`)
                 continue
             if not t.code and not (asks_default and t.low not in STOP and t.low not in VOCABULARY):
                 continue

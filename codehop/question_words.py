@@ -70,6 +70,12 @@ class Token:
     possessive: bool = False  # followed by `'s`
     path: bool = False
     result_member: bool = False  # written after a call or a subscript (`get_console().print_json`)
+    argument: bool = False  # inside the parentheses of a call written in the question (`decode(self.content)`)
+    splat: bool = False  # written `*args` / `**kwargs`: a packing of arguments, not a name asked about
+    keyword: bool = False  # written `name=` (a keyword argument), not `name ==`
+    bound: bool = False  # assigned in quoted code (`render_options = self.options.update(...)`)
+    receiver: bool = False  # called, and a member of its result is named (`get_width(x).normalize()`)
+    callee: int = -1  # for an argument: the index of the call token whose parentheses hold it
 
     @property
     def code(self) -> bool:
@@ -86,6 +92,8 @@ class Token:
 def tokenize(question: str) -> list[Token]:
     """The question's words, in order, each with how it was written. Linear in the length."""
     ticks = [i for i, c in enumerate(question) if c == "`"]
+    in_args, closing = _call_arguments(question)
+    opened: list[tuple[int, int]] = []  # (position of a call's `(`, index of its callee token)
     out: list[Token] = []
     k = 0
     n = len(question)
@@ -98,7 +106,7 @@ def tokenize(question: str) -> list[Token]:
         after = question[end] if end < n else ""
         # `name`, 'name', "name", and a name given alone in parentheses ("an overlay (overlayed)")
         quoted = k % 2 == 1 or (before in "'\"" and before != "" and after == before) or (
-            before == "(" and after == ")")
+            before == "(" and after == ")" and not in_args[start])
         if not (text[0].isalpha() or text[0] == "_"):
             # an operator symbol stands alone (`+`, "a | b", "with &?"), never inside a literal
             # ('>=1') or a word ("ByteStream - what", a dash, is never an operator unquoted)
@@ -113,8 +121,50 @@ def tokenize(question: str) -> list[Token]:
         elif text.endswith(".py") and text.count(".") >= 1 and end < n and question[end:end + 1] in " ,?;:)":
             text, path = text[:-3], True
         rest = question[end:end + 3]
+        while opened and closing.get(opened[-1][0], n) < start:
+            opened.pop()
+        callee = opened[-1][1] if opened and in_args[start] else -1
+        if rest.startswith("(") and end in closing:
+            opened.append((end, len(out)))
         out.append(Token(text=text, low=text.lower(), index=len(out), quoted=quoted,
                          call=rest.startswith("("), path=path,
                          result_member=start >= 2 and question[start - 1] == "." and question[start - 2] in ")]",
-                         possessive=rest[:2] in ("'s", "\u2019s")))
+                         possessive=rest[:2] in ("'s", "\u2019s"),
+                         argument=in_args[start], splat=before == "*",
+                         keyword=rest[:1] == "=" and rest[1:2] != "=",
+                         bound=_assigned(question, end), callee=callee,
+                         receiver=rest.startswith("(") and closing.get(end, n) + 2 < n
+                         and question[closing.get(end, n) + 1] == "."
+                         and (question[closing[end] + 2].isalpha() or question[closing[end] + 2] == "_")))
     return out
+
+
+def _assigned(question: str, end: int) -> bool:
+    """`name = value` (one space each side, as code is written), not `name == value` nor `name=`."""
+    return question[end:end + 3] == " = " and question[end + 3:end + 4] not in ("=", "")
+
+
+def _call_arguments(question: str) -> tuple[list[bool], dict[int, int]]:
+    """For each character: inside the (matched) parentheses of a call, `name(...)`; and for each
+    call's opening parenthesis, where it closes. Linear."""
+    n = len(question)
+    depth = [0] * (n + 1)
+    closing: dict[int, int] = {}
+    stack: list[tuple[int, bool]] = []
+    for i, c in enumerate(question):
+        if c == "(":
+            j = i - 1
+            stack.append((i, j >= 0 and (question[j].isalnum() or question[j] in "_)]")))
+        elif c == ")" and stack:
+            start, call = stack.pop()
+            closing[start] = i
+            if call:
+                depth[start + 1] += 1
+                depth[i] -= 1
+    out: list[bool] = []
+    level = 0
+    for i in range(n):
+        level += depth[i]
+        out.append(level > 0)
+    out.append(False)
+    return out, closing

@@ -349,3 +349,87 @@ def test_a_member_of_an_attributes_value_is_not_the_classs(finder):
 def test_a_name_spelt_as_words(finder):
     """shelf/session.py:1 `DEFAULT_BIND`."""
     assert finder.read("what is the default bind of shelf?").subjects[0].dotted.endswith("DEFAULT_BIND")
+
+
+# ---- code fragments quoted in the question ---------------------------------------------------
+
+
+def test_tokens_know_call_arguments_splats_and_keywords() -> None:
+    toks = {t.text: t for t in tokenize("It calls decoder.decode(self.content), then `copy_with(**kwargs)` "
+                                        "and TextDecoder(encoding=...), an overlay (overlayed)")}
+    assert toks["self.content"].argument and not toks["self.content"].quoted
+    assert toks["kwargs"].splat and toks["kwargs"].argument
+    assert toks["encoding"].keyword and toks["encoding"].argument
+    assert not toks["decoder.decode"].argument and not toks["TextDecoder"].argument
+    assert toks["overlayed"].quoted and not toks["overlayed"].argument  # a parenthesis of prose
+
+
+@pytest.mark.parametrize("question", [
+    "What does `create_engine(url, echo=True)` hand to `QueuePool`?",  # a keyword argument
+    "Where is `Box.set` declared? It is called as `box.set(key, value, **extras)`.",  # a splat
+])
+def test_names_passed_to_a_quoted_call_are_not_members_asked(finder, question):
+    reading = finder.read(question)
+    named = {a.member for a in reading.absent} | set(reading.unplaced)
+    assert not named & {"url", "echo", "key", "value", "extras"}, reading.doubts
+
+
+def test_a_name_passed_to_a_call_and_asked_elsewhere_is_still_asked(finder):
+    reading = finder.read("Box.set is called as `box.set(extras)`. Where is `extras` declared on Box?")
+    assert [a.member for a in reading.absent] == ["extras"]
+
+
+def test_self_attribute_belongs_to_the_class_that_has_it(finder):
+    # `self.name` is Lazy's (set in its __set_name__), though Box is the nearer mention
+    reading = finder.read("Which `Box` code reads `self.name`, the one `Lazy` sets?")
+    assert not reading.absent, reading.doubts
+    assert "shelf.descr.Lazy.__set_name__" in [s.dotted for s in reading.subjects]
+    # still a doubt when no class the question names has it
+    assert [a.member for a in finder.read("What does `Box` do with `self.nozzle`?").absent] == ["nozzle"]
+
+
+def test_a_name_placed_at_one_mention_is_placed_at_all(finder):
+    reading = finder.read("`Box.set` is where `create_engine` is not called; which module defines `create_engine`?")
+    assert "create_engine" not in reading.unplaced, reading.doubts
+
+
+def test_tokens_know_bound_names_and_receivers() -> None:
+    toks = {t.text: t for t in tokenize("`opts = self.options.update(x)` then `get_width(c, o).normalize()`, "
+                                        "if a == b")}
+    assert toks["opts"].bound and not toks["a"].bound
+    assert toks["get_width"].receiver and toks["normalize"].result_member
+    assert not toks["self.options.update"].receiver
+
+
+def test_a_chain_member_belongs_to_its_receiver_not_the_nearest_class(finder):
+    # `pool.recycle_after` is reached through a local: its receiver's type decides (the hop's sites), not Box
+    reading = finder.read("`Box.set` hands `pool.recycle_after` to something. Where is recycle_after defined?")
+    assert not reading.absent, reading.doubts
+    assert reading.unplaced == ("pool.recycle_after",)  # the chain itself stays for the hop
+    assert "shelf.box.Box.set" in [s.dotted for s in reading.subjects]
+
+
+def test_a_bare_name_repeating_a_chain_member_is_that_member(finder):
+    # "which set is that": the `set` of `store.items.set(...)`, not the namesake `Box.set`
+    reading = finder.read("A `Box` ends in `store.items.set(key)`. Which set is that?")
+    assert "shelf.box.Box.set" not in [s.dotted for s in reading.subjects]
+    assert reading.unplaced == ("store.items.set",)
+
+
+def test_a_bound_name_and_a_receiver_are_no_doubt_of_their_own(finder):
+    reading = finder.read("`Box.set` does `rows = fetch_rows(conn).first()`. Where is first defined?")
+    assert "rows" not in reading.unplaced and "fetch_rows" not in reading.unplaced, reading.doubts
+    assert "first" in reading.unplaced  # the member asked still waits for the hop
+
+
+def test_an_argument_of_another_call_is_not_a_parameter_of_the_named_function(finder):
+    # `key` is passed to `append`, not asked of `Box.set`
+    reading = finder.read("`Box.set` does `self.items.append((key, value, path))`. Which append is that?")
+    assert [s.parameter for s in reading.subjects if s.dotted == "shelf.box.Box.set"] == [None]
+    assert reading.unplaced == ("self.items.append",)  # `self.items` holds a list: the hop infers it
+
+
+def test_a_called_self_member_is_the_named_class_member(finder):
+    reading = finder.read("In `Crate.shake`, `self.set(key, value)` runs. Which set is that?")
+    assert "shelf.box.Crate.set" in [s.dotted for s in reading.subjects]
+    assert [a.member for a in reading.absent] == ["shake"]  # Crate has no shake: still said

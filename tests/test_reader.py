@@ -134,3 +134,22 @@ def test_a_name_bound_twice_in_its_module_is_partial_and_shows_both(app):
     assert a.state is State.GIVE_UP_PARTIAL
     assert "shelf/cli.py:2" in a.answer or "shelf/cli.py:5" in a.answer
     assert "shelf/_fastcli.py:1" in a.answer and "Also bound at" in a.answer
+
+
+# ---- code fragments quoted in the question ------------------------------------------------------
+
+@pytest.mark.parametrize("question", [
+    "What does `create_engine(url, echo=True)` hand to `QueuePool`?",  # arguments and keywords passed
+    "`Box.set` is where `create_engine` is not called; which module defines `create_engine`?",  # said twice
+], ids=["arguments", "named-twice"])
+def test_names_of_quoted_code_raise_no_doubt(app, question):
+    a = ask(app, question)
+    assert a.state is State.COMPLETE, a.answer
+
+
+def test_quoted_code_still_says_what_is_missing(app):
+    a = ask(app, "In `Crate.shake`, `self.set(key, value)` runs. Which set is that?")
+    assert a.state is State.GIVE_UP_PARTIAL
+    assert "has no member `shake`" in a.answer and "no member `key`" not in a.answer, a.answer
+    a = ask(app, "What does `Box` do with `self.nozzle`?")
+    assert a.state is State.GIVE_UP_PARTIAL and "has no member `nozzle`" in a.answer
