@@ -1,16 +1,23 @@
 # The project's checks, in one place; .ci/run installs, then runs `make check`.
-.PHONY: install lint test check bench
+.PHONY: install lint format typecheck test check bench
 
 install:
 	python3 -m pip install -q -e '.[test]'
 
 lint:
 	ruff check .
+	ruff format --check .
+
+format:
+	ruff format .
+
+typecheck:
+	mypy
 
 test:
 	python3 -m pytest
 
-check: lint test
+check: lint typecheck test
 
 bench:
 	bash ../shared/bench/setup_repos.sh

@@ -139,8 +139,7 @@ class BoundedRetryWait(anthropic.Middleware):
     def __init__(self, max_wait_s: float = MAX_RETRY_WAIT_S) -> None:
         self.max_wait_s = max_wait_s
 
-    def handle(self, request: anthropic.APIRequest,
-               call_next: anthropic.CallNext) -> anthropic.APIResponse[Any]:
+    def handle(self, request: anthropic.APIRequest, call_next: anthropic.CallNext) -> anthropic.APIResponse[Any]:
         response = call_next(request)
         wait_s = retry_after_s(response.http_response.headers)
         if wait_s is not None and wait_s > self.max_wait_s:
@@ -163,17 +162,30 @@ def retry_after_s(headers: Mapping[str, str]) -> float | None:
     return None if parsed is None else email.utils.mktime_tz(parsed) - time.time()
 
 
-def build_client(*, api_key: str, base_url: str | None = None, timeout_s: float = DEFAULT_TIMEOUT_S,
-                 max_retries: int = DEFAULT_MAX_RETRIES) -> anthropic.Anthropic:
-    return anthropic.Anthropic(api_key=api_key, base_url=base_url, timeout=timeout_s,
-                               max_retries=max_retries, middleware=[BoundedRetryWait()])
+def build_client(
+    *,
+    api_key: str,
+    base_url: str | None = None,
+    timeout_s: float = DEFAULT_TIMEOUT_S,
+    max_retries: int = DEFAULT_MAX_RETRIES,
+) -> anthropic.Anthropic:
+    return anthropic.Anthropic(
+        api_key=api_key, base_url=base_url, timeout=timeout_s, max_retries=max_retries, middleware=[BoundedRetryWait()]
+    )
 
 
 class AnthropicGenerator:
     name = "anthropic"
 
-    def __init__(self, table: SymbolTable, *, client: anthropic.Anthropic, model: str,
-                 max_tokens: int = 1024, timeout_s: float = DEFAULT_TIMEOUT_S) -> None:
+    def __init__(
+        self,
+        table: SymbolTable,
+        *,
+        client: anthropic.Anthropic,
+        model: str,
+        max_tokens: int = 1024,
+        timeout_s: float = DEFAULT_TIMEOUT_S,
+    ) -> None:
         self.table = table
         self.reader = Reader(table)
         self.client = client
@@ -185,11 +197,16 @@ class AnthropicGenerator:
     def from_env(cls, table: SymbolTable) -> AnthropicGenerator:
         api_key = os.environ.get("ANTHROPIC_API_KEY", "").strip()
         if not api_key:
-            raise GenerationError("the anthropic generator needs ANTHROPIC_API_KEY in the environment "
-                                  "(or use the offline generator)", variable="ANTHROPIC_API_KEY")
+            raise GenerationError(
+                "the anthropic generator needs ANTHROPIC_API_KEY in the environment (or use the offline generator)",
+                variable="ANTHROPIC_API_KEY",
+            )
         model = os.environ.get("CODEHOP_ANTHROPIC_MODEL", "").strip() or DEFAULT_MODEL
-        base_url = (os.environ.get("CODEHOP_ANTHROPIC_BASE_URL", "").strip()
-                    or os.environ.get("ANTHROPIC_BASE_URL", "").strip() or None)
+        base_url = (
+            os.environ.get("CODEHOP_ANTHROPIC_BASE_URL", "").strip()
+            or os.environ.get("ANTHROPIC_BASE_URL", "").strip()
+            or None
+        )
         raw_timeout = os.environ.get("CODEHOP_ANTHROPIC_TIMEOUT_S", "").strip()
         timeout_s = DEFAULT_TIMEOUT_S
         if raw_timeout:
@@ -198,16 +215,17 @@ class AnthropicGenerator:
             except ValueError:
                 timeout_s = -1.0
             if not 0 < timeout_s < float("inf"):
-                raise GenerationError(f"CODEHOP_ANTHROPIC_TIMEOUT_S must be a positive number of seconds, "
-                                      f"got {raw_timeout!r}", variable="CODEHOP_ANTHROPIC_TIMEOUT_S")
+                raise GenerationError(
+                    f"CODEHOP_ANTHROPIC_TIMEOUT_S must be a positive number of seconds, got {raw_timeout!r}",
+                    variable="CODEHOP_ANTHROPIC_TIMEOUT_S",
+                )
         client = build_client(api_key=api_key, base_url=base_url, timeout_s=timeout_s)
         return cls(table, client=client, model=model, timeout_s=timeout_s)
 
     def close(self) -> None:
         self.client.close()
 
-    def generate(self, question: str, context: Sequence[ContextItem],
-                 resolved: Mapping[str, Resolution]) -> Generation:
+    def generate(self, question: str, context: Sequence[ContextItem], resolved: Mapping[str, Resolution]) -> Generation:
         findings = self.reader.read(question, context, resolved)
         try:
             message = self.client.messages.create(
@@ -215,8 +233,13 @@ class AnthropicGenerator:
                 max_tokens=self.max_tokens,
                 system=SYSTEM_PROMPT,
                 messages=[{"role": "user", "content": user_message(question, context, resolved)}],
-                tools=[{"name": TOOL_NAME, "description": "Report the answer and what it still needs.",
-                        "input_schema": INPUT_SCHEMA}],
+                tools=[
+                    {
+                        "name": TOOL_NAME,
+                        "description": "Report the answer and what it still needs.",
+                        "input_schema": INPUT_SCHEMA,
+                    }
+                ],
                 tool_choice={"type": "tool", "name": TOOL_NAME},
                 timeout=self.timeout_s,
             )
@@ -224,10 +247,13 @@ class AnthropicGenerator:
         except anthropic.APIStatusError as err:
             reason = f"HTTP {err.status_code}{_detail(err, self.client.api_key)}"
             if err.status_code in CONFIG_STATUSES:
-                raise GenerationError(f"the Anthropic API refused the request ({reason}); check "
-                                      f"ANTHROPIC_API_KEY and CODEHOP_ANTHROPIC_MODEL ({self.model!r})",
-                                      status=err.status_code, request_id=err.request_id,
-                                      model=self.model) from err
+                raise GenerationError(
+                    f"the Anthropic API refused the request ({reason}); check "
+                    f"ANTHROPIC_API_KEY and CODEHOP_ANTHROPIC_MODEL ({self.model!r})",
+                    status=err.status_code,
+                    request_id=err.request_id,
+                    model=self.model,
+                ) from err
             return self.fallback(question, context, resolved, reason)
         except anthropic.APITimeoutError:
             return self.fallback(question, context, resolved, f"no reply within {self.timeout_s:g} s")
@@ -239,12 +265,14 @@ class AnthropicGenerator:
             return self.fallback(question, context, resolved, f"reply did not fit {TOOL_NAME}: {err}")
         return merge(report, findings)
 
-    def fallback(self, question: str, context: Sequence[ContextItem],
-                 resolved: Mapping[str, Resolution], reason: str) -> Generation:
+    def fallback(
+        self, question: str, context: Sequence[ContextItem], resolved: Mapping[str, Resolution], reason: str
+    ) -> Generation:
         """The model failed: say so, and give the extractive answer and the structural refs."""
         offline = OfflineGenerator(self.table).generate(question, context, resolved)
-        answer = (f"The model ({self.model}) failed: {reason}. Extractive answer from the index "
-                  f"instead:\n\n{offline.answer}")
+        answer = (
+            f"The model ({self.model}) failed: {reason}. Extractive answer from the index instead:\n\n{offline.answer}"
+        )
         return Generation(answer=answer, completeness=Completeness.PARTIAL, pending=offline.pending)
 
 
@@ -271,8 +299,10 @@ def user_message(question: str, context: Sequence[ContextItem], resolved: Mappin
     out.append("<retrieved_code>")
     for item in context:
         c = item.chunk
-        out.append(f'<code path="{html.escape(c.rel_path)}" lines="{c.start_line}-{c.end_line}">\n'
-                   f"{html.escape(c.text, quote=False)}\n</code>")
+        out.append(
+            f'<code path="{html.escape(c.rel_path)}" lines="{c.start_line}-{c.end_line}">\n'
+            f"{html.escape(c.text, quote=False)}\n</code>"
+        )
     out.append("</retrieved_code>")
     return "\n".join(out)
 
@@ -284,8 +314,7 @@ def parse_reply(message: object, context: Sequence[ContextItem]) -> ModelReport:
     if message.stop_reason in ("max_tokens", "refusal"):
         raise MalformedReply(f"stop_reason {message.stop_reason}")
     content = message.content if isinstance(message.content, list) else []
-    calls = [b for b in content
-             if getattr(b, "type", None) == "tool_use" and getattr(b, "name", None) == TOOL_NAME]
+    calls = [b for b in content if getattr(b, "type", None) == "tool_use" and getattr(b, "name", None) == TOOL_NAME]
     if not calls:
         raise MalformedReply(f"no {TOOL_NAME} tool_use block")
     data = getattr(calls[0], "input", None)
@@ -324,8 +353,13 @@ def _ref(raw: object) -> PendingReference:
     path, line = origin.get("path"), origin.get("line")
     if not isinstance(path, str) or not isinstance(line, int) or isinstance(line, bool):
         raise MalformedReply("a pending reference's origin is not {path: string, line: integer}")
-    return PendingReference(anchor_text=anchor.strip()[:200], ref_type=RefType(ref_type),
-                            ref_target=target.strip(), origin_path=path, origin_line=line)
+    return PendingReference(
+        anchor_text=anchor.strip()[:200],
+        ref_type=RefType(ref_type),
+        ref_target=target.strip(),
+        origin_path=path,
+        origin_line=line,
+    )
 
 
 def _inside(path: str, line: int, spans: Mapping[str, list[tuple[int, int]]]) -> bool:
@@ -402,8 +436,15 @@ class AnthropicResolver:
 
     name = Provenance.LLM
 
-    def __init__(self, table: SymbolTable, root: str, *, client: anthropic.Anthropic, model: str,
-                 timeout_s: float = DEFAULT_TIMEOUT_S) -> None:
+    def __init__(
+        self,
+        table: SymbolTable,
+        root: str,
+        *,
+        client: anthropic.Anthropic,
+        model: str,
+        timeout_s: float = DEFAULT_TIMEOUT_S,
+    ) -> None:
         self.table = table
         self.root = Path(root)
         self.client = client
@@ -423,14 +464,20 @@ class AnthropicResolver:
             line = text.splitlines()[ref.origin_line - 1]
         except (OSError, IndexError, CodehopError):
             pass
-        prompt = (f"Reference `{_escape(ref.anchor_text)}` ({ref.ref_type}) at {_escape(ref.origin_path)}:"
-                  f"{ref.origin_line}, meant as `{_escape(ref.ref_target)}`.\n<code>{_escape(line)}</code>")
+        prompt = (
+            f"Reference `{_escape(ref.anchor_text)}` ({ref.ref_type}) at {_escape(ref.origin_path)}:"
+            f"{ref.origin_line}, meant as `{_escape(ref.ref_target)}`.\n<code>{_escape(line)}</code>"
+        )
         try:
             message = self.client.messages.create(
-                model=self.model, max_tokens=256, system=RESOLVE_SYSTEM,
+                model=self.model,
+                max_tokens=256,
+                system=RESOLVE_SYSTEM,
                 messages=[{"role": "user", "content": prompt}],
                 tools=[{"name": RESOLVE_TOOL, "description": "Name the declaration.", "input_schema": RESOLVE_SCHEMA}],
-                tool_choice={"type": "tool", "name": RESOLVE_TOOL}, timeout=self.timeout_s)
+                tool_choice={"type": "tool", "name": RESOLVE_TOOL},
+                timeout=self.timeout_s,
+            )
         except anthropic.APIError as err:
             raise GenerationError(f"llm resolver: {type(err).__name__}", resolver="llm") from err
         qualname = ""

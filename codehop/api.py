@@ -10,9 +10,16 @@ from codehop.orchestrator import Limits
 from codehop.records import Answer
 
 
-def ask(question: str, repo: str | os.PathLike[str] = ".", *, max_loops: int = 1,
-        generator: str = "offline", budget_tokens: int = 2000, index_dir: str | None = None,
-        resolvers: str | Sequence[str] | None = None) -> Answer:
+def ask(
+    question: str,
+    repo: str | os.PathLike[str] = ".",
+    *,
+    max_loops: int = 1,
+    generator: str = "offline",
+    budget_tokens: int = 2000,
+    index_dir: str | None = None,
+    resolvers: str | Sequence[str] | None = None,
+) -> Answer:
     """Answer a question about `repo`, indexing it on first use (incrementally after).
 
     `resolvers` chooses the ladder's rungs in order (default: symbol_table, jedi, lsp, regex);

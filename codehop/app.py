@@ -40,8 +40,9 @@ def parse_resolvers(spec: str | Sequence[str] | None) -> tuple[str, ...] | None:
     names = [n.strip() for n in (spec.split(",") if isinstance(spec, str) else spec) if n.strip()]
     unknown = [n for n in names if n not in RESOLVER_NAMES]
     if unknown or not names:
-        raise UsageError(f"unknown resolver {', '.join(unknown) or '(none)'!r}; "
-                         f"choose from {', '.join(RESOLVER_NAMES)}")
+        raise UsageError(
+            f"unknown resolver {', '.join(unknown) or '(none)'!r}; choose from {', '.join(RESOLVER_NAMES)}"
+        )
     return tuple(dict.fromkeys(names))
 
 
@@ -57,7 +58,8 @@ class Config:
     language_server: str = field(default_factory=lambda: os.environ.get("CODEHOP_LANGUAGE_SERVER", "basedpyright"))
     # a server command of one's own (`CODEHOP_LANGUAGE_SERVER_COMMAND="/opt/bin/pyright-langserver --stdio"`)
     language_server_command: tuple[str, ...] = field(
-        default_factory=lambda: tuple(shlex.split(os.environ.get("CODEHOP_LANGUAGE_SERVER_COMMAND", ""))))
+        default_factory=lambda: tuple(shlex.split(os.environ.get("CODEHOP_LANGUAGE_SERVER_COMMAND", "")))
+    )
     # a deadline per Jedi / language-server call; CODEHOP_RESOLVER_TIMEOUT_S raises it on a loaded machine
     resolver_timeout_s: float = field(default_factory=lambda: float(os.environ.get("CODEHOP_RESOLVER_TIMEOUT_S", "5")))
     use_graph: bool = True
@@ -98,8 +100,7 @@ class App:
             replaced = self.index_replaced()
             if stamp is not None and stamp.unchanged() and not replaced:
                 return self.report
-            store, report = index_repo(self.root, index_dir=self.config.index_dir,
-                                       stamp=None if replaced else stamp)
+            store, report = index_repo(self.root, index_dir=self.config.index_dir, stamp=None if replaced else stamp)
             if store.path != self.store.path or replaced:
                 self.store.close()
                 self.store = store
@@ -168,17 +169,26 @@ class App:
         if name == "jedi":
             from codehop.jedi_resolver import JediResolver
 
-            return JediResolver(str(self.root), self.table, timeout_s=self.config.resolver_timeout_s,
-                                python=self.env.python if self.env is not None else None,
-                                boundary=self.boundary())
+            return JediResolver(
+                str(self.root),
+                self.table,
+                timeout_s=self.config.resolver_timeout_s,
+                python=self.env.python if self.env is not None else None,
+                boundary=self.boundary(),
+            )
         if name == "lsp":
             from codehop.lsp_resolver import LspResolver
 
-            return LspResolver(str(self.root), self.table, server=self.config.language_server,
-                               command=self.config.language_server_command,
-                               timeout_s=self.config.resolver_timeout_s, boundary=self.boundary(),
-                               # basedpyright/pyright read the interpreter from the `python` section
-                               settings={"python": {"pythonPath": self.env.python}} if self.env is not None else None)
+            return LspResolver(
+                str(self.root),
+                self.table,
+                server=self.config.language_server,
+                command=self.config.language_server_command,
+                timeout_s=self.config.resolver_timeout_s,
+                boundary=self.boundary(),
+                # basedpyright/pyright read the interpreter from the `python` section
+                settings={"python": {"pythonPath": self.env.python}} if self.env is not None else None,
+            )
         if name == "regex":
             return RegexResolver(self.table, str(self.root))
         if name == "llm":

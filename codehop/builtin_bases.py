@@ -15,12 +15,45 @@ import builtins
 import importlib
 from functools import lru_cache
 
-SAFE_MODULES = frozenset({
-    "typing", "collections", "collections.abc", "abc", "enum", "numbers", "io", "os", "pathlib", "contextlib",
-    "threading", "json", "argparse", "logging", "datetime", "decimal", "fractions", "string", "types",
-    "weakref", "queue", "dataclasses", "functools", "http.cookiejar", "http.client", "email.message",
-    "urllib.parse", "unittest", "asyncio", "socket", "ssl", "re", "array", "codecs", "configparser",
-})
+SAFE_MODULES = frozenset(
+    {
+        "typing",
+        "collections",
+        "collections.abc",
+        "abc",
+        "enum",
+        "numbers",
+        "io",
+        "os",
+        "pathlib",
+        "contextlib",
+        "threading",
+        "json",
+        "argparse",
+        "logging",
+        "datetime",
+        "decimal",
+        "fractions",
+        "string",
+        "types",
+        "weakref",
+        "queue",
+        "dataclasses",
+        "functools",
+        "http.cookiejar",
+        "http.client",
+        "email.message",
+        "urllib.parse",
+        "unittest",
+        "asyncio",
+        "socket",
+        "ssl",
+        "re",
+        "array",
+        "codecs",
+        "configparser",
+    }
+)
 
 
 @lru_cache(maxsize=1024)

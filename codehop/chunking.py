@@ -35,12 +35,22 @@ _SITES = Query(
 )
 _DEF_TYPES = frozenset({"function_definition", "class_definition"})
 _BLOCK_PARENTS = frozenset(
-    {"if_statement", "try_statement", "with_statement", "else_clause", "elif_clause",
-     "except_clause", "finally_clause", "block"}
+    {
+        "if_statement",
+        "try_statement",
+        "with_statement",
+        "else_clause",
+        "elif_clause",
+        "except_clause",
+        "finally_clause",
+        "block",
+    }
 )
 
 
-FileRows = tuple[Any, ...]  # (rel_path, module, is_package, all_names, has_error, chunks, bindings, classes, stars, xrefs)
+FileRows = tuple[
+    Any, ...
+]  # (rel_path, module, is_package, all_names, has_error, chunks, bindings, classes, stars, xrefs)
 
 
 @dataclass(slots=True)
@@ -61,11 +71,30 @@ class FileFacts:
     def rows(self) -> FileRows:
         """Plain tuples, ready for SQLite and cheap to send between processes."""
         return (
-            self.rel_path, self.module, self.is_package, self.all_names, self.has_error,
-            [(c.rel_path, c.start_line, c.end_line, str(c.kind), c.qualname, c.name, c.signature, c.docstring,
-              c.text, c.identifiers) for c in self.chunks],
-            [(b.scope, b.name, str(b.kind), b.rel_path, b.line, b.col, b.end_line, b.target, b.value)
-             for b in self.bindings],
+            self.rel_path,
+            self.module,
+            self.is_package,
+            self.all_names,
+            self.has_error,
+            [
+                (
+                    c.rel_path,
+                    c.start_line,
+                    c.end_line,
+                    str(c.kind),
+                    c.qualname,
+                    c.name,
+                    c.signature,
+                    c.docstring,
+                    c.text,
+                    c.identifiers,
+                )
+                for c in self.chunks
+            ],
+            [
+                (b.scope, b.name, str(b.kind), b.rel_path, b.line, b.col, b.end_line, b.target, b.value)
+                for b in self.bindings
+            ],
             [(k.qualname, k.rel_path, k.line, k.bases) for k in self.classes],
             list(self.stars),
             [(x.rel_path, x.line, x.col, x.anchor_text, str(x.ref_type), x.target, x.scope) for x in self.xrefs],
@@ -161,19 +190,38 @@ class _Walker:
         return b"\n".join(self.lines[start - 1 : end]).decode("utf-8", "replace")
 
     # ---- chunks ------------------------------------------------------------
-    def add_chunk(self, start: int, end: int, kind: ChunkKind, qualname: str, name: str,
-                  signature: str = "", docstring: str = "") -> None:
+    def add_chunk(
+        self, start: int, end: int, kind: ChunkKind, qualname: str, name: str, signature: str = "", docstring: str = ""
+    ) -> None:
         text = self.line_text(start, end)
         if not text.strip():
             return
         self.facts.chunks.append(
-            Chunk(rel_path=self.facts.rel_path, start_line=start, end_line=end, kind=kind,
-                  qualname=qualname, name=name, signature=signature, docstring=docstring,
-                  text=text, identifiers=index_words(text))
+            Chunk(
+                rel_path=self.facts.rel_path,
+                start_line=start,
+                end_line=end,
+                kind=kind,
+                qualname=qualname,
+                name=name,
+                signature=signature,
+                docstring=docstring,
+                text=text,
+                identifiers=index_words(text),
+            )
         )
 
-    def add_runs(self, start: int, end: int, taken: list[tuple[int, int]], kind: ChunkKind,
-                 qualname: str, name: str, first_sig: str = "", first_doc: str = "") -> None:
+    def add_runs(
+        self,
+        start: int,
+        end: int,
+        taken: list[tuple[int, int]],
+        kind: ChunkKind,
+        qualname: str,
+        name: str,
+        first_sig: str = "",
+        first_doc: str = "",
+    ) -> None:
         """Chunk the lines of [start, end] not covered by `taken`, one chunk per run."""
         cursor = start
         first = True
@@ -187,8 +235,15 @@ class _Walker:
                     run_start += 1
                 if run_start <= run_end:
                     if first:
-                        self.add_chunk(run_start if kind is ChunkKind.MODULE else start, run_end,
-                                       kind, qualname, name, first_sig, first_doc)
+                        self.add_chunk(
+                            run_start if kind is ChunkKind.MODULE else start,
+                            run_end,
+                            kind,
+                            qualname,
+                            name,
+                            first_sig,
+                            first_doc,
+                        )
                     else:
                         self.add_chunk(run_start, run_end, kind, qualname, name)
                     first = False
@@ -207,13 +262,11 @@ class _Walker:
             else:
                 self.statement(stmt, m, "")
         total = len(self.lines)
-        self.add_runs(1, total, taken, ChunkKind.MODULE, m, m.rsplit(".", 1)[-1],
-                      "", _docstring(root))
+        self.add_runs(1, total, taken, ChunkKind.MODULE, m, m.rsplit(".", 1)[-1], "", _docstring(root))
         self.lazy_exports()
         self.sites(root)
 
-    def definition(self, stmt: Node, defn: Node, scope: str, cls: str,
-                   span: tuple[int, int]) -> None:
+    def definition(self, stmt: Node, defn: Node, scope: str, cls: str, span: tuple[int, int]) -> None:
         name = _text(defn.child_by_field_name("name"))
         qual = f"{scope}.{name}"
         line = defn.start_point[0] + 1
@@ -231,8 +284,9 @@ class _Walker:
             self.add_chunk(span[0], span[1], kind, qual, name, sig, doc)
             self.scopes.append((span[0], span[1], qual, cls))
 
-    def class_def(self, defn: Node, qual: str, name: str, scope: str, sig: str, doc: str,
-                  span: tuple[int, int]) -> None:
+    def class_def(
+        self, defn: Node, qual: str, name: str, scope: str, sig: str, doc: str, span: tuple[int, int]
+    ) -> None:
         bases: list[str] = []
         supers = defn.child_by_field_name("superclasses")
         if supers is not None:
@@ -250,8 +304,9 @@ class _Walker:
                     continue
                 else:
                     bases.append("?" + _text(arg))
-        self.facts.classes.append(ClassInfo(qualname=qual, rel_path=self.facts.rel_path,
-                                            line=defn.start_point[0] + 1, bases=tuple(bases)))
+        self.facts.classes.append(
+            ClassInfo(qualname=qual, rel_path=self.facts.rel_path, line=defn.start_point[0] + 1, bases=tuple(bases))
+        )
         body = defn.child_by_field_name("body")
         taken: list[tuple[int, int]] = []
         member_names: set[str] = set()
@@ -268,8 +323,7 @@ class _Walker:
         self.add_runs(span[0], span[1], taken, ChunkKind.CLASS, qual, name, sig, doc)
         self.scopes.append((span[0], span[1], qual, qual))
 
-    def statement(self, stmt: Node, scope: str, cls: str,
-                  member_names: set[str] | None = None) -> None:
+    def statement(self, stmt: Node, scope: str, cls: str, member_names: set[str] | None = None) -> None:
         t = stmt.type
         if t == "import_statement":
             self.import_stmt(stmt, scope)
@@ -291,8 +345,7 @@ class _Walker:
             for child in stmt.named_children:
                 if child.type in _BLOCK_PARENTS:
                     self.statement(child, scope, cls, member_names)
-                elif child.type in ("import_statement", "import_from_statement",
-                                    "expression_statement"):
+                elif child.type in ("import_statement", "import_from_statement", "expression_statement"):
                     self.statement(child, scope, cls, member_names)
                 elif _definition(child) is not None and not cls:
                     d = _definition(child)
@@ -316,8 +369,17 @@ class _Walker:
                 for b in self.facts.bindings[start:]:
                     imp = tried.get((b.scope, b.name))
                     if imp is not None and b.kind not in (BindingKind.IMPORT, BindingKind.MODULE):
-                        self.facts.xrefs.append(XRef(rel_path=b.rel_path, line=b.line, col=b.col, anchor_text=b.name,
-                                                     ref_type=RefType.OTHER, target=imp.target, scope=b.scope))
+                        self.facts.xrefs.append(
+                            XRef(
+                                rel_path=b.rel_path,
+                                line=b.line,
+                                col=b.col,
+                                anchor_text=b.name,
+                                ref_type=RefType.OTHER,
+                                target=imp.target,
+                                scope=b.scope,
+                            )
+                        )
                     else:
                         kept.append(b)
                 self.facts.bindings[start:] = kept
@@ -328,13 +390,31 @@ class _Walker:
                     if b.kind in (BindingKind.IMPORT, BindingKind.MODULE):
                         tried[(b.scope, b.name)] = b
 
-    def bind(self, scope: str, name: str, kind: BindingKind, node: Node, line: int,
-             end_line: int, target: str = "", value: str = "") -> None:
+    def bind(
+        self,
+        scope: str,
+        name: str,
+        kind: BindingKind,
+        node: Node,
+        line: int,
+        end_line: int,
+        target: str = "",
+        value: str = "",
+    ) -> None:
         if scope == self.facts.module:
             self.module_names.add(name)
         self.facts.bindings.append(
-            Binding(scope=scope, name=name, kind=kind, rel_path=self.facts.rel_path, line=line,
-                    col=self.col(node), end_line=end_line, target=target, value=value)
+            Binding(
+                scope=scope,
+                name=name,
+                kind=kind,
+                rel_path=self.facts.rel_path,
+                line=line,
+                col=self.col(node),
+                end_line=end_line,
+                target=target,
+                value=value,
+            )
         )
 
     def resolve_relative(self, node: Node) -> str:
@@ -393,19 +473,16 @@ class _Walker:
             elif child.type == "dotted_name":
                 name = _text(child)
                 target = f"{module}.{name}" if module else name
-                self.bind(scope, name, BindingKind.IMPORT, child, line, stmt.end_point[0] + 1,
-                          target=target)
+                self.bind(scope, name, BindingKind.IMPORT, child, line, stmt.end_point[0] + 1, target=target)
                 self.xref(child, name, self.reexport_kind(scope, False), target, scope)
             elif child.type == "aliased_import":
                 name = _text(child.child_by_field_name("name"))
                 alias = _text(child.child_by_field_name("alias"))
                 target = f"{module}.{name}" if module else name
-                self.bind(scope, alias, BindingKind.IMPORT, child, line, stmt.end_point[0] + 1,
-                          target=target)
+                self.bind(scope, alias, BindingKind.IMPORT, child, line, stmt.end_point[0] + 1, target=target)
                 self.xref(child, alias, self.reexport_kind(scope, alias == name), target, scope)
 
-    def assignment(self, node: Node, scope: str, cls: str,
-                   member_names: set[str] | None) -> None:
+    def assignment(self, node: Node, scope: str, cls: str, member_names: set[str] | None) -> None:
         targets: list[Node] = []
         cur: Node | None = node
         while cur is not None and cur.type == "assignment":
@@ -441,8 +518,7 @@ class _Walker:
             if name == "__all__" and scope == self.facts.module and value is not None:
                 self.facts.all_names = _literal_names(value)
             if alias_target:
-                self.bind(scope, name, BindingKind.ALIAS, left, line, end_line,
-                          target=alias_target, value=value_text)
+                self.bind(scope, name, BindingKind.ALIAS, left, line, end_line, target=alias_target, value=value_text)
                 self.xref(left, name, RefType.ALIAS, alias_target, scope)
             else:
                 self.bind(scope, name, BindingKind.VALUE, left, line, end_line, value=value_text)
@@ -540,12 +616,16 @@ class _Walker:
                         local[_text(child)] = (f"{module}.{_text(child)}", child)
                     elif child.type == "aliased_import":
                         local[_text(child.child_by_field_name("alias"))] = (
-                            f"{module}.{_text(child.child_by_field_name('name'))}", child)
+                            f"{module}.{_text(child.child_by_field_name('name'))}",
+                            child,
+                        )
             elif stmt.type == "import_statement":
                 for child in stmt.named_children:
                     if child.type == "aliased_import":
                         local[_text(child.child_by_field_name("alias"))] = (
-                            _text(child.child_by_field_name("name")), child)
+                            _text(child.child_by_field_name("name")),
+                            child,
+                        )
                     elif child.type == "dotted_name":
                         head = _text(child).split(".")[0]
                         local[head] = (head, child)
@@ -567,8 +647,15 @@ class _Walker:
 
     def xref(self, node: Node, anchor: str, ref_type: RefType, target: str, scope: str) -> None:
         self.facts.xrefs.append(
-            XRef(rel_path=self.facts.rel_path, line=node.start_point[0] + 1, col=self.col(node),
-                 anchor_text=anchor, ref_type=ref_type, target=target, scope=scope)
+            XRef(
+                rel_path=self.facts.rel_path,
+                line=node.start_point[0] + 1,
+                col=self.col(node),
+                anchor_text=anchor,
+                ref_type=ref_type,
+                target=target,
+                scope=scope,
+            )
         )
 
     # ---- call / decorator / annotation sites --------------------------------
@@ -578,8 +665,11 @@ class _Walker:
         by_line: list[tuple[str, str]] = [(self.facts.module, "")] * (len(self.lines) + 2)
         for a, b, qual, cls in sorted(self.scopes, key=lambda s: s[0] - s[1]):
             by_line[a : b + 1] = [(qual, cls)] * (b - a + 1)
-        for cap, ref_type in (("call", RefType.CALL), ("decorator", RefType.DECORATOR),
-                              ("annotation", RefType.TYPE_ANNOTATION)):
+        for cap, ref_type in (
+            ("call", RefType.CALL),
+            ("decorator", RefType.DECORATOR),
+            ("annotation", RefType.TYPE_ANNOTATION),
+        ):
             for node in captures.get(cap, ()):
                 if cap == "decorator":
                     expr = node.named_children[0] if node.named_child_count else None
@@ -600,7 +690,7 @@ class _Walker:
                 line = node.start_point[0] + 1
                 scope, cls = by_line[line]
                 if head in ("self", "cls") and cls and "." in dotted:
-                    target = cls + dotted[len(head):]
+                    target = cls + dotted[len(head) :]
                 elif head in self.module_names:
                     target = self.qualify(dotted, self.facts.module)
                 else:
@@ -620,8 +710,7 @@ def _is_main_guard(stmt: Node) -> bool:
 def _catches_import_error(node: Node) -> bool:
     """A try statement with (or an except clause that is) a handler for ImportError,
     ModuleNotFoundError, or everything."""
-    clauses = [node] if node.type == "except_clause" else [c for c in node.named_children
-                                                            if c.type == "except_clause"]
+    clauses = [node] if node.type == "except_clause" else [c for c in node.named_children if c.type == "except_clause"]
     for clause in clauses:
         header = _text(clause).split(":", 1)[0]
         if header.strip() == "except" or "ImportError" in header or "ModuleNotFoundError" in header:
@@ -672,7 +761,7 @@ def _call_argument_names(call: Node) -> set[str]:
             args = n.child_by_field_name("arguments")
             if fn is not None and fn.type == "call":
                 stack.append(fn)
-            for a in (args.named_children if args is not None else ()):
+            for a in args.named_children if args is not None else ():
                 if a.type == "identifier":
                     out.add(_text(a))
                 elif a.type == "call":

@@ -58,6 +58,7 @@ def handle_errors(fn: F) -> F:
             _fail(f"the index could not be read even after a rebuild: {exc}", 3)
         except KeyboardInterrupt:
             _fail("interrupted", 130)
+
     return wrapper  # type: ignore[return-value]
 
 
@@ -86,22 +87,39 @@ def _discover(ctx: click.Context, param: click.Parameter, value: str | None) -> 
         return "."
 
 
-repo_option = click.option("--repo", "repo", default=None, callback=_discover,
-                           type=click.Path(file_okay=False, path_type=str),
-                           help="Repository root (default: the nearest folder up from here with .codehop/, "
-                                ".git, pyproject.toml, setup.cfg or setup.py).")
-index_dir_option = click.option("--index-dir", default=None,
-                                help="The folder the index lives in (default <repo>/.codehop; "
-                                     "CODEHOP_INDEX_DIR=DIR keeps one subfolder per repository in DIR).")
+repo_option = click.option(
+    "--repo",
+    "repo",
+    default=None,
+    callback=_discover,
+    type=click.Path(file_okay=False, path_type=str),
+    help="Repository root (default: the nearest folder up from here with .codehop/, "
+    ".git, pyproject.toml, setup.cfg or setup.py).",
+)
+index_dir_option = click.option(
+    "--index-dir",
+    default=None,
+    help="The folder the index lives in (default <repo>/.codehop; "
+    "CODEHOP_INDEX_DIR=DIR keeps one subfolder per repository in DIR).",
+)
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-max_loops_option = click.option("--max-loops", default=1, show_default=True, type=click.IntRange(0, 10),
-                                help="Hops allowed after the first answer.")
-budget_option = click.option("--budget-tokens", default=2000, show_default=True, type=click.IntRange(64, 1_000_000),
-                             help="Context size, in tokens (about four characters each).")
-resolvers_option = click.option("--resolvers", "resolvers", envvar="CODEHOP_RESOLVERS", default=None,
-                                help="The resolver ladder, in order (comma-separated; default "
-                                     "symbol_table,jedi,lsp,regex; also llm).")
-
+max_loops_option = click.option(
+    "--max-loops", default=1, show_default=True, type=click.IntRange(0, 10), help="Hops allowed after the first answer."
+)
+budget_option = click.option(
+    "--budget-tokens",
+    default=2000,
+    show_default=True,
+    type=click.IntRange(64, 1_000_000),
+    help="Context size, in tokens (about four characters each).",
+)
+resolvers_option = click.option(
+    "--resolvers",
+    "resolvers",
+    envvar="CODEHOP_RESOLVERS",
+    default=None,
+    help="The resolver ladder, in order (comma-separated; default symbol_table,jedi,lsp,regex; also llm).",
+)
 
 
 def _set_environment(ctx: click.Context, param: click.Parameter, value: Any) -> None:
@@ -114,11 +132,23 @@ def _set_environment(ctx: click.Context, param: click.Parameter, value: Any) -> 
 
 def env_options(f: Any) -> Any:
     """--python PATH and --no-env: which installed packages the repository's chains may enter."""
-    f = click.option("--no-env", "no_env", is_flag=True, expose_value=False, callback=_set_environment,
-                     help="Read only the repository: no installed packages.")(f)
-    return click.option("--python", "python", default=None, expose_value=False, callback=_set_environment,
-                        help="The interpreter (or virtualenv) whose installed packages the repository uses "
-                             "(default: a .venv/venv in the repository, else $VIRTUAL_ENV).")(f)
+    f = click.option(
+        "--no-env",
+        "no_env",
+        is_flag=True,
+        expose_value=False,
+        callback=_set_environment,
+        help="Read only the repository: no installed packages.",
+    )(f)
+    return click.option(
+        "--python",
+        "python",
+        default=None,
+        expose_value=False,
+        callback=_set_environment,
+        help="The interpreter (or virtualenv) whose installed packages the repository uses "
+        "(default: a .venv/venv in the repository, else $VIRTUAL_ENV).",
+    )(f)
 
 
 def _ladder(resolvers: str | None, *, for_server: bool = False) -> dict[str, Any]:
@@ -148,8 +178,10 @@ def _require_python(report: Any) -> None:
 
     if report.files == 0:
         skipped = f"; {len(report.warnings)} skipped (see `codehop index`)" if report.warnings else ""
-        raise UsageError(f"no Python files to index under {report.root}{skipped} "
-                         "(codehop reads .py files not excluded by .gitignore or .codehopignore)")
+        raise UsageError(
+            f"no Python files to index under {report.root}{skipped} "
+            "(codehop reads .py files not excluded by .gitignore or .codehopignore)"
+        )
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -159,8 +191,9 @@ def main() -> None:
 
 
 @main.command()
-@click.argument("path", required=False, default=None, callback=_discover,
-                type=click.Path(file_okay=True, path_type=str))
+@click.argument(
+    "path", required=False, default=None, callback=_discover, type=click.Path(file_okay=True, path_type=str)
+)
 @index_dir_option
 @click.option("--max-file-bytes", default=1_000_000, show_default=True, help="Skip larger files.")
 @json_option
@@ -171,8 +204,7 @@ def index(path: str, index_dir: str | None, max_file_bytes: int, as_json: bool) 
 
     line = _ProgressLine() if sys.stderr.isatty() and not as_json else None
     try:
-        _, report = index_repo(path, index_dir=index_dir, max_file_bytes=max_file_bytes,
-                               progress=line, verify=True)
+        _, report = index_repo(path, index_dir=index_dir, max_file_bytes=max_file_bytes, progress=line, verify=True)
     finally:
         if line is not None:
             line.clear()
@@ -185,8 +217,11 @@ def index(path: str, index_dir: str | None, max_file_bytes: int, as_json: bool) 
         _echo(f"warning: {w}", err=True)
     _require_python(report)
     # the summary is a status line, like the progress: stderr (stdout stays empty on a pipe)
-    _echo(f"indexed {report.files} files ({report.parsed} parsed, {report.deleted} removed): "
-          f"{report.chunks} chunks, {report.xrefs} xrefs in {report.seconds:.2f} s -> {report.index_path}", err=True)
+    _echo(
+        f"indexed {report.files} files ({report.parsed} parsed, {report.deleted} removed): "
+        f"{report.chunks} chunks, {report.xrefs} xrefs in {report.seconds:.2f} s -> {report.index_path}",
+        err=True,
+    )
 
 
 class _ProgressLine:
@@ -229,8 +264,17 @@ def search(query: str, repo: str, index_dir: str | None, k: int, as_json: bool) 
 
     app = _app(repo, index_dir)
     hits = bm25(app.store, query, k)
-    rows = [{"path": c.rel_path, "start_line": c.start_line, "end_line": c.end_line,
-             "qualname": c.qualname, "kind": str(c.kind), "score": round(s, 3)} for c, s in hits]
+    rows = [
+        {
+            "path": c.rel_path,
+            "start_line": c.start_line,
+            "end_line": c.end_line,
+            "qualname": c.qualname,
+            "kind": str(c.kind),
+            "score": round(s, 3),
+        }
+        for c, s in hits
+    ]
     if as_json:
         _emit_json(rows)
         return
@@ -247,8 +291,9 @@ def search(query: str, repo: str, index_dir: str | None, k: int, as_json: bool) 
 @click.option("--limit", default=200, show_default=True)
 @json_option
 @handle_errors
-def xrefs(repo: str, index_dir: str | None, ref_type: str | None, file: str | None, stats: bool,
-          limit: int, as_json: bool) -> None:
+def xrefs(
+    repo: str, index_dir: str | None, ref_type: str | None, file: str | None, stats: bool, limit: int, as_json: bool
+) -> None:
     """The cross-reference table."""
     app = _app(repo, index_dir)
     if stats:
@@ -258,7 +303,8 @@ def xrefs(repo: str, index_dir: str | None, ref_type: str | None, file: str | No
         rebuilds = counters.get("rebuilds", 0)
         data = {
             "by_type": {k: {"rows": v[0], "resolved_at_index_time": v[1]} for k, v in sorted(by_type.items())},
-            "rebuilds": rebuilds, "queries": queries,
+            "rebuilds": rebuilds,
+            "queries": queries,
             "rebuild_to_query_ratio": round(rebuilds / queries, 4) if queries else None,
             "hops_from_table": counters.get("hops_from_table", 0),
             "hops_from_resolver": counters.get("hops_from_resolver", 0),
@@ -272,21 +318,36 @@ def xrefs(repo: str, index_dir: str | None, ref_type: str | None, file: str | No
             return
         for k, v in data["by_type"].items():
             _echo(f"{k:16s} {v['rows']:7d} rows, {v['resolved_at_index_time']:7d} resolved at index time")
-        _echo(f"rebuilds {rebuilds}, queries {queries}, ratio {data['rebuild_to_query_ratio']}; "
-                   f"hops served by the table {data['hops_from_table']}, by a resolver {data['hops_from_resolver']}")
+        _echo(
+            f"rebuilds {rebuilds}, queries {queries}, ratio {data['rebuild_to_query_ratio']}; "
+            f"hops served by the table {data['hops_from_table']}, by a resolver {data['hops_from_resolver']}"
+        )
         for pin, v in data.get("packages", {}).items():
             _echo(f"package {pin}: {v['rows']} rows, {v['resolved_at_index_time']} resolved at index time")
         return
     rows = app.store.xrefs(rel_path=file, ref_type=ref_type, limit=limit)
-    out = [{"path": x.rel_path, "line": x.line, "col": x.col, "anchor_text": x.anchor_text,
-            "ref_type": str(x.ref_type), "target": x.target, "target_path": x.target_path,
-            "target_line": x.target_line, "provenance": x.provenance} for x in rows]
+    out = [
+        {
+            "path": x.rel_path,
+            "line": x.line,
+            "col": x.col,
+            "anchor_text": x.anchor_text,
+            "ref_type": str(x.ref_type),
+            "target": x.target,
+            "target_path": x.target_path,
+            "target_line": x.target_line,
+            "provenance": x.provenance,
+        }
+        for x in rows
+    ]
     if as_json:
         _emit_json(out)
         return
     for r in out:
         where = f"{r['target_path']}:{r['target_line']}" if r["target_path"] else (r["provenance"] or "unresolved")
-        _echo(f"{r['path']}:{r['line']}:{r['col']}  {r['ref_type']:15s} {r['anchor_text'][:40]:40s} -> {r['target']}  [{where}]")
+        _echo(
+            f"{r['path']}:{r['line']}:{r['col']}  {r['ref_type']:15s} {r['anchor_text'][:40]:40s} -> {r['target']}  [{where}]"
+        )
 
 
 def _parse_site(site: str) -> tuple[str, int, int]:
@@ -306,8 +367,12 @@ def _parse_site(site: str) -> tuple[str, int, int]:
 @click.argument("site")
 @repo_option
 @index_dir_option
-@click.option("--via", type=click.Choice(["symbol_table", "jedi", "lsp", "regex", "all"]), default=None,
-              help="Use one resolver, or all of them side by side.")
+@click.option(
+    "--via",
+    type=click.Choice(["symbol_table", "jedi", "lsp", "regex", "all"]),
+    default=None,
+    help="Use one resolver, or all of them side by side.",
+)
 @json_option
 @env_options
 @handle_errors
@@ -331,16 +396,28 @@ def resolve(site: str, repo: str, index_dir: str | None, via: str | None, as_jso
 
             raise LanguageServerError(f"the language server failed: {broken[0].removeprefix('LanguageServerError: ')}")
     if as_json:
-        _emit_json([{
-            "reference": ref.to_dict(), "via": name or "ladder",
-            "resolution": None if lr.resolution is None else {
-                "target": ({"external": lr.resolution.external} if lr.resolution.is_external
-                           else lr.resolution.target.to_dict()),
-                "provenance": str(lr.resolution.provenance),
-                "chain": [s.to_dict() for s in lr.resolution.steps]},
-            "failures": [{"resolver": r, "reason": why} for r, why in lr.failures],
-            "ms": {k: round(v, 2) for k, v in lr.timings_ms.items()},
-        } for ref, name, lr in runs])
+        _emit_json(
+            [
+                {
+                    "reference": ref.to_dict(),
+                    "via": name or "ladder",
+                    "resolution": None
+                    if lr.resolution is None
+                    else {
+                        "target": (
+                            {"external": lr.resolution.external}
+                            if lr.resolution.is_external
+                            else lr.resolution.target.to_dict()
+                        ),
+                        "provenance": str(lr.resolution.provenance),
+                        "chain": [s.to_dict() for s in lr.resolution.steps],
+                    },
+                    "failures": [{"resolver": r, "reason": why} for r, why in lr.failures],
+                    "ms": {k: round(v, 2) for k, v in lr.timings_ms.items()},
+                }
+                for ref, name, lr in runs
+            ]
+        )
         return
     for ref, name, lr in runs:
         _echo(f"{ref.origin_path}:{ref.origin_line} {ref.anchor_text} ({ref.ref_type}) via {name or 'ladder'}:")
@@ -349,8 +426,10 @@ def resolve(site: str, repo: str, index_dir: str | None, via: str | None, as_jso
             _echo("  unresolved" + "".join(f"\n  {r} failed: {why}" for r, why in lr.failures))
             continue
         for st in res.steps:
-            _echo(f"  {st.from_loc.rel_path}:{st.from_loc.line} -[{st.note}, {st.resolver}]-> "
-                       f"{st.to_loc.rel_path}:{st.to_loc.line} {st.to_loc.qualname}")
+            _echo(
+                f"  {st.from_loc.rel_path}:{st.from_loc.line} -[{st.note}, {st.resolver}]-> "
+                f"{st.to_loc.rel_path}:{st.to_loc.line} {st.to_loc.qualname}"
+            )
         t = res.target
         where = f"external {res.external}" if res.is_external else f"{t.rel_path}:{t.line} {t.qualname}"
         _echo(f"  => {where} [{res.provenance}]")
@@ -364,13 +443,26 @@ def resolve(site: str, repo: str, index_dir: str | None, via: str | None, as_jso
 @budget_option
 @click.option("--generator", type=click.Choice(["offline", "anthropic"]), default="offline", show_default=True)
 @resolvers_option
-@click.option("--svg", "svg_path", default=None, help="Also draw the answer's neighbourhood, the chain it followed "
-              "highlighted (needs Graphviz).")
+@click.option(
+    "--svg",
+    "svg_path",
+    default=None,
+    help="Also draw the answer's neighbourhood, the chain it followed highlighted (needs Graphviz).",
+)
 @json_option
 @env_options
 @handle_errors
-def ask(question: str, repo: str, index_dir: str | None, max_loops: int, budget_tokens: int,
-        generator: str, resolvers: str | None, svg_path: str | None, as_json: bool) -> None:
+def ask(
+    question: str,
+    repo: str,
+    index_dir: str | None,
+    max_loops: int,
+    budget_tokens: int,
+    generator: str,
+    resolvers: str | None,
+    svg_path: str | None,
+    as_json: bool,
+) -> None:
     """Answer QUESTION about the repository (one bounded hop by default)."""
     from codehop.orchestrator import Limits
 
@@ -397,8 +489,9 @@ def ask(question: str, repo: str, index_dir: str | None, max_loops: int, budget_
 @resolvers_option
 @env_options
 @handle_errors
-def context(query: str, repo: str, index_dir: str | None, budget_tokens: int, max_loops: int, fmt: str,
-            resolvers: str | None) -> None:
+def context(
+    query: str, repo: str, index_dir: str | None, budget_tokens: int, max_loops: int, fmt: str, resolvers: str | None
+) -> None:
     """The context an agent should read for QUERY (a question or a task), packed to a budget."""
     from codehop.context import build_context, render_markdown
 
@@ -414,8 +507,13 @@ def context(query: str, repo: str, index_dir: str | None, budget_tokens: int, ma
 @main.command("map")
 @repo_option
 @index_dir_option
-@click.option("--budget-tokens", default=1000, show_default=True, type=click.IntRange(64, 1_000_000),
-              help="Map size, in tokens (about four characters each).")
+@click.option(
+    "--budget-tokens",
+    default=1000,
+    show_default=True,
+    type=click.IntRange(64, 1_000_000),
+    help="Map size, in tokens (about four characters each).",
+)
 @click.option("--focus", default="", help="A repository path or a dotted symbol to centre the map on.")
 @json_option
 @handle_errors
@@ -442,8 +540,16 @@ def repo_map(repo: str, index_dir: str | None, budget_tokens: int, focus: str, a
 @click.option("--svg", "svg_path", default=None, help="Render SVG (needs the `dot` program).")
 @json_option
 @handle_errors
-def graph(symbol: str | None, repo: str, index_dir: str | None, depth: int, stats: bool,
-          dot_path: str | None, svg_path: str | None, as_json: bool) -> None:
+def graph(
+    symbol: str | None,
+    repo: str,
+    index_dir: str | None,
+    depth: int,
+    stats: bool,
+    dot_path: str | None,
+    svg_path: str | None,
+    as_json: bool,
+) -> None:
     """A symbol's neighbourhood in the static-dependency graph."""
     from codehop.errors import UsageError
     from codehop.graph_context import GraphContext
@@ -466,8 +572,9 @@ def graph(symbol: str | None, repo: str, index_dir: str | None, depth: int, stat
         if len(matches) == 1:
             node = matches[0]
         elif matches:
-            raise UsageError(f"{symbol!r} is not a qualified name; it matches:\n  " + "\n  ".join(matches)
-                             + "\n(give one of these)")
+            raise UsageError(
+                f"{symbol!r} is not a qualified name; it matches:\n  " + "\n  ".join(matches) + "\n(give one of these)"
+            )
         else:
             raise UsageError(f"no such symbol in the graph: {symbol}")
     if dot_path or svg_path:
@@ -536,11 +643,23 @@ def _draw_answer(app: Any, answer: Any, svg_path: str) -> None:
         raise UsageError("nothing in the answer's context is in the graph; no picture drawn")
     # the pointers among what it read: re-exports, bases, overrides between two context items
     read = set(chain)
-    pointers = [(e.src, e.dst) for n in chain for e in graph.out_edges(n)
-                if e.dst in read and e.src != e.dst and e.type.value in ("reexports", "inherits", "overrides")]
+    pointers = [
+        (e.src, e.dst)
+        for n in chain
+        for e in graph.out_edges(n)
+        if e.dst in read and e.src != e.dst and e.type.value in ("reexports", "inherits", "overrides")
+    ]
     pinned = [centre, *(x for pair in pointers for x in pair), *(x for a, b, _ in hops for x in (a, b))]
-    _draw(gc, centre, 1, None, svg_path, highlight_nodes=tuple(dict.fromkeys(pinned)),
-          highlight_edges=tuple(pointers), extra_edges=tuple(hops))
+    _draw(
+        gc,
+        centre,
+        1,
+        None,
+        svg_path,
+        highlight_nodes=tuple(dict.fromkeys(pinned)),
+        highlight_edges=tuple(pointers),
+        extra_edges=tuple(hops),
+    )
 
 
 @main.command()

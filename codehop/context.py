@@ -110,12 +110,16 @@ def build_context(app: App, query: str, *, budget_tokens: int = 2000, max_loops:
     # tests come by default when behaviour changes; a question about the code does not need them
     manifest = blast_radius(app, subjects, tests=not reading.is_question or reading.mentions_tests)
     named = _declarations(app, subjects, budget_tokens)
-    collab = _collaborators(app, [s.qualname for s in subjects] + [c.chunk.qualname for c in loop_items[:2]],
-                            budget_tokens)
+    collab = _collaborators(
+        app, [s.qualname for s in subjects] + [c.chunk.qualname for c in loop_items[:2]], budget_tokens
+    )
     in_manifest = {(s.rel_path, s.line) for s in manifest.sites}
     tops = [_top_level(app, c.chunk) for c in loop_items + named + collab]
-    public = [s for s in reexport_sites(app, list(dict.fromkeys(t for t in tops if t)))
-              if (s.rel_path, s.line) not in in_manifest]
+    public = [
+        s
+        for s in reexport_sites(app, list(dict.fromkeys(t for t in tops if t)))
+        if (s.rel_path, s.line) not in in_manifest
+    ]
     in_manifest |= {(s.rel_path, s.line) for s in public}
     focus_files = list(dict.fromkeys([s.rel_path for s in subjects] + [c.chunk.rel_path for c in loop_items[:3]]))
     imported = [s for s in imported_sites(app, focus_files[:3]) if (s.rel_path, s.line) not in in_manifest]
@@ -147,9 +151,14 @@ def build_context(app: App, query: str, *, budget_tokens: int = 2000, max_loops:
     stats["sites"] = sum(1 for c in order if c.relation)
     answer = dataclasses.replace(answer, context=tuple(order), stats=stats)
     answer = _recheck(app, query, answer)
-    return TaskContext(answer=answer, subjects=tuple(s.qualname for s in subjects), sites_total=len(direct),
-                       sites_sent=_sites_sent(answer.context, direct), manifest_complete=manifest.complete,
-                       left_out=tuple(left))
+    return TaskContext(
+        answer=answer,
+        subjects=tuple(s.qualname for s in subjects),
+        sites_total=len(direct),
+        sites_sent=_sites_sent(answer.context, direct),
+        manifest_complete=manifest.complete,
+        left_out=tuple(left),
+    )
 
 
 def _first_per_file(items: list[ContextItem], files: set[str]) -> tuple[list[ContextItem], list[ContextItem]]:
@@ -173,8 +182,11 @@ def _pack(plan: list[tuple[ContextItem, int]], budget_tokens: int) -> tuple[list
     used = 0
     for item, cap in plan:
         c = item.chunk
-        keys = ({("site", c.rel_path, c.start_line)} if item.relation
-                else {c.chunk_id, (c.rel_path, c.start_line, c.end_line), c.qualname})
+        keys = (
+            {("site", c.rel_path, c.start_line)}
+            if item.relation
+            else {c.chunk_id, (c.rel_path, c.start_line, c.end_line), c.qualname}
+        )
         if keys & have or _covered(kept, c):
             continue
         if used + item.tokens <= min(cap, budget_tokens):
@@ -185,8 +197,9 @@ def _pack(plan: list[tuple[ContextItem, int]], budget_tokens: int) -> tuple[list
             name = f"{c.rel_path}:{c.start_line}" if item.relation else c.qualname
             left.append(LeftOut(name=name, tokens=item.tokens))
     # a left-out item that was later kept in another form is not left out
-    names = {c.chunk.qualname for c in kept if not c.relation} | {f"{c.chunk.rel_path}:{c.chunk.start_line}"
-                                                             for c in kept if c.relation}
+    names = {c.chunk.qualname for c in kept if not c.relation} | {
+        f"{c.chunk.rel_path}:{c.chunk.start_line}" for c in kept if c.relation
+    }
     seen: set[str] = set()
     out = []
     for x in left:
@@ -198,15 +211,25 @@ def _pack(plan: list[tuple[ContextItem, int]], budget_tokens: int) -> tuple[list
 
 def _covered(kept: list[ContextItem], c: Chunk) -> bool:
     """Lines a kept body already holds (a site inside a body sent, or a smaller body)."""
-    return any(not k.relation and k.chunk.rel_path == c.rel_path and k.chunk.start_line <= c.start_line
-               and c.end_line <= k.chunk.end_line for k in kept)
+    return any(
+        not k.relation
+        and k.chunk.rel_path == c.rel_path
+        and k.chunk.start_line <= c.start_line
+        and c.end_line <= k.chunk.end_line
+        for k in kept
+    )
 
 
 def _sites_sent(items: tuple[ContextItem, ...], sites: list[ContextItem]) -> int:
     """Sites the agent sees: as a manifest line, or inside a body it was sent."""
-    return sum(1 for s in sites if any(k.chunk.rel_path == s.chunk.rel_path and
-                                       k.chunk.start_line <= s.chunk.start_line <= k.chunk.end_line
-                                       for k in items))
+    return sum(
+        1
+        for s in sites
+        if any(
+            k.chunk.rel_path == s.chunk.rel_path and k.chunk.start_line <= s.chunk.start_line <= k.chunk.end_line
+            for k in items
+        )
+    )
 
 
 def _recheck(app: App, query: str, answer: Answer) -> Answer:
@@ -220,13 +243,20 @@ def _recheck(app: App, query: str, answer: Answer) -> Answer:
     recheck = app.generator("offline").generate(query, bodies, {})
     if recheck.completeness is Completeness.COMPLETE:
         return answer
-    return dataclasses.replace(answer, completeness=Completeness.PARTIAL, state=State.GIVE_UP_PARTIAL,
-                               stopped_by=answer.stopped_by or "budget")
+    return dataclasses.replace(
+        answer, completeness=Completeness.PARTIAL, state=State.GIVE_UP_PARTIAL, stopped_by=answer.stopped_by or "budget"
+    )
 
 
 def _site_item(site: Site) -> ContextItem:
-    return ContextItem(chunk=site.chunk(), hop=0, via=Via.GRAPH, provenance=f"site: {site.render()}",
-                       tokens=site.tokens, relation=site.relation)
+    return ContextItem(
+        chunk=site.chunk(),
+        hop=0,
+        via=Via.GRAPH,
+        provenance=f"site: {site.render()}",
+        tokens=site.tokens,
+        relation=site.relation,
+    )
 
 
 def _top_level(app: App, chunk: Chunk) -> str:
@@ -245,8 +275,11 @@ def _implicit_subjects(app: App, items: list[ContextItem]) -> tuple[Subject, ...
     ranked = [c for c in items if c.via is Via.RESOLVED] + [c for c in items if c.via is not Via.RESOLVED]
     for c in ranked[:2]:
         kind = "module" if str(c.chunk.kind) == "module" else str(c.chunk.kind)
-        out.append(Subject(qualname=c.chunk.qualname, rel_path=c.chunk.rel_path, line=c.chunk.start_line,
-                           kind=kind, named_as=""))
+        out.append(
+            Subject(
+                qualname=c.chunk.qualname, rel_path=c.chunk.rel_path, line=c.chunk.start_line, kind=kind, named_as=""
+            )
+        )
     return tuple(out)
 
 
@@ -260,8 +293,16 @@ def _declarations(app: App, subjects: tuple[Subject, ...], budget_tokens: int) -
             continue
         for chunk in app.store.chunks_named(s.qualname)[:1]:
             kept = fit(chunk, max(64, int(budget_tokens * BODY_SHARE)))
-            out.append(ContextItem(chunk=kept, hop=0, via=Via.GRAPH, provenance=f"subject: named as {s.named_as}",
-                                   tokens=count_tokens(kept.text), truncated=kept is not chunk))
+            out.append(
+                ContextItem(
+                    chunk=kept,
+                    hop=0,
+                    via=Via.GRAPH,
+                    provenance=f"subject: named as {s.named_as}",
+                    tokens=count_tokens(kept.text),
+                    truncated=kept is not chunk,
+                )
+            )
     return out
 
 
@@ -287,8 +328,17 @@ def _collaborators(app: App, seeds: list[str], budget_tokens: int) -> list[Conte
         chunk = chunks[0]
         kept = fit(chunk, max(64, budget_tokens // 4))
         why = "; ".join(f"{e.src} -{e.type}-> {e.dst}" for e in n.path)
-        out.append(ContextItem(chunk=kept, hop=0, via=Via.GRAPH, provenance=f"graph: {why}", score=n.score,
-                               tokens=count_tokens(kept.text), truncated=kept is not chunk))
+        out.append(
+            ContextItem(
+                chunk=kept,
+                hop=0,
+                via=Via.GRAPH,
+                provenance=f"graph: {why}",
+                score=n.score,
+                tokens=count_tokens(kept.text),
+                truncated=kept is not chunk,
+            )
+        )
         if len(out) >= COLLABORATORS:
             break
     return out
@@ -346,12 +396,20 @@ def render_markdown(answer: TaskContext | Answer | Mapping[str, Any]) -> str:
     if sites:
         state = ""
         if manifest:
-            state = (" (complete)" if manifest.get("complete")
-                     else f" ({manifest.get('left_out_sites', 0)} more sites left out)")
+            state = (
+                " (complete)"
+                if manifest.get("complete")
+                else f" ({manifest.get('left_out_sites', 0)} more sites left out)"
+            )
         block = "\n".join(str(i.get("provenance", "")).removeprefix("site: ") for i in sites)
         fence = _fence(block)
-        lines += ["", f"Sites the change may have to touch{state}, `path:line  source  [relation subject]`:",
-                  fence, block, fence]
+        lines += [
+            "",
+            f"Sites the change may have to touch{state}, `path:line  source  [relation subject]`:",
+            fence,
+            block,
+            fence,
+        ]
     left = data.get("left_out")
     if left and left.get("items"):
         names = ", ".join(left["names"][:40]) + (" ..." if len(left["names"]) > 40 else "")
@@ -394,9 +452,17 @@ def dependents(app: App, symbol: str) -> list[dict[str, Any]]:
     target = declaration(app, symbol).target
     found = DependentsFinder(app.store, app.table, app.root).dependents(target, transitive=True)
     return [
-        {"path": s.rel_path, "line": s.line, "ref_type": _REF_TYPE.get(str(s.relation), "other"),
-         "anchor_text": s.anchor_text, "scope": s.scope, "relation": str(s.relation), "col": s.col,
-         "code": s.code, "is_test": s.is_test}
+        {
+            "path": s.rel_path,
+            "line": s.line,
+            "ref_type": _REF_TYPE.get(str(s.relation), "other"),
+            "anchor_text": s.anchor_text,
+            "scope": s.scope,
+            "relation": str(s.relation),
+            "col": s.col,
+            "code": s.code,
+            "is_test": s.is_test,
+        }
         for s in found.sites
     ]
 

@@ -36,98 +36,270 @@ class Operation:
 
 
 OPERATIONS: tuple[Operation, ...] = (
-    Operation("call", ("__call__",),
-              nouns=("callable", "like a function", "as a function", "__call__"),
-              verbs=("call", "calls", "calling", "called", "invoke", "invokes", "invoking", "invoked"),
-              passive=("called", "invoked")),
-    Operation("create", ("__init__", "__new__"),
-              nouns=("constructor", "initializer", "initialiser", "instantiation", "__init__", "__new__",
-                     "init", "construction"),
-              verbs=("make", "makes", "making", "create", "creates", "creating", "construct", "constructs",
-                     "constructing", "instantiate", "instantiates", "instantiating", "initialize",
-                     "initialise", "initializing", "initialising", "build", "builds", "building", "new up"),
-              passive=("made", "created", "constructed", "instantiated", "initialized", "initialised", "built")),
-    Operation("repr", ("__repr__",),
-              nouns=("repr", "__repr__", "representation", "repl", "debugger shows"),
-              verbs=()),
-    Operation("str", ("__str__", "__repr__"),
-              nouns=("str", "__str__", "string form", "string version", "convert to string",
-                     "converted to a string", "printed"),
-              verbs=("print", "prints", "printing", "stringify")),
-    Operation("format", ("__format__", "__str__", "__repr__"),
-              nouns=("format", "__format__", "f string", "format spec", "formatted")),
+    Operation(
+        "call",
+        ("__call__",),
+        nouns=("callable", "like a function", "as a function", "__call__"),
+        verbs=("call", "calls", "calling", "called", "invoke", "invokes", "invoking", "invoked"),
+        passive=("called", "invoked"),
+    ),
+    Operation(
+        "create",
+        ("__init__", "__new__"),
+        nouns=(
+            "constructor",
+            "initializer",
+            "initialiser",
+            "instantiation",
+            "__init__",
+            "__new__",
+            "init",
+            "construction",
+        ),
+        verbs=(
+            "make",
+            "makes",
+            "making",
+            "create",
+            "creates",
+            "creating",
+            "construct",
+            "constructs",
+            "constructing",
+            "instantiate",
+            "instantiates",
+            "instantiating",
+            "initialize",
+            "initialise",
+            "initializing",
+            "initialising",
+            "build",
+            "builds",
+            "building",
+            "new up",
+        ),
+        passive=("made", "created", "constructed", "instantiated", "initialized", "initialised", "built"),
+    ),
+    Operation("repr", ("__repr__",), nouns=("repr", "__repr__", "representation", "repl", "debugger shows"), verbs=()),
+    Operation(
+        "str",
+        ("__str__", "__repr__"),
+        nouns=(
+            "str",
+            "__str__",
+            "string form",
+            "string version",
+            "convert to string",
+            "converted to a string",
+            "printed",
+        ),
+        verbs=("print", "prints", "printing", "stringify"),
+    ),
+    Operation(
+        "format",
+        ("__format__", "__str__", "__repr__"),
+        nouns=("format", "__format__", "f string", "format spec", "formatted"),
+    ),
     Operation("bytes", ("__bytes__",), nouns=("__bytes__", "bytes of", "convert to bytes")),
-    Operation("len", ("__len__",),
-              nouns=("len", "__len__", "length", "how many items", "number of items", "size of")),
-    Operation("iter", ("__iter__", "__getitem__"),
-              nouns=("__iter__", "for loop", "iteration", "iterator", "iterable"),
-              verbs=("iterate over", "iterating over", "iterate through", "iterates over", "loop over",
-                     "looping over", "loop through", "looping through", "iterate", "iterating")),
-    Operation("aiter", ("__aiter__", "__anext__"), nouns=("async for", "__aiter__", "async iteration",
-                                                          "async iterator")),
-    Operation("getitem", ("__getitem__", "__class_getitem__"),
-              nouns=("square brackets", "subscript", "subscripting", "subscripted", "item access",
-                     "__getitem__", "indexing", "getitem", "index operator"),
-              verbs=("index into", "indexing into", "index", "subscript", "look up a key in")),
-    Operation("setitem", ("__setitem__",),
-              nouns=("item assignment", "__setitem__", "setitem", "assign an item", "assign a key")),
+    Operation("len", ("__len__",), nouns=("len", "__len__", "length", "how many items", "number of items", "size of")),
+    Operation(
+        "iter",
+        ("__iter__", "__getitem__"),
+        nouns=("__iter__", "for loop", "iteration", "iterator", "iterable"),
+        verbs=(
+            "iterate over",
+            "iterating over",
+            "iterate through",
+            "iterates over",
+            "loop over",
+            "looping over",
+            "loop through",
+            "looping through",
+            "iterate",
+            "iterating",
+        ),
+    ),
+    Operation(
+        "aiter", ("__aiter__", "__anext__"), nouns=("async for", "__aiter__", "async iteration", "async iterator")
+    ),
+    Operation(
+        "getitem",
+        ("__getitem__", "__class_getitem__"),
+        nouns=(
+            "square brackets",
+            "subscript",
+            "subscripting",
+            "subscripted",
+            "item access",
+            "__getitem__",
+            "indexing",
+            "getitem",
+            "index operator",
+        ),
+        verbs=("index into", "indexing into", "index", "subscript", "look up a key in"),
+    ),
+    Operation(
+        "setitem",
+        ("__setitem__",),
+        nouns=("item assignment", "__setitem__", "setitem", "assign an item", "assign a key"),
+    ),
     Operation("delitem", ("__delitem__",), nouns=("__delitem__", "delitem", "item deletion", "del an item")),
-    Operation("contains", ("__contains__", "__iter__", "__getitem__"),
-              nouns=("membership", "__contains__", "in operator", "contains check", "in check"),
-              verbs=("is in", "be in", "are in")),
-    Operation("eq", ("__eq__",),
-              nouns=("equal", "equals", "equality", "__eq__", "==", "compare", "compares", "compared",
-                     "comparing", "comparison", "same as")),
+    Operation(
+        "contains",
+        ("__contains__", "__iter__", "__getitem__"),
+        nouns=("membership", "__contains__", "in operator", "contains check", "in check"),
+        verbs=("is in", "be in", "are in"),
+    ),
+    Operation(
+        "eq",
+        ("__eq__",),
+        nouns=(
+            "equal",
+            "equals",
+            "equality",
+            "__eq__",
+            "==",
+            "compare",
+            "compares",
+            "compared",
+            "comparing",
+            "comparison",
+            "same as",
+        ),
+    ),
     Operation("ne", ("__ne__", "__eq__"), nouns=("not equal", "unequal", "__ne__", "!=")),
-    Operation("lt", ("__lt__", "__le__", "__gt__", "__ge__"),
-              nouns=("less than", "greater than", "ordering", "ordered", "sort", "sorted", "sorting",
-                     "__lt__", "<", ">", "<=", ">=")),
-    Operation("hash", ("__hash__",),
-              nouns=("hash", "hashable", "hashing", "__hash__", "dict key", "set member")),
-    Operation("bool", ("__bool__", "__len__"),
-              nouns=("bool", "truthiness", "truthy", "falsy", "falsey", "truth value", "__bool__",
-                     "true or false")),
+    Operation(
+        "lt",
+        ("__lt__", "__le__", "__gt__", "__ge__"),
+        nouns=(
+            "less than",
+            "greater than",
+            "ordering",
+            "ordered",
+            "sort",
+            "sorted",
+            "sorting",
+            "__lt__",
+            "<",
+            ">",
+            "<=",
+            ">=",
+        ),
+    ),
+    Operation("hash", ("__hash__",), nouns=("hash", "hashable", "hashing", "__hash__", "dict key", "set member")),
+    Operation(
+        "bool",
+        ("__bool__", "__len__"),
+        nouns=("bool", "truthiness", "truthy", "falsy", "falsey", "truth value", "__bool__", "true or false"),
+    ),
     Operation("await", ("__await__",), nouns=("await", "awaited", "awaiting", "awaitable", "__await__")),
-    Operation("pickle", ("__reduce_ex__", "__reduce__", "__getstate__", "__setstate__"),
-              nouns=("pickle.dumps", "pickle.loads", "pickle", "pickled", "pickling", "unpickle", "unpickled", "unpickling", "__reduce__",
-                     "__getstate__", "__setstate__", "serialized with pickle")),
+    Operation(
+        "pickle",
+        ("__reduce_ex__", "__reduce__", "__getstate__", "__setstate__"),
+        nouns=(
+            "pickle.dumps",
+            "pickle.loads",
+            "pickle",
+            "pickled",
+            "pickling",
+            "unpickle",
+            "unpickled",
+            "unpickling",
+            "__reduce__",
+            "__getstate__",
+            "__setstate__",
+            "serialized with pickle",
+        ),
+    ),
     Operation("copy", ("__copy__",), nouns=("copy.copy", "shallow copy", "__copy__")),
-    Operation("deepcopy", ("__deepcopy__",), nouns=("copy.deepcopy", "deepcopy", "deep copy", "deep copied",
-                                                    "__deepcopy__")),
-    Operation("del", ("__del__",), nouns=("garbage collected", "garbage collection", "destructor", "finalizer",
-                                          "finalized", "__del__", "deleted by the gc")),
-    Operation("getattr", ("__getattr__", "__getattribute__"),
-              nouns=("attribute access", "getattr", "__getattr__", "__getattribute__", "missing attribute",
-                     "unknown attribute", "dot access", "attribute lookup", "access an attribute",
-                     "dynamic attribute", "dynamic attributes")),
-    Operation("setattr", ("__setattr__",), nouns=("setattr", "__setattr__", "set an attribute",
-                                                  "attribute assignment", "assign an attribute")),
+    Operation(
+        "deepcopy", ("__deepcopy__",), nouns=("copy.deepcopy", "deepcopy", "deep copy", "deep copied", "__deepcopy__")
+    ),
+    Operation(
+        "del",
+        ("__del__",),
+        nouns=(
+            "garbage collected",
+            "garbage collection",
+            "destructor",
+            "finalizer",
+            "finalized",
+            "__del__",
+            "deleted by the gc",
+        ),
+    ),
+    Operation(
+        "getattr",
+        ("__getattr__", "__getattribute__"),
+        nouns=(
+            "attribute access",
+            "getattr",
+            "__getattr__",
+            "__getattribute__",
+            "missing attribute",
+            "unknown attribute",
+            "dot access",
+            "attribute lookup",
+            "access an attribute",
+            "dynamic attribute",
+            "dynamic attributes",
+        ),
+    ),
+    Operation(
+        "setattr",
+        ("__setattr__",),
+        nouns=("setattr", "__setattr__", "set an attribute", "attribute assignment", "assign an attribute"),
+    ),
     Operation("delattr", ("__delattr__",), nouns=("delattr", "__delattr__", "delete an attribute")),
-    Operation("add", ("__add__", "__radd__", "__iadd__"),
-              nouns=("+", "__add__", "plus operator", "+="), verbs=("add two", "adding two", "sum of")),
+    Operation(
+        "add",
+        ("__add__", "__radd__", "__iadd__"),
+        nouns=("+", "__add__", "plus operator", "+="),
+        verbs=("add two", "adding two", "sum of"),
+    ),
     Operation("sub", ("__sub__", "__rsub__"), nouns=("-", "__sub__", "minus", "subtract", "subtracting")),
     Operation("mul", ("__mul__", "__rmul__"), nouns=("*", "__mul__", "multiply", "multiplying", "times")),
-    Operation("truediv", ("__truediv__", "__rtruediv__"), nouns=("/", "__truediv__", "divide", "dividing",
-                                                                  "division", "slash operator")),
+    Operation(
+        "truediv",
+        ("__truediv__", "__rtruediv__"),
+        nouns=("/", "__truediv__", "divide", "dividing", "division", "slash operator"),
+    ),
     Operation("or", ("__or__", "__ror__", "__ior__"), nouns=("|", "__or__", "pipe operator", "union of")),
     Operation("and", ("__and__", "__rand__"), nouns=("&", "__and__", "intersection of")),
-    Operation("descriptor", ("__get__", "__set__", "__delete__", "__set_name__"),
-              nouns=("descriptor", "descriptors", "__get__", "__set__", "__set_name__"), every=True),
+    Operation(
+        "descriptor",
+        ("__get__", "__set__", "__delete__", "__set_name__"),
+        nouns=("descriptor", "descriptors", "__get__", "__set__", "__set_name__"),
+        every=True,
+    ),
 )
 
-_KEYWORD_OPERATIONS = {"in": next(o for o in OPERATIONS if o.name == "contains"),
-                       "await": next(o for o in OPERATIONS if o.name == "await"),
-                       "del": next(o for o in OPERATIONS if o.name == "delitem")}
+_KEYWORD_OPERATIONS = {
+    "in": next(o for o in OPERATIONS if o.name == "contains"),
+    "await": next(o for o in OPERATIONS if o.name == "await"),
+    "del": next(o for o in OPERATIONS if o.name == "delitem"),
+}
 
 # Context managers: (protocol words, async?) x direction
-_WITH = ("with block", "with statement", "with-block", "with-statement", "context manager", "with",
-         "leave the block", "the block")
+_WITH = (
+    "with block",
+    "with statement",
+    "with-block",
+    "with-statement",
+    "context manager",
+    "with",
+    "leave the block",
+    "the block",
+)
 _ASYNC_WITH = ("async with", "async context manager", "async with block", "async with statement")
-ENTER_WORDS = frozenset("enter enters entered entering entry start starts starting begin begins beginning "
-                        "opens open opening way_in".split())
-EXIT_WORDS = frozenset("exit exits exited exiting leave leaves leaving left finish finishes finished "
-                       "finishing end ends ended ending close closes closed closing done way_out "
-                       "completes".split())
+ENTER_WORDS = frozenset(
+    "enter enters entered entering entry start starts starting begin begins beginning opens open opening way_in".split()
+)
+EXIT_WORDS = frozenset(
+    "exit exits exited exiting leave leaves leaving left finish finishes finished "
+    "finishing end ends ended ending close closes closed closing done way_out "
+    "completes".split()
+)
 ENTER = Operation("enter", ("__enter__",))
 EXIT = Operation("exit", ("__exit__",))
 AENTER = Operation("aenter", ("__aenter__",))
@@ -147,8 +319,9 @@ def _table(entries: Sequence[tuple[str, Operation, bool]]) -> dict[str, list[tup
     return out
 
 
-_PHRASES = _table([(n, op, False) for op in OPERATIONS for n in op.nouns]
-                  + [(v, op, True) for op in OPERATIONS for v in op.verbs])
+_PHRASES = _table(
+    [(n, op, False) for op in OPERATIONS for n in op.nouns] + [(v, op, True) for op in OPERATIONS for v in op.verbs]
+)
 _PASSIVE = {p: op for op in OPERATIONS for p in op.passive}
 _WITH_PHRASES = _table([(p, ENTER, False) for p in _WITH] + [(p, AENTER, False) for p in _ASYNC_WITH])
 
@@ -192,10 +365,11 @@ def match(words: Sequence[str], objects: Sequence[int], quoted: Sequence[int] = 
     return out
 
 
-def _at(table: dict[str, list[tuple[tuple[str, ...], Operation, bool]]], words: Sequence[str],
-        i: int) -> tuple[tuple[str, ...], Operation, bool] | None:
+def _at(
+    table: dict[str, list[tuple[tuple[str, ...], Operation, bool]]], words: Sequence[str], i: int
+) -> tuple[tuple[str, ...], Operation, bool] | None:
     for phrase, op, verb in table.get(words[i], ()):
-        if tuple(words[i:i + len(phrase)]) == phrase:
+        if tuple(words[i : i + len(phrase)]) == phrase:
             return phrase, op, verb
     return None
 
@@ -236,4 +410,3 @@ def _context_manager(words: Sequence[str], quoted: set[int]) -> list[Match]:
     if leave or not enter:
         ops.append(AEXIT if is_async else EXIT)
     return [Match(op, found.start, found.end, found.words) for op in ops]
-

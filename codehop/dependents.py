@@ -133,9 +133,17 @@ class Site:
     is_test: bool = False
 
     def to_dict(self) -> dict[str, object]:
-        return {"path": self.rel_path, "line": self.line, "col": self.col, "code": self.code,
-                "relation": str(self.relation), "anchor_text": self.anchor_text, "scope": self.scope,
-                "via": self.via, "is_test": self.is_test}
+        return {
+            "path": self.rel_path,
+            "line": self.line,
+            "col": self.col,
+            "code": self.code,
+            "relation": str(self.relation),
+            "anchor_text": self.anchor_text,
+            "scope": self.scope,
+            "via": self.via,
+            "is_test": self.is_test,
+        }
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -170,8 +178,14 @@ class DependentsFinder:
         self._lines: dict[str, tuple[int, list[str]]] = {}  # rel_path -> (mtime_ns, lines)
 
     # ---- public --------------------------------------------------------------------
-    def dependents(self, target: Location, *, relations: Iterable[Relation] = ALL_RELATIONS,
-                   transitive: bool = False, limit: int = DEFAULT_LIMIT) -> Dependents:
+    def dependents(
+        self,
+        target: Location,
+        *,
+        relations: Iterable[Relation] = ALL_RELATIONS,
+        transitive: bool = False,
+        limit: int = DEFAULT_LIMIT,
+    ) -> Dependents:
         """Sites that depend on the declaration at `target` (qualname, rel_path and line set)."""
         wanted = tuple(relations)
         found: dict[tuple[str, int, int, Relation], Site] = {}
@@ -198,28 +212,41 @@ class DependentsFinder:
             self._scan_name_uses(found, target, rows, module)
         if Relation.OVERRIDES in wanted and owner_is_class:
             for src, _etype, rel_path, line in self._overrides(qual, transitive=True):
-                self._add(found, rel_path, line, self._col_of(rel_path, line, name), Relation.OVERRIDES,
-                          name, src, via=src)
+                self._add(
+                    found, rel_path, line, self._col_of(rel_path, line, name), Relation.OVERRIDES, name, src, via=src
+                )
         subclasses: list[tuple[str, str, int, str]] = []
         if is_class or owner_is_class:
             subclasses = self._subclasses(qual if is_class else owner, transitive or owner_is_class)
         if Relation.INHERITS in wanted and is_class:
             for sub, rel_path, line, parent in subclasses:
                 if parent != qual:  # direct ones are base_class xref rows already
-                    self._add(found, rel_path, line, self._col_of(rel_path, line, parent.rpartition(".")[2]),
-                              Relation.INHERITS, parent.rpartition(".")[2], sub, via=sub)
+                    self._add(
+                        found,
+                        rel_path,
+                        line,
+                        self._col_of(rel_path, line, parent.rpartition(".")[2]),
+                        Relation.INHERITS,
+                        parent.rpartition(".")[2],
+                        sub,
+                        via=sub,
+                    )
         if owner_is_class and (Relation.USES_INHERITED in wanted or Relation.CALLS in wanted):
             self._scan_member_uses(found, target, owner, name, subclasses)
         if owner_is_class:
-            notes.append(f"{name} is a member of {owner}: calls through objects of unknown type "
-                         "(parameters, attributes, return values) are not traced statically")
+            notes.append(
+                f"{name} is a member of {owner}: calls through objects of unknown type "
+                "(parameters, attributes, return values) are not traced statically"
+            )
         unresolved = self.store.unresolved_xrefs_named(name, limit=50)
         unresolved = [x for x in unresolved if x.target != qual and not x.target.startswith("?")]
         if unresolved:
             shown = ", ".join(f"{x.rel_path}:{x.line}" for x in unresolved[:3])
             notes.append(f"{len(unresolved)} site(s) named {name} stayed unresolved ({shown})")
-        sites = sorted((s for s in found.values() if s.relation in wanted),
-                       key=lambda s: (s.rel_path, s.line, s.col, str(s.relation)))
+        sites = sorted(
+            (s for s in found.values() if s.relation in wanted),
+            key=lambda s: (s.rel_path, s.line, s.col, str(s.relation)),
+        )
         cut = len(sites) > limit
         return Dependents(target=target, sites=tuple(sites[:limit]), walked=wanted, cut=cut, notes=tuple(notes))
 
@@ -232,11 +259,14 @@ class DependentsFinder:
         unresolved: list[str] = []
         scopes = [target.qualname]
         if self.table.class_binding(target.qualname) is not None:
-            scopes += [f"{b.scope}.{b.name}" for b in self.store.bindings_in(target.qualname)
-                       if b.kind is BindingKind.FUNCTION]
-        external = {(x.rel_path, x.line, x.target.rpartition(".")[2]) for x in
-                    self.store.xrefs(rel_path=target.rel_path, ref_type=RefType.CALL.value)
-                    if x.provenance == "external"}
+            scopes += [
+                f"{b.scope}.{b.name}" for b in self.store.bindings_in(target.qualname) if b.kind is BindingKind.FUNCTION
+            ]
+        external = {
+            (x.rel_path, x.line, x.target.rpartition(".")[2])
+            for x in self.store.xrefs(rel_path=target.rel_path, ref_type=RefType.CALL.value)
+            if x.provenance == "external"
+        }
         recorded = 0
         for scope in scopes:
             for dst, _etype, rel_path, line, ok in self.store.edges_out_of(scope, _CALL_EDGES):
@@ -244,20 +274,30 @@ class DependentsFinder:
                 short = dst.rpartition(".")[2]
                 if not ok:
                     if (rel_path, line, short) in external:
-                        self._add(found, rel_path, line, self._col_of(rel_path, line, short), Relation.CALLEE,
-                                  short, scope, via=dst.lstrip("?") + " (outside the repository)")
+                        self._add(
+                            found,
+                            rel_path,
+                            line,
+                            self._col_of(rel_path, line, short),
+                            Relation.CALLEE,
+                            short,
+                            scope,
+                            via=dst.lstrip("?") + " (outside the repository)",
+                        )
                     else:
                         unresolved.append(dst.lstrip("?"))
                     continue
-                self._add(found, rel_path, line, self._col_of(rel_path, line, short), Relation.CALLEE,
-                          short, scope, via=dst)
+                self._add(
+                    found, rel_path, line, self._col_of(rel_path, line, short), Relation.CALLEE, short, scope, via=dst
+                )
         for line, col, scope_cls, member in self._instance_calls(target):
             res = self.table.resolve(f"{scope_cls}.{member}")
             if res is None or res.is_external:
                 continue
             recorded += 1
-            self._add(found, target.rel_path, line, col, Relation.CALLEE, member, target.qualname,
-                      via=res.target.qualname)
+            self._add(
+                found, target.rel_path, line, col, Relation.CALLEE, member, target.qualname, via=res.target.qualname
+            )
         sites = sorted(found.values(), key=lambda s: (s.rel_path, s.line, s.col))
         notes = []
         if unresolved:
@@ -265,10 +305,17 @@ class DependentsFinder:
             notes.append(f"{len(unresolved)} call(s) not resolved in the repository ({shown})")
         untraced = self._call_expressions(target) - recorded
         if untraced > 0:
-            notes.append(f"{untraced} call(s) on objects of unknown type (parameters, locals, call results) "
-                         "are not traced statically")
-        return Dependents(target=target, sites=tuple(sites[:limit]), walked=(Relation.CALLEE,),
-                          cut=len(sites) > limit, notes=tuple(notes))
+            notes.append(
+                f"{untraced} call(s) on objects of unknown type (parameters, locals, call results) "
+                "are not traced statically"
+            )
+        return Dependents(
+            target=target,
+            sites=tuple(sites[:limit]),
+            walked=(Relation.CALLEE,),
+            cut=len(sites) > limit,
+            notes=tuple(notes),
+        )
 
     def _instance_calls(self, target: Location) -> list[tuple[int, int, str, str]]:
         """(line, col, class, member) of `C.m(`, `C(...).m(` and `v.m(` after `v = C(...)` or
@@ -471,8 +518,9 @@ class DependentsFinder:
                     if dotted.rpartition(".")[2] != name or not self._lands(dotted, decl):
                         continue
                     col = text.find(name, text.find("import"))
-                    self._add(found, rel_path, line, max(col, 0), Relation.IMPORTS, local,
-                              self._scope_at(rel_path, line))
+                    self._add(
+                        found, rel_path, line, max(col, 0), Relation.IMPORTS, local, self._scope_at(rel_path, line)
+                    )
                     for ln, col, text_, nxt in self._name_tokens(rel_path, {local}):
                         if span[0] <= ln <= span[1] and ln != line:
                             rel = Relation.CALLS if nxt == ord("(") else Relation.READS
@@ -481,9 +529,12 @@ class DependentsFinder:
     def _shadowed(self, rel_path: str, line: int, name: str) -> bool:
         """Is `name` a parameter or a local of a function enclosing `line`?"""
         n = re.escape(name)
-        binds = re.compile(rf"^\s*(?:async\s+)?def\s+\w+\s*\((?:[^)]*[(,\s*])?{n}\s*[:=,)]"
-                           rf"|^\s*{n}\s*(?::[^=]*)?=[^=]|^\s*for\s+(?:[\w,\s]*\b)?{n}\b[\w,\s]*\bin\b"
-                           rf"|\bas\s+{n}\s*[:,)]|^\s*(?:global|nonlocal)\s", re.M)
+        binds = re.compile(
+            rf"^\s*(?:async\s+)?def\s+\w+\s*\((?:[^)]*[(,\s*])?{n}\s*[:=,)]"
+            rf"|^\s*{n}\s*(?::[^=]*)?=[^=]|^\s*for\s+(?:[\w,\s]*\b)?{n}\b[\w,\s]*\bin\b"
+            rf"|\bas\s+{n}\s*[:,)]|^\s*(?:global|nonlocal)\s",
+            re.M,
+        )
         for c in self.store.chunks_at(rel_path, line):
             if str(c.kind) not in ("function", "method"):
                 continue
@@ -514,20 +565,32 @@ class DependentsFinder:
                 res = self.table.resolve(x.target)
                 if res is None or res.target.qualname != mod:
                     continue  # a declaration on line 1, not the module
-                alias = x.anchor_text.rpartition(".")[2] if x.ref_type is not RefType.IMPORT or \
-                    not x.anchor_text.count(".") else x.anchor_text
+                alias = (
+                    x.anchor_text.rpartition(".")[2]
+                    if x.ref_type is not RefType.IMPORT or not x.anchor_text.count(".")
+                    else x.anchor_text
+                )
                 for line, col, text, nxt in self._dotted_tokens(x.rel_path, alias, name):
                     rel = Relation.CALLS if nxt == ord("(") else Relation.READS
                     self._add(found, x.rel_path, line, col, rel, text, self._scope_at(x.rel_path, line))
 
-    def _scan_member_uses(self, found: dict, target: Location, owner: str, name: str,  # type: ignore[type-arg]
-                          subclasses: list[tuple[str, str, int, str]]) -> None:
+    def _scan_member_uses(
+        self,
+        found: dict,  # type: ignore[type-arg]
+        target: Location,
+        owner: str,
+        name: str,
+        subclasses: list[tuple[str, str, int, str]],
+    ) -> None:
         """`C.m`, `C(...).m`, `v = C(...)` / `with C(...) as v` then `v.m`, for the owner class and
         each subclass that does not replace `m` (its MRO still reaches the target)."""
         classes = [owner] + [s for s, _p, _l, _b in subclasses]
         members = {name}  # `tag = to_json` in the class body: `obj.tag()` calls the target too
-        members |= {x.anchor_text for x in self.store.xrefs_to(target.rel_path, target.line)
-                    if x.ref_type is RefType.ALIAS and x.scope in classes}
+        members |= {
+            x.anchor_text
+            for x in self.store.xrefs_to(target.rel_path, target.line)
+            if x.ref_type is RefType.ALIAS and x.scope in classes
+        }
         for cls in classes:
             res = self.table.resolve(f"{cls}.{name}")
             if res is None or (res.target.rel_path, res.target.line) != (target.rel_path, target.line):
@@ -543,8 +606,16 @@ class DependentsFinder:
             rel = Relation.CALLS if cls == owner else Relation.USES_INHERITED
             for rel_path, names in sorted(local.items()):
                 for line, col, text in self._member_tokens(rel_path, names, members):
-                    self._add(found, rel_path, line, col, rel, text, self._scope_at(rel_path, line),
-                              via="" if cls == owner else cls)
+                    self._add(
+                        found,
+                        rel_path,
+                        line,
+                        col,
+                        rel,
+                        text,
+                        self._scope_at(rel_path, line),
+                        via="" if cls == owner else cls,
+                    )
 
     def _tokens_of(self, rel_path: str) -> list[tuple[int, int, str, int]]:
         """(line, col, text, kind) of the file's NAME and OP tokens (kind: 1 name, 0 op); cached by stat."""
@@ -633,21 +704,44 @@ class DependentsFinder:
         if instances:
             for i, (line, _col, text, kind) in enumerate(toks[:-2]):
                 bound = instances.get(text)
-                if (kind == 1 and bound is not None and line >= bound and toks[i + 1][2] == "."
-                        and toks[i + 2][2] in members and not (i and toks[i - 1][2] == ".")
-                        and self._scope_at(rel_path, line) == self._scope_at(rel_path, bound)):
+                if (
+                    kind == 1
+                    and bound is not None
+                    and line >= bound
+                    and toks[i + 1][2] == "."
+                    and toks[i + 2][2] in members
+                    and not (i and toks[i - 1][2] == ".")
+                    and self._scope_at(rel_path, line) == self._scope_at(rel_path, bound)
+                ):
                     out.append((toks[i + 2][0], toks[i + 2][1], f"{text}.{toks[i + 2][2]}"))
         return out
 
     # ---- helpers ---------------------------------------------------------------------------
-    def _add(self, found: dict, rel_path: str, line: int, col: int, relation: Relation,  # type: ignore[type-arg]
-             anchor: str, scope: str, via: str = "") -> None:
+    def _add(
+        self,
+        found: dict,  # type: ignore[type-arg]
+        rel_path: str,
+        line: int,
+        col: int,
+        relation: Relation,
+        anchor: str,
+        scope: str,
+        via: str = "",
+    ) -> None:
         # one site per position: a table row wins over a scan of the same spot
         if any((rel_path, line, col, r) in found for r in Relation):
             return
         found[(rel_path, line, col, relation)] = Site(
-            rel_path=rel_path, line=line, col=col, code=self.line_text(rel_path, line), relation=relation,
-            anchor_text=anchor, scope=scope, via=via, is_test=is_test_path(rel_path))
+            rel_path=rel_path,
+            line=line,
+            col=col,
+            code=self.line_text(rel_path, line),
+            relation=relation,
+            anchor_text=anchor,
+            scope=scope,
+            via=via,
+            is_test=is_test_path(rel_path),
+        )
 
     def line_text(self, rel_path: str, line: int) -> str:
         lines = self._file_lines(rel_path)

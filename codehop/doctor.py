@@ -46,8 +46,9 @@ def _environment(root: Path) -> Check:
     except CodehopError as exc:
         return Check("environment", False, exc.message, "point CODEHOP_PYTHON at a working interpreter, or unset it")
     if env is None:
-        return Check("environment", True, "none: only the repository is trusted (no .venv, venv, $VIRTUAL_ENV or"
-                     " CODEHOP_PYTHON)")
+        return Check(
+            "environment", True, "none: only the repository is trusted (no .venv, venv, $VIRTUAL_ENV or CODEHOP_PYTHON)"
+        )
     return Check("environment", True, f"{env.describe()}; {len(distributions(env))} distributions installed")
 
 
@@ -64,16 +65,27 @@ def _index(root: Path, index_dir: str | None) -> Check:
         except CodehopError as exc:
             return Check("index", False, exc.message, "pass a writable folder with --index-dir")
         where = f" ({note.removeprefix('note: ')})" if note else ""
-        return Check("index", True, f"no index yet at {folder / 'index.db'}{where}; the first question builds it "
-                     f"(or run: codehop index {root})")
+        return Check(
+            "index",
+            True,
+            f"no index yet at {folder / 'index.db'}{where}; the first question builds it "
+            f"(or run: codehop index {root})",
+        )
     why = damage(path)
     if why is not None:
-        return Check("index", False, f"{path}: damaged: {why}",
-                     f"run: codehop index {root} (it moves the damaged file aside and rebuilds)")
+        return Check(
+            "index",
+            False,
+            f"{path}: damaged: {why}",
+            f"run: codehop index {root} (it moves the damaged file aside and rebuilds)",
+        )
     store = SqliteStore(path)
     known = store.file_states()
-    stale = sum(1 for sf in walk_python_files(root)
-                if sf.rel_path not in known or known[sf.rel_path][1:] != (sf.size, sf.mtime_ns))
+    stale = sum(
+        1
+        for sf in walk_python_files(root)
+        if sf.rel_path not in known or known[sf.rel_path][1:] != (sf.size, sf.mtime_ns)
+    )
     counts = store.counts()
     store.close()
     detail = f"{path}: {counts['files']} files, {counts['chunks']} chunks, {counts['xrefs']} xrefs"
@@ -87,24 +99,35 @@ def _language_server(root: Path, server: str) -> Check:
 
     command = SERVERS[server]
     if find_executable(command[0]) is None:
-        return Check(f"language server {server}", False, f"{command[0]} not found on PATH",
-                     f"pip install {'basedpyright' if server == 'basedpyright' else 'jedi-language-server'}")
+        return Check(
+            f"language server {server}",
+            False,
+            f"{command[0]} not found on PATH",
+            f"pip install {'basedpyright' if server == 'basedpyright' else 'jedi-language-server'}",
+        )
     t0 = time.perf_counter()
     try:
         with LanguageServerClient(command, str(root), timeout_s=20, start_timeout_s=30) as client:
             client.start()
             elapsed = time.perf_counter() - t0
     except Exception as exc:
-        return Check(f"language server {server}", False, f"failed to start: {exc}",
-                     "check the server's installation; codehop falls back to Jedi and its symbol table")
+        return Check(
+            f"language server {server}",
+            False,
+            f"failed to start: {exc}",
+            "check the server's installation; codehop falls back to Jedi and its symbol table",
+        )
     return Check(f"language server {server}", True, f"started, answered initialize and stopped ({elapsed:.1f} s)")
 
 
 def _anthropic() -> Check:
     key = os.environ.get("ANTHROPIC_API_KEY", "")
     if not key:
-        return Check("anthropic", True, "ANTHROPIC_API_KEY not set: the offline generator is used "
-                     "(set it to enable --generator anthropic)")
+        return Check(
+            "anthropic",
+            True,
+            "ANTHROPIC_API_KEY not set: the offline generator is used (set it to enable --generator anthropic)",
+        )
     model = os.environ.get("CODEHOP_ANTHROPIC_MODEL", "default model")
     base = os.environ.get("ANTHROPIC_BASE_URL") or os.environ.get("CODEHOP_ANTHROPIC_BASE_URL") or "api.anthropic.com"
     return Check("anthropic", True, f"key present ({len(key)} characters, not shown); model {model}; endpoint {base}")

@@ -96,8 +96,13 @@ class Distribution:
         return f"{self.name}=={self.version}"
 
 
-def find_environment(root: str | os.PathLike[str], python: str | None = None,
-                     environ: dict[str, str] | None = None, *, timeout_s: float = 20.0) -> PythonEnvironment | None:
+def find_environment(
+    root: str | os.PathLike[str],
+    python: str | None = None,
+    environ: dict[str, str] | None = None,
+    *,
+    timeout_s: float = 20.0,
+) -> PythonEnvironment | None:
     """The environment the repository at `root` uses, or None (see the module docstring)."""
     env = os.environ if environ is None else environ
     if python:
@@ -184,8 +189,14 @@ def _venv_python(venv: Path) -> Path | None:
 def _probe(python: Path, reason: EnvReason, timeout_s: float) -> PythonEnvironment:
     """Run the interpreter once (isolated mode: no user site, no cwd on the path) and read its paths."""
     try:
-        done = subprocess.run([str(python), "-I", "-c", _PROBE], capture_output=True, text=True,
-                              timeout=timeout_s, stdin=subprocess.DEVNULL, check=False)
+        done = subprocess.run(
+            [str(python), "-I", "-c", _PROBE],
+            capture_output=True,
+            text=True,
+            timeout=timeout_s,
+            stdin=subprocess.DEVNULL,
+            check=False,
+        )
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise UsageError(f"cannot run the Python interpreter {python}: {exc}", path=str(python)) from exc
     try:
@@ -200,9 +211,15 @@ def _probe(python: Path, reason: EnvReason, timeout_s: float) -> PythonEnvironme
     # dist-packages and other package dirs on sys.path (Debian) count as package directories too
     site += tuple(p for p in sys_path if p.rstrip("/").endswith(("site-packages", "dist-packages")) and p not in site)
     stdlib = tuple(dict.fromkeys(str(x) for x in data.get("stdlib", []) if x))
-    return PythonEnvironment(python=str(python), reason=reason, version=str(data.get("version", "")),
-                             prefix=str(data.get("prefix", "")), sys_path=sys_path,
-                             site_dirs=tuple(p for p in site if Path(p).is_dir()), stdlib_dirs=stdlib)
+    return PythonEnvironment(
+        python=str(python),
+        reason=reason,
+        version=str(data.get("version", "")),
+        prefix=str(data.get("prefix", "")),
+        sys_path=sys_path,
+        site_dirs=tuple(p for p in site if Path(p).is_dir()),
+        stdlib_dirs=stdlib,
+    )
 
 
 def _read_dist_info(info: Path, site: str) -> Distribution | None:
@@ -234,6 +251,10 @@ def _read_dist_info(info: Path, site: str) -> Distribution | None:
                 first = first[:-3]
             if first and not first.endswith((".dist-info", ".data", ".pth")) and first != "..":
                 top.append(first)
-    return Distribution(name=_NORMALISE.sub("-", fields["Name"]).lower(), version=fields["Version"],
-                        record_sha256=hashlib.sha256(record).hexdigest(), site_dir=site,
-                        top_level=tuple(dict.fromkeys(top)))
+    return Distribution(
+        name=_NORMALISE.sub("-", fields["Name"]).lower(),
+        version=fields["Version"],
+        record_sha256=hashlib.sha256(record).hexdigest(),
+        site_dir=site,
+        top_level=tuple(dict.fromkeys(top)),
+    )

@@ -1,14 +1,14 @@
 """codehop's exception tree (stdlib only). Inner layers raise; front-ends convert.
 
-    CodehopError                 exit 1
-    ├── RepoNotFoundError        exit 2   the repository path is missing or not a directory
-    ├── UsageError               exit 2   a bad argument (PATH:LINE:COL, unknown symbol form, ...)
-    ├── OutsideRepoError         exit 2   a path that leaves the indexed roots
-    ├── IndexSchemaError         exit 3   an index that cannot be opened or rebuilt
-    │   └── IndexLocationError   exit 3   a named index folder that cannot be created or written
-    ├── LanguageServerError      exit 4   a language server failed (start, crash, timeout, garbage)
-    ├── GenerationError          exit 5   the model could not produce a valid answer
-    └── BudgetExceededError      exit 6   a per-query bound was hit where no partial result exists
+CodehopError                 exit 1
+├── RepoNotFoundError        exit 2   the repository path is missing or not a directory
+├── UsageError               exit 2   a bad argument (PATH:LINE:COL, unknown symbol form, ...)
+├── OutsideRepoError         exit 2   a path that leaves the indexed roots
+├── IndexSchemaError         exit 3   an index that cannot be opened or rebuilt
+│   └── IndexLocationError   exit 3   a named index folder that cannot be created or written
+├── LanguageServerError      exit 4   a language server failed (start, crash, timeout, garbage)
+├── GenerationError          exit 5   the model could not produce a valid answer
+└── BudgetExceededError      exit 6   a per-query bound was hit where no partial result exists
 """
 
 from __future__ import annotations

@@ -21,8 +21,7 @@ if TYPE_CHECKING:  # networkx (~0.15 s) loads only for the whole graph (`codehop
 
 _SECOND_HOP = ("contains", "inherits", "reexports")
 _THROUGH = frozenset({"inherits", "reexports", "imports", "references", "overrides"})
-_KIND = {"class": NodeKind.CLASS, "function": NodeKind.FUNCTION, "value": NodeKind.BINDING,
-         "alias": NodeKind.BINDING}
+_KIND = {"class": NodeKind.CLASS, "function": NodeKind.FUNCTION, "value": NodeKind.BINDING, "alias": NodeKind.BINDING}
 
 
 class GraphContext:
@@ -37,8 +36,11 @@ class GraphContext:
 
     # ---- loading -----------------------------------------------------------
     def _nodes(self, rel_path: str | None, classes: set[str]) -> list[Node]:
-        nodes = [Node(id=module, kind=NodeKind.MODULE, path=path, start_line=1, end_line=1)
-                 for path, module in self.store.file_modules() if rel_path is None or path == rel_path]
+        nodes = [
+            Node(id=module, kind=NodeKind.MODULE, path=path, start_line=1, end_line=1)
+            for path, module in self.store.file_modules()
+            if rel_path is None or path == rel_path
+        ]
         for scope, name, kind, path, line, end in self.store.declarations(rel_path):
             k = _KIND[kind]
             if k is NodeKind.FUNCTION and scope in classes:
@@ -47,8 +49,10 @@ class GraphContext:
         return nodes
 
     def _edges(self, rel_path: str | None) -> list[Edge]:
-        return [Edge(src=src, dst=dst, type=EdgeType(etype), path=path, line=line, resolved=bool(ok))
-                for src, dst, etype, path, line, ok in self.store.edges(rel_path)]
+        return [
+            Edge(src=src, dst=dst, type=EdgeType(etype), path=path, line=line, resolved=bool(ok))
+            for src, dst, etype, path, line, ok in self.store.edges(rel_path)
+        ]
 
     def _classes(self) -> set[str]:
         return {r[0] for r in self.store.conn.execute("SELECT qualname FROM classes")}
@@ -122,9 +126,13 @@ class GraphContext:
             if k is NodeKind.FUNCTION and table.src.class_info(scope) is not None:
                 k = NodeKind.METHOD
             nodes.append(Node(id=node_id, kind=k))
-        return LocalGraph(nodes, [
-            Edge(src=a, dst=b, type=EdgeType(t), path=p, line=ln, resolved=bool(ok))
-            for a, b, t, p, ln, ok in edges.values()])
+        return LocalGraph(
+            nodes,
+            [
+                Edge(src=a, dst=b, type=EdgeType(t), path=p, line=ln, resolved=bool(ok))
+                for a, b, t, p, ln, ok in edges.values()
+            ],
+        )
 
     def neighbours(self, seeds: dict[str, float], k: int) -> list[tuple[str, float, str]]:
         """Hidden dependencies of the seeds, each with the edge path that justifies it."""
@@ -175,17 +183,28 @@ class GraphContext:
         """The innermost declaration of the graph whose span holds `rel_path:line`."""
         best: Node | None = None
         for n in self.graph().nodes():
-            if n.path == rel_path and n.start_line is not None and n.end_line is not None \
-                    and n.start_line <= line <= n.end_line:
+            if (
+                n.path == rel_path
+                and n.start_line is not None
+                and n.end_line is not None
+                and n.start_line <= line <= n.end_line
+            ):
                 if best is None or (n.end_line - n.start_line) < ((best.end_line or 0) - (best.start_line or 0)):
                     best = n
         if best is None:
             return self.store.module_of(rel_path)
         return best.id
 
-    def picture(self, node: str, depth: int, *, highlight_nodes: tuple[str, ...] = (),
-                highlight_edges: tuple[tuple[str, str], ...] = (),
-                extra_edges: tuple[tuple[str, str, str], ...] = (), max_nodes: int = 24) -> str:
+    def picture(
+        self,
+        node: str,
+        depth: int,
+        *,
+        highlight_nodes: tuple[str, ...] = (),
+        highlight_edges: tuple[tuple[str, str], ...] = (),
+        extra_edges: tuple[tuple[str, str, str], ...] = (),
+        max_nodes: int = 24,
+    ) -> str:
         """DOT of the neighbourhood as a picture (graphs.picture_dot): every class drawn lists all
         its members; the chain's nodes are drawn even when the walk did not reach them."""
         graph = self.graph()
@@ -213,15 +232,32 @@ class GraphContext:
                         seen.update([e, *owner])
                         edges += [e, *owner]
                         ids |= {e.dst} | {c.src for c in owner}
-        return picture_dot(node, {i: graph.node(i) for i in ids}, edges, highlight_nodes=highlight_nodes,
-                           highlight_edges=highlight_edges, extra_edges=extra_edges, max_nodes=max_nodes)
+        return picture_dot(
+            node,
+            {i: graph.node(i) for i in ids},
+            edges,
+            highlight_nodes=highlight_nodes,
+            highlight_edges=highlight_edges,
+            extra_edges=extra_edges,
+            max_nodes=max_nodes,
+        )
 
     def neighbourhood(self, node: str, depth: int) -> list[dict[str, Any]]:
         rows = []
         for edge, direction in self.graph().neighbourhood(node, depth):
             other = edge.dst if direction == "out" else edge.src
-            rows.append({"direction": direction, "type": str(edge.type), "src": edge.src, "dst": edge.dst,
-                         "other": other, "path": edge.path, "line": edge.line, "resolved": edge.resolved})
+            rows.append(
+                {
+                    "direction": direction,
+                    "type": str(edge.type),
+                    "src": edge.src,
+                    "dst": edge.dst,
+                    "other": other,
+                    "path": edge.path,
+                    "line": edge.line,
+                    "resolved": edge.resolved,
+                }
+            )
         return rows
 
     def stats(self) -> dict[str, int]:

@@ -62,10 +62,19 @@ class IndexReport:
     stamp: TreeStamp | None = None  # what the walk saw, for a cheap "anything changed?" later
 
     def to_dict(self) -> dict[str, object]:
-        return {"root": self.root, "index": self.index_path, "files": self.files,
-                "parsed": self.parsed, "deleted": self.deleted, "chunks": self.chunks,
-                "xrefs": self.xrefs, "seconds": round(self.seconds, 3), "rebuilt": self.rebuilt,
-                "note": self.note, "warnings": self.warnings}
+        return {
+            "root": self.root,
+            "index": self.index_path,
+            "files": self.files,
+            "parsed": self.parsed,
+            "deleted": self.deleted,
+            "chunks": self.chunks,
+            "xrefs": self.xrefs,
+            "seconds": round(self.seconds, 3),
+            "rebuilt": self.rebuilt,
+            "note": self.note,
+            "warnings": self.warnings,
+        }
 
 
 def repo_key(root: Path) -> str:
@@ -121,18 +130,24 @@ def locate_index(root: Path, index_dir: str | os.PathLike[str] | None = None) ->
     for folder in folders:
         why = _unusable(folder)
         if why is None:
-            note = "" if folder == folders[0] else (
-                f"note: cannot write {folders[0]} ({reasons[0]}); the index lives in {folder}")
+            note = (
+                ""
+                if folder == folders[0]
+                else (f"note: cannot write {folders[0]} ({reasons[0]}); the index lives in {folder}")
+            )
             return folder, note
         reasons.append(why)
     if named_by:
         raise IndexLocationError(
             f"cannot keep the index in {folders[0]} (named by {named_by}): {reasons[0]}; "
             f"name a writable folder, or leave {named_by} out to use {root / '.codehop'}",
-            path=str(folders[0]))
+            path=str(folders[0]),
+        )
     raise IndexLocationError(
         f"cannot write an index in {folders[0]} ({reasons[0]}) nor in {folders[1]} ({reasons[1]}); "
-        "pass a writable folder with --index-dir", path=str(folders[0]))
+        "pass a writable folder with --index-dir",
+        path=str(folders[0]),
+    )
 
 
 def _read(sf: SourceFile, max_bytes: int) -> tuple[bytes | None, str | None]:
@@ -185,9 +200,12 @@ def _parse_all(jobs: list[tuple[str, bytes]], workers: int) -> Iterator[tuple[Fi
     ordered = sorted(jobs, key=lambda j: -len(j[1]))
     # forking a process that runs other threads (an editor or MCP server) can inherit a held lock
     method = "fork" if threading.active_count() == 1 else "forkserver"
-    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method),
-                             initializer=_exit_with_parent,
-                             initargs=(os.getpid() if method == "fork" else 0,)) as pool:
+    with ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=multiprocessing.get_context(method),
+        initializer=_exit_with_parent,
+        initargs=(os.getpid() if method == "fork" else 0,),
+    ) as pool:
         yield from pool.map(_parse_one, ordered, chunksize=8)
 
 
@@ -220,8 +238,9 @@ def _remove_stale_builds(idx_dir: Path) -> None:
             pass
 
 
-def open_index(root: Path, index_dir: Path, *, verify: bool = False,
-               warnings: list[str] | None = None) -> SqliteStore | None:
+def open_index(
+    root: Path, index_dir: Path, *, verify: bool = False, warnings: list[str] | None = None
+) -> SqliteStore | None:
     """The existing index if it opens and matches our schema; else None (moved aside).
     `verify` also checks every page (`codehop index`, and after a query met a database error)."""
     path = index_dir / "index.db"
@@ -259,10 +278,17 @@ def repair_index(repo: str | os.PathLike[str], index_dir: str | os.PathLike[str]
     return f"the index was damaged ({why}); moved aside to {aside.name}, rebuilding"
 
 
-def index_repo(repo: str | os.PathLike[str], *, index_dir: str | os.PathLike[str] | None = None,
-               max_file_bytes: int = DEFAULT_MAX_FILE_BYTES, workers: int | None = None,
-               progress: Progress | None = None, stamp: TreeStamp | None = None,
-               include: frozenset[str] | None = None, verify: bool = False) -> tuple[SqliteStore, IndexReport]:
+def index_repo(
+    repo: str | os.PathLike[str],
+    *,
+    index_dir: str | os.PathLike[str] | None = None,
+    max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
+    workers: int | None = None,
+    progress: Progress | None = None,
+    stamp: TreeStamp | None = None,
+    include: frozenset[str] | None = None,
+    verify: bool = False,
+) -> tuple[SqliteStore, IndexReport]:
     """Bring the index of `repo` up to date; return the store and what was done.
 
     `stamp`, from an earlier report of the same process, lets an update skip the directory
@@ -350,9 +376,13 @@ def _fill_counts(store: SqliteStore, report: IndexReport) -> None:
     report.xrefs = counts["xrefs"]
 
 
-def _build_fresh(idx_dir: Path, facts: Iterable[FileRows], hashes: dict[str, str],
-                 stats: dict[str, tuple[int, int]], phase: Callable[[str], None] = lambda p: None,
-                 ) -> SqliteStore:
+def _build_fresh(
+    idx_dir: Path,
+    facts: Iterable[FileRows],
+    hashes: dict[str, str],
+    stats: dict[str, tuple[int, int]],
+    phase: Callable[[str], None] = lambda p: None,
+) -> SqliteStore:
     from codehop.xref_resolve import resolve_static
 
     final = idx_dir / "index.db"
@@ -377,12 +407,14 @@ def _build_fresh(idx_dir: Path, facts: Iterable[FileRows], hashes: dict[str, str
         phase("write")
         create_indexes(c)
         bump_generation(c)
-        c.execute("INSERT INTO counters VALUES ('rebuilds', 1) ON CONFLICT(key) DO UPDATE"
-                  " SET value = value + 1")
+        c.execute("INSERT INTO counters VALUES ('rebuilds', 1) ON CONFLICT(key) DO UPDATE SET value = value + 1")
     tmp_store.conn.execute("PRAGMA journal_mode=WAL")
     tmp_store.close()
-    gone = IndexSchemaError(f"the index being built ({tmp.name}) was deleted while it was written; "
-                            "nothing was replaced: run the command again", path=str(tmp))
+    gone = IndexSchemaError(
+        f"the index being built ({tmp.name}) was deleted while it was written; "
+        "nothing was replaced: run the command again",
+        path=str(tmp),
+    )
     if not tmp.exists():  # another process deleted it mid-build: the old index stays untouched
         raise gone
     for suffix in ("-wal", "-shm"):
@@ -405,8 +437,10 @@ def _interface(conn: sqlite3.Connection, rel: str) -> tuple[str, frozenset[tuple
 
 def _declaration_lines(conn: sqlite3.Connection, rel: str) -> dict[str, int]:
     """qualname -> line of each binding in a file (the last binding of a name wins, as at run time)."""
-    return {f"{s}.{n}": line for s, n, line in
-            conn.execute("SELECT scope, name, line FROM bindings WHERE rel_path=? ORDER BY line", (rel,))}
+    return {
+        f"{s}.{n}": line
+        for s, n, line in conn.execute("SELECT scope, name, line FROM bindings WHERE rel_path=? ORDER BY line", (rel,))
+    }
 
 
 def _shift_targets(conn: sqlite3.Connection, moved: dict[str, dict[int, int]]) -> None:
@@ -415,8 +449,10 @@ def _shift_targets(conn: sqlite3.Connection, moved: dict[str, dict[int, int]]) -
     for rel, lines in moved.items():
         if not lines:
             continue
-        conn.executemany("UPDATE xrefs SET target_line=? WHERE target_path=? AND target_line=?",
-                         [(-new, rel, old) for old, new in lines.items()])
+        conn.executemany(
+            "UPDATE xrefs SET target_line=? WHERE target_path=? AND target_line=?",
+            [(-new, rel, old) for old, new in lines.items()],
+        )
         conn.execute("UPDATE xrefs SET target_line=-target_line WHERE target_path=? AND target_line<0", (rel,))
 
 
@@ -427,9 +463,15 @@ def _interface_of_rows(f: FileRows) -> frozenset[tuple[str, ...]]:
     return frozenset(names)
 
 
-def _update(store: SqliteStore, facts: list[FileRows], deleted: list[str], hashes: dict[str, str],
-            stats: dict[str, tuple[int, int]], touched_only: list[tuple[str, int, int]],
-            phase: Callable[[str], None] = lambda p: None) -> None:
+def _update(
+    store: SqliteStore,
+    facts: list[FileRows],
+    deleted: list[str],
+    hashes: dict[str, str],
+    stats: dict[str, tuple[int, int]],
+    touched_only: list[tuple[str, int, int]],
+    phase: Callable[[str], None] = lambda p: None,
+) -> None:
     from codehop.xref_resolve import resolve_static
 
     changed_paths = [f[0] for f in facts]
@@ -456,11 +498,11 @@ def _update(store: SqliteStore, facts: list[FileRows], deleted: list[str], hashe
                         dirty.add(old[f[0]][0])
                     continue
                 new_lines = {f"{b[0]}.{b[1]}": b[4] for b in sorted(f[6], key=lambda b: b[4])}
-                moved[f[0]] = {line: new_lines[q] for q, line in old_lines[f[0]].items()
-                               if q in new_lines and new_lines[q] != line}
+                moved[f[0]] = {
+                    line: new_lines[q] for q, line in old_lines[f[0]].items() if q in new_lines and new_lines[q] != line
+                }
             _shift_targets(conn, moved)
             phase("resolve")
             resolve_static(store, conn, (changed_paths, redo_into, sorted(dirty)))
-            conn.execute("INSERT INTO counters VALUES ('rebuilds', 1) ON CONFLICT(key) DO UPDATE"
-                         " SET value = value + 1")
+            conn.execute("INSERT INTO counters VALUES ('rebuilds', 1) ON CONFLICT(key) DO UPDATE SET value = value + 1")
         bump_generation(conn)

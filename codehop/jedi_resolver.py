@@ -32,8 +32,15 @@ class JediTimeout(CodehopError):
 class JediResolver:
     name = Provenance.JEDI
 
-    def __init__(self, root: str, table: SymbolTable, *, timeout_s: float = 5.0,
-                 python: str | None = None, boundary: Boundary | None = None) -> None:
+    def __init__(
+        self,
+        root: str,
+        table: SymbolTable,
+        *,
+        timeout_s: float = 5.0,
+        python: str | None = None,
+        boundary: Boundary | None = None,
+    ) -> None:
         self.root = Path(root)
         self.python = python  # the chosen environment's interpreter (else codehop's own)
         self.boundary = boundary or Boundary(self.root)
@@ -49,18 +56,20 @@ class JediResolver:
         # process relies on the default to refuse absurdly nested files, so it is put back (a
         # deeper Jedi recursion becomes this rung's failure, caught by the ladder)
         limit = sys.getrecursionlimit()
-        import jedi  # type: ignore[import-untyped]
+        import jedi
 
         sys.setrecursionlimit(limit)
 
         if self._project is None:
             # the indexed root comes first, so an installed copy of the same package never wins
-            env = (jedi.create_environment(self.python, safe=False) if self.python
-                   else jedi.get_default_environment())
+            env = jedi.create_environment(self.python, safe=False) if self.python else jedi.get_default_environment()
             env_path = [p for p in env.get_sys_path() if p != str(self.root)]
-            self._project = jedi.Project(str(self.root), sys_path=[str(self.root), *env_path],
-                                         smart_sys_path=False,
-                                         **({"environment_path": self.python} if self.python else {}))
+            self._project = jedi.Project(
+                str(self.root),
+                sys_path=[str(self.root), *env_path],
+                smart_sys_path=False,
+                **({"environment_path": self.python} if self.python else {}),
+            )
         return jedi
 
     def resolve(self, ref: PendingReference) -> Resolution | None:
@@ -88,8 +97,9 @@ class JediResolver:
             elif how == "probe" and (found := self.table.find_module(ref.ref_target)) is not None:
                 mod, rest = found
                 expr = ".".join([mod, *rest])
-                script = jedi.Script(code=f"import {mod}\n{expr}\n",
-                                     path=str(self.root / "__codehop_probe__.py"), project=self._project)
+                script = jedi.Script(
+                    code=f"import {mod}\n{expr}\n", path=str(self.root / "__codehop_probe__.py"), project=self._project
+                )
                 names = self._goto(script, 2, len(expr))
             if names:
                 break
@@ -101,11 +111,13 @@ class JediResolver:
         rel = self.boundary.place(mpath)
         if rel is None:
             ext = n.module_name or mpath.stem
-            return Resolution(target=Location(rel_path="", line=0, qualname=ext), provenance=self.name,
-                              external=ext)
+            return Resolution(target=Location(rel_path="", line=0, qualname=ext), provenance=self.name, external=ext)
         target = Location(rel_path=rel, line=n.line or 1, qualname=n.full_name or n.name)
-        return Resolution(target=target, provenance=self.name,
-                          steps=(Step(from_loc=origin, to_loc=target, resolver=self.name, note="goto"),))
+        return Resolution(
+            target=target,
+            provenance=self.name,
+            steps=(Step(from_loc=origin, to_loc=target, resolver=self.name, note="goto"),),
+        )
 
     @staticmethod
     def _goto(script: Any, line: int, col: int) -> list[Any]:
@@ -118,4 +130,3 @@ class JediResolver:
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
-

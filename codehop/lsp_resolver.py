@@ -30,10 +30,18 @@ if TYPE_CHECKING:  # pygls and lsprotocol cost ~0.4 s to import: loaded when a q
 class LspResolver:
     name = Provenance.LSP
 
-    def __init__(self, root: str, table: SymbolTable, *, server: str = "basedpyright",
-                 command: tuple[str, ...] = (), timeout_s: float = 5.0,
-                 probe_dir: str | None = None, boundary: Boundary | None = None,
-                 settings: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        root: str,
+        table: SymbolTable,
+        *,
+        server: str = "basedpyright",
+        command: tuple[str, ...] = (),
+        timeout_s: float = 5.0,
+        probe_dir: str | None = None,
+        boundary: Boundary | None = None,
+        settings: dict[str, Any] | None = None,
+    ) -> None:
         if not command:
             if server not in SERVERS:
                 raise UsageError(f"unknown language server {server!r}; choose {', '.join(SERVERS)}")
@@ -58,10 +66,14 @@ class LspResolver:
             from lsp_bridge.client import LanguageServerClient
 
             timeout_s = self._timeout_s
-            self._client = LanguageServerClient(self._command, str(self.root), timeout_s=timeout_s,
-                                                start_timeout_s=max(20.0, timeout_s),
-                                                first_timeout_s=max(20.0, 4 * timeout_s),
-                                                settings=self._settings)
+            self._client = LanguageServerClient(
+                self._command,
+                str(self.root),
+                timeout_s=timeout_s,
+                start_timeout_s=max(20.0, timeout_s),
+                first_timeout_s=max(20.0, 4 * timeout_s),
+                settings=self._settings,
+            )
         return self._client
 
     def resolve(self, ref: PendingReference) -> Resolution | None:
@@ -81,8 +93,9 @@ class LspResolver:
         with self._lock:
             for how in order:
                 if how == "site" and site is not None:  # ask where the name stands, as an editor would
-                    locations = self._first_answer(str(site.path), ref.origin_line - 1,
-                                                   utf16_col(site.line_text, site.col))
+                    locations = self._first_answer(
+                        str(site.path), ref.origin_line - 1, utf16_col(site.line_text, site.col)
+                    )
                 elif how == "probe" and (found := self.table.find_module(ref.ref_target)) is not None:
                     mod, rest = found  # a dotted absolute target: through a probe file
                     expr = ".".join([mod, *rest])
@@ -101,11 +114,13 @@ class LspResolver:
         rel = self.boundary.place(target_path)
         if rel is None:
             ext = _module_name_of(target_path)
-            return Resolution(target=Location(rel_path="", line=0, qualname=ext), provenance=self.name,
-                              external=ext)
+            return Resolution(target=Location(rel_path="", line=0, qualname=ext), provenance=self.name, external=ext)
         target = Location(rel_path=rel, line=loc.line + 1, qualname=_qualname_at(self.table, rel, loc.line + 1))
-        return Resolution(target=target, provenance=self.name,
-                          steps=(Step(from_loc=origin, to_loc=target, resolver=self.name, note="definition"),))
+        return Resolution(
+            target=target,
+            provenance=self.name,
+            steps=(Step(from_loc=origin, to_loc=target, resolver=self.name, note="definition"),),
+        )
 
     def _first_answer(self, path: str, line0: int, col: int) -> list[Location_]:
         """definition, then typeDefinition and implementation where the server has them
@@ -130,7 +145,7 @@ def _module_name_of(path: Path) -> str:
     parts = list(path.with_suffix("").parts)
     for marker in ("site-packages", "dist-packages", "typeshed", "stdlib"):
         if marker in parts:
-            parts = parts[len(parts) - parts[::-1].index(marker):]
+            parts = parts[len(parts) - parts[::-1].index(marker) :]
             break
     else:
         parts = parts[-1:]

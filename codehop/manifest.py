@@ -33,8 +33,9 @@ if TYPE_CHECKING:
 
 MAX_SITES_PER_SUBJECT = 400
 # members every file object, string or container has: `x.read()` names no class of ours
-_COMMON_MEMBERS = frozenset(n for t in (str, bytes, list, dict, set, io.IOBase, io.BufferedReader, io.TextIOWrapper)
-                            for n in dir(t))
+_COMMON_MEMBERS = frozenset(
+    n for t in (str, bytes, list, dict, set, io.IOBase, io.BufferedReader, io.TextIOWrapper) for n in dir(t)
+)
 _STRING_KEY = re.compile(r"""["']([a-z][\w-]*(?:\.[\w-]+)+)["']""")
 _TEST_PATH = re.compile(r"(^|/)(tests?|testing)(/|$)|(^|/)test_[^/]*\.py$|_tests?\.py$")
 
@@ -61,9 +62,19 @@ class Site:
 
     def chunk(self) -> Chunk:
         """The site as a one-line chunk (what a context item carries)."""
-        return Chunk(rel_path=self.rel_path, start_line=self.line, end_line=self.line, kind=ChunkKind.FUNCTION,
-                     qualname=self.subject, name=self.subject.rpartition(".")[2], signature="", docstring="",
-                     text=self.source, identifiers="", chunk_id=-(abs(hash((self.rel_path, self.line))) % 10**12) - 1)
+        return Chunk(
+            rel_path=self.rel_path,
+            start_line=self.line,
+            end_line=self.line,
+            kind=ChunkKind.FUNCTION,
+            qualname=self.subject,
+            name=self.subject.rpartition(".")[2],
+            signature="",
+            docstring="",
+            text=self.source,
+            identifiers="",
+            chunk_id=-(abs(hash((self.rel_path, self.line))) % 10**12) - 1,
+        )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -73,8 +84,20 @@ class Manifest:
 
 
 # relations an edit must follow first; type annotations and plain imports after
-_PRIORITY = {"overrides": 0, "calls": 0, "inherits": 0, "uses_inherited": 0, "reexports": 1, "aliases": 1,
-             "decorates": 1, "reads": 2, "tests import": 2, "uses by name": 3, "imports": 3, "annotates": 4}
+_PRIORITY = {
+    "overrides": 0,
+    "calls": 0,
+    "inherits": 0,
+    "uses_inherited": 0,
+    "reexports": 1,
+    "aliases": 1,
+    "decorates": 1,
+    "reads": 2,
+    "tests import": 2,
+    "uses by name": 3,
+    "imports": 3,
+    "annotates": 4,
+}
 
 
 def blast_radius(app: App, subjects: tuple[Subject, ...], *, tests: bool = True) -> Manifest:
@@ -107,8 +130,15 @@ def blast_radius(app: App, subjects: tuple[Subject, ...], *, tests: bool = True)
             if (rel_path, line) in seen or (rel_path, line) == (s.rel_path, s.line):
                 continue
             seen.add((rel_path, line))
-            sites.append(Site(rel_path=rel_path, line=line, source=lines.get(rel_path, line),
-                              relation=relation, subject=s.qualname))
+            sites.append(
+                Site(
+                    rel_path=rel_path,
+                    line=line,
+                    source=lines.get(rel_path, line),
+                    relation=relation,
+                    subject=s.qualname,
+                )
+            )
         per_subject.append(sites)
     return Manifest(sites=tuple(_files_first(per_subject)), complete=complete)
 
@@ -123,21 +153,32 @@ def reexport_sites(app: App, qualnames: list[str]) -> list[Site]:
         if res is None or res.is_external:
             continue
         for rel_path, line in app.store.conn.execute(
-                "SELECT rel_path, line FROM xrefs WHERE target_path=? AND target_line=? AND"
-                " (ref_type IN ('reexport', 'star_import') OR (ref_type='import' AND rel_path LIKE '%__init__.py'))"
-                " LIMIT 3", (res.target.rel_path, res.target.line)):
-            out.append(Site(rel_path=rel_path, line=line, source=lines.get(rel_path, line),
-                            relation="reexports", subject=qual))
+            "SELECT rel_path, line FROM xrefs WHERE target_path=? AND target_line=? AND"
+            " (ref_type IN ('reexport', 'star_import') OR (ref_type='import' AND rel_path LIKE '%__init__.py'))"
+            " LIMIT 3",
+            (res.target.rel_path, res.target.line),
+        ):
+            out.append(
+                Site(rel_path=rel_path, line=line, source=lines.get(rel_path, line), relation="reexports", subject=qual)
+            )
         module, _, name = res.target.qualname.rpartition(".")
         if name.startswith("_"):
             continue
         # `from .m import *` passes the public names of m on (those in its `__all__`, when it has one)
         for rel_path, line in app.store.conn.execute(
-                "SELECT rel_path, line FROM xrefs WHERE ref_type='star_import' AND target=? LIMIT 3", (module,)):
+            "SELECT rel_path, line FROM xrefs WHERE ref_type='star_import' AND target=? LIMIT 3", (module,)
+        ):
             names = app.store.all_names(module)
             if names is None or name in names:
-                out.append(Site(rel_path=rel_path, line=line, source=lines.get(rel_path, line),
-                                relation="reexports", subject=res.target.qualname))
+                out.append(
+                    Site(
+                        rel_path=rel_path,
+                        line=line,
+                        source=lines.get(rel_path, line),
+                        relation="reexports",
+                        subject=res.target.qualname,
+                    )
+                )
     return out
 
 
@@ -153,15 +194,24 @@ def imported_sites(app: App, rel_paths: list[str], limit: int = 60) -> list[Site
         per_file.append(out)
         module = app.store.module_of(rel_path) or rel_path
         for target_path, target_line, target in app.store.conn.execute(
-                "SELECT target_path, target_line, target FROM xrefs WHERE rel_path=? AND ref_type IN ('import', 'star_import')"
-                " AND target_path != ? ORDER BY line", (rel_path, rel_path)):
+            "SELECT target_path, target_line, target FROM xrefs WHERE rel_path=? AND ref_type IN ('import', 'star_import')"
+            " AND target_path != ? ORDER BY line",
+            (rel_path, rel_path),
+        ):
             if not target_path:
                 target_path, target_line = _declared(app, target)
             if not target_path or target_path == rel_path or (target_path, target_line) in seen:
                 continue
             seen.add((target_path, target_line))
-            out.append(Site(rel_path=target_path, line=max(1, target_line), source=lines.get(target_path, target_line),
-                            relation=f"imported by {rel_path}", subject=target or module))
+            out.append(
+                Site(
+                    rel_path=target_path,
+                    line=max(1, target_line),
+                    source=lines.get(target_path, target_line),
+                    relation=f"imported by {rel_path}",
+                    subject=target or module,
+                )
+            )
     # the focus files take turns, so the first file's long import list does not crowd out the next
     merged = [site for row in itertools.zip_longest(*per_file) for site in row if site is not None]
     return merged[:limit]
@@ -176,15 +226,16 @@ def _declared(app: App, dotted: str) -> tuple[str, int]:
         return "", 0
     row = app.store.conn.execute(
         "SELECT rel_path, line FROM bindings WHERE scope=? AND name=? AND kind IN ('class', 'function', 'value')"
-        " ORDER BY line LIMIT 1", (module, name)).fetchone()
+        " ORDER BY line LIMIT 1",
+        (module, name),
+    ).fetchone()
     return (row[0], row[1]) if row else ("", 0)
 
 
 def _without_owners(subjects: tuple[Subject, ...]) -> tuple[Subject, ...]:
     """A class named only as the owner of a named member (`Flask.ensure_sync`) is not a subject of its own."""
     names = {s.qualname for s in subjects}
-    return tuple(s for s in subjects
-                 if not (s.kind == "class" and any(n.startswith(s.qualname + ".") for n in names)))
+    return tuple(s for s in subjects if not (s.kind == "class" and any(n.startswith(s.qualname + ".") for n in names)))
 
 
 def _files_first(per_subject: list[list[Site]]) -> list[Site]:
@@ -217,14 +268,15 @@ def _member_uses_by_name(app: App, s: Subject) -> list[tuple[str, int, str]]:
     if name.startswith("__") or len(name) < 4 or name in _COMMON_MEMBERS or app.store.class_info(owner) is None:
         return []
     declared = app.store.conn.execute(
-        "SELECT count(DISTINCT b.scope) FROM bindings b JOIN classes c ON c.qualname = b.scope WHERE b.name=?",
-        (name,)).fetchone()[0]
+        "SELECT count(DISTINCT b.scope) FROM bindings b JOIN classes c ON c.qualname = b.scope WHERE b.name=?", (name,)
+    ).fetchone()[0]
     if declared > 3:
         return []
     pattern = re.compile(rf"\.{re.escape(name)}\b")
     out: list[tuple[str, int, str]] = []
     for rel_path, start, text in app.store.conn.execute(
-            "SELECT rel_path, start_line, text FROM chunks WHERE text LIKE ? LIMIT 400", (f"%.{name}%",)):
+        "SELECT rel_path, start_line, text FROM chunks WHERE text LIKE ? LIMIT 400", (f"%.{name}%",)
+    ):
         for i, line in enumerate(text.split("\n")):
             if pattern.search(line) and not line.lstrip().startswith(("from ", "import ", "#")):
                 out.append((rel_path, start + i, "uses by name"))
@@ -250,7 +302,9 @@ def _test_importers(app: App, s: Subject) -> list[tuple[str, int, str]]:
         return []
     rows = app.store.conn.execute(
         "SELECT rel_path, min(line) FROM xrefs WHERE ref_type IN ('import', 'star_import') AND"
-        " (target=? OR target LIKE ?) GROUP BY rel_path", (module, module + ".%")).fetchall()
+        " (target=? OR target LIKE ?) GROUP BY rel_path",
+        (module, module + ".%"),
+    ).fetchall()
     return [(p, ln, "tests import") for p, ln in rows if _TEST_PATH.search(p)]
 
 
@@ -266,7 +320,9 @@ def _registry_sites(app: App, s: Subject) -> list[tuple[str, int, str]]:
     for key in keys[:12]:
         for rel_path, start, text in app.store.conn.execute(
             "SELECT rel_path, start_line, text FROM chunks WHERE kind='module' AND text LIKE ? AND rel_path != ?"
-            " LIMIT 5", (f'%"{key}"%', s.rel_path)):
+            " LIMIT 5",
+            (f'%"{key}"%', s.rel_path),
+        ):
             for i, line in enumerate(text.split("\n")):
                 if f'"{key}"' in line or f"'{key}'" in line:
                     out.append((rel_path, start + i, f'names "{key}"'))

@@ -447,8 +447,7 @@ def disk_line(app: App, rel_path: str, buffer: str, line: int) -> int | None:
     return None
 
 
-def at_buffer(app: App, rel_path: str, line: int, col: int, buffer: str | None
-              ) -> tuple[int, str | None]:
+def at_buffer(app: App, rel_path: str, line: int, col: int, buffer: str | None) -> tuple[int, str | None]:
     """(line to look up in the index, buffer text of a line the index never saw, else None)."""
     if buffer is None:
         return line, None
@@ -502,8 +501,9 @@ def item_at(app: App, rel_path: str, line: int, col: int, buffer: str | None = N
     return item(app, res.target.qualname)
 
 
-def references(app: App, rel_path: str, line: int, col: int, *, include_declaration: bool,
-               buffer: str | None = None) -> tuple[Location | None, list[Site]]:
+def references(
+    app: App, rel_path: str, line: int, col: int, *, include_declaration: bool, buffer: str | None = None
+) -> tuple[Location | None, list[Site]]:
     """The declaration under the cursor and every site that names it: through re-exports, `as`
     renames, aliases, star imports, module aliases; an inherited member's uses on subclasses.
     With `include_declaration`, the re-export lines too (the declaration itself is the caller's)."""
@@ -626,15 +626,27 @@ def document_symbols(app: App, rel_path: str) -> list[Outline]:
             if node[3].rpartition(".")[0] != parent:
                 continue
             kids = build(node[3], items)
-            out.append(Outline(name=node[2], qualname=node[3], kind=node[4], line=node[0], end_line=node[1],
-                               col=node[5], children=tuple(kids)))
+            out.append(
+                Outline(
+                    name=node[2],
+                    qualname=node[3],
+                    kind=node[4],
+                    line=node[0],
+                    end_line=node[1],
+                    col=node[5],
+                    children=tuple(kids),
+                )
+            )
         return out
 
     top = build(module, nodes)
     placed = {o.qualname for o in _walk(top)}
     # nested functions and members of classes declared in odd places: put them at the top level
-    top += [Outline(name=n[2], qualname=n[3], kind=n[4], line=n[0], end_line=n[1], col=n[5])
-            for n in nodes if n[3] not in placed]
+    top += [
+        Outline(name=n[2], qualname=n[3], kind=n[4], line=n[0], end_line=n[1], col=n[5])
+        for n in nodes
+        if n[3] not in placed
+    ]
     return sorted(top, key=lambda o: o.line)
 
 

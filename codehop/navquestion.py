@@ -77,53 +77,220 @@ class _Rel:
 
 
 RELATIONS: tuple[_Rel, ...] = (
-    _Rel(Intent.CALLERS, Intent.CALLEES, frozenset({"call", "calls", "calling", "invoke", "invokes", "invoking",
-                                                    "instantiate", "instantiates", "instantiating"}),
-         frozenset({"called", "invoked", "instantiated"}),
-         frozenset({"caller", "callers", "call sites", "invocations", "instantiations"}),
-         outgoing_nouns=frozenset({"callees", "callee", "calls"})),
-    _Rel(Intent.USERS, None, frozenset({"use", "uses", "using", "reference", "references", "referencing",
-                                        "read", "reads", "reading", "access", "accesses", "accessing"}),
-         frozenset({"used", "referenced", "read", "accessed"}),
-         frozenset({"user", "users", "usage", "usages", "uses", "references", "dependents", "consumers"})),
-    _Rel(Intent.USERS, None, frozenset({"depend", "depends", "depending", "rely", "relies"}),
-         frozenset(), frozenset(), preposition="on"),
-    _Rel(Intent.IMPORTERS, None, frozenset({"import", "imports", "importing", "reexport", "reexports",
-                                            "re-export", "re-exports"}),
-         frozenset({"imported", "reexported", "re-exported"}),
-         frozenset({"importer", "importers", "imports"})),
-    _Rel(Intent.SUBCLASSES, None, frozenset({"subclass", "subclasses", "subclassing", "extend", "extends",
-                                             "extending", "specialise", "specialises", "specialize",
-                                             "specializes"}),
-         frozenset({"subclassed", "extended", "specialised", "specialized"}),
-         frozenset({"subclass", "subclasses", "subtypes", "descendants", "derived classes", "child classes",
-                    "children"})),
-    _Rel(Intent.SUBCLASSES, None, frozenset({"inherit", "inherits", "inheriting", "derive", "derives",
-                                             "deriving"}),
-         frozenset({"inherited", "derived"}), frozenset(), preposition="from"),
-    _Rel(Intent.OVERRIDES, None, frozenset({"override", "overrides", "overriding", "reimplement",
-                                            "reimplements", "implement", "implements", "overwrite",
-                                            "overwrites", "redefine", "redefines"}),
-         # not "implemented": "where is X implemented?" asks for X's own definition
-         frozenset({"overridden", "overriden", "reimplemented", "redefined"}),
-         frozenset({"overrides", "overriders", "implementations", "overridings", "reimplementations"})),
+    _Rel(
+        Intent.CALLERS,
+        Intent.CALLEES,
+        frozenset(
+            {
+                "call",
+                "calls",
+                "calling",
+                "invoke",
+                "invokes",
+                "invoking",
+                "instantiate",
+                "instantiates",
+                "instantiating",
+            }
+        ),
+        frozenset({"called", "invoked", "instantiated"}),
+        frozenset({"caller", "callers", "call sites", "invocations", "instantiations"}),
+        outgoing_nouns=frozenset({"callees", "callee", "calls"}),
+    ),
+    _Rel(
+        Intent.USERS,
+        None,
+        frozenset(
+            {
+                "use",
+                "uses",
+                "using",
+                "reference",
+                "references",
+                "referencing",
+                "read",
+                "reads",
+                "reading",
+                "access",
+                "accesses",
+                "accessing",
+            }
+        ),
+        frozenset({"used", "referenced", "read", "accessed"}),
+        frozenset({"user", "users", "usage", "usages", "uses", "references", "dependents", "consumers"}),
+    ),
+    _Rel(
+        Intent.USERS,
+        None,
+        frozenset({"depend", "depends", "depending", "rely", "relies"}),
+        frozenset(),
+        frozenset(),
+        preposition="on",
+    ),
+    _Rel(
+        Intent.IMPORTERS,
+        None,
+        frozenset({"import", "imports", "importing", "reexport", "reexports", "re-export", "re-exports"}),
+        frozenset({"imported", "reexported", "re-exported"}),
+        frozenset({"importer", "importers", "imports"}),
+    ),
+    _Rel(
+        Intent.SUBCLASSES,
+        None,
+        frozenset(
+            {
+                "subclass",
+                "subclasses",
+                "subclassing",
+                "extend",
+                "extends",
+                "extending",
+                "specialise",
+                "specialises",
+                "specialize",
+                "specializes",
+            }
+        ),
+        frozenset({"subclassed", "extended", "specialised", "specialized"}),
+        frozenset(
+            {"subclass", "subclasses", "subtypes", "descendants", "derived classes", "child classes", "children"}
+        ),
+    ),
+    _Rel(
+        Intent.SUBCLASSES,
+        None,
+        frozenset({"inherit", "inherits", "inheriting", "derive", "derives", "deriving"}),
+        frozenset({"inherited", "derived"}),
+        frozenset(),
+        preposition="from",
+    ),
+    _Rel(
+        Intent.OVERRIDES,
+        None,
+        frozenset(
+            {
+                "override",
+                "overrides",
+                "overriding",
+                "reimplement",
+                "reimplements",
+                "implement",
+                "implements",
+                "overwrite",
+                "overwrites",
+                "redefine",
+                "redefines",
+            }
+        ),
+        # not "implemented": "where is X implemented?" asks for X's own definition
+        frozenset({"overridden", "overriden", "reimplemented", "redefined"}),
+        frozenset({"overrides", "overriders", "implementations", "overridings", "reimplementations"}),
+    ),
 )
 
-_ASKERS = frozenset({"what", "which", "who", "where", "list", "find", "show", "give", "tell", "enumerate",
-                     "whats", "what's", "who's", "wheres", "where's"})
+_ASKERS = frozenset(
+    {
+        "what",
+        "which",
+        "who",
+        "where",
+        "list",
+        "find",
+        "show",
+        "give",
+        "tell",
+        "enumerate",
+        "whats",
+        "what's",
+        "who's",
+        "wheres",
+        "where's",
+    }
+)
 _BE = frozenset({"is", "are", "was", "were", "be", "gets", "get", "'s", "s"})
 _DO = frozenset({"does", "do", "did"})
 # words that may stand between the asker and the relation word or around a subject
-_GENERIC = frozenset({
-    "function", "functions", "method", "methods", "class", "classes", "module", "modules", "code", "places",
-    "place", "files", "file", "parts", "part", "other", "things", "thing", "everything", "anything",
-    "something", "who", "sites",
-    "all", "the", "a", "an", "me", "us", "every", "each", "any", "of", "in", "this", "that", "repo",
-    "repository", "codebase", "project", "else", "exactly", "actually", "directly", "really", "ones",
-    "objects", "types", "type", "tests", "test", "still", "currently", "else's", "again", "also",
-})
-_FILLERS = frozenset({"the", "a", "an", "class", "function", "method", "module", "attribute", "setting",
-                      "constant", "variable", "value", "property", "name", "symbol", "member", "helper"})
+_GENERIC = frozenset(
+    {
+        "function",
+        "functions",
+        "method",
+        "methods",
+        "class",
+        "classes",
+        "module",
+        "modules",
+        "code",
+        "places",
+        "place",
+        "files",
+        "file",
+        "parts",
+        "part",
+        "other",
+        "things",
+        "thing",
+        "everything",
+        "anything",
+        "something",
+        "who",
+        "sites",
+        "all",
+        "the",
+        "a",
+        "an",
+        "me",
+        "us",
+        "every",
+        "each",
+        "any",
+        "of",
+        "in",
+        "this",
+        "that",
+        "repo",
+        "repository",
+        "codebase",
+        "project",
+        "else",
+        "exactly",
+        "actually",
+        "directly",
+        "really",
+        "ones",
+        "objects",
+        "types",
+        "type",
+        "tests",
+        "test",
+        "still",
+        "currently",
+        "else's",
+        "again",
+        "also",
+    }
+)
+_FILLERS = frozenset(
+    {
+        "the",
+        "a",
+        "an",
+        "class",
+        "function",
+        "method",
+        "module",
+        "attribute",
+        "setting",
+        "constant",
+        "variable",
+        "value",
+        "property",
+        "name",
+        "symbol",
+        "member",
+        "helper",
+    }
+)
 _QUALIFIERS = frozenset({"in", "on", "of", "from", "inside", "within"})
 _TOKEN = re.compile(r"`[^`\n]{1,300}`|[A-Za-z_][\w.]*(?:\(\))?|'s\b|[?;!]|\.(?=\s|$)|,")
 
@@ -200,7 +367,7 @@ def _read_clause(words: list[str]) -> NavQuestion | None:
                 at += 1
             rest = low[at:]
             for rel in RELATIONS:
-                if aux in _BE and rest and rest[0] in rel.participles and _ends_clause(words[at + 1:]):
+                if aux in _BE and rest and rest[0] in rel.participles and _ends_clause(words[at + 1 :]):
                     # "where is X used", "where is X called in the codebase"
                     if subject:
                         return NavQuestion(intent=rel.incoming, subject_words=subject)
@@ -217,8 +384,10 @@ def _noun_form(words: list[str], low: list[str], k: int) -> NavQuestion | None:
     for rel in RELATIONS:
         noun = _noun_at(low, k, rel.outgoing_nouns)
         if noun and rel.outgoing and k + noun < len(low) and low[k + noun] in ("of", "from", "in", "made"):
-            subject = _noun_phrase(words, k + noun + 1 + (low[k + noun] == "made" and k + noun + 1 < len(low)
-                                                           and low[k + noun + 1] == "by"))
+            subject = _noun_phrase(
+                words,
+                k + noun + 1 + (low[k + noun] == "made" and k + noun + 1 < len(low) and low[k + noun + 1] == "by"),
+            )
             if subject:
                 return NavQuestion(intent=rel.outgoing, subject_words=subject)
     for rel in RELATIONS:
@@ -230,9 +399,32 @@ def _noun_form(words: list[str], low: list[str], k: int) -> NavQuestion | None:
     return None
 
 
-_WHERE = frozenset({"in", "across", "throughout", "anywhere", "within", "inside", "outside", "elsewhere",
-                    "the", "this", "our", "my", "codebase", "repo", "repository", "project", "package", "code",
-                    "tests", "else", "at", "all"})
+_WHERE = frozenset(
+    {
+        "in",
+        "across",
+        "throughout",
+        "anywhere",
+        "within",
+        "inside",
+        "outside",
+        "elsewhere",
+        "the",
+        "this",
+        "our",
+        "my",
+        "codebase",
+        "repo",
+        "repository",
+        "project",
+        "package",
+        "code",
+        "tests",
+        "else",
+        "at",
+        "all",
+    }
+)
 
 
 def _ends_clause(rest: list[str]) -> bool:
@@ -303,8 +495,11 @@ def _noun_phrase(words: list[str], j: int) -> tuple[str, ...]:
 def _is_name(word: str) -> bool:
     if word.startswith("`"):
         return bool(_clean(word))
-    return bool(re.fullmatch(r"[A-Za-z_][\w.]*(\(\))?", word)) and word.lower() not in _QUALIFIERS \
+    return (
+        bool(re.fullmatch(r"[A-Za-z_][\w.]*(\(\))?", word))
+        and word.lower() not in _QUALIFIERS
         and word.lower() not in ("by", "and", "or", "it", "them", "this", "that", "for", "to", "with")
+    )
 
 
 def _clean(word: str) -> str:
@@ -398,8 +593,11 @@ class NavigationAnswerer:
         if self.store.module_path(word) is not None:
             return [word]
         head, _, rest = word.partition(".")
-        kinds = {BindingKind.CLASS} if classes_or_modules else {
-            BindingKind.CLASS, BindingKind.FUNCTION, BindingKind.VALUE, BindingKind.ALIAS}
+        kinds = (
+            {BindingKind.CLASS}
+            if classes_or_modules
+            else {BindingKind.CLASS, BindingKind.FUNCTION, BindingKind.VALUE, BindingKind.ALIAS}
+        )
         names = []
         for b in self.store.bindings_named(head, limit=200):
             if b.kind not in kinds:
@@ -424,8 +622,7 @@ class NavigationAnswerer:
         return res.target
 
     # ---- the answer ---------------------------------------------------------------------------
-    def _answer(self, question: str, nav: NavQuestion, subjects: Sequence[Location],
-                budget_tokens: int) -> Answer:
+    def _answer(self, question: str, nav: NavQuestion, subjects: Sequence[Location], budget_tokens: int) -> Answer:
         from codehop.orchestrator import declaration_chunk, fit
 
         reasons: list[str] = []
@@ -436,8 +633,11 @@ class NavigationAnswerer:
             if nav.intent is Intent.CALLEES:
                 results.append(self.finder.callees(loc))
             else:
-                results.append(self.finder.dependents(loc, relations=_NEEDS[nav.intent],
-                                                      transitive=nav.intent is not Intent.IMPORTERS))
+                results.append(
+                    self.finder.dependents(
+                        loc, relations=_NEEDS[nav.intent], transitive=nav.intent is not Intent.IMPORTERS
+                    )
+                )
         lines: list[str] = []
         context: list[ContextItem] = []
         used = 0
@@ -448,8 +648,11 @@ class NavigationAnswerer:
             if decl is not None and (decl.rel_path, decl.start_line) not in have:
                 decl = fit(decl, max(64, budget_tokens // 4))
                 have.add((decl.rel_path, decl.start_line))
-                context.append(ContextItem(chunk=decl, hop=0, via=Via.RESOLVED, provenance="symbol_table",
-                                           tokens=count_tokens(decl.text)))
+                context.append(
+                    ContextItem(
+                        chunk=decl, hop=0, via=Via.RESOLVED, provenance="symbol_table", tokens=count_tokens(decl.text)
+                    )
+                )
                 used += count_tokens(decl.text)
             where = f"{loc.rel_path}:{loc.line}"
             lines.append(f"{_TITLE[nav.intent]} `{loc.qualname}` ({where}): {_count(found.sites)}.")
@@ -459,14 +662,19 @@ class NavigationAnswerer:
             if nav.intent is Intent.CALLERS and not found.sites:
                 exported = self.finder.dependents(loc, relations=(Relation.REEXPORTS, Relation.IMPORTS)).sites
                 if exported:
-                    lines.append("No calls in the repository; it is imported or re-exported at "
-                                 + ", ".join(f"{s.rel_path}:{s.line}" for s in exported[:8])
-                                 + (" …" if len(exported) > 8 else "") + " (callers outside the repository are not seen).")
+                    lines.append(
+                        "No calls in the repository; it is imported or re-exported at "
+                        + ", ".join(f"{s.rel_path}:{s.line}" for s in exported[:8])
+                        + (" …" if len(exported) > 8 else "")
+                        + " (callers outside the repository are not seen)."
+                    )
             if nav.intent is Intent.CALLERS:
                 passed = [s for s in self.finder.dependents(loc, relations=(Relation.READS,)).sites]
                 if passed:
-                    reasons.append(f"`{loc.qualname.rpartition('.')[2]}` is also passed around as a value "
-                                   f"({passed[0].rel_path}:{passed[0].line}); calls through it are not traced")
+                    reasons.append(
+                        f"`{loc.qualname.rpartition('.')[2]}` is also passed around as a value "
+                        f"({passed[0].rel_path}:{passed[0].line}); calls through it are not traced"
+                    )
             for site in found.sites:
                 line = _site_line(site)
                 if used + count_tokens(line) > budget_tokens:
@@ -485,8 +693,15 @@ class NavigationAnswerer:
                 if used + count_tokens(chunk.text) > budget_tokens:
                     continue
                 have.add((chunk.rel_path, chunk.start_line))
-                context.append(ContextItem(chunk=chunk, hop=0, via=Via.GRAPH, provenance=self._edge(site, loc),
-                                           tokens=count_tokens(chunk.text)))
+                context.append(
+                    ContextItem(
+                        chunk=chunk,
+                        hop=0,
+                        via=Via.GRAPH,
+                        provenance=self._edge(site, loc),
+                        tokens=count_tokens(chunk.text),
+                    )
+                )
                 used += count_tokens(chunk.text)
         if not listed_all:
             reasons.append("the list was cut by the token budget")
@@ -494,11 +709,22 @@ class NavigationAnswerer:
         if reasons:
             lines.append("Partial: " + "; ".join(reasons) + ".")
         state = State.COMPLETE if completeness is Completeness.COMPLETE else State.GIVE_UP_PARTIAL
-        stats: dict[str, float] = {"loops": 0, "context_tokens": sum(c.tokens for c in context),
-                                   "sites": sum(len(f.sites) for f in results)}
-        return Answer(question=question, answer="\n".join(lines), completeness=completeness, state=state,
-                      pending=(), context=tuple(context), hops=(), stats=stats,
-                      stopped_by="" if state is State.COMPLETE else "partial")
+        stats: dict[str, float] = {
+            "loops": 0,
+            "context_tokens": sum(c.tokens for c in context),
+            "sites": sum(len(f.sites) for f in results),
+        }
+        return Answer(
+            question=question,
+            answer="\n".join(lines),
+            completeness=completeness,
+            state=state,
+            pending=(),
+            context=tuple(context),
+            hops=(),
+            stats=stats,
+            stopped_by="" if state is State.COMPLETE else "partial",
+        )
 
     def _edge(self, site: Site, loc: Location) -> str:
         """The provenance of a site's chunk, as graph_context writes it: `graph: src -type-> dst`."""

@@ -30,8 +30,7 @@ class OfflineGenerator:
     def __init__(self, table: SymbolTable) -> None:
         self.reader = Reader(table)
 
-    def generate(self, question: str, context: Sequence[ContextItem],
-                 resolved: Mapping[str, Resolution]) -> Generation:
+    def generate(self, question: str, context: Sequence[ContextItem], resolved: Mapping[str, Resolution]) -> Generation:
         findings = self.reader.read(question, context, resolved)
         answered = [f for f in findings if not f.doubt]
         doubts = [f.doubt for f in findings if f.doubt]
@@ -48,8 +47,7 @@ class OfflineGenerator:
             completeness = Completeness.COMPLETE
         else:
             completeness = Completeness.PARTIAL
-        return Generation(answer="\n\n".join(lines), completeness=completeness,
-                          pending=tuple(pending))
+        return Generation(answer="\n\n".join(lines), completeness=completeness, pending=tuple(pending))
 
 
 def _first_line(doc: str) -> str:
@@ -62,8 +60,9 @@ def _first_line(doc: str) -> str:
 def chain_text(res: Resolution) -> str:
     parts = []
     for s in res.steps:
-        parts.append(f"{s.from_loc.rel_path}:{s.from_loc.line} -[{s.note}, {s.resolver}]->"
-                     f" {s.to_loc.rel_path}:{s.to_loc.line}")
+        parts.append(
+            f"{s.from_loc.rel_path}:{s.from_loc.line} -[{s.note}, {s.resolver}]-> {s.to_loc.rel_path}:{s.to_loc.line}"
+        )
     return "; ".join(parts)
 
 
@@ -73,8 +72,10 @@ def describe(f: Finding, context: Sequence[ContextItem]) -> str:
     if res is None:
         if f.pending:
             sites = ", ".join(f"`{p.anchor_text}` at {p.origin_path}:{p.origin_line}" for p in f.pending)
-            return (f"`{f.subject.mentions[0] if f.subject.mentions else name}` is not declared where the symbol "
-                    f"table can see it; it is used at {sites}, which a resolver must follow.")
+            return (
+                f"`{f.subject.mentions[0] if f.subject.mentions else name}` is not declared where the symbol "
+                f"table can see it; it is used at {sites}, which a resolver must follow."
+            )
         return f"`{name}`: no declaration found in the indexed code."
     if res.is_external:
         return f"`{name}` comes from `{res.external}`, outside the indexed repository (not fetched)."
@@ -83,12 +84,15 @@ def describe(f: Finding, context: Sequence[ContextItem]) -> str:
     if f.declared_in is None:
         p = f.pending[0] if f.pending else None
         via = f" (via {p.ref_type} at {p.origin_path}:{p.origin_line})" if p else ""
-        return (f"`{name}` is declared at {where} as `{t.qualname}`{via}, but that declaration is "
-                f"not in the retrieved context yet.")
+        return (
+            f"`{name}` is declared at {where} as `{t.qualname}`{via}, but that declaration is "
+            f"not in the retrieved context yet."
+        )
     chunk = f.declared_in.chunk
     b = f.binding
-    out = [f"`{name}` is declared at {where}"
-           + (f" as `{t.qualname}`" if t.qualname and t.qualname != name else "") + "."]
+    out = [
+        f"`{name}` is declared at {where}" + (f" as `{t.qualname}`" if t.qualname and t.qualname != name else "") + "."
+    ]
     if f.subject.assigned:
         line, text = f.subject.assigned
         out.append(f"Assigned at {t.rel_path}:{line} in `{t.qualname}`: `{text}`")
@@ -97,8 +101,11 @@ def describe(f: Finding, context: Sequence[ContextItem]) -> str:
     if p is not None:
         via = ""
         if f.subject.forwarded:
-            via = " (passed on through " + ", ".join(
-                f"`**` to `{callee}` at {path}:{line}" for callee, path, line in f.subject.forwarded) + ")"
+            via = (
+                " (passed on through "
+                + ", ".join(f"`**` to `{callee}` at {path}:{line}" for callee, path, line in f.subject.forwarded)
+                + ")"
+            )
         default = f"defaults to `{p.default}`" if p.default else "has no default (it must be passed)"
         out.append(f"Parameter `{p.name}` of `{t.qualname}`{via} {default}.")
         if chunk.signature:
@@ -129,11 +136,16 @@ def describe(f: Finding, context: Sequence[ContextItem]) -> str:
         if line:
             out.append(f"Code: `{line}`")
     for alt, alt_res in f.alternatives:
-        where = (f" -> {alt_res.target.rel_path}:{alt_res.target.line} (`{alt_res.target.qualname}`)"
-                 if alt_res is not None else "")
-        out.append(f"Also bound at {alt.rel_path}:{alt.line} ({alt.kind}{f' of `{alt.target}`' if alt.target else ''})"
-                   f"{where}: which binding holds depends on how the module runs (a conditional import or "
-                   f"a fallback), so this answer is partial.")
+        where = (
+            f" -> {alt_res.target.rel_path}:{alt_res.target.line} (`{alt_res.target.qualname}`)"
+            if alt_res is not None
+            else ""
+        )
+        out.append(
+            f"Also bound at {alt.rel_path}:{alt.line} ({alt.kind}{f' of `{alt.target}`' if alt.target else ''})"
+            f"{where}: which binding holds depends on how the module runs (a conditional import or "
+            f"a fallback), so this answer is partial."
+        )
     for p in f.pending:
         out.append(f"Still needed: `{p.ref_target}` ({p.ref_type} at {p.origin_path}:{p.origin_line}).")
     if res.steps:

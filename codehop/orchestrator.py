@@ -51,8 +51,14 @@ Navigate = Callable[[str, int], "Answer | None"]
 
 
 class Navigator:
-    def __init__(self, store: SqliteStore, retrieve: Retrieve, generator: Generator, ladder: Ladder,
-                 navigate: Navigate | None = None) -> None:
+    def __init__(
+        self,
+        store: SqliteStore,
+        retrieve: Retrieve,
+        generator: Generator,
+        ladder: Ladder,
+        navigate: Navigate | None = None,
+    ) -> None:
         self.store = store
         self.retrieve = retrieve
         self.generator = generator
@@ -71,19 +77,16 @@ class Navigator:
         for ref, res in feedback:  # loop-time landings fill xref rows, after the snapshot ended
             self.ladder.feed_back(ref, res)
         if asked > MAX_QUESTION_CHARS:
-            note = (f"\n\n(codehop: the question was cut to its first {MAX_QUESTION_CHARS:,} of "
-                    f"{asked:,} characters.)")
+            note = f"\n\n(codehop: the question was cut to its first {MAX_QUESTION_CHARS:,} of {asked:,} characters.)"
             answer = replace(answer, answer=answer.answer + note)
         return answer
 
-    def _ask(self, question: str, limits: Limits,
-             feedback: list[tuple[PendingReference, Resolution]]) -> Answer:
+    def _ask(self, question: str, limits: Limits, feedback: list[tuple[PendingReference, Resolution]]) -> Answer:
         t_start = time.perf_counter()
         if self.navigate is not None:
             nav = self.navigate(question, limits.budget_tokens)
             if nav is not None:
-                return replace(nav, stats={**nav.stats, "total_ms": round(
-                    (time.perf_counter() - t_start) * 1000, 2)})
+                return replace(nav, stats={**nav.stats, "total_ms": round((time.perf_counter() - t_start) * 1000, 2)})
         stats = {"retrieve_ms": 0.0, "resolve_ms": 0.0, "generate_ms": 0.0}
         t0 = time.perf_counter()
         ranked = self.retrieve(question)
@@ -156,12 +159,21 @@ class Navigator:
             self.store.bump("queries")
         except Exception:  # counting is best effort under a concurrent writer
             pass
-        return Answer(question=question, answer=gen.answer, completeness=gen.completeness, state=state,
-                      pending=gen.pending if state is not State.COMPLETE else (), context=tuple(context),
-                      hops=tuple(hops), stats=stats, stopped_by=stopped_by)
+        return Answer(
+            question=question,
+            answer=gen.answer,
+            completeness=gen.completeness,
+            state=state,
+            pending=gen.pending if state is not State.COMPLETE else (),
+            context=tuple(context),
+            hops=tuple(hops),
+            stats=stats,
+            stopped_by=stopped_by,
+        )
 
-    def _generate(self, question: str, context: Sequence[ContextItem], resolved: dict[str, Resolution],
-                  stats: dict[str, float]) -> Generation:
+    def _generate(
+        self, question: str, context: Sequence[ContextItem], resolved: dict[str, Resolution], stats: dict[str, float]
+    ) -> Generation:
         t0 = time.perf_counter()
         gen = self.generator.generate(question, context, resolved)
         stats["generate_ms"] += (time.perf_counter() - t0) * 1000
@@ -173,8 +185,16 @@ class Navigator:
         if chunk is None:
             return []
         kept = fit(chunk, max(64, budget_tokens // 2))
-        return [ContextItem(chunk=kept, hop=hop, via=Via.RESOLVED, provenance=str(res.provenance),
-                            tokens=count_tokens(kept.text), truncated=kept is not chunk)]
+        return [
+            ContextItem(
+                chunk=kept,
+                hop=hop,
+                via=Via.RESOLVED,
+                provenance=str(res.provenance),
+                tokens=count_tokens(kept.text),
+                truncated=kept is not chunk,
+            )
+        ]
 
 
 def declaration_chunk(store: SqliteStore, loc: Location) -> Chunk | None:
@@ -183,8 +203,9 @@ def declaration_chunk(store: SqliteStore, loc: Location) -> Chunk | None:
         return None
     named = [c for c in chunks if c.qualname == loc.qualname]
     chunk = named[0] if named else chunks[0]
-    value = next((b for b in store.bindings_at(loc.rel_path, loc.line)
-                  if b.kind in (BindingKind.VALUE, BindingKind.ALIAS)), None)
+    value = next(
+        (b for b in store.bindings_at(loc.rel_path, loc.line) if b.kind in (BindingKind.VALUE, BindingKind.ALIAS)), None
+    )
     if value is not None and chunk.end_line - chunk.start_line > _BIG_CHUNK_LINES:
         return slice_chunk(chunk, loc.line, value.end_line, f"{value.scope}.{value.name}")
     return chunk
@@ -198,10 +219,19 @@ def slice_chunk(chunk: Chunk, start: int, end: int, qualname: str) -> Chunk:
         i -= 1
     j = min(end - chunk.start_line, len(lines) - 1)
     text = "\n".join(lines[i : j + 1])
-    return Chunk(rel_path=chunk.rel_path, start_line=chunk.start_line + i, end_line=chunk.start_line + j,
-                 kind=chunk.kind, qualname=qualname, name=qualname.rpartition(".")[2], signature="",
-                 docstring="", text=text, identifiers=chunk.identifiers,
-                 chunk_id=-(chunk.chunk_id * 100_000 + start))
+    return Chunk(
+        rel_path=chunk.rel_path,
+        start_line=chunk.start_line + i,
+        end_line=chunk.start_line + j,
+        kind=chunk.kind,
+        qualname=qualname,
+        name=qualname.rpartition(".")[2],
+        signature="",
+        docstring="",
+        text=text,
+        identifiers=chunk.identifiers,
+        chunk_id=-(chunk.chunk_id * 100_000 + start),
+    )
 
 
 def fit(chunk: Chunk, max_tokens: int) -> Chunk:
@@ -216,11 +246,19 @@ def fit(chunk: Chunk, max_tokens: int) -> Chunk:
         kept.append(line)
         used += len(line) + 1
     kept = kept or [chunk.text.split("\n")[0][: max_tokens * 4 - 16]]
-    return Chunk(rel_path=chunk.rel_path, start_line=chunk.start_line,
-                 end_line=chunk.start_line + len(kept) - 1, kind=chunk.kind, qualname=chunk.qualname,
-                 name=chunk.name, signature=chunk.signature, docstring=chunk.docstring,
-                 text="\n".join(kept), identifiers=chunk.identifiers,
-                 chunk_id=chunk.chunk_id if chunk.chunk_id < 0 else -chunk.chunk_id)
+    return Chunk(
+        rel_path=chunk.rel_path,
+        start_line=chunk.start_line,
+        end_line=chunk.start_line + len(kept) - 1,
+        kind=chunk.kind,
+        qualname=chunk.qualname,
+        name=chunk.name,
+        signature=chunk.signature,
+        docstring=chunk.docstring,
+        text="\n".join(kept),
+        identifiers=chunk.identifiers,
+        chunk_id=chunk.chunk_id if chunk.chunk_id < 0 else -chunk.chunk_id,
+    )
 
 
 def _dedup(items: list[ContextItem]) -> list[ContextItem]:

@@ -39,8 +39,14 @@ class IndexedPackage:
 class PackageIndexes:
     """The environment's distributions, each indexed once on first use and mounted on `store`."""
 
-    def __init__(self, env: PythonEnvironment, store: SqliteStore, *, max_files: int = MAX_FILES,
-                 environ: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        env: PythonEnvironment,
+        store: SqliteStore,
+        *,
+        max_files: int = MAX_FILES,
+        environ: dict[str, str] | None = None,
+    ) -> None:
         self.env = env
         self.store = store
         self.max_files = max_files
@@ -91,8 +97,10 @@ class PackageIndexes:
                     for t in d.top_level:
                         had = self._by_top.setdefault(t, d)
                         if had is not d and had.site_dir == d.site_dir:
-                            self.warnings.append(f"{t}: claimed by both {had.pin} and {d.pin} in {d.site_dir} "
-                                                 f"(a stale dist-info?); {had.pin} is used")
+                            self.warnings.append(
+                                f"{t}: claimed by both {had.pin} and {d.pin} in {d.site_dir} "
+                                f"(a stale dist-info?); {had.pin} is used"
+                            )
             return self._by_top.get(top)
 
     def indexed(self) -> list[IndexedPackage]:
@@ -126,8 +134,10 @@ class PackageIndexes:
         site = Path(dist.site_dir).resolve()
         tops = frozenset(t for t in dist.top_level if (site / t).is_dir() or (site / f"{t}.py").is_file())
         if not tops:
-            self.warnings.append(f"{dist.pin}: none of its top-level modules ({', '.join(dist.top_level) or 'none'}) "
-                                 f"is installed in {site}; a broken or half-installed distribution, not indexed")
+            self.warnings.append(
+                f"{dist.pin}: none of its top-level modules ({', '.join(dist.top_level) or 'none'}) "
+                f"is installed in {site}; a broken or half-installed distribution, not indexed"
+            )
             return None
         files = 0
         for t in tops:
@@ -136,8 +146,9 @@ class PackageIndexes:
             for _dir, _sub, names in os.walk(site / t):
                 files += sum(n.endswith(".py") for n in names)
                 if files > self.max_files:
-                    self.warnings.append(f"{dist.pin}: more than {self.max_files:,} Python files; not indexed "
-                                         "(its names stay external)")
+                    self.warnings.append(
+                        f"{dist.pin}: more than {self.max_files:,} Python files; not indexed (its names stay external)"
+                    )
                     return None
         t0 = time.perf_counter()
         try:
@@ -167,6 +178,9 @@ def cached_stats(env: PythonEnvironment) -> dict[str, dict[str, object]]:
             counts = store.xref_type_counts()
         finally:
             store.close()
-        out[dist.pin] = {"rows": sum(v[0] for v in counts.values()),
-                         "resolved_at_index_time": sum(v[1] or 0 for v in counts.values()), "index": str(db)}
+        out[dist.pin] = {
+            "rows": sum(v[0] for v in counts.values()),
+            "resolved_at_index_time": sum(v[1] or 0 for v in counts.values()),
+            "index": str(db),
+        }
     return out

@@ -33,8 +33,9 @@ _NAME = re.compile(r"(?<![\w.'\"])([A-Za-z_]\w*)(?![\w'\"(])")
 _MAX_SITES = 6
 _OPEN = {")": "(", "]": "["}
 _KEYWORD_BEFORE = re.compile(r"\b(?:def|class|import|from|as)\s+$")
-_LITERAL_WORDS = frozenset({"None", "True", "False", "self", "cls", "not", "and", "or", "in", "is",
-                            "if", "else", "lambda", "for"})
+_LITERAL_WORDS = frozenset(
+    {"None", "True", "False", "self", "cls", "not", "and", "or", "in", "is", "if", "else", "lambda", "for"}
+)
 
 
 def contains(items: Sequence[ContextItem], loc: Location) -> ContextItem | None:
@@ -47,14 +48,14 @@ def contains(items: Sequence[ContextItem], loc: Location) -> ContextItem | None:
     return best
 
 
-
 class PointerFinder:
     def __init__(self, table: SymbolTable) -> None:
         self.table = table
         self.store = table.store
 
-    def pointer(self, subject: Subject, res: Resolution, binding: Binding | None,
-                context: Sequence[ContextItem]) -> PendingReference:
+    def pointer(
+        self, subject: Subject, res: Resolution, binding: Binding | None, context: Sequence[ContextItem]
+    ) -> PendingReference:
         """The first link of the chain that the context shows (else the first link), carrying
         the table's resolution `res` so that the ladder does not compute it again."""
         steps = res.steps
@@ -64,16 +65,20 @@ class PointerFinder:
         if step is None:
             owner = subject.dotted.rpartition(".")[0]
             path = self.store.module_path(owner) or res.target.rel_path
-            return PendingReference(anchor_text=subject.dotted.rpartition(".")[2],
-                                    ref_type=RefType.OTHER, ref_target=subject.dotted,
-                                    origin_path=path, origin_line=1, resolution=res)
+            return PendingReference(
+                anchor_text=subject.dotted.rpartition(".")[2],
+                ref_type=RefType.OTHER,
+                ref_target=subject.dotted,
+                origin_path=path,
+                origin_line=1,
+                resolution=res,
+            )
         ref_type = {
             "alias": RefType.ALIAS,
             "star_import": RefType.STAR_IMPORT,
             "mro": RefType.INHERITED_MEMBER,
         }.get(step.note, RefType.IMPORT)
-        if step.note == "mro" and binding is not None and binding.kind in (BindingKind.VALUE,
-                                                                             BindingKind.ALIAS):
+        if step.note == "mro" and binding is not None and binding.kind in (BindingKind.VALUE, BindingKind.ALIAS):
             ref_type = RefType.INHERITED_CONFIG
         anchor, col = step.from_loc.qualname.rpartition(".")[2], 0
         for x in self.store.xrefs(rel_path=step.from_loc.rel_path, line=step.from_loc.line):
@@ -88,13 +93,22 @@ class PointerFinder:
         if step.note == "mro":
             anchor = step.from_loc.qualname.rpartition(".")[2]
         # the table's resolution is handed over: the ladder does not resolve it again
-        return PendingReference(anchor_text=anchor, ref_type=ref_type, ref_target=subject.dotted,
-                                origin_path=step.from_loc.rel_path, origin_line=step.from_loc.line,
-                                origin_col=col, resolution=res)
+        return PendingReference(
+            anchor_text=anchor,
+            ref_type=ref_type,
+            ref_target=subject.dotted,
+            origin_path=step.from_loc.rel_path,
+            origin_line=step.from_loc.line,
+            origin_col=col,
+            resolution=res,
+        )
 
-    def value_dependencies(self, binding: Binding | None, context: Sequence[ContextItem],
-                           resolved: Mapping[str, Resolution],
-                           ) -> tuple[tuple[PendingReference, ...], tuple[Location, ...]]:
+    def value_dependencies(
+        self,
+        binding: Binding | None,
+        context: Sequence[ContextItem],
+        resolved: Mapping[str, Resolution],
+    ) -> tuple[tuple[PendingReference, ...], tuple[Location, ...]]:
         """Module-level values that a computed value (`T = BASE * 2`) is made of."""
         if binding is None or binding.kind is not BindingKind.VALUE or not binding.value:
             return (), ()
@@ -118,15 +132,20 @@ class PointerFinder:
                 continue
             local = self.store.binding(module, name)
             ref_type = RefType.IMPORT if local is not None and local.kind is BindingKind.IMPORT else RefType.OTHER
-            pending.append(PendingReference(anchor_text=name, ref_type=ref_type, ref_target=dotted,
-                                            origin_path=binding.rel_path, origin_line=binding.line,
-                                            origin_col=binding.value.find(name)))
+            pending.append(
+                PendingReference(
+                    anchor_text=name,
+                    ref_type=ref_type,
+                    ref_target=dotted,
+                    origin_path=binding.rel_path,
+                    origin_line=binding.line,
+                    origin_col=binding.value.find(name),
+                )
+            )
         return tuple(pending), tuple(needs)
 
-
     # ---- attribute and call sites -------------------------------------------------------
-    def sites(self, name: str, context: Sequence[ContextItem],
-              owners: Sequence[str] = ()) -> list[PendingReference]:
+    def sites(self, name: str, context: Sequence[ContextItem], owners: Sequence[str] = ()) -> list[PendingReference]:
         """Where the context uses `name` as an attribute or a call (`self.headers.get_list(`,
         `parser.stream.next_if`, `get_console().print_json`, `Parser(...).parse()`), each a
         pending reference whose origin column is the first character of `name` there: the token
@@ -163,19 +182,26 @@ class PointerFinder:
         other.sort(key=lambda r: r.ref_type is RefType.CALL and "." not in r.anchor_text)
         return (owned + other)[:_MAX_SITES]
 
-    def _scan(self, chunk: Chunk, name: str, pattern: re.Pattern[str], seen: set[tuple[str, int, int]],
-              into: list[PendingReference]) -> None:
+    def _scan(
+        self,
+        chunk: Chunk,
+        name: str,
+        pattern: re.Pattern[str],
+        seen: set[tuple[str, int, int]],
+        into: list[PendingReference],
+    ) -> None:
         if name not in chunk.text:
             return
         in_doc = False
         for i, line in enumerate(chunk.text.split("\n")):
-            quotes = line.count('"""') + line.count("\'\'\'")
+            quotes = line.count('"""') + line.count("'''")
             was_in_doc, in_doc = in_doc, in_doc ^ (quotes % 2 == 1)
             if name not in line or was_in_doc or quotes:
                 continue  # prose in a docstring (its delimiters' lines too)
             for m in pattern.finditer(line):
-                found = self._site(chunk.rel_path, chunk.start_line + i, line, m.start(), name,
-                                   chunk.qualname, chunk.kind)
+                found = self._site(
+                    chunk.rel_path, chunk.start_line + i, line, m.start(), name, chunk.qualname, chunk.kind
+                )
                 if found is None:
                     continue
                 key = (found.origin_path, found.origin_line, found.origin_col)
@@ -183,8 +209,9 @@ class PointerFinder:
                     seen.add(key)
                     into.append(found)
 
-    def _site(self, rel_path: str, line_no: int, line: str, col: int, name: str, scope: str,
-              kind: ChunkKind) -> PendingReference | None:
+    def _site(
+        self, rel_path: str, line_no: int, line: str, col: int, name: str, scope: str, kind: ChunkKind
+    ) -> PendingReference | None:
         if _in_comment_or_string(line, col) or _KEYWORD_BEFORE.search(line[:col]):
             return None
         end = col + len(name)
@@ -196,9 +223,14 @@ class PointerFinder:
         if dot < 0 or line[dot] != ".":
             if not called:
                 return None  # neither an attribute nor a call: a plain use of a local
-            return PendingReference(anchor_text=name, ref_type=RefType.CALL,
-                                    ref_target=self._target(rel_path, scope, kind, [name]),
-                                    origin_path=rel_path, origin_line=line_no, origin_col=col)
+            return PendingReference(
+                anchor_text=name,
+                ref_type=RefType.CALL,
+                ref_target=self._target(rel_path, scope, kind, [name]),
+                origin_path=rel_path,
+                origin_line=line_no,
+                origin_col=col,
+            )
         start = _receiver_start(line, dot)
         if _KEYWORD_BEFORE.search(line[:start]):
             return None  # `from a.b import`, `import a.b`: a module path, not an attribute
@@ -215,9 +247,14 @@ class PointerFinder:
         else:
             ref_type = RefType.OTHER  # a local or a parameter
         parts = [p for p in re.sub(r"\([^()]*\)|\[[^\[\]]*\]", "", written).split(".") if p] + [name]
-        return PendingReference(anchor_text=f"{written}.{name}", ref_type=ref_type,
-                                ref_target=self._target(rel_path, scope, kind, parts),
-                                origin_path=rel_path, origin_line=line_no, origin_col=col)
+        return PendingReference(
+            anchor_text=f"{written}.{name}",
+            ref_type=ref_type,
+            ref_target=self._target(rel_path, scope, kind, parts),
+            origin_path=rel_path,
+            origin_line=line_no,
+            origin_col=col,
+        )
 
     def _target(self, rel_path: str, scope: str, kind: ChunkKind, parts: list[str]) -> str:
         """Best dotted guess: `self.x.y` in a method of C -> `C.x.y`; a module-level name ->
@@ -229,8 +266,11 @@ class PointerFinder:
         module = self.store.module_of(rel_path) or ""
         if module and self.store.binding(module, head) is not None:
             res = self.table.resolve(f"{module}.{head}")
-            base = res.target.qualname if res is not None and not res.is_external and res.target.qualname \
+            base = (
+                res.target.qualname
+                if res is not None and not res.is_external and res.target.qualname
                 else f"{module}.{head}"
+            )
             return ".".join([base, *parts[1:]])
         if kind in (ChunkKind.METHOD, ChunkKind.FUNCTION) and len(parts) > 1:
             return ".".join([scope, *parts])
@@ -253,12 +293,21 @@ class PointerFinder:
         out: list[PendingReference] = []
         for x in self.store.xrefs(rel_path=res.target.rel_path, ref_type=str(RefType.BASE_CLASS)):
             if x.scope == cls and x.target in unfollowed:
-                out.append(PendingReference(anchor_text=x.anchor_text, ref_type=RefType.INHERITED_MEMBER,
-                                            ref_target=f"{cls}.{name}", origin_path=x.rel_path,
-                                            origin_line=x.line, origin_col=x.col))
+                out.append(
+                    PendingReference(
+                        anchor_text=x.anchor_text,
+                        ref_type=RefType.INHERITED_MEMBER,
+                        ref_target=f"{cls}.{name}",
+                        origin_path=x.rel_path,
+                        origin_line=x.line,
+                        origin_col=x.col,
+                    )
+                )
         # bases the indexer could not name (`make_base()`, `namedtuple(...)`): where they are written
-        info = next((c for c in self.store.chunks_at(res.target.rel_path, res.target.line)
-                     if c.start_line <= res.target.line), None)
+        info = next(
+            (c for c in self.store.chunks_at(res.target.rel_path, res.target.line) if c.start_line <= res.target.line),
+            None,
+        )
         facts = self.table.class_info(cls)
         written = [b[1:] for b in (facts.bases if facts is not None else ()) if b.startswith("?")]
         if info is not None and written:
@@ -267,10 +316,18 @@ class PointerFinder:
                 for expr in written:
                     col = lines[i].find(expr) if i >= 0 else -1
                     if col >= 0:
-                        out.append(PendingReference(anchor_text=expr, ref_type=RefType.INHERITED_MEMBER,
-                                                    ref_target=f"{cls}.{name}", origin_path=res.target.rel_path,
-                                                    origin_line=info.start_line + i, origin_col=col))
+                        out.append(
+                            PendingReference(
+                                anchor_text=expr,
+                                ref_type=RefType.INHERITED_MEMBER,
+                                ref_target=f"{cls}.{name}",
+                                origin_path=res.target.rel_path,
+                                origin_line=info.start_line + i,
+                                origin_col=col,
+                            )
+                        )
         return sorted(out, key=lambda r: (r.origin_line, r.origin_col))
+
 
 def _in_comment_or_string(line: str, col: int) -> bool:
     """Whether `col` is inside a comment or a string literal of the line (quotes counted naively)."""

@@ -17,5 +17,6 @@ class Resolver(Protocol):
 class Generator(Protocol):
     name: str
 
-    def generate(self, question: str, context: Sequence[ContextItem],
-                 resolved: Mapping[str, Resolution]) -> Generation: ...
+    def generate(
+        self, question: str, context: Sequence[ContextItem], resolved: Mapping[str, Resolution]
+    ) -> Generation: ...

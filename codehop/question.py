@@ -49,7 +49,6 @@ MAX_NAMES = 160  # distinct names looked up in the symbol table per question
 MAX_OWNERS = 8  # distinct classes whose members are matched against the question's words
 
 
-
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Subject:
     dotted: str  # absolute dotted path the question is about
@@ -89,22 +88,31 @@ class Reading:
         for a in self.absent:
             head = f"`{a.owner}`" + (f" ({a.owner_at})" if a.owner_at else "") + f" has no member `{a.member}`"
             if a.external_bases == ("object",):
-                head = (f"`{a.owner}`" + (f" ({a.owner_at})" if a.owner_at else "")
-                        + f" defines no `{a.member}`, nor does any base in the repository: Python's default "
-                          f"(from `object`) applies")
+                head = (
+                    f"`{a.owner}`"
+                    + (f" ({a.owner_at})" if a.owner_at else "")
+                    + f" defines no `{a.member}`, nor does any base in the repository: Python's default "
+                    f"(from `object`) applies"
+                )
             elif a.inherited:
-                head += (f" in the indexed code; it is inherited from `{a.external_bases[0]}`, outside the "
-                         f"repository (not indexed)")
+                head += (
+                    f" in the indexed code; it is inherited from `{a.external_bases[0]}`, outside the "
+                    f"repository (not indexed)"
+                )
             elif a.external_bases:
-                head += (f" in the indexed code; it may come from "
-                         f"{', '.join(f'`{b}`' for b in a.external_bases)}, outside the repository")
+                head += (
+                    f" in the indexed code; it may come from "
+                    f"{', '.join(f'`{b}`' for b in a.external_bases)}, outside the repository"
+                )
             if a.members:
                 shown = ", ".join(f"`{m}`" for m in a.members[:12])
                 head += f"; its members are {shown}" + (" …" if len(a.members) > 12 else "")
             out.append(head + ".")
         for cls, bases in self.external:
-            out.append(f"`{cls}` inherits from {', '.join(f'`{b}`' for b in bases)}, outside the repository; "
-                       f"what the question asks may be declared there (not indexed).")
+            out.append(
+                f"`{cls}` inherits from {', '.join(f'`{b}`' for b in bases)}, outside the repository; "
+                f"what the question asks may be declared there (not indexed)."
+            )
         if self.unplaced:
             shown = ", ".join(f"'{w}'" for w in self.unplaced[:12]) + (" …" if len(self.unplaced) > 12 else "")
             out.append(f"Not understood (no declaration matches): {shown}.")
@@ -112,8 +120,13 @@ class Reading:
 
 
 # (class, its members, data-model matches, code-form members, plain-word members)
-_Pick = tuple[str, dict[str, Binding], list[tuple[datamodel.Match, list[str], str]],
-              list[tuple[Token, str]], list[tuple[Token, str]]]
+_Pick = tuple[
+    str,
+    dict[str, Binding],
+    list[tuple[datamodel.Match, list[str], str]],
+    list[tuple[Token, str]],
+    list[tuple[Token, str]],
+]
 
 
 class SubjectFinder:
@@ -218,8 +231,10 @@ class SubjectFinder:
                 res = self.table.resolve(f"{k}.{name}")
                 if res is not None:
                     return res
-                return Resolution(target=Location(rel_path=b.rel_path, line=b.line, qualname=f"{k}.{name}",
-                                                  end_line=b.end_line), provenance=Provenance.SYMBOL_TABLE)
+                return Resolution(
+                    target=Location(rel_path=b.rel_path, line=b.line, qualname=f"{k}.{name}", end_line=b.end_line),
+                    provenance=Provenance.SYMBOL_TABLE,
+                )
         return None
 
     def members(self, cls: str) -> dict[str, Binding]:
@@ -251,10 +266,15 @@ class SubjectFinder:
                 shown = written
                 while mod and shown.startswith(mod + "."):
                     # a name the indexer prefixed with the module, found nowhere: a builtin (`dict`)
-                    shown = shown[len(mod) + 1:]
+                    shown = shown[len(mod) + 1 :]
                     mod = mod.rpartition(".")[0]
-                if b is None and shown.split("[")[0] not in ("object", "typing.Generic", "Generic",
-                                                               "typing.Protocol", "Protocol"):
+                if b is None and shown.split("[")[0] not in (
+                    "object",
+                    "typing.Generic",
+                    "Generic",
+                    "typing.Protocol",
+                    "Protocol",
+                ):
                     out.append(shown)
         return tuple(dict.fromkeys(out))
 
@@ -273,8 +293,9 @@ class SubjectFinder:
                 found = parameters(c.signature) or found
         return found
 
-    def candidates(self, name: str, hints: list[str], module_ctx: list[str],
-                   words: frozenset[str] = frozenset()) -> list[str]:
+    def candidates(
+        self, name: str, hints: list[str], module_ctx: list[str], words: frozenset[str] = frozenset()
+    ) -> list[str]:
         """Absolute dotted paths a mention may denote, best first."""
         if self.table.find_module(name) is not None and self._exists(name):
             return [name]
@@ -297,9 +318,13 @@ class SubjectFinder:
             private = sum(p.startswith("_") and not p.startswith("__") for p in qual.split("."))
             # the question's other words that name a module on the way ("flask's sansio Blueprint")
             overlap = sum(p.lower().lstrip("_") in words for p in parts[1:])
-            rank = (0 if (not hints or top in hints) else 1, -overlap,
-                    0 if b.kind in (BindingKind.CLASS, BindingKind.FUNCTION) else 1,
-                    private, len(qual))
+            rank = (
+                0 if (not hints or top in hints) else 1,
+                -overlap,
+                0 if b.kind in (BindingKind.CLASS, BindingKind.FUNCTION) else 1,
+                private,
+                len(qual),
+            )
             scored.append((rank, cand))
         for mod in self._modules_named(head):
             cand = f"{mod}.{tail}" if tail else mod
@@ -340,8 +365,7 @@ class SubjectFinder:
         # question names it outside the call too
         # (a name the quoted code binds, `render_options = ...`, is the code's own local too)
         # (named outside the call means written as code there: "after a response comes back" is prose)
-        outside = {_member_name(t) for t in tokens
-                   if t.code and not (t.argument or t.splat or t.keyword or t.bound)}
+        outside = {_member_name(t) for t in tokens if t.code and not (t.argument or t.splat or t.keyword or t.bound)}
 
         def passed(t: Token) -> bool:
             return (t.argument or t.splat or t.keyword or t.bound) and _member_name(t) not in outside
@@ -349,7 +373,6 @@ class SubjectFinder:
         # a bare name that repeats the member of a chain written out (`self.options.update(...)`, "where
         # is that update()?") is that member: the chain's receiver decides it, not a namesake
         chains = {u.text.rpartition(".")[2]: u.index for u in tokens if "." in u.text and not u.path and u.code}
-
 
         module_ctx: list[str] = []
         src = self.table.src
@@ -412,17 +435,22 @@ class SubjectFinder:
         for t in tokens:
             if not (t.keyword and t.argument) or t.index not in resolved:
                 continue
-            callee = next((c for c in reversed(tokens[:t.index]) if c.call and not c.argument), None)
+            callee = next((c for c in reversed(tokens[: t.index]) if c.call and not c.argument), None)
             if callee is None or callee.index not in resolved:
                 continue
             res = self.table.resolve(resolved[callee.index][0])
-            if (res is not None and not res.is_external and res.target.qualname
-                    and t.text in {p.name for p in self.callable_parameters(res.target.qualname)}):
+            if (
+                res is not None
+                and not res.is_external
+                and res.target.qualname
+                and t.text in {p.name for p in self.callable_parameters(res.target.qualname)}
+            ):
                 del resolved[t.index]
                 used.add(t.index)
         # (deferred only when the table cannot place the chain itself)
-        deferred = {t.index for t in tokens if "." not in t.text and t.text in chains
-                    and chains[t.text] not in resolved}
+        deferred = {
+            t.index for t in tokens if "." not in t.text and t.text in chains and chains[t.text] not in resolved
+        }
         for i in deferred:
             resolved.pop(i, None)
 
@@ -471,9 +499,14 @@ class SubjectFinder:
                         subjects.append(instance)
                     else:
                         members = self.members(cls)
-                        absent.append(Absent(owner=cls, member=tail,
-                                             members=tuple(sorted(m for m in members if not m.startswith("_")))[:40],
-                                             external_bases=self.external_bases(cls)))
+                        absent.append(
+                            Absent(
+                                owner=cls,
+                                member=tail,
+                                members=tuple(sorted(m for m in members if not m.startswith("_")))[:40],
+                                external_bases=self.external_bases(cls),
+                            )
+                        )
                     found = True
                 used.add(ot.index)
                 placed_owner.add(ot.index)
@@ -486,8 +519,9 @@ class SubjectFinder:
                 members = self.members(cand_cls)
                 ops = self._operations(tokens, words, owner_idx, members, cand_cls)
                 consumed = {i for m, _, _ in ops for i in range(m.start, m.end)}
-                strong, weak = self._member_tokens(tokens, ot, members, owner_idx | consumed | deferred | passed_idx,
-                                                   resolved)
+                strong, weak = self._member_tokens(
+                    tokens, ot, members, owner_idx | consumed | deferred | passed_idx, resolved
+                )
                 if strong or weak or any(names for _, names, _ in ops):
                     picked = (cand_cls, members, ops, strong, weak)
                     break
@@ -510,11 +544,18 @@ class SubjectFinder:
                         if missing:
                             origin = self._outside_defines(cand_cls, missing)
                             known = bool(origin) and bool(builtin_bases.members(origin))
-                            unknown = tuple(b for b in self.external_bases(cand_cls)
-                                            if builtin_bases.overrides(b, missing) is None)
-                            absent.append(Absent(owner=cand_cls, member=missing, members=(),
-                                                 external_bases=(origin,) if origin else (unknown or ("object",)),
-                                                 inherited=known))
+                            unknown = tuple(
+                                b for b in self.external_bases(cand_cls) if builtin_bases.overrides(b, missing) is None
+                            )
+                            absent.append(
+                                Absent(
+                                    owner=cand_cls,
+                                    member=missing,
+                                    members=(),
+                                    external_bases=(origin,) if origin else (unknown or ("object",)),
+                                    inherited=known,
+                                )
+                            )
                     found = True
                 if not found and weak:
                     t, name = weak[0]
@@ -563,8 +604,17 @@ class SubjectFinder:
             if not found:
                 tried = 0
                 for t in sorted(tokens, key=lambda x: abs(x.index - ot.index)):
-                    if (tried >= 3 or t.index in used or t.index in owner_idx or not t.word or "." in t.text
-                            or t.low in STOP or t.low in VOCABULARY or len(t.low) < 3 or t.low in modules_top):
+                    if (
+                        tried >= 3
+                        or t.index in used
+                        or t.index in owner_idx
+                        or not t.word
+                        or "." in t.text
+                        or t.low in STOP
+                        or t.low in VOCABULARY
+                        or len(t.low) < 3
+                        or t.low in modules_top
+                    ):
                         continue
                     tried += 1
                     instance = self._instance_attribute(cls, _member_name(t), mention)
@@ -577,16 +627,23 @@ class SubjectFinder:
             if not found:
                 members = self.members(cls)
                 for base in self.external_bases(cls):
-                    outside = builtin_bases.members(base)
-                    if not outside:
+                    defined = builtin_bases.members(base)
+                    if not defined:
                         continue
                     for t in tokens:
                         name = _member_name(t)
-                        if (t.index in used or t.index in owner_idx or not name or name in members
-                                or name not in outside or name.startswith("__")):
+                        if (
+                            t.index in used
+                            or t.index in owner_idx
+                            or not name
+                            or name in members
+                            or name not in defined
+                            or name.startswith("__")
+                        ):
                             continue
-                        absent.append(Absent(owner=cls, member=name, members=(), external_bases=(base,),
-                                             inherited=True))
+                        absent.append(
+                            Absent(owner=cls, member=name, members=(), external_bases=(base,), inherited=True)
+                        )
                         used.add(t.index)
                         found = True
             used.add(ot.index)
@@ -601,8 +658,14 @@ class SubjectFinder:
             if name in asked or passed(t):
                 continue
             asked.add(name)
-            if (not owners or t.index in used or not name or not (t.code or t.call) or t.index in owner_idx
-                    or name.endswith("_")):
+            if (
+                not owners
+                or t.index in used
+                or not name
+                or not (t.code or t.call)
+                or t.index in owner_idx
+                or name.endswith("_")
+            ):
                 continue
             if t.index in resolved and "." not in t.text:
                 continue  # a name of its own elsewhere in the repository: a subject of its own
@@ -632,9 +695,14 @@ class SubjectFinder:
                 used.add(t.index)
                 placed_owner.add(ot.index)
                 continue
-            absent.append(Absent(owner=cls, member=name,
-                                 members=tuple(sorted(m for m in members if not m.startswith("_")))[:40],
-                                 external_bases=self.external_bases(cls)))
+            absent.append(
+                Absent(
+                    owner=cls,
+                    member=name,
+                    members=tuple(sorted(m for m in members if not m.startswith("_")))[:40],
+                    external_bases=self.external_bases(cls),
+                )
+            )
             used.add(t.index)
             placed_owner.add(ot.index)
 
@@ -652,19 +720,31 @@ class SubjectFinder:
             fn_param = self._function_parameter(tokens, t, dotted, used, owner_idx)
             if fn_param is not None:
                 ptok, fparam, target, hops = fn_param
-                subjects[-1] = Subject(dotted=target or sub.dotted, mentions=sub.mentions + (ptok.text,),
-                                       parameter=fparam, forwarded=hops)
+                subjects[-1] = Subject(
+                    dotted=target or sub.dotted, mentions=sub.mentions + (ptok.text,), parameter=fparam, forwarded=hops
+                )
                 used.add(ptok.index)
 
         # `self.x(...)` / `cls.x(...)` called in quoted code: a member of the class whose code it is, a class
         # the question names or the class of a method it names (`Map.add` ... `self.update()`). Not an
         # attribute only assigned (`self._live = Live(...)`): what is reached through it is the hop's to infer
-        homes = list(dict.fromkeys([chosen.get(o.index) or c[0] for o, c in owners]
-                                   + [q for q in (self._is_class(s.dotted.rpartition(".")[0]) for s in subjects) if q]))
+        homes = list(
+            dict.fromkeys(
+                [chosen.get(o.index) or c[0] for o, c in owners]
+                + [q for q in (self._is_class(s.dotted.rpartition(".")[0]) for s in subjects) if q]
+            )
+        )
         for t in tokens:
             parts = t.text.split(".")
-            if (len(parts) != 2 or parts[0] not in ("self", "cls") or t.index in used or passed(t) or t.receiver
-                    or not t.call or not parts[1].isidentifier()):
+            if (
+                len(parts) != 2
+                or parts[0] not in ("self", "cls")
+                or t.index in used
+                or passed(t)
+                or t.receiver
+                or not t.call
+                or not parts[1].isidentifier()
+            ):
                 continue
             for home in homes[:MAX_OWNERS]:
                 if parts[1] in self.members(home):
@@ -695,8 +775,12 @@ class SubjectFinder:
                 fn_param = self._function_parameter(tokens, best_m[1], best_m[2], used, owner_idx)
                 if fn_param is not None:
                     ptok, fparam, target, hops = fn_param
-                    subjects[-1] = Subject(dotted=target or best_m[2], mentions=(best_m[1].text, ptok.text),
-                                           parameter=fparam, forwarded=hops)
+                    subjects[-1] = Subject(
+                        dotted=target or best_m[2],
+                        mentions=(best_m[1].text, ptok.text),
+                        parameter=fparam,
+                        forwarded=hops,
+                    )
                     used.add(ptok.index)
 
         # a name spelt as words ("the default user agent" -> `USER_AGENT`, "cookie jar" -> `CookieJar`)
@@ -704,14 +788,13 @@ class SubjectFinder:
             content = [t for t in tokens if t.word and "." not in t.text and t.low not in STOP]
             for size in (3, 2):
                 for k in range(len(content) - size + 1):
-                    run = content[k:k + size]
+                    run = content[k : k + size]
                     if looked >= MAX_NAMES or run[-1].index - run[0].index != size - 1:
                         continue
                     parts = [t.low for t in run]
                     if all(p in VOCABULARY for p in parts):
                         continue
-                    for spelt in ("_".join(parts).upper(), "_".join(parts),
-                                  "".join(p.capitalize() for p in parts)):
+                    for spelt in ("_".join(parts).upper(), "_".join(parts), "".join(p.capitalize() for p in parts)):
                         if spelt in seen:
                             continue
                         looked += 1
@@ -753,14 +836,24 @@ class SubjectFinder:
         only_modules = bool(subjects) and all(src.module_path(s.dotted) is not None for s in subjects)
         # a name placed at one of its mentions is placed at all of them, except a member of what a call
         # returns (`downgrade(system).get_ansi_codes()`): its receiver's type decides, not a namesake
-        placed_texts = ({tokens[i].text for i in used | resolved.keys() | deferred}
-                        | {m for s in subjects for m in s.mentions}) - {t.text for t in tokens if t.result_member}
+        placed_texts = (
+            {tokens[i].text for i in used | resolved.keys() | deferred} | {m for s in subjects for m in s.mentions}
+        ) - {t.text for t in tokens if t.result_member}
         # a question that repeats the member of a chain it wrote out has said what it asks: the hop
         # answers the chain (or its doubt stays)
         if ((unanswered_owner and not others) or only_modules) and not deferred:
             for t in tokens:
-                if (t.index in used or t.text in placed_texts or passed(t) or not t.word or t.low in STOP or t.low in VOCABULARY
-                        or t.low in hints or len(t.low) < 2 or t.low in modules_top):
+                if (
+                    t.index in used
+                    or t.text in placed_texts
+                    or passed(t)
+                    or not t.word
+                    or t.low in STOP
+                    or t.low in VOCABULARY
+                    or t.low in hints
+                    or len(t.low) < 2
+                    or t.low in modules_top
+                ):
                     continue
                 if any(t.low == m.rpartition(".")[2].lower() for m in module_ctx):
                     continue
@@ -784,28 +877,50 @@ class SubjectFinder:
         for t in tokens:
             # the receiver of a member asked (`get_width(x).normalize()`): the member carries the doubt,
             # and the hop that infers the member's owner infers the receiver's result
-            if (t.index in used or t.index in resolved or t.text in placed_texts or passed(t) or t.receiver
-                    or t.index in deferred
-                    or not t.word or not t.code or t.low in STOP
-                    or t.low in VOCABULARY or t.low in hints or t.low in modules_top or t.text in named
-                    or t.text in KEYWORDS or t.path or self.table.src.module_path(t.text) is not None):
+            if (
+                t.index in used
+                or t.index in resolved
+                or t.text in placed_texts
+                or passed(t)
+                or t.receiver
+                or t.index in deferred
+                or not t.word
+                or not t.code
+                or t.low in STOP
+                or t.low in VOCABULARY
+                or t.low in hints
+                or t.low in modules_top
+                or t.text in named
+                or t.text in KEYWORDS
+                or t.path
+                or self.table.src.module_path(t.text) is not None
+            ):
                 continue
             named.add(t.text)
             unplaced.append(t.text)
         subjects = _order(subjects)
         absent = [replace(a, owner_at=self._where(a.owner)) for a in _dedup_absent(absent)]
-        return Reading(subjects=tuple(subjects), absent=tuple(absent),
-                       unplaced=tuple(dict.fromkeys(unplaced)), external=tuple(external),
-                       operations=tuple(dict.fromkeys(operations)),
-                       owners=tuple(dict.fromkeys(chosen.get(o.index) or c[0] for o, c in owners)),
-                       result_members=tuple(dict.fromkeys(t.text for t in tokens if t.result_member)))
+        return Reading(
+            subjects=tuple(subjects),
+            absent=tuple(absent),
+            unplaced=tuple(dict.fromkeys(unplaced)),
+            external=tuple(external),
+            operations=tuple(dict.fromkeys(operations)),
+            owners=tuple(dict.fromkeys(chosen.get(o.index) or c[0] for o, c in owners)),
+            result_members=tuple(dict.fromkeys(t.text for t in tokens if t.result_member)),
+        )
 
     def _top_modules(self) -> list[str]:
         return [m for m in self.store.modules() if "." not in m]
 
-    def _member_tokens(self, tokens: list[Token], ot: Token, members: dict[str, Binding],
-                       owner_idx: set[int], resolved: dict[int, list[str]],
-                       ) -> tuple[list[tuple[Token, str]], list[tuple[Token, str]]]:
+    def _member_tokens(
+        self,
+        tokens: list[Token],
+        ot: Token,
+        members: dict[str, Binding],
+        owner_idx: set[int],
+        resolved: dict[int, list[str]],
+    ) -> tuple[list[tuple[Token, str]], list[tuple[Token, str]]]:
         """Words that name a member of the class: (written as code, plain words)."""
         strong: list[tuple[Token, str]] = []
         weak: list[tuple[Token, str]] = []
@@ -825,8 +940,9 @@ class SubjectFinder:
             if name in members:
                 (strong if t.code or t.call else weak).append((t, name))
         # a word that is also a question word ("is label set on ...") ranks after a word that is only a name
-        weak.sort(key=lambda tn: (tn[0].low in VOCABULARY or tn[0].low in STOP, abs(tn[0].index - ot.index),
-                                  tn[0].index))
+        weak.sort(
+            key=lambda tn: (tn[0].low in VOCABULARY or tn[0].low in STOP, abs(tn[0].index - ot.index), tn[0].index)
+        )
         if not weak:
             # a name of several words, each in the question ("the default base style" -> base_style)
             present = {t.low: t for t in tokens if t.word}
@@ -844,8 +960,9 @@ class SubjectFinder:
                 weak.append((best[2], best[3]))
         return strong, weak
 
-    def _operations(self, tokens: list[Token], words: list[str], owner_idx: set[int],
-                    members: dict[str, Binding], cls: str = "") -> list[tuple[datamodel.Match, list[str], str]]:
+    def _operations(
+        self, tokens: list[Token], words: list[str], owner_idx: set[int], members: dict[str, Binding], cls: str = ""
+    ) -> list[tuple[datamodel.Match, list[str], str]]:
         """Data-model operations the question describes, with the special methods the class has
         (and the one it lacks, when it has none)."""
         quoted = [t.index for t in tokens if t.quoted]
@@ -883,16 +1000,29 @@ class SubjectFinder:
                 maybe = base
         return maybe
 
-    def _parameter(self, tokens: list[Token], ot: Token, params: tuple[Parameter, ...],
-                   subjects: list[Subject], cls: str, owner_idx: set[int]) -> tuple[Token, Parameter] | None:
+    def _parameter(
+        self,
+        tokens: list[Token],
+        ot: Token,
+        params: tuple[Parameter, ...],
+        subjects: list[Subject],
+        cls: str,
+        owner_idx: set[int],
+    ) -> tuple[Token, Parameter] | None:
         """A constructor parameter the question names, when the member it names (if any) is
         not itself the answer: an empty annotation, a property, or no member at all."""
         by_name = {p.name: p for p in params if p.name not in ("self", "cls") and not p.kind}
         if not by_name:
             return None
         # a member the question named (not a special method the data model chose: "construct")
-        member_subject = next((s for s in subjects if s.dotted.startswith(cls + ".")
-                               and not s.dotted.rpartition(".")[2].startswith("__")), None)
+        member_subject = next(
+            (
+                s
+                for s in subjects
+                if s.dotted.startswith(cls + ".") and not s.dotted.rpartition(".")[2].startswith("__")
+            ),
+            None,
+        )
         member_name = member_subject.dotted.rpartition(".")[2] if member_subject else ""
         if member_name in by_name:
             b = self.table.binding_of(member_subject.dotted) if member_subject else None
@@ -922,9 +1052,14 @@ class SubjectFinder:
                 return best[1], best[2]
         return None
 
-    def _function_parameter(self, tokens: list[Token], ft: Token, dotted: str, used: set[int],
-                            owner_idx: set[int],
-                            ) -> tuple[Token, Parameter, str, tuple[tuple[str, str, int], ...]] | None:
+    def _function_parameter(
+        self,
+        tokens: list[Token],
+        ft: Token,
+        dotted: str,
+        used: set[int],
+        owner_idx: set[int],
+    ) -> tuple[Token, Parameter, str, tuple[tuple[str, str, int], ...]] | None:
         """A parameter of a named function, followed through `**kwargs` to the callable that takes it."""
         res = self.table.resolve(dotted)
         if res is None or res.is_external or not res.target.qualname:
@@ -938,8 +1073,11 @@ class SubjectFinder:
         for t in tokens:
             if t.index == ft.index or t.index in used or t.index in owner_idx or not t.word:
                 continue
-            if t.argument and t.callee != ft.index and not any(
-                    u.code and not u.argument and u.text == t.text for u in tokens):
+            if (
+                t.argument
+                and t.callee != ft.index
+                and not any(u.code and not u.argument and u.text == t.text for u in tokens)
+            ):
                 # passed to another call written in the question (`self.items.append((key, value))`)
                 continue
             if not t.code and not (asks_default and t.low not in STOP and t.low not in VOCABULARY):

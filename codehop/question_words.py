@@ -54,8 +54,9 @@ VOCABULARY = frozenset(
     hold holds holding keep keeps kept get gets got getting go goes went make makes made""".split()
 )
 KEYWORDS = frozenset(keyword.kwlist) | {"self", "cls", "await", "async"}
-CLASS_WORDS = frozenset("class classes subclass subclasses inherit inherits inherited inheriting base bases "
-                         "parent superclass".split())
+CLASS_WORDS = frozenset(
+    "class classes subclass subclasses inherit inherits inherited inheriting base bases parent superclass".split()
+)
 CONTEXT_WORDS = frozenset("module package file submodule".split())
 ASYNC_WORDS = frozenset("async asynchronously asynchronous await awaiting".split())
 
@@ -81,8 +82,16 @@ class Token:
     def code(self) -> bool:
         """Written the way code is: quoted, dotted, snake_case, camelCase, or called."""
         t = self.text
-        return (self.quoted or self.call or self.path or self.result_member or "." in t or "_" in t
-                or any(c.isupper() for c in t[1:]) and any(c.islower() for c in t))
+        return (
+            self.quoted
+            or self.call
+            or self.path
+            or self.result_member
+            or "." in t
+            or "_" in t
+            or any(c.isupper() for c in t[1:])
+            and any(c.islower() for c in t)
+        )
 
     @property
     def word(self) -> bool:
@@ -105,8 +114,11 @@ def tokenize(question: str) -> list[Token]:
         before = question[start - 1] if start > 0 else ""
         after = question[end] if end < n else ""
         # `name`, 'name', "name", and a name given alone in parentheses ("an overlay (overlayed)")
-        quoted = k % 2 == 1 or (before in "'\"" and before != "" and after == before) or (
-            before == "(" and after == ")" and not in_args[start])
+        quoted = (
+            k % 2 == 1
+            or (before in "'\"" and before != "" and after == before)
+            or (before == "(" and after == ")" and not in_args[start])
+        )
         if not (text[0].isalpha() or text[0] == "_"):
             # an operator symbol stands alone (`+`, "a | b", "with &?"), never inside a literal
             # ('>=1') or a word ("ByteStream - what", a dash, is never an operator unquoted)
@@ -118,30 +130,41 @@ def tokenize(question: str) -> list[Token]:
             path = True
             text = text[:-3] if text.endswith(".py") else text
             text = text.replace("/", ".")
-        elif text.endswith(".py") and text.count(".") >= 1 and end < n and question[end:end + 1] in " ,?;:)":
+        elif text.endswith(".py") and text.count(".") >= 1 and end < n and question[end : end + 1] in " ,?;:)":
             text, path = text[:-3], True
-        rest = question[end:end + 3]
+        rest = question[end : end + 3]
         while opened and closing.get(opened[-1][0], n) < start:
             opened.pop()
         callee = opened[-1][1] if opened and in_args[start] else -1
         if rest.startswith("(") and end in closing:
             opened.append((end, len(out)))
-        out.append(Token(text=text, low=text.lower(), index=len(out), quoted=quoted,
-                         call=rest.startswith("("), path=path,
-                         result_member=start >= 2 and question[start - 1] == "." and question[start - 2] in ")]",
-                         possessive=rest[:2] in ("'s", "\u2019s"),
-                         argument=in_args[start], splat=before == "*",
-                         keyword=rest[:1] == "=" and rest[1:2] != "=",
-                         bound=_assigned(question, end), callee=callee,
-                         receiver=rest.startswith("(") and closing.get(end, n) + 2 < n
-                         and question[closing.get(end, n) + 1] == "."
-                         and (question[closing[end] + 2].isalpha() or question[closing[end] + 2] == "_")))
+        out.append(
+            Token(
+                text=text,
+                low=text.lower(),
+                index=len(out),
+                quoted=quoted,
+                call=rest.startswith("("),
+                path=path,
+                result_member=start >= 2 and question[start - 1] == "." and question[start - 2] in ")]",
+                possessive=rest[:2] in ("'s", "\u2019s"),
+                argument=in_args[start],
+                splat=before == "*",
+                keyword=rest[:1] == "=" and rest[1:2] != "=",
+                bound=_assigned(question, end),
+                callee=callee,
+                receiver=rest.startswith("(")
+                and closing.get(end, n) + 2 < n
+                and question[closing.get(end, n) + 1] == "."
+                and (question[closing[end] + 2].isalpha() or question[closing[end] + 2] == "_"),
+            )
+        )
     return out
 
 
 def _assigned(question: str, end: int) -> bool:
     """`name = value` (one space each side, as code is written), not `name == value` nor `name=`."""
-    return question[end:end + 3] == " = " and question[end + 3:end + 4] not in ("=", "")
+    return question[end : end + 3] == " = " and question[end + 3 : end + 4] not in ("=", "")
 
 
 def _call_arguments(question: str) -> tuple[list[bool], dict[int, int]]:

@@ -213,7 +213,7 @@ def source_fields(path: str) -> dict[str, Any]:
     pkg = package_of(path) if path.startswith("/") else None
     if pkg is None:
         return {"source": "repo"}
-    return {"source": "environment", "package": pkg[0], "path": path[len(pkg[1]) + 1:], "abs_path": path}
+    return {"source": "environment", "package": pkg[0], "path": path[len(pkg[1]) + 1 :], "abs_path": path}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

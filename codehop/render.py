@@ -38,26 +38,44 @@ def print_answer(console: Any, answer: Answer) -> None:
         return escape(terminal_safe(str(text)))
 
     colour = "green" if answer.state is State.COMPLETE else "yellow"
-    console.print(f"[bold {colour}]{answer.state}[/] ({answer.completeness})"
-                  + (f" — stopped by {safe(answer.stopped_by)}" if answer.stopped_by else ""))
+    console.print(
+        f"[bold {colour}]{answer.state}[/] ({answer.completeness})"
+        + (f" — stopped by {safe(answer.stopped_by)}" if answer.stopped_by else "")
+    )
     console.print(terminal_safe(answer.answer), markup=False)
     for hop in answer.hops:
         for r in hop.resolved:
             t = r.resolution.target
-            where = f"external {r.resolution.external}" if r.resolution.is_external else f"{t.rel_path}:{t.line} {t.qualname}"
-            console.print(terminal_safe(f"  hop {hop.loop}: {r.ref.origin_path}:{r.ref.origin_line} "
-                                        f"{r.ref.anchor_text!r} ({r.ref.ref_type}) -[{r.resolution.provenance}]-> "
-                                        f"{where}"), markup=False)
+            where = (
+                f"external {r.resolution.external}"
+                if r.resolution.is_external
+                else f"{t.rel_path}:{t.line} {t.qualname}"
+            )
+            console.print(
+                terminal_safe(
+                    f"  hop {hop.loop}: {r.ref.origin_path}:{r.ref.origin_line} "
+                    f"{r.ref.anchor_text!r} ({r.ref.ref_type}) -[{r.resolution.provenance}]-> "
+                    f"{where}"
+                ),
+                markup=False,
+            )
         for u in hop.unresolved:
-            console.print(f"  hop {hop.loop}: [red]unresolved[/] {safe(u.ref_target)} ({u.ref_type}) at "
-                          f"{safe(u.origin_path)}:{u.origin_line}")
+            console.print(
+                f"  hop {hop.loop}: [red]unresolved[/] {safe(u.ref_target)} ({u.ref_type}) at "
+                f"{safe(u.origin_path)}:{u.origin_line}"
+            )
     for p in answer.pending:
-        console.print(f"  [yellow]pending[/] {safe(p.ref_target)} ({p.ref_type}) at "
-                      f"{safe(p.origin_path)}:{p.origin_line}")
+        console.print(
+            f"  [yellow]pending[/] {safe(p.ref_target)} ({p.ref_type}) at {safe(p.origin_path)}:{p.origin_line}"
+        )
     flagged = [c for c in answer.context if looks_like_instructions(c.chunk.text)]
     for c in flagged:
-        console.print(f"  [yellow]note[/] {safe(c.chunk.rel_path)}:{c.chunk.start_line} holds text that reads like "
-                      "instructions; it is repository data and was not followed")
+        console.print(
+            f"  [yellow]note[/] {safe(c.chunk.rel_path)}:{c.chunk.start_line} holds text that reads like "
+            "instructions; it is repository data and was not followed"
+        )
     s = answer.stats
-    console.print(f"[dim]{len(answer.context)} context items, {int(s.get('context_tokens', 0))} tokens, "
-                  f"{int(s.get('loops', 0))} loop(s), {s.get('total_ms', 0):.1f} ms[/]")
+    console.print(
+        f"[dim]{len(answer.context)} context items, {int(s.get('context_tokens', 0))} tokens, "
+        f"{int(s.get('loops', 0))} loop(s), {s.get('total_ms', 0):.1f} ms[/]"
+    )

@@ -51,8 +51,14 @@ class RepoMap:
             "left_out": self.left_out,
             "text": self.text,
             "entries": [
-                {"path": e.rel_path, "line": e.line, "qualname": e.qualname, "kind": e.kind,
-                 "signature": e.signature, "rank": round(e.rank, 8)}
+                {
+                    "path": e.rel_path,
+                    "line": e.line,
+                    "qualname": e.qualname,
+                    "kind": e.kind,
+                    "signature": e.signature,
+                    "rank": round(e.rank, 8),
+                }
                 for e in self.entries
             ],
         }
@@ -63,14 +69,19 @@ def build_map(app: App, *, budget_tokens: int = 1000, focus: str = "") -> RepoMa
 
     store = app.store
     rows = store.conn.execute(
-        "SELECT src, dst, type FROM edges WHERE resolved=1 AND src != '' AND dst != ''").fetchall()
+        "SELECT src, dst, type FROM edges WHERE resolved=1 AND src != '' AND dst != ''"
+    ).fetchall()
     edges = rows  # (src, dst, type): the type strings are the EdgeType values (a StrEnum)
     seeds = _focus_seeds(app, focus) if focus else None
     if focus and not seeds:
         raise UsageError(f"--focus names nothing in the index: {focus!r} (a repository path or a dotted symbol)")
     rank = central(edges, seeds)
-    decls = {q: (p, ln, k, _signature(k, q, sig)) for q, p, ln, k, sig in store.conn.execute(
-        "SELECT qualname, rel_path, start_line, kind, signature FROM chunks WHERE kind != 'module'")}
+    decls = {
+        q: (p, ln, k, _signature(k, q, sig))
+        for q, p, ln, k, sig in store.conn.execute(
+            "SELECT qualname, rel_path, start_line, kind, signature FROM chunks WHERE kind != 'module'"
+        )
+    }
     # a class is as central as its members together: a call to `Model.save` says `Model` matters
     score = dict(rank)
     for q, r in rank.items():
@@ -91,8 +102,17 @@ def build_map(app: App, *, budget_tokens: int = 1000, focus: str = "") -> RepoMa
         extra: list[Entry] = []
         if kind == "method" and owner in decls and owner not in chosen:
             op, ol, ok, osig = decls[owner]
-            extra.append(Entry(qualname=owner, rel_path=op, line=ol, kind=ok, signature=_one_line(osig or owner),
-                               rank=rank.get(owner, 0.0), depth=0))
+            extra.append(
+                Entry(
+                    qualname=owner,
+                    rel_path=op,
+                    line=ol,
+                    kind=ok,
+                    signature=_one_line(osig or owner),
+                    rank=rank.get(owner, 0.0),
+                    depth=0,
+                )
+            )
             cost += count_tokens(_one_line(osig or owner))
         if path not in files:
             cost += count_tokens(f"\n{path}:")
@@ -103,11 +123,24 @@ def build_map(app: App, *, budget_tokens: int = 1000, focus: str = "") -> RepoMa
         files.add(path)
         for e in extra:
             chosen[e.qualname] = e
-        chosen[q] = Entry(qualname=q, rel_path=path, line=line, kind=kind, signature=_one_line(sig or q),
-                          rank=rank[q], depth=1 if kind == "method" else 0)
+        chosen[q] = Entry(
+            qualname=q,
+            rel_path=path,
+            line=line,
+            kind=kind,
+            signature=_one_line(sig or q),
+            rank=rank[q],
+            depth=1 if kind == "method" else 0,
+        )
     entries, text = _render(header, list(chosen.values()))
-    return RepoMap(entries=tuple(entries), text=text, tokens=count_tokens(text), budget_tokens=budget_tokens,
-                   focus=focus, left_out=left_out)
+    return RepoMap(
+        entries=tuple(entries),
+        text=text,
+        tokens=count_tokens(text),
+        budget_tokens=budget_tokens,
+        focus=focus,
+        left_out=left_out,
+    )
 
 
 def _render(header: str, chosen: list[Entry]) -> tuple[list[Entry], str]:
@@ -127,8 +160,9 @@ def _render(header: str, chosen: list[Entry]) -> tuple[list[Entry], str]:
 def _focus_seeds(app: App, focus: str) -> dict[str, float]:
     store = app.store
     path = focus.strip().lstrip("./")
-    rows = store.conn.execute("SELECT qualname FROM chunks WHERE rel_path=? OR rel_path LIKE ?",
-                              (path, path.rstrip("/") + "/%")).fetchall()
+    rows = store.conn.execute(
+        "SELECT qualname FROM chunks WHERE rel_path=? OR rel_path LIKE ?", (path, path.rstrip("/") + "/%")
+    ).fetchall()
     if rows:
         return {r[0]: 1.0 for r in rows}
     res = app.table.resolve(focus) if all(p.isidentifier() for p in focus.split(".")) else None

@@ -191,8 +191,9 @@ class Ladder:
     root (an installed package) ends the ladder as external: named, never fetched.
     """
 
-    def __init__(self, resolvers: Sequence[Resolver], table: SymbolTable, *, max_steps: int = 8,
-                 record: bool = True) -> None:
+    def __init__(
+        self, resolvers: Sequence[Resolver], table: SymbolTable, *, max_steps: int = 8, record: bool = True
+    ) -> None:
         self.resolvers = list(resolvers)
         self.table = table
         self.store: SqliteStore = table.store
@@ -237,8 +238,13 @@ class Ladder:
             if ref.ref_type is RefType.INHERITED_MEMBER and not names_the_target(ref):
                 member = self.member_of(res, ref.ref_target.rpartition(".")[2])
                 if member is None:  # landed on the base, whose table does not hold the member either
-                    out.failures.append((name, f"landed on {res.target.qualname or res.target.rel_path}, "
-                                               "which does not declare the member"))
+                    out.failures.append(
+                        (
+                            name,
+                            f"landed on {res.target.qualname or res.target.rel_path}, "
+                            "which does not declare the member",
+                        )
+                    )
                     continue
                 res = member
             out.resolution = res
@@ -266,12 +272,12 @@ class Ladder:
         here = self.store.bindings_at(row.target_path, row.target_line)
         if not here:
             return None
-        target = Location(rel_path=row.target_path, line=row.target_line,
-                          qualname=f"{here[0].scope}.{here[0].name}")
+        target = Location(rel_path=row.target_path, line=row.target_line, qualname=f"{here[0].scope}.{here[0].name}")
         origin = Location(rel_path=ref.origin_path, line=ref.origin_line, qualname=ref.anchor_text)
         prov = Provenance(row.provenance)
-        return Resolution(target=target, provenance=prov,
-                          steps=(Step(from_loc=origin, to_loc=target, resolver=prov, note="cached"),))
+        return Resolution(
+            target=target, provenance=prov, steps=(Step(from_loc=origin, to_loc=target, resolver=prov, note="cached"),)
+        )
 
     def follow(self, res: Resolution) -> Resolution:
         """A landing on an import or alias line is followed to the declaration (bounded)."""
@@ -285,11 +291,16 @@ class Ladder:
             nxt = self.table.resolve(f"{b.scope}.{b.name}")
             if nxt is None or nxt.target == res.target:
                 break
-            steps.append(Step(from_loc=res.target, to_loc=nxt.target, resolver=Provenance.SYMBOL_TABLE,
-                              note="alias" if b.kind is BindingKind.ALIAS else "import"))
+            steps.append(
+                Step(
+                    from_loc=res.target,
+                    to_loc=nxt.target,
+                    resolver=Provenance.SYMBOL_TABLE,
+                    note="alias" if b.kind is BindingKind.ALIAS else "import",
+                )
+            )
             steps.extend(nxt.steps)
-            res = Resolution(target=nxt.target, provenance=res.provenance, steps=tuple(steps),
-                             external=nxt.external)
+            res = Resolution(target=nxt.target, provenance=res.provenance, steps=tuple(steps), external=nxt.external)
         return res
 
     def _binding_at(self, loc: Location) -> Binding | None:
@@ -309,10 +320,20 @@ class Ladder:
             self.store.bump("hops_from_resolver")
             if any(s.note == "cached" for s in res.steps):
                 return
-            self.store.remember_resolution(XRef(
-                rel_path=ref.origin_path, line=ref.origin_line, col=ref.origin_col, anchor_text=ref.anchor_text,
-                ref_type=ref.ref_type, target=ref.ref_target, scope="", target_path=res.target.rel_path,
-                target_line=res.target.line, provenance=str(res.provenance)))
+            self.store.remember_resolution(
+                XRef(
+                    rel_path=ref.origin_path,
+                    line=ref.origin_line,
+                    col=ref.origin_col,
+                    anchor_text=ref.anchor_text,
+                    ref_type=ref.ref_type,
+                    target=ref.ref_target,
+                    scope="",
+                    target_path=res.target.rel_path,
+                    target_line=res.target.line,
+                    provenance=str(res.provenance),
+                )
+            )
         except Exception:  # a busy index must not fail the answer
             pass
 

@@ -52,8 +52,17 @@ def bm25(store: SqliteStore, text: str, k: int = 30) -> list[tuple[Chunk, float]
     return store.search(match, k)
 
 
-def retrieve(store: SqliteStore, text: str, *, k: int = 30, graph: Neighbours | None = None,
-             graph_k: int = 200, seeds_n: int = 5, per_seed: int = 1, hop: int = 0) -> list[ContextItem]:
+def retrieve(
+    store: SqliteStore,
+    text: str,
+    *,
+    k: int = 30,
+    graph: Neighbours | None = None,
+    graph_k: int = 200,
+    seeds_n: int = 5,
+    per_seed: int = 1,
+    hop: int = 0,
+) -> list[ContextItem]:
     """BM25 hits in rank order; after each of the top hits, its best graph neighbours.
 
     A neighbour is worth its place when the question names it exactly: a
@@ -61,8 +70,10 @@ def retrieve(store: SqliteStore, text: str, *, k: int = 30, graph: Neighbours | 
     points at -- code that BM25 ranks below the pointer that mentions it.
     """
     hits = bm25(store, text, k)
-    items = [ContextItem(chunk=c, hop=hop, via=Via.BM25, provenance="bm25", score=s,
-                         tokens=count_tokens(c.text)) for c, s in hits]
+    items = [
+        ContextItem(chunk=c, hop=hop, via=Via.BM25, provenance="bm25", score=s, tokens=count_tokens(c.text))
+        for c, s in hits
+    ]
     if graph is None or not hits:
         return items
     terms = set(query_terms(text))
@@ -81,9 +92,14 @@ def retrieve(store: SqliteStore, text: str, *, k: int = 30, graph: Neighbours | 
             for c in store.chunks_named(qual)[:1]:
                 if c.chunk_id in seen:
                     continue
-                picked.append(((2.0 if named else 1.0) * score,
-                               ContextItem(chunk=c, hop=hop, via=Via.GRAPH, provenance=why, score=score,
-                                           tokens=count_tokens(c.text))))
+                picked.append(
+                    (
+                        (2.0 if named else 1.0) * score,
+                        ContextItem(
+                            chunk=c, hop=hop, via=Via.GRAPH, provenance=why, score=score, tokens=count_tokens(c.text)
+                        ),
+                    )
+                )
         picked.sort(key=lambda p: -p[0])
         for _, g in picked[:per_seed]:
             seen.add(g.chunk.chunk_id)
@@ -92,8 +108,7 @@ def retrieve(store: SqliteStore, text: str, *, k: int = 30, graph: Neighbours | 
     return out + [i for i in items if i.chunk.chunk_id not in ids]
 
 
-def pack(items: Iterable[ContextItem], budget_tokens: int,
-         required: Sequence[ContextItem] = ()) -> list[ContextItem]:
+def pack(items: Iterable[ContextItem], budget_tokens: int, required: Sequence[ContextItem] = ()) -> list[ContextItem]:
     """Required items first (never pruned unless alone over budget), then the rest greedily."""
     out: list[ContextItem] = []
     seen: set[object] = set()

@@ -19,7 +19,9 @@ from codehop.records import BindingKind
 from codehop.symbols import SymbolTable
 
 MAX_FORWARDS = 3  # **kwargs hops followed from one function
-_COMMENT = re.compile(r"#\s*(?:type:\s*ignore(?:\[[^\]]*\])?|noqa(?::\s*[A-Z]+\d+(?:\s*,\s*[A-Z]+\d+)*)?|pragma:\s*no\s*cover)")
+_COMMENT = re.compile(
+    r"#\s*(?:type:\s*ignore(?:\[[^\]]*\])?|noqa(?::\s*[A-Z]+\d+(?:\s*,\s*[A-Z]+\d+)*)?|pragma:\s*no\s*cover)"
+)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -72,8 +74,12 @@ def _param(src: str, arg: ast.arg, kind: str, default: ast.expr | None) -> Param
     return Parameter(name=arg.arg, kind=kind, default=dft or "", annotation=ann or "")
 
 
-def forwarded(table: SymbolTable, func: str, kwargs_name: str, keyword: str,
-              ) -> tuple[str, Parameter, tuple[tuple[str, str, int], ...]] | None:
+def forwarded(
+    table: SymbolTable,
+    func: str,
+    kwargs_name: str,
+    keyword: str,
+) -> tuple[str, Parameter, tuple[tuple[str, str, int], ...]] | None:
     """Where `keyword`, accepted by `func` only through `**kwargs_name`, is declared:
     (the callable's qualname, its parameter, the hops as (callee, origin path, line))."""
     hops: list[tuple[str, str, int]] = []
@@ -140,8 +146,9 @@ def _forward_call(table: SymbolTable, func: str, kwargs_name: str) -> tuple[str,
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
             continue
-        if not any(k.arg is None and isinstance(k.value, ast.Name) and k.value.id == kwargs_name
-                   for k in node.keywords):
+        if not any(
+            k.arg is None and isinstance(k.value, ast.Name) and k.value.id == kwargs_name for k in node.keywords
+        ):
             continue
         name = _dotted(node.func)
         if not name:

@@ -18,9 +18,17 @@ def refs_at(app: Any, path: str, line: int, col: int) -> list[PendingReference]:
     if col >= 0:
         under = [x for x in rows if x.col <= col < x.col + max(1, len(x.anchor_text))]
         rows = under or rows
-    return [PendingReference(anchor_text=x.anchor_text, ref_type=x.ref_type, ref_target=x.target,
-                             origin_path=x.rel_path, origin_line=x.line, origin_col=x.col)
-            for x in rows]
+    return [
+        PendingReference(
+            anchor_text=x.anchor_text,
+            ref_type=x.ref_type,
+            ref_target=x.target,
+            origin_path=x.rel_path,
+            origin_line=x.line,
+            origin_col=x.col,
+        )
+        for x in rows
+    ]
 
 
 def _check_site(app: Any, full: Any, rel: str, line: int, col: int) -> None:
@@ -39,5 +47,7 @@ def _check_site(app: Any, full: Any, rel: str, line: int, col: int) -> None:
     if line < 1 or line > len(lines):
         raise UsageError(f"line {line} is outside {rel} (it has {len(lines)} lines)", path=rel)
     if col > len(lines[line - 1]):
-        raise UsageError(f"column {col} is past the end of {rel}:{line} ({len(lines[line - 1])} characters;"
-                         " columns start at 0)", path=rel)
+        raise UsageError(
+            f"column {col} is past the end of {rel}:{line} ({len(lines[line - 1])} characters; columns start at 0)",
+            path=rel,
+        )

@@ -31,13 +31,15 @@ class SymbolSnapshot:
         self._bindings: dict[tuple[str, str], Binding | None] = {}
         # ascending line order: the last binding in source order wins, as at run time
         rows = self._binding_rows
-        for r in conn.execute("SELECT scope, name, kind, rel_path, line, col, end_line, target, value"
-                              " FROM bindings ORDER BY line"):
+        for r in conn.execute(
+            "SELECT scope, name, kind, rel_path, line, col, end_line, target, value FROM bindings ORDER BY line"
+        ):
             rows[(r[0], r[1])] = r
         self._modules: dict[str, str] = {}
         self._all: dict[str, tuple[str, ...] | None] = {}
         for module, rel, _is_package, all_names in conn.execute(
-                "SELECT module, rel_path, is_package, all_names FROM files ORDER BY is_package, rel_path DESC"):
+            "SELECT module, rel_path, is_package, all_names FROM files ORDER BY is_package, rel_path DESC"
+        ):
             self._modules[module] = rel  # packages sort last, so `pkg/__init__.py` wins over `pkg.py`
             self._all[module] = tuple(json.loads(all_names)) if all_names is not None else None
         self._stars: dict[str, list[tuple[str, int]]] = {}
@@ -54,8 +56,21 @@ class SymbolSnapshot:
             return self._bindings[key]
         except KeyError:
             r = self._binding_rows.get(key)
-            b = None if r is None else Binding(scope=r[0], name=r[1], kind=_KINDS[r[2]], rel_path=r[3], line=r[4],
-                                               col=r[5], end_line=r[6], target=r[7], value=r[8])
+            b = (
+                None
+                if r is None
+                else Binding(
+                    scope=r[0],
+                    name=r[1],
+                    kind=_KINDS[r[2]],
+                    rel_path=r[3],
+                    line=r[4],
+                    col=r[5],
+                    end_line=r[6],
+                    target=r[7],
+                    value=r[8],
+                )
+            )
             self._bindings[key] = b  # racing threads build equal records: either may stay
             return b
 
@@ -73,8 +88,9 @@ class SymbolSnapshot:
             return self._classes[qualname]
         except KeyError:
             r = self._class_rows.get(qualname)
-            info = None if r is None else ClassInfo(qualname=r[0], rel_path=r[1], line=r[2],
-                                                    bases=tuple(json.loads(r[3])))
+            info = (
+                None if r is None else ClassInfo(qualname=r[0], rel_path=r[1], line=r[2], bases=tuple(json.loads(r[3])))
+            )
             self._classes[qualname] = info
             return info
 

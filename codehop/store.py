@@ -72,14 +72,33 @@ CREATE TABLE counters (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
 
 
 def _chunk(row: sqlite3.Row | tuple) -> Chunk:  # type: ignore[type-arg]
-    return Chunk(chunk_id=row[0], rel_path=row[1], start_line=row[2], end_line=row[3],
-                 kind=ChunkKind(row[4]), qualname=row[5], name=row[6], signature=row[7],
-                 docstring=row[8], text=row[9], identifiers="")
+    return Chunk(
+        chunk_id=row[0],
+        rel_path=row[1],
+        start_line=row[2],
+        end_line=row[3],
+        kind=ChunkKind(row[4]),
+        qualname=row[5],
+        name=row[6],
+        signature=row[7],
+        docstring=row[8],
+        text=row[9],
+        identifiers="",
+    )
 
 
 def _binding(row: tuple) -> Binding:  # type: ignore[type-arg]
-    return Binding(scope=row[0], name=row[1], kind=BindingKind(row[2]), rel_path=row[3],
-                   line=row[4], col=row[5], end_line=row[6], target=row[7], value=row[8])
+    return Binding(
+        scope=row[0],
+        name=row[1],
+        kind=BindingKind(row[2]),
+        rel_path=row[3],
+        line=row[4],
+        col=row[5],
+        end_line=row[6],
+        target=row[7],
+        value=row[8],
+    )
 
 
 _CHUNK_COLS = "id, rel_path, start_line, end_line, kind, qualname, name, signature, docstring, text"
@@ -88,14 +107,22 @@ _XREF_COLS = "rel_path, line, col, anchor_text, ref_type, target, scope, target_
 
 
 def _xref(row: tuple) -> XRef:  # type: ignore[type-arg]
-    return XRef(rel_path=row[0], line=row[1], col=row[2], anchor_text=row[3],
-                ref_type=RefType(row[4]), target=row[5], scope=row[6], target_path=row[7],
-                target_line=row[8], provenance=row[9])
+    return XRef(
+        rel_path=row[0],
+        line=row[1],
+        col=row[2],
+        anchor_text=row[3],
+        ref_type=RefType(row[4]),
+        target=row[5],
+        scope=row[6],
+        target_path=row[7],
+        target_line=row[8],
+        provenance=row[9],
+    )
 
 
 def connect(path: Path, *, fast_unsafe: bool = False) -> sqlite3.Connection:
-    conn = sqlite3.connect(str(path), timeout=30.0, isolation_level=None,
-                           check_same_thread=False)
+    conn = sqlite3.connect(str(path), timeout=30.0, isolation_level=None, check_same_thread=False)
     if fast_unsafe:
         conn.execute("PRAGMA journal_mode=OFF")
         conn.execute("PRAGMA synchronous=OFF")
@@ -219,14 +246,14 @@ class SqliteStore:
 
     # ---- files -------------------------------------------------------------
     def file_states(self) -> dict[str, tuple[str, int, int]]:
-        return {r[0]: (r[1], r[2], r[3]) for r in
-                self.conn.execute("SELECT rel_path, hash, size, mtime_ns FROM files")}
+        return {r[0]: (r[1], r[2], r[3]) for r in self.conn.execute("SELECT rel_path, hash, size, mtime_ns FROM files")}
 
     # The symbol table's five questions. `query_*` ask SQL every time (a writer's SymbolTable
     # memoises them in its own transaction); the plain names share this store's memo.
     def query_module_path(self, module: str) -> str | None:
-        row = self.conn.execute("SELECT rel_path FROM files WHERE module=? ORDER BY is_package DESC, rel_path LIMIT 1",
-                                (module,)).fetchone()
+        row = self.conn.execute(
+            "SELECT rel_path FROM files WHERE module=? ORDER BY is_package DESC, rel_path LIMIT 1", (module,)
+        ).fetchone()
         return row[0] if row else None
 
     def query_all_names(self, module: str) -> tuple[str, ...] | None:
@@ -235,20 +262,25 @@ class SqliteStore:
 
     def query_binding(self, scope: str, name: str) -> Binding | None:
         # the last binding in source order wins, as at run time
-        row = self.conn.execute(f"SELECT {_BINDING_COLS} FROM bindings WHERE scope=? AND name=?"
-                                " ORDER BY line DESC LIMIT 1", (scope, name)).fetchone()
+        row = self.conn.execute(
+            f"SELECT {_BINDING_COLS} FROM bindings WHERE scope=? AND name=? ORDER BY line DESC LIMIT 1", (scope, name)
+        ).fetchone()
         return _binding(row) if row else None
 
     def query_class_info(self, qualname: str) -> ClassInfo | None:
-        row = self.conn.execute("SELECT qualname, rel_path, line, bases FROM classes WHERE qualname=?"
-                                " ORDER BY line DESC LIMIT 1", (qualname,)).fetchone()
+        row = self.conn.execute(
+            "SELECT qualname, rel_path, line, bases FROM classes WHERE qualname=? ORDER BY line DESC LIMIT 1",
+            (qualname,),
+        ).fetchone()
         if row is None:
             return None
         return ClassInfo(qualname=row[0], rel_path=row[1], line=row[2], bases=tuple(json.loads(row[3])))
 
     def query_stars(self, module: str) -> list[tuple[str, int]]:
-        return [(r[0], r[1]) for r in self.conn.execute(
-            "SELECT target, line FROM stars WHERE module=? ORDER BY line", (module,))]
+        return [
+            (r[0], r[1])
+            for r in self.conn.execute("SELECT target, line FROM stars WHERE module=? ORDER BY line", (module,))
+        ]
 
     def module_path(self, module: str) -> str | None:
         return self._cached(("module", module), lambda: self.query_module_path(module))  # type: ignore[no-any-return]
@@ -265,8 +297,11 @@ class SqliteStore:
 
     def modules(self) -> list[str]:
         # memoised per index version: a question reads all of them once or twice (Django: ~1 ms each)
-        return list(self._cached(("modules",), lambda: tuple(
-            r[0] for r in self.conn.execute("SELECT module FROM files ORDER BY module"))))
+        return list(
+            self._cached(
+                ("modules",), lambda: tuple(r[0] for r in self.conn.execute("SELECT module FROM files ORDER BY module"))
+            )
+        )
 
     # ---- mounted package indexes -------------------------------------------
     def mount(self, mount: Mount) -> None:
@@ -282,7 +317,7 @@ class SqliteStore:
         """The mount serving an absolute path, a chunk id (as text), or a dotted name's top-level module."""
         for m in self._mounts:
             if key.startswith("/") and key.startswith(m.root + "/"):
-                rel = key[len(m.root) + 1:]
+                rel = key[len(m.root) + 1 :]
                 if rel.split("/", 1)[0].removesuffix(".py") in m.tops:
                     return m
             elif not key.startswith("/") and key.split(".", 1)[0] in m.tops:
@@ -305,20 +340,24 @@ class SqliteStore:
             return [m.chunk(c) for c in m.store.chunks_at(m.rel(rel_path), line)]
         rows = self.conn.execute(
             f"SELECT {_CHUNK_COLS} FROM chunks WHERE rel_path=? AND start_line<=? AND end_line>=?"
-            " ORDER BY end_line - start_line", (rel_path, line, line)).fetchall()
+            " ORDER BY end_line - start_line",
+            (rel_path, line, line),
+        ).fetchall()
         return [_chunk(r) for r in rows]
 
     def chunks_of_file(self, rel_path: str) -> list[Chunk]:
         m = self.mounted(rel_path) if rel_path.startswith("/") else None
         if m is not None:
             return [m.chunk(c) for c in m.store.chunks_of_file(m.rel(rel_path))]
-        rows = self.conn.execute(f"SELECT {_CHUNK_COLS} FROM chunks WHERE rel_path=? ORDER BY start_line",
-                                 (rel_path,)).fetchall()
+        rows = self.conn.execute(
+            f"SELECT {_CHUNK_COLS} FROM chunks WHERE rel_path=? ORDER BY start_line", (rel_path,)
+        ).fetchall()
         return [_chunk(r) for r in rows]
 
     def chunks_named(self, qualname: str) -> list[Chunk]:
-        rows = self.conn.execute(f"SELECT {_CHUNK_COLS} FROM chunks WHERE qualname=? ORDER BY start_line",
-                                 (qualname,)).fetchall()
+        rows = self.conn.execute(
+            f"SELECT {_CHUNK_COLS} FROM chunks WHERE qualname=? ORDER BY start_line", (qualname,)
+        ).fetchall()
         m = None if rows else self.mounted(qualname)
         if m is not None:
             return [m.chunk(c) for c in m.store.chunks_named(qualname)]
@@ -338,14 +377,20 @@ class SqliteStore:
             # matching chunk's text before the sort (half of a warm ask's SQL time on Django)
             ranked = self.conn.execute(
                 "SELECT rowid, bm25(chunks_fts, 4.0, 2.0, 1.0) AS s"
-                " FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY s LIMIT ?", (match, limit)).fetchall()
+                " FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY s LIMIT ?",
+                (match, limit),
+            ).fetchall()
         except sqlite3.OperationalError:
             return []
         if not ranked:
             return []
-        rows = {r[0]: r[1:] for r in self.conn.execute(
-            f"SELECT id, {_CHUNK_COLS} FROM chunks WHERE id IN ({','.join('?' * len(ranked))})",
-            [i for i, _ in ranked])}
+        rows = {
+            r[0]: r[1:]
+            for r in self.conn.execute(
+                f"SELECT id, {_CHUNK_COLS} FROM chunks WHERE id IN ({','.join('?' * len(ranked))})",
+                [i for i, _ in ranked],
+            )
+        }
         return [(_chunk(rows[i]), -float(s)) for i, s in ranked if i in rows]
 
     # ---- symbols -----------------------------------------------------------
@@ -362,21 +407,22 @@ class SqliteStore:
         m = self.mounted(rel_path) if rel_path.startswith("/") else None
         if m is not None:
             return [m.binding(b) for b in m.store.bindings_at(m.rel(rel_path), line)]
-        rows = self.conn.execute(f"SELECT {_BINDING_COLS} FROM bindings WHERE rel_path=? AND line=? ORDER BY col",
-                                 (rel_path, line)).fetchall()
+        rows = self.conn.execute(
+            f"SELECT {_BINDING_COLS} FROM bindings WHERE rel_path=? AND line=? ORDER BY col", (rel_path, line)
+        ).fetchall()
         return [_binding(r) for r in rows]
 
     def bindings_in(self, scope: str) -> list[Binding]:
-        rows = self.conn.execute(f"SELECT {_BINDING_COLS} FROM bindings WHERE scope=? ORDER BY line",
-                                 (scope,)).fetchall()
+        rows = self.conn.execute(
+            f"SELECT {_BINDING_COLS} FROM bindings WHERE scope=? ORDER BY line", (scope,)
+        ).fetchall()
         m = None if rows else self.mounted(scope)
         if m is not None:
             return [m.binding(b) for b in m.store.bindings_in(scope)]
         return [_binding(r) for r in rows]
 
     def bindings_named(self, name: str, limit: int = 50) -> list[Binding]:
-        rows = self.conn.execute(f"SELECT {_BINDING_COLS} FROM bindings WHERE name=? LIMIT ?",
-                                 (name, limit)).fetchall()
+        rows = self.conn.execute(f"SELECT {_BINDING_COLS} FROM bindings WHERE name=? LIMIT ?", (name, limit)).fetchall()
         found = [_binding(r) for r in rows]
         imports = (BindingKind.IMPORT, BindingKind.MODULE)
         if all(b.kind in imports for b in found) and (self._mounts or self.mount_imports is not None):
@@ -389,8 +435,10 @@ class SqliteStore:
 
     def imported_tops(self) -> list[str]:
         """Top-level modules the repository imports (its own included)."""
-        rows = self.conn.execute("SELECT DISTINCT target FROM bindings WHERE kind IN (?, ?)",
-                                 (BindingKind.IMPORT.value, BindingKind.MODULE.value)).fetchall()
+        rows = self.conn.execute(
+            "SELECT DISTINCT target FROM bindings WHERE kind IN (?, ?)",
+            (BindingKind.IMPORT.value, BindingKind.MODULE.value),
+        ).fetchall()
         return sorted({str(r[0]).split(".", 1)[0] for r in rows if r[0]})
 
     def class_info(self, qualname: str) -> ClassInfo | None:
@@ -400,8 +448,9 @@ class SqliteStore:
         return self._cached(("s", module), lambda: self.query_stars(module))  # type: ignore[no-any-return]
 
     # ---- xrefs -------------------------------------------------------------
-    def xrefs(self, *, rel_path: str | None = None, ref_type: str | None = None,
-              line: int | None = None, limit: int = -1) -> list[XRef]:
+    def xrefs(
+        self, *, rel_path: str | None = None, ref_type: str | None = None, line: int | None = None, limit: int = -1
+    ) -> list[XRef]:
         where: list[str] = []
         args: list[str | int] = []
         if rel_path is not None:
@@ -419,40 +468,65 @@ class SqliteStore:
         sql += " ORDER BY rel_path, line, col LIMIT ?"
         return [_xref(r) for r in self.conn.execute(sql, (*args, limit))]
 
-    def record_resolution(self, rel_path: str, line: int, anchor: str, target_path: str,
-                          target_line: int, provenance: str) -> None:
+    def record_resolution(
+        self, rel_path: str, line: int, anchor: str, target_path: str, target_line: int, provenance: str
+    ) -> None:
         """Feed a loop-time resolution back into the table (one write, short transaction)."""
         with self.transaction() as conn:
-            conn.execute("UPDATE xrefs SET target_path=?, target_line=?, provenance=?"
-                         " WHERE rel_path=? AND line=? AND anchor_text=? AND target_path=''",
-                         (target_path, target_line, provenance, rel_path, line, anchor))
+            conn.execute(
+                "UPDATE xrefs SET target_path=?, target_line=?, provenance=?"
+                " WHERE rel_path=? AND line=? AND anchor_text=? AND target_path=''",
+                (target_path, target_line, provenance, rel_path, line, anchor),
+            )
 
     def remember_resolution(self, site: XRef) -> None:
         """A loop-time landing for a site the indexer left without a row (an attribute reached by
         inference): fill its row, or add one, so the next query reads it instead of asking again."""
         with self.transaction() as conn:
-            cur = conn.execute("UPDATE xrefs SET target_path=?, target_line=?, provenance=?"
-                               " WHERE rel_path=? AND line=? AND anchor_text=? AND target_path=''",
-                               (site.target_path, site.target_line, site.provenance, site.rel_path, site.line,
-                                site.anchor_text))
-            if cur.rowcount == 0 and conn.execute(
+            cur = conn.execute(
+                "UPDATE xrefs SET target_path=?, target_line=?, provenance=?"
+                " WHERE rel_path=? AND line=? AND anchor_text=? AND target_path=''",
+                (site.target_path, site.target_line, site.provenance, site.rel_path, site.line, site.anchor_text),
+            )
+            if (
+                cur.rowcount == 0
+                and conn.execute(
                     "SELECT 1 FROM xrefs WHERE rel_path=? AND line=? AND anchor_text=?",
-                    (site.rel_path, site.line, site.anchor_text)).fetchone() is None:
-                conn.execute("INSERT INTO xrefs (rel_path, line, col, anchor_text, ref_type, target, scope,"
-                             " target_path, target_line, provenance) VALUES (?,?,?,?,?,?,?,?,?,?)",
-                             (site.rel_path, site.line, site.col, site.anchor_text, str(site.ref_type),
-                              site.target, site.scope, site.target_path, site.target_line, site.provenance))
+                    (site.rel_path, site.line, site.anchor_text),
+                ).fetchone()
+                is None
+            ):
+                conn.execute(
+                    "INSERT INTO xrefs (rel_path, line, col, anchor_text, ref_type, target, scope,"
+                    " target_path, target_line, provenance) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                    (
+                        site.rel_path,
+                        site.line,
+                        site.col,
+                        site.anchor_text,
+                        str(site.ref_type),
+                        site.target,
+                        site.scope,
+                        site.target_path,
+                        site.target_line,
+                        site.provenance,
+                    ),
+                )
 
     def cached_resolution(self, rel_path: str, line: int, anchor: str) -> XRef | None:
         row = self.conn.execute(
             f"SELECT {_XREF_COLS} FROM xrefs WHERE rel_path=? AND line=? AND anchor_text=?"
-            " AND target_path != '' LIMIT 1", (rel_path, line, anchor)).fetchone()
+            " AND target_path != '' LIMIT 1",
+            (rel_path, line, anchor),
+        ).fetchone()
         return _xref(row) if row else None
 
     def xrefs_to(self, rel_path: str, line: int) -> list[XRef]:
         """Reference sites resolved to the declaration at `rel_path:line`, in source order."""
-        rows = self.conn.execute(f"SELECT {_XREF_COLS} FROM xrefs WHERE target_path=? AND target_line=?"
-                                 " ORDER BY rel_path, line, col", (rel_path, line)).fetchall()
+        rows = self.conn.execute(
+            f"SELECT {_XREF_COLS} FROM xrefs WHERE target_path=? AND target_line=? ORDER BY rel_path, line, col",
+            (rel_path, line),
+        ).fetchall()
         return [_xref(r) for r in rows]
 
     def unresolved_xrefs_named(self, name: str, limit: int = 200) -> list[XRef]:
@@ -460,7 +534,8 @@ class SqliteStore:
         rows = self.conn.execute(
             f"SELECT {_XREF_COLS} FROM xrefs WHERE target_path='' AND provenance != 'external'"
             " AND (anchor_text=? OR anchor_text LIKE ?) ORDER BY rel_path, line, col LIMIT ?",
-            (name, f"%.{name}", limit)).fetchall()
+            (name, f"%.{name}", limit),
+        ).fetchall()
         return [_xref(r) for r in rows if r[3] == name or r[3].endswith("." + name)]
 
     def xrefs_importing(self, module: str) -> list[XRef]:
@@ -469,13 +544,18 @@ class SqliteStore:
         rows = self.conn.execute(
             f"SELECT {_XREF_COLS} FROM xrefs WHERE ref_type IN ('import', 'reexport', 'star_import')"
             " AND (target=? OR substr(target, 1, ?)=?) ORDER BY rel_path, line, col",
-            (module, len(module) + 1, module + ".")).fetchall()
+            (module, len(module) + 1, module + "."),
+        ).fetchall()
         return [_xref(r) for r in rows]
 
     def star_importers(self, module: str) -> list[tuple[str, str, int]]:
         """(importing module, rel_path, line) of every `from <module> import *`."""
-        return [(r[0], r[1], r[2]) for r in self.conn.execute(
-            "SELECT module, rel_path, line FROM stars WHERE target=? ORDER BY rel_path, line", (module,))]
+        return [
+            (r[0], r[1], r[2])
+            for r in self.conn.execute(
+                "SELECT module, rel_path, line FROM stars WHERE target=? ORDER BY rel_path, line", (module,)
+            )
+        ]
 
     def counts(self) -> dict[str, int]:
         c = self.conn
@@ -488,14 +568,18 @@ class SqliteStore:
         }
 
     def xref_type_counts(self) -> dict[str, tuple[int, int]]:
-        return {r[0]: (r[1], r[2]) for r in self.conn.execute(
-            "SELECT ref_type, count(*), sum(target_path != '') FROM xrefs GROUP BY ref_type")}
+        return {
+            r[0]: (r[1], r[2])
+            for r in self.conn.execute("SELECT ref_type, count(*), sum(target_path != '') FROM xrefs GROUP BY ref_type")
+        }
 
     # ---- counters ----------------------------------------------------------
     def bump(self, key: str, by: int = 1) -> None:
         with self.transaction() as conn:
-            conn.execute("INSERT INTO counters VALUES (?, ?) ON CONFLICT(key) DO UPDATE"
-                         " SET value = value + excluded.value", (key, by))
+            conn.execute(
+                "INSERT INTO counters VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = value + excluded.value",
+                (key, by),
+            )
 
     def counters(self) -> dict[str, int]:
         return {r[0]: r[1] for r in self.conn.execute("SELECT key, value FROM counters")}
@@ -508,8 +592,9 @@ class SqliteStore:
             return list(self.conn.execute(sql))
         return list(self.conn.execute(sql + " AND rel_path=?", (rel_path,)))
 
-    def edges_touching(self, nodes: Sequence[str], *, out_only: Sequence[str] = ()
-                       ) -> list[tuple[str, str, str, str, int, int]]:
+    def edges_touching(
+        self, nodes: Sequence[str], *, out_only: Sequence[str] = ()
+    ) -> list[tuple[str, str, str, str, int, int]]:
         """Edges with either end in `nodes` (one hop of a neighbourhood, straight from the index);
         with `out_only`, just the edges of those types leaving `nodes`."""
         out: list[tuple[str, str, str, str, int, int]] = []
@@ -519,30 +604,46 @@ class SqliteStore:
             marks = ",".join("?" * len(part))
             if out_only:
                 types = ",".join("?" * len(out_only))
-                out.extend(self.conn.execute(
-                    f"SELECT {cols} FROM edges WHERE src IN ({marks}) AND type IN ({types}) AND dst != ''",
-                    part + list(out_only)))
+                out.extend(
+                    self.conn.execute(
+                        f"SELECT {cols} FROM edges WHERE src IN ({marks}) AND type IN ({types}) AND dst != ''",
+                        part + list(out_only),
+                    )
+                )
                 continue
-            out.extend(self.conn.execute(
-                f"SELECT {cols} FROM edges WHERE src IN ({marks}) AND dst != ''"
-                f" UNION ALL SELECT {cols} FROM edges WHERE dst IN ({marks})"
-                " AND src != ''",  # a root `__init__.py` has the empty module name, not a graph node
-                part + part))
+            out.extend(
+                self.conn.execute(
+                    f"SELECT {cols} FROM edges WHERE src IN ({marks}) AND dst != ''"
+                    f" UNION ALL SELECT {cols} FROM edges WHERE dst IN ({marks})"
+                    " AND src != ''",  # a root `__init__.py` has the empty module name, not a graph node
+                    part + part,
+                )
+            )
         return out
 
     def edges_into(self, dst: str, types: Sequence[str]) -> list[tuple[str, str, str, int]]:
         """(src, type, rel_path, line) of resolved edges of `types` into `dst`, in source order."""
         marks = ",".join("?" * len(types))
-        return [(r[0], r[1], r[2], r[3]) for r in self.conn.execute(
-            f"SELECT src, type, rel_path, line FROM edges WHERE dst=? AND resolved=1 AND type IN ({marks})"
-            " AND src != '' ORDER BY rel_path, line", (dst, *types))]
+        return [
+            (r[0], r[1], r[2], r[3])
+            for r in self.conn.execute(
+                f"SELECT src, type, rel_path, line FROM edges WHERE dst=? AND resolved=1 AND type IN ({marks})"
+                " AND src != '' ORDER BY rel_path, line",
+                (dst, *types),
+            )
+        ]
 
     def edges_out_of(self, src: str, types: Sequence[str]) -> list[tuple[str, str, str, int, int]]:
         """(dst, type, rel_path, line, resolved) of edges of `types` leaving `src`, in source order."""
         marks = ",".join("?" * len(types))
-        return [(r[0], r[1], r[2], r[3], r[4]) for r in self.conn.execute(
-            f"SELECT dst, type, rel_path, line, resolved FROM edges WHERE src=? AND type IN ({marks})"
-            " AND dst != '' ORDER BY rel_path, line", (src, *types))]
+        return [
+            (r[0], r[1], r[2], r[3], r[4])
+            for r in self.conn.execute(
+                f"SELECT dst, type, rel_path, line, resolved FROM edges WHERE src=? AND type IN ({marks})"
+                " AND dst != '' ORDER BY rel_path, line",
+                (src, *types),
+            )
+        ]
 
     def edge_generations(self) -> dict[str, int]:
         """rel_path -> the generation that last rewrote its edges (the graph reloads what moved)."""
@@ -550,17 +651,22 @@ class SqliteStore:
 
     def declarations(self, rel_path: str | None = None) -> list[tuple[str, str, str, str, int, int]]:
         """(scope, name, kind, rel_path, line, end_line) of classes, functions and module-level values."""
-        sql = ("SELECT scope, name, kind, rel_path, line, end_line FROM bindings"
-               " WHERE kind IN ('class', 'function', 'value', 'alias')")
+        sql = (
+            "SELECT scope, name, kind, rel_path, line, end_line FROM bindings"
+            " WHERE kind IN ('class', 'function', 'value', 'alias')"
+        )
         if rel_path is None:
             return list(self.conn.execute(sql))
         return list(self.conn.execute(sql + " AND rel_path=?", (rel_path,)))
 
     def declaration_sites(self) -> list[tuple[str, str, str, str, int, int]]:
         """(scope, name, kind, rel_path, line, col) of every class, function and value binding."""
-        return list(self.conn.execute(
-            "SELECT scope, name, kind, rel_path, line, col FROM bindings"
-            " WHERE kind IN ('class', 'function', 'value', 'alias') ORDER BY rel_path, line"))
+        return list(
+            self.conn.execute(
+                "SELECT scope, name, kind, rel_path, line, col FROM bindings"
+                " WHERE kind IN ('class', 'function', 'value', 'alias') ORDER BY rel_path, line"
+            )
+        )
 
     def class_locations(self) -> list[tuple[str, str, int]]:
         """(qualname, rel_path, line) of every class."""
@@ -583,7 +689,7 @@ class Mount:
     offset: int  # added to its chunk ids, so they never meet the repository's
 
     def rel(self, abs_path: str) -> str:
-        return abs_path[len(self.root) + 1:]
+        return abs_path[len(self.root) + 1 :]
 
     def chunk(self, c: Chunk) -> Chunk:
         return replace(c, rel_path=f"{self.root}/{c.rel_path}", chunk_id=c.chunk_id + self.offset)
@@ -592,8 +698,12 @@ class Mount:
         return replace(b, rel_path=f"{self.root}/{b.rel_path}")
 
 
-def write_file_rows(conn: sqlite3.Connection, files: Sequence[tuple], hashes: dict[str, str],  # type: ignore[type-arg]
-                    stats: dict[str, tuple[int, int]]) -> None:
+def write_file_rows(
+    conn: sqlite3.Connection,
+    files: Sequence[tuple],  # type: ignore[type-arg]
+    hashes: dict[str, str],
+    stats: dict[str, tuple[int, int]],
+) -> None:
     """Insert everything for freshly parsed files (`FileFacts.rows()`; callers delete old rows first)."""
     file_rows: list[tuple[Any, ...]] = []
     chunk_rows: list[tuple[Any, ...]] = []
@@ -605,8 +715,18 @@ def write_file_rows(conn: sqlite3.Connection, files: Sequence[tuple], hashes: di
     next_id = (conn.execute("SELECT coalesce(max(id), 0) FROM chunks").fetchone()[0]) + 1
     for rel, module, is_package, all_names, has_error, chunks, bindings, classes, stars, xrefs in files:
         size, mtime = stats[rel]
-        file_rows.append((rel, hashes[rel], size, mtime, module, int(is_package),
-                          json.dumps(all_names) if all_names is not None else None, int(has_error)))
+        file_rows.append(
+            (
+                rel,
+                hashes[rel],
+                size,
+                mtime,
+                module,
+                int(is_package),
+                json.dumps(all_names) if all_names is not None else None,
+                int(has_error),
+            )
+        )
         path_words = index_words(rel)
         for c in chunks:
             chunk_rows.append((next_id, *c[:9]))
@@ -622,23 +742,25 @@ def write_file_rows(conn: sqlite3.Connection, files: Sequence[tuple], hashes: di
     conn.executemany("INSERT INTO bindings VALUES (?,?,?,?,?,?,?,?,?)", binding_rows)
     conn.executemany("INSERT INTO classes VALUES (?,?,?,?)", class_rows)
     conn.executemany("INSERT INTO stars VALUES (?,?,?,?)", star_rows)
-    conn.executemany("INSERT INTO xrefs (rel_path, line, col, anchor_text, ref_type, target, scope)"
-                     " VALUES (?,?,?,?,?,?,?)", xref_rows)
+    conn.executemany(
+        "INSERT INTO xrefs (rel_path, line, col, anchor_text, ref_type, target, scope) VALUES (?,?,?,?,?,?,?)",
+        xref_rows,
+    )
 
 
 def delete_files(conn: sqlite3.Connection, rel_paths: Iterable[str]) -> None:
     for rel in rel_paths:
-        conn.execute("DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE rel_path=?)",
-                     (rel,))
+        conn.execute("DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE rel_path=?)", (rel,))
         for table in ("chunks", "bindings", "classes", "stars", "xrefs", "edges", "files"):
             conn.execute(f"DELETE FROM {table} WHERE rel_path=?", (rel,))
 
 
 def bump_generation(conn: sqlite3.Connection) -> None:
-    conn.execute("INSERT INTO counters VALUES ('generation', 1) ON CONFLICT(key) DO UPDATE"
-                 " SET value = value + 1")
-    conn.execute("INSERT INTO meta VALUES ('updated_at', ?) ON CONFLICT(key) DO UPDATE"
-                 " SET value = excluded.value", (str(time.time()),))
+    conn.execute("INSERT INTO counters VALUES ('generation', 1) ON CONFLICT(key) DO UPDATE SET value = value + 1")
+    conn.execute(
+        "INSERT INTO meta VALUES ('updated_at', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+        (str(time.time()),),
+    )
 
 
 def move_aside(path: Path, reason: str) -> Path:

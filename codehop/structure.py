@@ -40,8 +40,9 @@ MAX_SUBJECTS = 4
 MAX_SITE_WORDS = 4  # names not placed by the table whose sites in the context are sent to the ladder
 MAX_SITES_PER_WORD = 3
 _NAME = re.compile(r"(?<![\w.'\"])([A-Za-z_]\w*)(?![\w'\"(])")
-_LITERALS = frozenset({"None", "True", "False", "self", "cls", "not", "and", "or", "in", "is", "if", "else",
-                       "lambda", "for"})
+_LITERALS = frozenset(
+    {"None", "True", "False", "self", "cls", "not", "and", "or", "in", "is", "if", "else", "lambda", "for"}
+)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -59,8 +60,14 @@ class Finding:
 
     @property
     def covered(self) -> bool:
-        return (not self.doubt and not self.alternatives and self.resolution is not None and not self.resolution.is_external
-                and self.declared_in is not None and not self.pending)
+        return (
+            not self.doubt
+            and not self.alternatives
+            and self.resolution is not None
+            and not self.resolution.is_external
+            and self.declared_in is not None
+            and not self.pending
+        )
 
 
 def covered(findings: Sequence[Finding]) -> bool:
@@ -75,12 +82,12 @@ class Reader:
         self.finder = SubjectFinder(table)
         self.pointers = PointerFinder(table)
 
-    def read(self, question: str, context: Sequence[ContextItem],
-             resolved: Mapping[str, Resolution]) -> list[Finding]:
+    def read(self, question: str, context: Sequence[ContextItem], resolved: Mapping[str, Resolution]) -> list[Finding]:
         return self.read_with(self.finder.read(question), context, resolved)
 
-    def read_with(self, reading: Reading, context: Sequence[ContextItem],
-                  resolved: Mapping[str, Resolution]) -> list[Finding]:
+    def read_with(
+        self, reading: Reading, context: Sequence[ContextItem], resolved: Mapping[str, Resolution]
+    ) -> list[Finding]:
         findings: list[Finding] = []
         targets: set[tuple[Location, str]] = set()
         for s in reading.subjects[:MAX_SUBJECTS]:
@@ -94,20 +101,34 @@ class Reader:
                 findings.append(f)
         reading = self._sites(reading, findings, context, resolved)
         for doubt in reading.doubts:
-            findings.append(Finding(subject=Subject(dotted="", mentions=()), resolution=None, binding=None,
-                                    declared_in=None, pending=(), doubt=doubt))
+            findings.append(
+                Finding(
+                    subject=Subject(dotted="", mentions=()),
+                    resolution=None,
+                    binding=None,
+                    declared_in=None,
+                    pending=(),
+                    doubt=doubt,
+                )
+            )
         return findings
 
-    def _sites(self, reading: Reading, findings: list[Finding], context: Sequence[ContextItem],
-               resolved: Mapping[str, Resolution]) -> Reading:
+    def _sites(
+        self,
+        reading: Reading,
+        findings: list[Finding],
+        context: Sequence[ContextItem],
+        resolved: Mapping[str, Resolution],
+    ) -> Reading:
         """A name the table cannot place may still be used in the context (`self.lexer.tokeniter(...)`):
         its attribute and call sites are pending references for the position-based rungs (Jedi, a
         language server). What the ladder resolved answers the name; the rest stays a doubt."""
         sites = getattr(self.pointers, "sites", None)
         if sites is None or not reading.unplaced:
             return reading
-        owners = list(reading.owners) + [f.resolution.target.qualname for f in findings
-                                         if f.resolution is not None and f.resolution.target.qualname]
+        owners = list(reading.owners) + [
+            f.resolution.target.qualname for f in findings if f.resolution is not None and f.resolution.target.qualname
+        ]
         remaining: list[str] = []
         for i, word in enumerate(reading.unplaced):
             name = word.rpartition(".")[2]
@@ -115,9 +136,11 @@ class Reader:
             # a name asked of a class the question names): its receiver's type decides, which Jedi or a
             # language server can infer. A bare name the whole index binds nowhere has no such receiver.
             member_like = "." in word or word in reading.result_members or bool(reading.owners)
-            refs: list[PendingReference] = (list(sites(name, context, tuple(dict.fromkeys(owners))))
-                                             if i < MAX_SITE_WORDS and name.isidentifier() and member_like
-                                             else [])
+            refs: list[PendingReference] = (
+                list(sites(name, context, tuple(dict.fromkeys(owners))))
+                if i < MAX_SITE_WORDS and name.isidentifier() and member_like
+                else []
+            )
             if not refs:
                 remaining.append(word)
                 continue
@@ -130,17 +153,27 @@ class Reader:
                 res = resolved[done.ref_target]
                 subject = Subject(dotted=done.ref_target, mentions=(word,))
                 holder = None if res.is_external else contains(context, res.target)
-                binding = (self.table.binding_of(res.target.qualname)
-                           if res.target.qualname and not res.is_external else None)
-                findings.append(Finding(subject=subject, resolution=res, binding=binding, declared_in=holder,
-                                        pending=()))
+                binding = (
+                    self.table.binding_of(res.target.qualname) if res.target.qualname and not res.is_external else None
+                )
+                findings.append(
+                    Finding(subject=subject, resolution=res, binding=binding, declared_in=holder, pending=())
+                )
                 continue
-            findings.append(Finding(subject=subject, resolution=None, binding=None, declared_in=None,
-                                    pending=tuple(refs[:MAX_SITES_PER_WORD])))
+            findings.append(
+                Finding(
+                    subject=subject,
+                    resolution=None,
+                    binding=None,
+                    declared_in=None,
+                    pending=tuple(refs[:MAX_SITES_PER_WORD]),
+                )
+            )
         return replace(reading, unplaced=tuple(remaining))
 
-    def findings(self, subject: Subject, context: Sequence[ContextItem],
-                 resolved: Mapping[str, Resolution]) -> list[Finding]:
+    def findings(
+        self, subject: Subject, context: Sequence[ContextItem], resolved: Mapping[str, Resolution]
+    ) -> list[Finding]:
         f = self.finding(subject, context, resolved)
         out = [f]
         p = subject.parameter
@@ -160,8 +193,9 @@ class Reader:
             out.append(self.finding(Subject(dotted=dotted, mentions=(p.name, name)), context, resolved))
         return out
 
-    def _forwards(self, subject: Subject, context: Sequence[ContextItem],
-                  resolved: Mapping[str, Resolution]) -> list[Finding]:
+    def _forwards(
+        self, subject: Subject, context: Sequence[ContextItem], resolved: Mapping[str, Resolution]
+    ) -> list[Finding]:
         """Each `**kwargs` call on the way is a pointer of its own (`kwargs_forward`)."""
         out: list[Finding] = []
         for callee, path, line in subject.forwarded:
@@ -178,37 +212,62 @@ class Reader:
                     i = line - c.start_line
                     if 0 <= i < len(lines):
                         col = max(lines[i].find(anchor), 0)
-                pending = (PendingReference(anchor_text=anchor, ref_type=RefType.KWARGS_FORWARD,
-                                            ref_target=callee, origin_path=path, origin_line=line,
-                                            origin_col=col, resolution=res),)
+                pending = (
+                    PendingReference(
+                        anchor_text=anchor,
+                        ref_type=RefType.KWARGS_FORWARD,
+                        ref_target=callee,
+                        origin_path=path,
+                        origin_line=line,
+                        origin_col=col,
+                        resolution=res,
+                    ),
+                )
             binding = self.table.binding_of(res.target.qualname) if res.target.qualname else None
-            out.append(Finding(subject=Subject(dotted=callee, mentions=(anchor,)), resolution=res,
-                               binding=binding, declared_in=holder, pending=pending))
+            out.append(
+                Finding(
+                    subject=Subject(dotted=callee, mentions=(anchor,)),
+                    resolution=res,
+                    binding=binding,
+                    declared_in=holder,
+                    pending=pending,
+                )
+            )
         return out
 
-    def finding(self, subject: Subject, context: Sequence[ContextItem],
-                resolved: Mapping[str, Resolution]) -> Finding:
+    def finding(self, subject: Subject, context: Sequence[ContextItem], resolved: Mapping[str, Resolution]) -> Finding:
         tried = subject.dotted in resolved
-        res = (resolved.get(subject.dotted) or self.table.resolve(subject.dotted)
-               or self.finder.locate(subject.dotted))
+        res = resolved.get(subject.dotted) or self.table.resolve(subject.dotted) or self.finder.locate(subject.dotted)
         if res is None:
-            return Finding(subject=subject, resolution=None, binding=None, declared_in=None, pending=(),
-                           doubt=f"`{subject.dotted}` has no declaration in the indexed code.")
+            return Finding(
+                subject=subject,
+                resolution=None,
+                binding=None,
+                declared_in=None,
+                pending=(),
+                doubt=f"`{subject.dotted}` has no declaration in the indexed code.",
+            )
         if res.is_external:
             # name the pointer once so the hop records it as external; never fetched
             pending: tuple[PendingReference, ...] = (
-                () if tried or not res.steps else (self._pointer(subject, res, None, context),))
-            return Finding(subject=subject, resolution=res, binding=None, declared_in=None,
-                           pending=pending)
+                () if tried or not res.steps else (self._pointer(subject, res, None, context),)
+            )
+            return Finding(subject=subject, resolution=res, binding=None, declared_in=None, pending=pending)
         binding = self.table.binding_of(res.target.qualname) if res.target.qualname else None
         holder = contains(context, res.target)
         if holder is None:
             ref = self._pointer(subject, res, binding, context)
-            return Finding(subject=subject, resolution=res, binding=binding, declared_in=None,
-                           pending=(ref,))
+            return Finding(subject=subject, resolution=res, binding=binding, declared_in=None, pending=(ref,))
         pending, needs = self.pointers.value_dependencies(binding, context, resolved)
-        return Finding(subject=subject, resolution=res, binding=binding, declared_in=holder,
-                       pending=pending, needs=needs, alternatives=self._alternatives(res, binding))
+        return Finding(
+            subject=subject,
+            resolution=res,
+            binding=binding,
+            declared_in=holder,
+            pending=pending,
+            needs=needs,
+            alternatives=self._alternatives(res, binding),
+        )
 
     def _module_level_definitions(self, module: str, name: str, known: list[Binding]) -> list[Binding]:
         """`def name` / `class name` at the top level of the module's own code (inside `try:` or
@@ -231,8 +290,9 @@ class Reader:
                 if any(x.kind is not ChunkKind.MODULE for x in self.store.chunks_at(path, n)):
                     continue  # a method or a nested function, not the module's own name
                 kind = BindingKind.CLASS if line.lstrip().startswith("class") else BindingKind.FUNCTION
-                out.append(Binding(scope=module, name=name, kind=kind, rel_path=path, line=n, col=len(m.group(1)),
-                                   end_line=n))
+                out.append(
+                    Binding(scope=module, name=name, kind=kind, rel_path=path, line=n, col=len(m.group(1)), end_line=n)
+                )
         return out
 
     def _alternatives(self, res: Resolution, binding: Binding | None) -> tuple[tuple[Binding, Resolution | None], ...]:
@@ -248,10 +308,20 @@ class Reader:
             # under `except ImportError:` when the import is the binding that counts)
             for c in self.store.chunks_named(loc.qualname):
                 if c.kind in (ChunkKind.FUNCTION, ChunkKind.CLASS) and not any(
-                        b.rel_path == c.rel_path and c.start_line <= b.line <= c.end_line for b in rows):
+                    b.rel_path == c.rel_path and c.start_line <= b.line <= c.end_line for b in rows
+                ):
                     kind = BindingKind.CLASS if c.kind is ChunkKind.CLASS else BindingKind.FUNCTION
-                    rows.append(Binding(scope=scope, name=name, kind=kind, rel_path=c.rel_path,
-                                        line=c.start_line, col=0, end_line=c.end_line))
+                    rows.append(
+                        Binding(
+                            scope=scope,
+                            name=name,
+                            kind=kind,
+                            rel_path=c.rel_path,
+                            line=c.start_line,
+                            col=0,
+                            end_line=c.end_line,
+                        )
+                    )
             rows += self._module_level_definitions(scope, name, rows)
             if len(rows) < 2 or len({(b.kind, b.target, b.value) for b in rows}) < 2:
                 continue
@@ -264,8 +334,9 @@ class Reader:
             return tuple(out)
         return ()
 
-    def _pointer(self, subject: Subject, res: Resolution, binding: Binding | None,
-                 context: Sequence[ContextItem]) -> PendingReference:
+    def _pointer(
+        self, subject: Subject, res: Resolution, binding: Binding | None, context: Sequence[ContextItem]
+    ) -> PendingReference:
         ref = self.pointers.pointer(subject, res, binding, context)
         if ref.resolution is None and not res.is_external:
             # the reader already resolved it: the ladder need not do it again

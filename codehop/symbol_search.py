@@ -59,8 +59,7 @@ class _Table:
             self.qual_starts.append(pos)
             pos += len(h.qualname) + 1
         # inside a tier: library code before tests, shorter names, shallower qualnames
-        self.key = [(int(is_test_path(h.rel_path)), len(h.name), h.qualname.count("."), len(h.qualname))
-                    for h in hits]
+        self.key = [(int(is_test_path(h.rel_path)), len(h.name), h.qualname.count("."), len(h.qualname)) for h in hits]
 
 
 def _subsequence(text: str) -> re.Pattern[str]:
@@ -92,12 +91,30 @@ class SymbolSearch:
         for scope, name, kind, rel_path, line, col in self.store.declaration_sites():
             k = "method" if kind == "function" and scope in classes else kind
             offset = {"function": 4, "method": 4, "class": 6}.get(k, 0)  # `def ` / `class `
-            hits.append(SymbolHit(name=name, qualname=f"{scope}.{name}", kind=k, rel_path=rel_path, line=line,
-                                  name_col=col + offset, container=scope))
+            hits.append(
+                SymbolHit(
+                    name=name,
+                    qualname=f"{scope}.{name}",
+                    kind=k,
+                    rel_path=rel_path,
+                    line=line,
+                    name_col=col + offset,
+                    container=scope,
+                )
+            )
         for rel_path, module in self.store.file_modules():
             short = module.rpartition(".")[2]
-            hits.append(SymbolHit(name=short, qualname=module, kind="module", rel_path=rel_path, line=1,
-                                  name_col=0, container=module.rpartition(".")[0]))
+            hits.append(
+                SymbolHit(
+                    name=short,
+                    qualname=module,
+                    kind="module",
+                    rel_path=rel_path,
+                    line=1,
+                    name_col=0,
+                    container=module.rpartition(".")[0],
+                )
+            )
         return hits
 
     def search(self, query: str, limit: int = MAX_RESULTS) -> list[SymbolHit]:

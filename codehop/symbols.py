@@ -99,8 +99,12 @@ class SymbolTable:
 
     def resolution(self, target: _Target, steps: list[Step]) -> Resolution:
         if isinstance(target, _External):
-            return Resolution(target=Location(rel_path="", line=0, qualname=target.name),
-                              provenance=PS, steps=tuple(steps), external=target.name)
+            return Resolution(
+                target=Location(rel_path="", line=0, qualname=target.name),
+                provenance=PS,
+                steps=tuple(steps),
+                external=target.name,
+            )
         return Resolution(target=_loc(target), provenance=PS, steps=tuple(steps))
 
     def binding_of(self, dotted: str) -> Binding | None:
@@ -139,7 +143,7 @@ class SymbolTable:
             src.prefixes[dotted] = hit
         if not hit[0]:
             return None
-        return hit[0], dotted.split(".")[hit[1]:]
+        return hit[0], dotted.split(".")[hit[1] :]
 
     def mro(self, class_qualname: str) -> tuple[str, ...]:
         """C3 linearisation over the bases the index can resolve (external ones dropped)."""
@@ -253,8 +257,7 @@ class SymbolTable:
             found = self._module_member(_Module(star, star_path), name, sub_steps, seen | {key})
             if found is not None and not isinstance(found, _External):
                 here = Location(rel_path=mod.rel_path, line=line, qualname=key)
-                steps.append(Step(from_loc=here, to_loc=_first_loc(sub_steps, found), resolver=PS,
-                                  note="star_import"))
+                steps.append(Step(from_loc=here, to_loc=_first_loc(sub_steps, found), resolver=PS, note="star_import"))
                 steps.extend(sub_steps)
                 return found
         return None

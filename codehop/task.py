@@ -60,8 +60,7 @@ class TaskReading:
     is_question: bool  # interrogative (asks about the code) rather than a change to make
 
 
-def read_task(store: SqliteStore, text: str, resolve: Callable[[str], Resolution | None] | None = None
-              ) -> TaskReading:
+def read_task(store: SqliteStore, text: str, resolve: Callable[[str], Resolution | None] | None = None) -> TaskReading:
     """`resolve` (the symbol table's) finds a member a named class inherits (`Flask.add_url_rule`)."""
     text = _TEMPLATE_NOISE.sub(" ", text)
     files = _named_files(store, text)
@@ -79,11 +78,14 @@ def read_task(store: SqliteStore, text: str, resolve: Callable[[str], Resolution
     for path in files:
         module = store.module_of(path)
         if module:
-            subjects.setdefault(module, Subject(qualname=module, rel_path=path, line=1, kind="module",
-                                                named_as=path))
-    return TaskReading(files=tuple(files), subjects=tuple(subjects.values()),
-                       interface_change=bool(_INTERFACE.search(text)), mentions_tests=bool(_TESTS.search(text)),
-                       is_question=_interrogative(text))
+            subjects.setdefault(module, Subject(qualname=module, rel_path=path, line=1, kind="module", named_as=path))
+    return TaskReading(
+        files=tuple(files),
+        subjects=tuple(subjects.values()),
+        interface_change=bool(_INTERFACE.search(text)),
+        mentions_tests=bool(_TESTS.search(text)),
+        is_question=_interrogative(text),
+    )
 
 
 _WH = frozenset("what where which who whom whose why how when does do did is are was can could".split())
@@ -149,8 +151,9 @@ def _sentence_start(text: str, at: int) -> bool:
     return not before or before[-1] in ".!?:;\n\"'("
 
 
-def _lookup(store: SqliteStore, name: str, strong: bool,
-            resolve: Callable[[str], Resolution | None] | None = None) -> list[Subject]:
+def _lookup(
+    store: SqliteStore, name: str, strong: bool, resolve: Callable[[str], Resolution | None] | None = None
+) -> list[Subject]:
     """Declarations in the index that `name` (plain or dotted, possibly partial) denotes."""
     parts = name.split(".")
     last = parts[-1]
@@ -171,18 +174,21 @@ def _lookup(store: SqliteStore, name: str, strong: bool,
         hits.append(Subject(qualname=qual, rel_path=rel_path, line=line, kind=kind, named_as=name))
     if len(parts) > 1 and not hits and resolve is not None:
         # `Owner.member` where Owner inherits the member: the declaration the symbol table finds
-        for (scope, nm) in store.conn.execute(
-                "SELECT scope, name FROM bindings WHERE name=? AND kind='class' LIMIT 5", (parts[-2],)).fetchall():
+        for scope, nm in store.conn.execute(
+            "SELECT scope, name FROM bindings WHERE name=? AND kind='class' LIMIT 5", (parts[-2],)
+        ).fetchall():
             res = resolve(f"{scope}.{nm}.{last}")
             if res is not None and not res.is_external:
                 t = res.target
                 kind = next((b.kind for b in store.bindings_at(t.rel_path, t.line) if b.name == last), "function")
-                hits.append(Subject(qualname=t.qualname, rel_path=t.rel_path, line=t.line, kind=str(kind),
-                                    named_as=name))
+                hits.append(
+                    Subject(qualname=t.qualname, rel_path=t.rel_path, line=t.line, kind=str(kind), named_as=name)
+                )
     if len(parts) > 1 and not hits:
         # `pkg.module` or the module part of a dotted name
-        module = store.conn.execute("SELECT rel_path, module FROM files WHERE module=? OR module LIKE ?",
-                                    (name, f"%.{name}")).fetchall()
+        module = store.conn.execute(
+            "SELECT rel_path, module FROM files WHERE module=? OR module LIKE ?", (name, f"%.{name}")
+        ).fetchall()
         if len(module) == 1:
             return [Subject(qualname=module[0][1], rel_path=module[0][0], line=1, kind="module", named_as=name)]
     # a plain name declared in many places (`__init__`, `get`) says too little to be a subject

@@ -30,7 +30,8 @@ _OVERRIDE = re.compile(
     # the instructions set aside are the reader's own: earlier, all of them, yours, the system's
     r"\b(?:ignore|disregard|forget|override|bypass|overrule|abandon)\b(?:\W+\w+){0,2}?\W+"
     r"(?:previous|prior|above|earlier|preceding|original|all|any|your|system|safety)\b(?:\W+\w+){0,2}?\W+"
-    + _INSTRUCTION_NOUN + r"\b"
+    + _INSTRUCTION_NOUN
+    + r"\b"
     r"|\b(?:new|updated|real|actual|true)\s+" + _INSTRUCTION_NOUN + r"\s*:",
     re.IGNORECASE,
 )
@@ -44,7 +45,8 @@ _ADDRESS = re.compile(
 )
 _SECRET = r"(?:/etc/(?:passwd|shadow|hosts)|~/\.|\.ssh\b|id_rsa|\.env\b|\.aws\b|credentials?|passwords?|secrets?|api[_\s-]?keys?|tokens?)"
 _SIDE_EFFECT = re.compile(
-    r"\b(?:read|cat|open|print|send|upload|post|email|exfiltrate|reveal|leak|output|include|fetch)\b(?:\W+\w+){0,5}?\W*" + _SECRET
+    r"\b(?:read|cat|open|print|send|upload|post|email|exfiltrate|reveal|leak|output|include|fetch)\b(?:\W+\w+){0,5}?\W*"
+    + _SECRET
     + r"|\b(?:run|execute|call|invoke|resolve)\b(?:\W+\w+){0,3}?\W+(?:os\.system|subprocess|eval|exec|shell|rm\s+-rf|curl|wget|bash)\b"
     # a sensitive location named outright, or a path that climbs out of the tree
     r"|/etc/(?:passwd|shadow|sudoers)\b|~/\.(?:ssh|aws|config)\b|\bid_(?:rsa|ed25519)\b|(?:\.\./){2,}",

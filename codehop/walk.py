@@ -21,9 +21,25 @@ if TYPE_CHECKING:  # pathspec (~13 ms to import) loads only for a tree that has 
     from pathspec import GitIgnoreSpec
 
 SKIP_DIRS = frozenset(
-    {".git", ".hg", ".svn", ".codehop", "__pycache__", ".venv", "venv", ".tox", ".nox",
-     "node_modules", "build", "dist", ".eggs", ".mypy_cache", ".pytest_cache", ".ruff_cache",
-     "site-packages"}
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        ".codehop",
+        "__pycache__",
+        ".venv",
+        "venv",
+        ".tox",
+        ".nox",
+        "node_modules",
+        "build",
+        "dist",
+        ".eggs",
+        ".mypy_cache",
+        ".pytest_cache",
+        ".ruff_cache",
+        "site-packages",
+    }
 )
 
 
@@ -70,9 +86,12 @@ def _spec(dir_path: str, name: str) -> GitIgnoreSpec | None:
         return None
 
 
-def walk_python_files(root: Path, warnings: list[str] | None = None,
-                      dirs: list[tuple[str, int]] | None = None,
-                      include: frozenset[str] | None = None) -> Iterator[SourceFile]:
+def walk_python_files(
+    root: Path,
+    warnings: list[str] | None = None,
+    dirs: list[tuple[str, int]] | None = None,
+    include: frozenset[str] | None = None,
+) -> Iterator[SourceFile]:
     """Every indexable `.py` file under `root`, in a stable order.
 
     `include` (an installed distribution's top-level modules) keeps, at the root, only the
@@ -94,7 +113,7 @@ def walk_python_files(root: Path, warnings: list[str] | None = None,
         for prefix, spec in specs:
             if prefix and not probe.startswith(prefix):
                 continue
-            if spec.match_file(probe[len(prefix):]):
+            if spec.match_file(probe[len(prefix) :]):
                 return True
         return False
 
@@ -167,8 +186,9 @@ def walk_python_files(root: Path, warnings: list[str] | None = None,
                     warnings.append(f"{rel}: cannot read (permission denied); skipped")
                 continue
             has_python = True
-            yield SourceFile(rel_path=rel, abs_path=e.path, size=fst.st_size, mtime_ns=fst.st_mtime_ns,
-                             ctime_ns=fst.st_ctime_ns)
+            yield SourceFile(
+                rel_path=rel, abs_path=e.path, size=fst.st_size, mtime_ns=fst.st_mtime_ns, ctime_ns=fst.st_ctime_ns
+            )
         # the stamp watches directories that hold Python or lead to more; a leaf of data files
         # (`locale/xx/LC_MESSAGES`) gaining a `.py` is seen by the next full walk, not the stamp
         if dirs is not None and (has_python or subdirs or not rel_dir):
@@ -229,8 +249,15 @@ class TreeStamp:
                 return None
             if st.st_ctime_ns != sf.ctime_ns and not os.access(sf.abs_path, os.R_OK):
                 return None  # its mode changed: a walk decides whether it stays
-            out.append(SourceFile(rel_path=sf.rel_path, abs_path=sf.abs_path, size=st.st_size,
-                                  mtime_ns=st.st_mtime_ns, ctime_ns=st.st_ctime_ns))
+            out.append(
+                SourceFile(
+                    rel_path=sf.rel_path,
+                    abs_path=sf.abs_path,
+                    size=st.st_size,
+                    mtime_ns=st.st_mtime_ns,
+                    ctime_ns=st.st_ctime_ns,
+                )
+            )
         return out
 
 

@@ -31,8 +31,12 @@ EDGE_TYPE = {
 Scope = tuple[list[str], list[str], list[str]] | None
 
 
-def resolve_static(store: SqliteStore, conn: sqlite3.Connection, scope: Scope,
-                   fresh: list[tuple] | None = None) -> None:  # type: ignore[type-arg]
+def resolve_static(
+    store: SqliteStore,
+    conn: sqlite3.Connection,
+    scope: Scope,
+    fresh: list[tuple] | None = None,  # type: ignore[type-arg]
+) -> None:
     """Resolve xrefs and rebuild edges. A full build passes its xref rows as `fresh`: they are
     resolved in memory and inserted once, resolved (no second pass over the table)."""
     store.invalidate()
@@ -73,9 +77,11 @@ def resolve_static(store: SqliteStore, conn: sqlite3.Connection, scope: Scope,
         else:
             edges.append((src, "?" + target, etype, rel, line, 0))
     if fresh is not None:
-        conn.executemany("INSERT INTO xrefs (rel_path, line, col, anchor_text, ref_type, target, scope, target_path,"
-                         " target_line, provenance) VALUES (?,?,?,?,?,?,?,?,?,?)",
-                         [(*x, *u[:3]) for x, u in zip(fresh, updates, strict=True)])
+        conn.executemany(
+            "INSERT INTO xrefs (rel_path, line, col, anchor_text, ref_type, target, scope, target_path,"
+            " target_line, provenance) VALUES (?,?,?,?,?,?,?,?,?,?)",
+            [(*x, *u[:3]) for x, u in zip(fresh, updates, strict=True)],
+        )
     else:
         conn.executemany("UPDATE xrefs SET target_path=?, target_line=?, provenance=? WHERE id=?", updates)
     if paths is None:
@@ -90,8 +96,7 @@ def resolve_static(store: SqliteStore, conn: sqlite3.Connection, scope: Scope,
     conn.executemany("UPDATE files SET edges_gen=? WHERE rel_path=?", [(generation, p) for p in file_list])
 
 
-def _affected(conn: sqlite3.Connection, scope: tuple[list[str], list[str], list[str]]
-              ) -> tuple[list[tuple], list[str]]:  # type: ignore[type-arg]
+def _affected(conn: sqlite3.Connection, scope: tuple[list[str], list[str], list[str]]) -> tuple[list[tuple], list[str]]:  # type: ignore[type-arg]
     """Rows whose meaning may have changed: in changed files, pointing into files whose
     interface changed or that are gone (`scope[1]`), or naming a module whose interface changed
     (`scope[2]`), directly or through modules that re-export it. Each affected file is redone
@@ -102,8 +107,9 @@ def _affected(conn: sqlite3.Connection, scope: tuple[list[str], list[str], list[
     paths = set(changed)
     if touched:  # (an empty IN-list placeholder would match every unresolved row's '' path)
         marks = ",".join("?" * len(touched))
-        paths |= {r[0] for r in conn.execute(
-            f"SELECT DISTINCT rel_path FROM xrefs WHERE target_path IN ({marks})", touched)}
+        paths |= {
+            r[0] for r in conn.execute(f"SELECT DISTINCT rel_path FROM xrefs WHERE target_path IN ({marks})", touched)
+        }
     if dirty:
         all_rows = conn.execute("SELECT rel_path, ref_type, target FROM xrefs").fetchall()
         module_of = dict(conn.execute("SELECT rel_path, module FROM files").fetchall())
@@ -132,26 +138,35 @@ def _affected(conn: sqlite3.Connection, scope: tuple[list[str], list[str], list[
     rows: list[tuple] = []  # type: ignore[type-arg]
     for i in range(0, len(ordered), 400):
         part = ordered[i : i + 400]
-        rows += conn.execute(f"SELECT id, rel_path, line, ref_type, target, scope FROM xrefs"
-                             f" WHERE rel_path IN ({','.join('?' * len(part))})", part).fetchall()
+        rows += conn.execute(
+            f"SELECT id, rel_path, line, ref_type, target, scope FROM xrefs"
+            f" WHERE rel_path IN ({','.join('?' * len(part))})",
+            part,
+        ).fetchall()
     return rows, ordered
 
 
-def _structural_edges(store: SqliteStore, table: SymbolTable, conn: sqlite3.Connection,
-                      paths: list[str], full: bool) -> list[tuple[str, str, str, str, int, int]]:
+def _structural_edges(
+    store: SqliteStore, table: SymbolTable, conn: sqlite3.Connection, paths: list[str], full: bool
+) -> list[tuple[str, str, str, str, int, int]]:
     """contains (module/class -> member) and overrides (method -> the base method it replaces)."""
     out: list[tuple[str, str, str, str, int, int]] = []
     wanted = set(paths)
     if full:
-        rows = conn.execute("SELECT scope, name, kind, line, rel_path FROM bindings"
-                            " WHERE kind IN ('class', 'function', 'value', 'alias')").fetchall()
+        rows = conn.execute(
+            "SELECT scope, name, kind, line, rel_path FROM bindings"
+            " WHERE kind IN ('class', 'function', 'value', 'alias')"
+        ).fetchall()
     else:
         rows = []
         for i in range(0, len(paths), 400):
             part = paths[i : i + 400]
-            rows += conn.execute("SELECT scope, name, kind, line, rel_path FROM bindings"
-                                 " WHERE kind IN ('class', 'function', 'value', 'alias')"
-                                 f" AND rel_path IN ({','.join('?' * len(part))})", part).fetchall()
+            rows += conn.execute(
+                "SELECT scope, name, kind, line, rel_path FROM bindings"
+                " WHERE kind IN ('class', 'function', 'value', 'alias')"
+                f" AND rel_path IN ({','.join('?' * len(part))})",
+                part,
+            ).fetchall()
     src = table.src
     classes = {q for (q,) in conn.execute("SELECT qualname FROM classes")}
     for scope, name, kind, line, rel in rows:

@@ -26,6 +26,7 @@ def __getattr__(name: str) -> Any:
         return DependencyGraph
     raise AttributeError(f"module 'graphs' has no attribute {name!r}")
 
+
 __all__ = [
     "DEFAULT_METHOD",
     "DEFAULT_WEIGHTS",

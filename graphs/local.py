@@ -25,8 +25,13 @@ class LocalGraph:
     `DependencyGraph.build` takes them; adjacency kept as networkx keeps a MultiDiGraph's
     (neighbours in first-insertion order, each with its edges in insertion order)."""
 
-    def __init__(self, nodes: Iterable[Node], edges: Iterable[Edge], *,
-                 weights: Mapping[EdgeType, tuple[float, float]] | None = None) -> None:
+    def __init__(
+        self,
+        nodes: Iterable[Node],
+        edges: Iterable[Edge],
+        *,
+        weights: Mapping[EdgeType, tuple[float, float]] | None = None,
+    ) -> None:
         self._node_list = list(nodes)
         self._edge_list = list(edges)
         self._given_weights = weights
@@ -60,16 +65,22 @@ class LocalGraph:
         hops += [(e, src, False) for src, keyed in self._pred.get(node_id, {}).items() for e in keyed]
         for edge, other, forward in hops:
             weight = step_weight(self._weights, edge, forward)
-            if (weight <= 0 or not edge.resolved or edge.src == edge.dst
-                    or self._is_external(edge.src) or self._is_external(edge.dst)):
+            if (
+                weight <= 0
+                or not edge.resolved
+                or edge.src == edge.dst
+                or self._is_external(edge.src)
+                or self._is_external(edge.dst)
+            ):
                 continue
             known = around.get(other)
             if known is None or weight > known[0] or (weight == known[0] and _edge_order(edge) < _edge_order(known[1])):
                 around[other] = (weight, edge)
         return around
 
-    def related(self, seeds: Mapping[str, float], *, limit: int = 20, max_depth: int = 2,
-                method: Method = DEFAULT_METHOD) -> list[Neighbour]:
+    def related(
+        self, seeds: Mapping[str, float], *, limit: int = 20, max_depth: int = 2, method: Method = DEFAULT_METHOD
+    ) -> list[Neighbour]:
         """As `DependencyGraph.related`: KeyError for an unknown seed; externals never returned."""
         for seed in seeds:
             if seed not in self._kinds:

@@ -318,8 +318,12 @@ CENTRAL_WEIGHTS: Mapping[EdgeType, float] = MappingProxyType(
 )
 
 
-def central(edges: Iterable[tuple[str, str, str]], focus: Mapping[str, float] | None = None,
-            weights: Mapping[EdgeType, float] = CENTRAL_WEIGHTS, alpha: float = 0.85) -> dict[str, float]:
+def central(
+    edges: Iterable[tuple[str, str, str]],
+    focus: Mapping[str, float] | None = None,
+    weights: Mapping[EdgeType, float] = CENTRAL_WEIGHTS,
+    alpha: float = 0.85,
+) -> dict[str, float]:
     """Directed PageRank over (src, dst, type) edges: rank flows from a user to what it uses.
     With `focus` (id -> mass), restarts go to those nodes (personalized); otherwise uniform.
     Parallel edges collapse to their heaviest; dangling mass returns to the restart vector."""

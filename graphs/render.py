@@ -107,8 +107,15 @@ EDGE_COLOURS: Mapping[EdgeType, str] = {
 HIGHLIGHT = "#c2185b"
 # which neighbours a capped picture keeps first (lower is kept first)
 _STRENGTH: Mapping[EdgeType, int] = {
-    EdgeType.REEXPORTS: 0, EdgeType.INHERITS: 0, EdgeType.OVERRIDES: 1, EdgeType.INSTANTIATES: 1,
-    EdgeType.DECORATES: 2, EdgeType.IMPORTS: 3, EdgeType.CALLS: 4, EdgeType.REFERENCES: 5, EdgeType.CONTAINS: 6,
+    EdgeType.REEXPORTS: 0,
+    EdgeType.INHERITS: 0,
+    EdgeType.OVERRIDES: 1,
+    EdgeType.INSTANTIATES: 1,
+    EdgeType.DECORATES: 2,
+    EdgeType.IMPORTS: 3,
+    EdgeType.CALLS: 4,
+    EdgeType.REFERENCES: 5,
+    EdgeType.CONTAINS: 6,
 }
 _FILL: Mapping[NodeKind, str] = {
     NodeKind.MODULE: "#eef3fb",
@@ -121,8 +128,7 @@ _FILL: Mapping[NodeKind, str] = {
 
 
 def _html(text: str) -> str:
-    return (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-            .replace('"', "&quot;"))
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
 
 
 def _short(node_id: str) -> str:
@@ -153,9 +159,13 @@ def picture_dot(
     # fold members into their class: a CONTAINS edge from a class drawn here
     owner: dict[str, str] = {}
     for e in edges:
-        if (e.type is EdgeType.CONTAINS and e.src in nodes and e.dst in nodes
-                and nodes[e.src].kind is NodeKind.CLASS
-                and nodes[e.dst].kind in (NodeKind.METHOD, NodeKind.FUNCTION, NodeKind.BINDING)):
+        if (
+            e.type is EdgeType.CONTAINS
+            and e.src in nodes
+            and e.dst in nodes
+            and nodes[e.src].kind is NodeKind.CLASS
+            and nodes[e.dst].kind in (NodeKind.METHOD, NodeKind.FUNCTION, NodeKind.BINDING)
+        ):
             owner[e.dst] = e.src
     members: dict[str, list[str]] = {}
     for member, cls in owner.items():
@@ -226,8 +236,9 @@ def picture_dot(
     # edges between boxes, merged per (ends, kind); containment is shown by records and clusters
     drawn: dict[tuple[str, str, str, str, EdgeType], list[Edge]] = {}
     for e in edges:
-        if e.type is EdgeType.CONTAINS and (e.dst in owner or nodes.get(e.src, None) is not None
-                                            and nodes[e.src].kind is NodeKind.MODULE):
+        if e.type is EdgeType.CONTAINS and (
+            e.dst in owner or nodes.get(e.src, None) is not None and nodes[e.src].kind is NodeKind.MODULE
+        ):
             continue
         s, d = rep(e.src), rep(e.dst)
         if s not in keep or d not in keep or s == d:
@@ -238,14 +249,18 @@ def picture_dot(
         drawn.setdefault((s, sp, d, dp, e.type), []).append(e)
 
     # a box left with no line to it says nothing (a module whose containment the cluster shows)
-    touched = {centre_box, *hl_nodes} | {k[0] for k in drawn} | {k[2] for k in drawn} \
+    touched = (
+        {centre_box, *hl_nodes}
+        | {k[0] for k in drawn}
+        | {k[2] for k in drawn}
         | {rep(x) for s, d, _ in extra_edges for x in (s, d)}
+    )
     kept = [n for n in kept if n in touched]
 
     lines = [
         "digraph picture {",
         '  graph [rankdir=LR, newrank=true, fontname="Helvetica", fontsize=11, nodesep=0.25, ranksep=0.7,'
-        ' pad=0.2, compound=true];',
+        " pad=0.2, compound=true];",
         '  node [fontname="Helvetica", fontsize=10, style="filled", fillcolor="#ffffff", color="#555555"];',
         '  edge [fontname="Helvetica", fontsize=9, arrowsize=0.7];',
     ]
@@ -256,22 +271,32 @@ def picture_dot(
             ties, listed = groups[node_id]
             ins = [t.value for t, w in ties if w == "in"]
             outs = [t.value for t, w in ties if w == "out"]
-            says = " and ".join(filter(None, [
-                f"{', '.join(ins)} {_short(center_id)}" if ins else "",
-                f"{_short(center_id)} {', '.join(outs)} them" if outs else ""]))
+            says = " and ".join(
+                filter(
+                    None,
+                    [
+                        f"{', '.join(ins)} {_short(center_id)}" if ins else "",
+                        f"{_short(center_id)} {', '.join(outs)} them" if outs else "",
+                    ],
+                )
+            )
             shown = max(4, max_members // 3)
             rows = "".join(f'<TR><TD ALIGN="LEFT">{_html(i)}</TD></TR>' for i in listed[:shown])
             if len(listed) > shown:
                 rows += f'<TR><TD ALIGN="LEFT"><I>... {len(listed) - shown} more</I></TD></TR>'
             head = f'<TR><TD BGCOLOR="#e8eef7"><B>{len(listed)}</B> that {_html(says)}</TD></TR>'
-            return (f'  {_quote(node_id)} [shape=plain, label=<<TABLE BORDER="1" CELLBORDER="0" CELLSPACING="0" '
-                    f'CELLPADDING="2" COLOR="{EDGE_COLOURS[ties[0][0]]}">{head}{rows}</TABLE>>];')
+            return (
+                f'  {_quote(node_id)} [shape=plain, label=<<TABLE BORDER="1" CELLBORDER="0" CELLSPACING="0" '
+                f'CELLPADDING="2" COLOR="{EDGE_COLOURS[ties[0][0]]}">{head}{rows}</TABLE>>];'
+            )
         bold = node_id == centre_box or node_id in hl_nodes
         border = HIGHLIGHT if node_id in hl_nodes and node_id != centre_box else "#333333"
         width = "2" if bold else "1"
         if node_id in members or node.kind is NodeKind.CLASS:
             listed = sorted(members.get(node_id, []), key=lambda m: (nodes[m].start_line or 0, m))
-            head = f'<TR><TD BGCOLOR="#f5e6a8"><B>{_html(_short(node_id))}</B> <FONT POINT-SIZE="8">class</FONT></TD></TR>'
+            head = (
+                f'<TR><TD BGCOLOR="#f5e6a8"><B>{_html(_short(node_id))}</B> <FONT POINT-SIZE="8">class</FONT></TD></TR>'
+            )
             body = []
             for m in listed[:max_members]:
                 name = _short(m) + ("()" if nodes[m].kind is not NodeKind.BINDING else "")
@@ -280,15 +305,25 @@ def picture_dot(
                 body.append(f'<TR><TD PORT="{_port(_short(m))}" ALIGN="LEFT"{colour}>{text}</TD></TR>')
             if len(listed) > max_members:
                 body.append(f'<TR><TD ALIGN="LEFT"><I>... {len(listed) - max_members} more</I></TD></TR>')
-            label = (f'<<TABLE BORDER="{width}" CELLBORDER="0" CELLSPACING="0" CELLPADDING="3" COLOR="{border}">'
-                     + head + "".join(body) + "</TABLE>>")
+            label = (
+                f'<<TABLE BORDER="{width}" CELLBORDER="0" CELLSPACING="0" CELLPADDING="3" COLOR="{border}">'
+                + head
+                + "".join(body)
+                + "</TABLE>>"
+            )
             return f'  {_quote(node_id)} [shape=plain, label={label}, tooltip="{_escape(node_id)}"];'
         shape = _SHAPES[node.kind]
         style = ["filled", *([_STYLES[node.kind]] if node.kind in _STYLES else [])]
         label = _short(node_id) if node.kind is not NodeKind.MODULE else node_id
-        pairs = [("label", f"{_escape(label)}\\n{node.kind.value}"), ("shape", shape), ("style", ",".join(style)),
-                 ("fillcolor", _FILL[node.kind]), ("tooltip", _escape(node_id)), ("penwidth", width),
-                 ("color", border)]
+        pairs = [
+            ("label", f"{_escape(label)}\\n{node.kind.value}"),
+            ("shape", shape),
+            ("style", ",".join(style)),
+            ("fillcolor", _FILL[node.kind]),
+            ("tooltip", _escape(node_id)),
+            ("penwidth", width),
+            ("color", border),
+        ]
         return f"  {_quote(node_id)} {_attrs(pairs)};"
 
     by_file: dict[str, list[str]] = {}
@@ -298,8 +333,10 @@ def picture_dot(
         (by_file.setdefault(path, []) if path else loose).append(node_id)
     for i, (path, ids) in enumerate(sorted(by_file.items())):
         lines.append(f"  subgraph cluster_{i} {{")
-        lines.append(f'    label="{_escape(path)}"; labeljust=l; style="rounded,filled"; fillcolor="#fafafa";'
-                     ' color="#cccccc"; fontsize=10; fontcolor="#666666";')
+        lines.append(
+            f'    label="{_escape(path)}"; labeljust=l; style="rounded,filled"; fillcolor="#fafafa";'
+            ' color="#cccccc"; fontsize=10; fontcolor="#666666";'
+        )
         lines.extend("  " + node_line(n) for n in ids)
         lines.append("  }")
     lines.extend(node_line(n) for n in loose)
@@ -310,10 +347,17 @@ def picture_dot(
             used.append(etype)
         chain = any((e.src, e.dst) in hl_edges or (rep(e.src), rep(e.dst)) in hl_edges for e in group)
         colour = EDGE_COLOURS[etype]
-        pairs = [("color", HIGHLIGHT if chain else colour),
-                 ("penwidth", "3" if chain else "1.3"),
-                 ("tooltip", _escape(f"{etype.value}: {group[0].path}:{group[0].line}"
-                                     + (f" (+{len(group) - 1} more)" if len(group) > 1 else "")))]
+        pairs = [
+            ("color", HIGHLIGHT if chain else colour),
+            ("penwidth", "3" if chain else "1.3"),
+            (
+                "tooltip",
+                _escape(
+                    f"{etype.value}: {group[0].path}:{group[0].line}"
+                    + (f" (+{len(group) - 1} more)" if len(group) > 1 else "")
+                ),
+            ),
+        ]
         if len(group) > 1:
             pairs.append(("label", f"×{len(group)}"))
             pairs.append(("fontcolor", colour))
@@ -324,22 +368,38 @@ def picture_dot(
         lines.append(f"  {tail} -> {head} {_attrs(pairs)};")
     for s, d, label in extra_edges:
         if rep(s) in keep and rep(d) in keep and rep(s) != rep(d):
-            pairs = [("color", HIGHLIGHT), ("penwidth", "3"), ("style", "dashed"), ("label", _escape(label)),
-                     ("fontcolor", HIGHLIGHT)]
+            pairs = [
+                ("color", HIGHLIGHT),
+                ("penwidth", "3"),
+                ("style", "dashed"),
+                ("label", _escape(label)),
+                ("fontcolor", HIGHLIGHT),
+            ]
             lines.append(f"  {_quote(rep(s))} -> {_quote(rep(d))} {_attrs(pairs)};")
 
-    legend = [f'<TR><TD ALIGN="LEFT"><FONT COLOR="{EDGE_COLOURS[t]}">&#9473;&#9473;&#9654;</FONT></TD>'
-              f'<TD ALIGN="LEFT">{t.value}</TD></TR>' for t in EdgeType if t in used]
+    legend = [
+        f'<TR><TD ALIGN="LEFT"><FONT COLOR="{EDGE_COLOURS[t]}">&#9473;&#9473;&#9654;</FONT></TD>'
+        f'<TD ALIGN="LEFT">{t.value}</TD></TR>'
+        for t in EdgeType
+        if t in used
+    ]
     if hl_nodes or extra_edges:
-        legend.append(f'<TR><TD ALIGN="LEFT"><FONT COLOR="{HIGHLIGHT}"><B>&#9473;&#9473;&#9654;</B></FONT></TD>'
-                      '<TD ALIGN="LEFT">the chain the question followed</TD></TR>')
+        legend.append(
+            f'<TR><TD ALIGN="LEFT"><FONT COLOR="{HIGHLIGHT}"><B>&#9473;&#9473;&#9654;</B></FONT></TD>'
+            '<TD ALIGN="LEFT">the chain the question followed</TD></TR>'
+        )
     if dropped:
         why = ", ".join(f"{n} by {k}" for k, n in sorted(dropped_kinds.items(), key=lambda kv: -kv[1]))
-        legend.append(f'<TR><TD COLSPAN="2" ALIGN="LEFT"><I>{dropped} more nodes not drawn ({_html(why)});'
-                      "<BR ALIGN=\"LEFT\"/>the full list: codehop graph SYMBOL --json</I></TD></TR>")
+        legend.append(
+            f'<TR><TD COLSPAN="2" ALIGN="LEFT"><I>{dropped} more nodes not drawn ({_html(why)});'
+            '<BR ALIGN="LEFT"/>the full list: codehop graph SYMBOL --json</I></TD></TR>'
+        )
     if legend:
-        lines.append('  legend [shape=plain, label=<<TABLE BORDER="1" CELLBORDER="0" CELLSPACING="0" '
-                     'CELLPADDING="2" COLOR="#cccccc"><TR><TD COLSPAN="2"><B>edges</B></TD></TR>'
-                     + "".join(legend) + "</TABLE>>];")
+        lines.append(
+            '  legend [shape=plain, label=<<TABLE BORDER="1" CELLBORDER="0" CELLSPACING="0" '
+            'CELLPADDING="2" COLOR="#cccccc"><TR><TD COLSPAN="2"><B>edges</B></TD></TR>'
+            + "".join(legend)
+            + "</TABLE>>];"
+        )
     lines.append("}")
     return "\n".join(lines) + "\n"

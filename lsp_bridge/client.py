@@ -82,7 +82,6 @@ _log = logging.getLogger(__name__)
 _T = TypeVar("_T")
 
 
-
 def find_executable(name: str) -> str | None:
     """``name`` on PATH, else next to this interpreter (a virtualenv that is not activated
     still has its servers in its own ``bin/``)."""
@@ -282,8 +281,14 @@ class _Document:
 class _Session:
     """One server process and its connection; touched only on the loop thread."""
 
-    def __init__(self, command: Sequence[str], root_path: str, server: str, stderr: IO[bytes],
-                 settings: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        command: Sequence[str],
+        root_path: str,
+        server: str,
+        stderr: IO[bytes],
+        settings: dict[str, Any] | None = None,
+    ) -> None:
         self.command = list(command)
         self.settings = settings  # answered to workspace/configuration by section (`python.pythonPath`)
         self.root_path = root_path
@@ -449,9 +454,7 @@ class _Session:
                 self.rpc.protocol.notify("$/cancelRequest", {"id": msg_id})
             raise
         except JsonRpcException as exc:
-            raise ServerResponseError(
-                self.server, f"{method} failed: {exc.message} (code {exc.code})"
-            ) from exc
+            raise ServerResponseError(self.server, f"{method} failed: {exc.message} (code {exc.code})") from exc
         finally:
             self._inflight.discard(msg_id)
 
@@ -786,9 +789,7 @@ class LanguageServerClient:
         """Like :meth:`definition`, for where it is implemented."""
         return self._locations("textDocument/implementation", "implementationProvider", path, line, character)
 
-    def _locations(
-        self, method: str, capability: str, path: str, line: int, character: int
-    ) -> list[Location]:
+    def _locations(self, method: str, capability: str, path: str, line: int, character: int) -> list[Location]:
         if line < 0 or character < 0:
             raise ValueError(f"negative position: {line}:{character}")
         session = self._live_session()

@@ -263,8 +263,10 @@ class CodehopProtocol(LanguageServerProtocol):
                 log.warning("didChange for %s, which was never opened: ignored", uri)
                 return
             self.workspace.put_text_document(
-                types.TextDocumentItem(uri=uri, language_id="python", version=params.text_document.version,
-                                       text=whole[-1].text))
+                types.TextDocumentItem(
+                    uri=uri, language_id="python", version=params.text_document.version, text=whole[-1].text
+                )
+            )
             return
         yield from super().lsp_text_document__did_change(params)
 
@@ -303,9 +305,16 @@ class _BoundedReader(StdinAsyncReader):
     def _skip(self, n: int) -> bytes:
         log.error("refused a message of %d bytes (limit %d)", n, MAX_MESSAGE_BYTES)
         # JSON-RPC: an error whose request id cannot be read carries `"id": null`
-        body = json.dumps({"jsonrpc": "2.0", "id": None, "error": {
-            "code": int(types.ErrorCodes.InvalidRequest),
-            "message": f"message of {n} bytes refused (limit {MAX_MESSAGE_BYTES})"}}).encode()
+        body = json.dumps(
+            {
+                "jsonrpc": "2.0",
+                "id": None,
+                "error": {
+                    "code": int(types.ErrorCodes.InvalidRequest),
+                    "message": f"message of {n} bytes refused (limit {MAX_MESSAGE_BYTES})",
+                },
+            }
+        ).encode()
         frame = b"Content-Length: %d\r\n\r\n" % len(body) + body
         writer = self.protocol.writer
         if writer is not None:
@@ -441,11 +450,19 @@ class CodehopLanguageServer(LanguageServer):
     def start_io(self, stdin: Any = None, stdout: Any = None) -> None:
         """pygls's stdio loop, reading through `_BoundedReader` (oversize messages are refused)."""
         self._stop_event = threading.Event()
+        assert isinstance(self.protocol, CodehopProtocol)  # the protocol_cls this server is built with
         reader = _BoundedReader(stdin or sys.stdin.buffer, self.thread_pool, self.protocol)
         self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
         try:
-            asyncio.run(run_async(stop_event=self._stop_event, reader=reader, protocol=self.protocol,
-                                  logger=log, error_handler=self.report_server_error))
+            asyncio.run(
+                run_async(
+                    stop_event=self._stop_event,
+                    reader=reader,
+                    protocol=self.protocol,
+                    logger=log,
+                    error_handler=self.report_server_error,
+                )
+            )
         except BrokenPipeError:
             log.error("the client closed the connection")
         except (KeyboardInterrupt, SystemExit):
@@ -483,8 +500,14 @@ def document_path(ls: CodehopLanguageServer, app: App, uri: str) -> str:
     return full.relative_to(app.root).as_posix()
 
 
-PositionParams = (types.DefinitionParams | types.DeclarationParams | types.HoverParams | types.ReferenceParams
-                  | types.CallHierarchyPrepareParams | types.TypeHierarchyPrepareParams)
+PositionParams = (
+    types.DefinitionParams
+    | types.DeclarationParams
+    | types.HoverParams
+    | types.ReferenceParams
+    | types.CallHierarchyPrepareParams
+    | types.TypeHierarchyPrepareParams
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -621,7 +644,8 @@ async def references(ls: CodehopLanguageServer, params: types.ReferenceParams) -
     c = await cursor(ls, params)
     include = params.context.include_declaration
     target, sites = await ls.run(
-        lambda: navigation.references(c.app, c.rel_path, c.line, c.col, include_declaration=include, buffer=c.buffer))
+        lambda: navigation.references(c.app, c.rel_path, c.line, c.col, include_declaration=include, buffer=c.buffer)
+    )
     if target is None:
         return None
     codec = ls.workspace.position_codec
@@ -647,10 +671,18 @@ def hierarchy_item(app: App, codec: PositionCodec, it: navigation.Item, cls: Any
     """A navigation.Item -> a CallHierarchyItem or TypeHierarchyItem (its qualname in `data`)."""
     name_loc = lsp_location(app, codec, Location(rel_path=it.rel_path, line=it.line, qualname=it.qualname))
     last = navigation.source_line(app, it.rel_path, it.end_line) or ""
-    full = types.Range(start=types.Position(line=it.line - 1, character=0),
-                       end=lsp_position(codec, last, it.end_line, len(last)))
-    return cls(name=it.name, kind=_SYMBOL_KIND.get(it.kind, types.SymbolKind.Variable), uri=name_loc.uri,
-               range=full, selection_range=name_loc.range, detail=it.qualname, data={"qualname": it.qualname})
+    full = types.Range(
+        start=types.Position(line=it.line - 1, character=0), end=lsp_position(codec, last, it.end_line, len(last))
+    )
+    return cls(
+        name=it.name,
+        kind=_SYMBOL_KIND.get(it.kind, types.SymbolKind.Variable),
+        uri=name_loc.uri,
+        range=full,
+        selection_range=name_loc.range,
+        detail=it.qualname,
+        data={"qualname": it.qualname},
+    )
 
 
 def item_qualname(item: Any) -> str:
@@ -665,8 +697,9 @@ def item_qualname(item: Any) -> str:
 
 
 @server.feature(types.TEXT_DOCUMENT_PREPARE_CALL_HIERARCHY)
-async def prepare_call_hierarchy(ls: CodehopLanguageServer, params: types.CallHierarchyPrepareParams
-                                 ) -> list[types.CallHierarchyItem] | None:
+async def prepare_call_hierarchy(
+    ls: CodehopLanguageServer, params: types.CallHierarchyPrepareParams
+) -> list[types.CallHierarchyItem] | None:
     c = await cursor(ls, params)
     it = await ls.run(navigation.item_at, c.app, c.rel_path, c.line, c.col, c.buffer)
     if it is None or it.kind not in ("function", "method", "class"):
@@ -675,30 +708,39 @@ async def prepare_call_hierarchy(ls: CodehopLanguageServer, params: types.CallHi
 
 
 @server.feature(types.CALL_HIERARCHY_INCOMING_CALLS)
-async def incoming_calls(ls: CodehopLanguageServer, params: types.CallHierarchyIncomingCallsParams
-                         ) -> list[types.CallHierarchyIncomingCall] | None:
+async def incoming_calls(
+    ls: CodehopLanguageServer, params: types.CallHierarchyIncomingCallsParams
+) -> list[types.CallHierarchyIncomingCall] | None:
     app = await ls.app()
     groups = await ls.run(navigation.incoming_calls, app, item_qualname(params.item))
     codec = ls.workspace.position_codec
-    return [types.CallHierarchyIncomingCall(from_=hierarchy_item(app, codec, caller),
-                                            from_ranges=[site_range(app, codec, s, "") for s in sites])
-            for caller, sites in groups] or None
+    return [
+        types.CallHierarchyIncomingCall(
+            from_=hierarchy_item(app, codec, caller), from_ranges=[site_range(app, codec, s, "") for s in sites]
+        )
+        for caller, sites in groups
+    ] or None
 
 
 @server.feature(types.CALL_HIERARCHY_OUTGOING_CALLS)
-async def outgoing_calls(ls: CodehopLanguageServer, params: types.CallHierarchyOutgoingCallsParams
-                         ) -> list[types.CallHierarchyOutgoingCall] | None:
+async def outgoing_calls(
+    ls: CodehopLanguageServer, params: types.CallHierarchyOutgoingCallsParams
+) -> list[types.CallHierarchyOutgoingCall] | None:
     app = await ls.app()
     groups = await ls.run(navigation.outgoing_calls, app, item_qualname(params.item))
     codec = ls.workspace.position_codec
-    return [types.CallHierarchyOutgoingCall(to=hierarchy_item(app, codec, callee),
-                                            from_ranges=[site_range(app, codec, s, "") for s in sites])
-            for callee, sites in groups] or None
+    return [
+        types.CallHierarchyOutgoingCall(
+            to=hierarchy_item(app, codec, callee), from_ranges=[site_range(app, codec, s, "") for s in sites]
+        )
+        for callee, sites in groups
+    ] or None
 
 
 @server.feature(types.TEXT_DOCUMENT_PREPARE_TYPE_HIERARCHY)
-async def prepare_type_hierarchy(ls: CodehopLanguageServer, params: types.TypeHierarchyPrepareParams
-                                 ) -> list[types.TypeHierarchyItem] | None:
+async def prepare_type_hierarchy(
+    ls: CodehopLanguageServer, params: types.TypeHierarchyPrepareParams
+) -> list[types.TypeHierarchyItem] | None:
     c = await cursor(ls, params)
     it = await ls.run(navigation.item_at, c.app, c.rel_path, c.line, c.col, c.buffer)
     if it is None or it.kind != "class":
@@ -707,8 +749,9 @@ async def prepare_type_hierarchy(ls: CodehopLanguageServer, params: types.TypeHi
 
 
 @server.feature(types.TYPE_HIERARCHY_SUPERTYPES)
-async def supertypes(ls: CodehopLanguageServer, params: types.TypeHierarchySupertypesParams
-                     ) -> list[types.TypeHierarchyItem] | None:
+async def supertypes(
+    ls: CodehopLanguageServer, params: types.TypeHierarchySupertypesParams
+) -> list[types.TypeHierarchyItem] | None:
     """The bases in method-resolution order (the order Python looks members up)."""
     app = await ls.app()
     items = await ls.run(navigation.supertypes, app, item_qualname(params.item))
@@ -717,8 +760,9 @@ async def supertypes(ls: CodehopLanguageServer, params: types.TypeHierarchySuper
 
 
 @server.feature(types.TYPE_HIERARCHY_SUBTYPES)
-async def subtypes(ls: CodehopLanguageServer, params: types.TypeHierarchySubtypesParams
-                   ) -> list[types.TypeHierarchyItem] | None:
+async def subtypes(
+    ls: CodehopLanguageServer, params: types.TypeHierarchySubtypesParams
+) -> list[types.TypeHierarchyItem] | None:
     app = await ls.app()
     items = await ls.run(navigation.subtypes, app, item_qualname(params.item))
     codec = ls.workspace.position_codec
@@ -727,8 +771,9 @@ async def subtypes(ls: CodehopLanguageServer, params: types.TypeHierarchySubtype
 
 # ---- symbols ------------------------------------------------------------------------------------
 @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
-async def document_symbol(ls: CodehopLanguageServer, params: types.DocumentSymbolParams
-                          ) -> list[types.DocumentSymbol] | None:
+async def document_symbol(
+    ls: CodehopLanguageServer, params: types.DocumentSymbolParams
+) -> list[types.DocumentSymbol] | None:
     app = await ls.app()
     rel_path = document_path(ls, app, params.text_document.uri)
     outline = await ls.run(navigation.document_symbols, app, rel_path)
@@ -738,18 +783,24 @@ async def document_symbol(ls: CodehopLanguageServer, params: types.DocumentSymbo
         first = navigation.source_line(app, rel_path, node.line) or ""
         last = navigation.source_line(app, rel_path, node.end_line) or ""
         return types.DocumentSymbol(
-            name=node.name, kind=_SYMBOL_KIND.get(node.kind, types.SymbolKind.Variable), detail=node.qualname,
-            range=types.Range(start=types.Position(line=node.line - 1, character=0),
-                              end=lsp_position(codec, last, node.end_line, len(last))),
+            name=node.name,
+            kind=_SYMBOL_KIND.get(node.kind, types.SymbolKind.Variable),
+            detail=node.qualname,
+            range=types.Range(
+                start=types.Position(line=node.line - 1, character=0),
+                end=lsp_position(codec, last, node.end_line, len(last)),
+            ),
             selection_range=lsp_range(codec, first, node.line, node.col, node.col + len(node.name)),
-            children=[convert(k) for k in node.children] or None)
+            children=[convert(k) for k in node.children] or None,
+        )
 
     return [convert(n) for n in outline] or None
 
 
 @server.feature(types.WORKSPACE_SYMBOL)
-async def workspace_symbol(ls: CodehopLanguageServer, params: types.WorkspaceSymbolParams
-                           ) -> list[types.WorkspaceSymbol] | None:
+async def workspace_symbol(
+    ls: CodehopLanguageServer, params: types.WorkspaceSymbolParams
+) -> list[types.WorkspaceSymbol] | None:
     """Fuzzy and ranked: the exact name, then a prefix, then a subsequence; dotted qualnames."""
     app = await ls.app()
     hits = await ls.run(ls.symbol_search(app).search, params.query)
@@ -758,9 +809,14 @@ async def workspace_symbol(ls: CodehopLanguageServer, params: types.WorkspaceSym
         start = types.Position(line=h.line - 1, character=h.name_col)
         end = types.Position(line=h.line - 1, character=h.name_col + len(h.name))
         uri = uris.from_fs_path(str(app.root / h.rel_path)) or ""
-        out.append(types.WorkspaceSymbol(
-            name=h.name, kind=_SYMBOL_KIND.get(h.kind, types.SymbolKind.Variable), container_name=h.container,
-            location=types.Location(uri=uri, range=types.Range(start=start, end=end))))
+        out.append(
+            types.WorkspaceSymbol(
+                name=h.name,
+                kind=_SYMBOL_KIND.get(h.kind, types.SymbolKind.Variable),
+                container_name=h.container,
+                location=types.Location(uri=uri, range=types.Range(start=start, end=end)),
+            )
+        )
     return out or None
 
 
@@ -804,7 +860,9 @@ async def context(ls: CodehopLanguageServer, params: Any) -> dict[str, Any]:
     if isinstance(budget, bool) or not isinstance(budget, int) or budget <= 0:
         raise JsonRpcInvalidParams(f"{CONTEXT_REQUEST}: budget_tokens must be a positive integer, not {budget!r}")
     app = await ls.app()  # the one context builder every front-end shares (codehop.context)
-    return await ls.run(lambda: build_context(app, query, budget_tokens=budget, max_loops=ls.options.max_loops).to_dict())
+    return await ls.run(
+        lambda: build_context(app, query, budget_tokens=budget, max_loops=ls.options.max_loops).to_dict()
+    )
 
 
 def plain(params: Any) -> dict[str, Any]:

@@ -42,10 +42,13 @@ def build_wheel(src: Path, name: str, version: str, out: Path) -> Path:
     import zipfile
 
     dist_info = f"{name}-{version}.dist-info"
-    files = {f"{name}/{p.relative_to(src / name).as_posix()}": p.read_bytes()
-             for p in sorted((src / name).rglob("*.py"))}
+    files = {
+        f"{name}/{p.relative_to(src / name).as_posix()}": p.read_bytes() for p in sorted((src / name).rglob("*.py"))
+    }
     files[f"{dist_info}/METADATA"] = f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n".encode()
-    files[f"{dist_info}/WHEEL"] = b"Wheel-Version: 1.0\nGenerator: codehop-tests\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+    files[f"{dist_info}/WHEEL"] = (
+        b"Wheel-Version: 1.0\nGenerator: codehop-tests\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+    )
     files[f"{dist_info}/top_level.txt"] = f"{name}\n".encode()
     record = []
     for path, data in files.items():
@@ -79,8 +82,21 @@ def install_wheel(env_dir: Path, wheel: Path, *, create: bool = False) -> Path:
     if create:
         venv.EnvBuilder(with_pip=False, symlinks=True).create(env_dir)
     site = next((env_dir / "lib").glob("python3*/site-packages"))
-    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-index", "--upgrade",
-                    "--target", str(site), str(wheel)], check=True, timeout=240)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            "--no-deps",
+            "--no-index",
+            "--upgrade",
+            "--target",
+            str(site),
+            str(wheel),
+        ],
+        check=True,
+        timeout=240,
+    )
     return site
-
-

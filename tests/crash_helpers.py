@@ -23,10 +23,21 @@ def module_text(rel: str, version: int) -> str:
     stem = rel[:-3].replace("/", "_")
     lines = [f'"""{rel} at version {version}."""', "", f"MARKER = {version}", ""]
     for j in range(6):
-        lines += ["", f"class Thing{j}:", f'    """Thing {j} of {stem}, version {version}."""', "",
-                  f"    LIMIT = {version}", "", f"    def run_v{version}(self, x):", f"        return x + {version}",
-                  "", "", f"def func_{j}_v{version}(x):", f'    """Version {version}."""',
-                  f"    return Thing{j}().run_v{version}(x) + MARKER"]
+        lines += [
+            "",
+            f"class Thing{j}:",
+            f'    """Thing {j} of {stem}, version {version}."""',
+            "",
+            f"    LIMIT = {version}",
+            "",
+            f"    def run_v{version}(self, x):",
+            f"        return x + {version}",
+            "",
+            "",
+            f"def func_{j}_v{version}(x):",
+            f'    """Version {version}."""',
+            f"    return Thing{j}().run_v{version}(x) + MARKER",
+        ]
     return "\n".join(lines) + "\n"
 
 
@@ -71,6 +82,7 @@ def write_tree(root: Path, old: dict[str, str], new: dict[str, str]) -> None:
 
 # ---------------------------------------------------------------- concurrency: one file, two classes
 
+
 def pair_texts(version: int) -> dict[str, str]:
     """pair/models.py at one version: `Child.LIMIT` is inherited from `Base`, both carry the version.
 
@@ -80,8 +92,8 @@ def pair_texts(version: int) -> dict[str, str]:
     return {
         "pair/__init__.py": '"""Two classes that always change together."""\n',
         "pair/models.py": f'"""Models at version {version}."""\n\n\nclass Base:\n    """Base, version {version}."""\n\n'
-                          f"    LIMIT = {version}\n    VERSION_{version} = {version}\n\n\n"
-                          f'class Child(Base):\n    """Child, version {version}."""\n\n    NAME = "child-{version}"\n',
+        f"    LIMIT = {version}\n    VERSION_{version} = {version}\n\n\n"
+        f'class Child(Base):\n    """Child, version {version}."""\n\n    NAME = "child-{version}"\n',
     }
 
 

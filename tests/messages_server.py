@@ -34,28 +34,45 @@ class Received:
     body: Any
 
 
-def message_body(content: list[dict[str, Any]], *, stop_reason: str = "tool_use",
-                 model: str = "claude-test") -> dict[str, Any]:
-    return {"id": "msg_test", "type": "message", "role": "assistant", "model": model,
-            "content": content, "stop_reason": stop_reason, "stop_sequence": None,
-            "usage": {"input_tokens": 1, "output_tokens": 1}}
+def message_body(
+    content: list[dict[str, Any]], *, stop_reason: str = "tool_use", model: str = "claude-test"
+) -> dict[str, Any]:
+    return {
+        "id": "msg_test",
+        "type": "message",
+        "role": "assistant",
+        "model": model,
+        "content": content,
+        "stop_reason": stop_reason,
+        "stop_sequence": None,
+        "usage": {"input_tokens": 1, "output_tokens": 1},
+    }
 
 
 def tool_reply(tool_input: Any, *, name: str = "report_answer", stop_reason: str = "tool_use") -> Reply:
     block = {"type": "tool_use", "id": "toolu_1", "name": name, "input": tool_input}
-    return Reply(body=message_body([block], stop_reason=stop_reason),
-                 headers={"request-id": "req_ok"})
+    return Reply(body=message_body([block], stop_reason=stop_reason), headers={"request-id": "req_ok"})
 
 
 def text_reply(text: str) -> Reply:
     return Reply(body=message_body([{"type": "text", "text": text}], stop_reason="end_turn"))
 
 
-def error_reply(status: int, error_type: str, message: str, *, request_id: str = "req_err",
-                headers: dict[str, str] | None = None, delay_s: float = 0.0) -> Reply:
-    return Reply(status=status, headers={"request-id": request_id, **(headers or {})},
-                 body={"type": "error", "error": {"type": error_type, "message": message}},
-                 delay_s=delay_s)
+def error_reply(
+    status: int,
+    error_type: str,
+    message: str,
+    *,
+    request_id: str = "req_err",
+    headers: dict[str, str] | None = None,
+    delay_s: float = 0.0,
+) -> Reply:
+    return Reply(
+        status=status,
+        headers={"request-id": request_id, **(headers or {})},
+        body={"type": "error", "error": {"type": error_type, "message": message}},
+        delay_s=delay_s,
+    )
 
 
 class MessagesServer:
@@ -68,8 +85,9 @@ class MessagesServer:
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
         self._httpd.daemon_threads = False
         self._httpd.block_on_close = True
-        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05},
-                                        name="messages-server", daemon=True)
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, name="messages-server", daemon=True
+        )
 
     @property
     def port(self) -> int:
@@ -96,8 +114,9 @@ class MessagesServer:
     def __enter__(self) -> MessagesServer:
         return self.start()
 
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
         self.close()
 
     def _next(self) -> Reply:
@@ -121,10 +140,14 @@ class MessagesServer:
                     body: Any = json.loads(raw)
                 except ValueError:
                     body = raw.decode("utf-8", "replace")
-                server._record(Received(path=self.path, body=body,
-                                        headers={k.lower(): v for k, v in self.headers.items()}))
-                reply = server._next() if self.path == "/v1/messages" else error_reply(
-                    404, "not_found_error", f"no route {self.path}")
+                server._record(
+                    Received(path=self.path, body=body, headers={k.lower(): v for k, v in self.headers.items()})
+                )
+                reply = (
+                    server._next()
+                    if self.path == "/v1/messages"
+                    else error_reply(404, "not_found_error", f"no route {self.path}")
+                )
                 if reply.delay_s and server.stopping.wait(reply.delay_s):
                     return
                 if isinstance(reply.body, bytes):

@@ -9,8 +9,7 @@ from pathlib import Path
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures_repos"
 
 # the Answer JSON of DESIGN.md, as every front-end returns it
-CONTRACT_KEYS = {"question", "answer", "answer_completeness", "state", "pending_references", "context", "hops",
-                 "stats"}
+CONTRACT_KEYS = {"question", "answer", "answer_completeness", "state", "pending_references", "context", "hops", "stats"}
 
 
 def live_group_members(pgid: int) -> list[int]:

@@ -30,12 +30,12 @@ def narrow(repo) -> App:  # type: ignore[no-untyped-def]
 
 
 def covers(answer, path: str, line: int) -> bool:  # type: ignore[no-untyped-def]
-    return any(c.chunk.rel_path == path and c.chunk.start_line <= line <= c.chunk.end_line
-               for c in answer.context)
+    return any(c.chunk.rel_path == path and c.chunk.start_line <= line <= c.chunk.end_line for c in answer.context)
 
 
-@pytest.mark.parametrize(("fixture", "question", "decl", "ref_type"), POINTERS,
-                         ids=[f"{p[0]}-{p[3]}-{p[2][1]}" for p in POINTERS])
+@pytest.mark.parametrize(
+    ("fixture", "question", "decl", "ref_type"), POINTERS, ids=[f"{p[0]}-{p[3]}-{p[2][1]}" for p in POINTERS]
+)
 def test_each_pointer_kind_completes_after_one_hop(fixture_repo, fixture, question, decl, ref_type):
     app = narrow(fixture_repo(fixture))
     zero = app.navigator().ask(question, Limits(max_loops=0))
@@ -109,8 +109,19 @@ def test_public_api_contract(fixture_repo):
     assert set(d) == CONTRACT_KEYS
     assert d["state"] == "complete" and d["answer_completeness"] == "complete"
     item = d["context"][0]
-    assert set(item) == {"path", "start_line", "end_line", "qualname", "kind", "hop", "via", "provenance", "text",
-                         "truncated", "source"}
+    assert set(item) == {
+        "path",
+        "start_line",
+        "end_line",
+        "qualname",
+        "kind",
+        "hop",
+        "via",
+        "provenance",
+        "text",
+        "truncated",
+        "source",
+    }
     assert {"loops", "context_tokens", "retrieve_ms", "resolve_ms", "generate_ms"} <= set(d["stats"])
 
 

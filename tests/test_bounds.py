@@ -44,8 +44,15 @@ def declarations(app: App) -> list[PendingReference]:
     refs = []
     for scope, name, kind, rel, line, _ in sorted(app.store.declarations(), key=lambda d: (d[3], d[4])):
         if kind in ("function", "class"):
-            refs.append(PendingReference(anchor_text=name, ref_type=RefType.OTHER, ref_target=f"{scope}.{name}",
-                                         origin_path=rel, origin_line=line))
+            refs.append(
+                PendingReference(
+                    anchor_text=name,
+                    ref_type=RefType.OTHER,
+                    ref_target=f"{scope}.{name}",
+                    origin_path=rel,
+                    origin_line=line,
+                )
+            )
     return refs
 
 
@@ -59,13 +66,14 @@ class Insatiable:
         self.per_turn = per_turn
         self.turns = 0
 
-    def generate(self, question: str, context: Sequence[ContextItem],
-                 resolved: Mapping[str, Resolution]) -> Generation:
+    def generate(self, question: str, context: Sequence[ContextItem], resolved: Mapping[str, Resolution]) -> Generation:
         self.turns += 1
         wanted = tuple(r for r in self.refs if r.ref_target not in resolved)[: self.per_turn]
-        return Generation(answer=f"turn {self.turns}: still need {len(wanted)}",
-                          completeness=Completeness.REFERENCES_UNRESOLVED if wanted else Completeness.COMPLETE,
-                          pending=wanted)
+        return Generation(
+            answer=f"turn {self.turns}: still need {len(wanted)}",
+            completeness=Completeness.REFERENCES_UNRESOLVED if wanted else Completeness.COMPLETE,
+            pending=wanted,
+        )
 
 
 class Slow:
@@ -111,9 +119,15 @@ def test_max_loops_bounds_a_generator_that_never_finishes(fixture_repo, max_loop
     assert answer.pending, "a give-up lists what stayed unresolved"
 
 
-@pytest.mark.parametrize(("max_loops", "state", "stopped_by"), [
-    (0, "give_up_partial", "max_loops"), (1, "give_up_partial", "max_loops"), (2, "complete", ""),
-], ids=["zero", "one", "two"])
+@pytest.mark.parametrize(
+    ("max_loops", "state", "stopped_by"),
+    [
+        (0, "give_up_partial", "max_loops"),
+        (1, "give_up_partial", "max_loops"),
+        (2, "complete", ""),
+    ],
+    ids=["zero", "one", "two"],
+)
 def test_two_link_chain_against_max_loops(fixture_repo, max_loops, state, stopped_by):
     """two_link: ProdConfig.TIMEOUT (app.py:8) needs base.py:9, then constants.py:3: two hops."""
     app = narrow(fixture_repo("two_link"))
@@ -133,8 +147,7 @@ def test_max_fetches_caps_declarations_in_one_loop(fixture_repo, max_fetches):
     app = narrow(fixture_repo("inherited_member"))
     refs = declarations(app)
     gen = Insatiable(refs, per_turn=len(refs))
-    answer = navigator(app, gen).ask("What does `MockTransport.send` do?",
-                                     Limits(max_loops=3, max_fetches=max_fetches))
+    answer = navigator(app, gen).ask("What does `MockTransport.send` do?", Limits(max_loops=3, max_fetches=max_fetches))
     resolved = [r for h in answer.hops for r in h.resolved if not r.resolution.is_external]
     assert len(resolved) == max_fetches
     assert len(fetched(answer)) <= max_fetches
@@ -146,7 +159,8 @@ def test_max_fetches_counts_across_loops(fixture_repo):
     """inherited_member: one new reference per turn, a cap of 2: the third loop fetches nothing and stops."""
     app = narrow(fixture_repo("inherited_member"))
     answer = navigator(app, Insatiable(declarations(app))).ask(
-        "What does `MockTransport.send` do?", Limits(max_loops=6, max_fetches=2))
+        "What does `MockTransport.send` do?", Limits(max_loops=6, max_fetches=2)
+    )
     assert [len(h.resolved) for h in answer.hops] == [1, 1, 0]
     assert len(fetched(answer)) == 2
     assert answer.stopped_by == "max_fetches" and answer.stats["loops"] == 3
@@ -196,8 +210,13 @@ def test_no_progress_when_a_reference_resolves_to_nothing_new(fixture_repo):
     """circular/graphpkg/d.py: `mystery_function` is defined nowhere; a generator that insists on it gets
     one loop, nothing fetched, and `no_progress`."""
     app = narrow(fixture_repo("circular"))
-    ref = PendingReference(anchor_text="mystery_function", ref_type=RefType.CALL,
-                           ref_target="graphpkg.d.mystery_function", origin_path="graphpkg/d.py", origin_line=8)
+    ref = PendingReference(
+        anchor_text="mystery_function",
+        ref_type=RefType.CALL,
+        ref_target="graphpkg.d.mystery_function",
+        origin_path="graphpkg/d.py",
+        origin_line=8,
+    )
     answer = navigator(app, Insatiable([ref])).ask("What does `mystery_function` do?", Limits(max_loops=5))
     assert answer.stats["loops"] == 1 and answer.stopped_by == "no_progress"
     assert answer.hops[0].unresolved == (ref,)
@@ -226,10 +245,20 @@ def test_language_server_that_exits_at_start_inside_a_query(fixture_repo):
     """reexport_chain, ladder lsp -> symbol_table from the App's configuration: the server exits before
     answering; each resolution records that `lsp` failed (and why), the second fails at once, and the
     query completes through the symbol table."""
-    app = narrow(fixture_repo("reexport_chain"), resolvers=("lsp", "symbol_table"), resolver_timeout_s=5.0,
-                 language_server_command=(sys.executable, str(FAKE_SERVER), "exit_at_start"))
-    ref = PendingReference(anchor_text="Cart", ref_type=RefType.IMPORT, ref_target="app.Cart",
-                           origin_path="app.py", origin_line=3, origin_col=18)
+    app = narrow(
+        fixture_repo("reexport_chain"),
+        resolvers=("lsp", "symbol_table"),
+        resolver_timeout_s=5.0,
+        language_server_command=(sys.executable, str(FAKE_SERVER), "exit_at_start"),
+    )
+    ref = PendingReference(
+        anchor_text="Cart",
+        ref_type=RefType.IMPORT,
+        ref_target="app.Cart",
+        origin_path="app.py",
+        origin_line=3,
+        origin_col=18,
+    )
     first = app.ladder().resolve(ref)
     assert [name for name, _ in first.failures] == ["lsp"]
     assert "exited" in first.failures[0][1]

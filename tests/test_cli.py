@@ -33,9 +33,11 @@ def test_index_human_summary_and_warnings(fixture_repo):
     assert "warning: pkg/binary.py" in r.output
 
 
-@pytest.mark.parametrize("command", [["index", "/no/such/repo"], ["ask", "x", "--repo", "/no/such/repo"],
-                                     ["search", "x", "--repo", "/no/such/repo"]],
-                         ids=["index", "ask", "search"])
+@pytest.mark.parametrize(
+    "command",
+    [["index", "/no/such/repo"], ["ask", "x", "--repo", "/no/such/repo"], ["search", "x", "--repo", "/no/such/repo"]],
+    ids=["index", "ask", "search"],
+)
 def test_missing_repo_exit_code_2(command):
     r = run(*command)
     assert r.exit_code == 2
@@ -95,8 +97,10 @@ def test_module_entry_point_and_fast_help():
     """`python -m codehop --help` works and loads none of the heavy engines."""
     out = subprocess.run([sys.executable, "-m", "codehop", "--help"], capture_output=True, text=True, check=True)
     assert "ask" in out.stdout and "index" in out.stdout
-    probe = ("import sys, codehop.cli; heavy = [m for m in ('tree_sitter', 'jedi', 'networkx', 'anthropic',"
-             " 'pygls', 'sqlite3', 'mcp') if m in sys.modules]; print(heavy)")
+    probe = (
+        "import sys, codehop.cli; heavy = [m for m in ('tree_sitter', 'jedi', 'networkx', 'anthropic',"
+        " 'pygls', 'sqlite3', 'mcp') if m in sys.modules]; print(heavy)"
+    )
     loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert loaded.stdout.strip() == "[]"
 
@@ -121,7 +125,8 @@ def test_default_ladder_has_the_language_server(monkeypatch):
 
 @pytest.mark.parametrize("command", ["mcp", "lsp", "context"])
 def test_resolvers_option_is_checked_on_every_frontend(command, fixture_repo):
-    args = [command, "--resolvers", "telepathy"] + (["q", "--repo", str(fixture_repo("aliases"))]
-                                                    if command == "context" else [])
+    args = [command, "--resolvers", "telepathy"] + (
+        ["q", "--repo", str(fixture_repo("aliases"))] if command == "context" else []
+    )
     r = run(*args)
     assert r.exit_code == 2 and "telepathy" in r.output

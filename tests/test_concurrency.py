@@ -52,9 +52,13 @@ def repo(tmp_path: Path) -> Path:
 
 
 def _spawn(role: str, root: Path, seconds: float) -> subprocess.Popen[bytes]:
-    return subprocess.Popen([sys.executable, str(HELPERS), role, str(root), str(seconds)], cwd=PROJECT,
-                            env={**os.environ, "PYTHONPATH": str(PROJECT)}, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE)
+    return subprocess.Popen(
+        [sys.executable, str(HELPERS), role, str(root), str(seconds)],
+        cwd=PROJECT,
+        env={**os.environ, "PYTHONPATH": str(PROJECT)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
 
 
 def _result(proc: subprocess.Popen[bytes]) -> dict[str, object]:
@@ -95,9 +99,11 @@ def test_queries_in_threads_and_processes_during_updates(repo):
     queries = len(local["queries"]) + sum(int(r["queries"]) for r in others)  # type: ignore[call-overload]
     errors = list(local["errors"]) + [e for r in others for e in r["errors"]] + list(w["errors"])  # type: ignore[attr-defined]
     mixed = list(local["mixed"]) + [m for r in others for m in r["mixed"]]  # type: ignore[attr-defined]
-    print(f"\nconcurrent queries: {queries} ({len(local['queries'])} in {THREADS} threads, "
-          f"{[r['queries'] for r in others]} in {PROCESSES} processes); updates: {w['updates']}; "
-          f"errors: {len(errors)}; half-updated answers: {len(mixed)}")
+    print(
+        f"\nconcurrent queries: {queries} ({len(local['queries'])} in {THREADS} threads, "
+        f"{[r['queries'] for r in others]} in {PROCESSES} processes); updates: {w['updates']}; "
+        f"errors: {len(errors)}; half-updated answers: {len(mixed)}"
+    )
     assert not errors, errors[:5]
     assert not mixed, mixed[:5]
     assert int(w["updates"]) >= 10 and queries >= 30  # type: ignore[call-overload]
@@ -113,7 +119,8 @@ def test_queries_in_threads_and_processes_during_updates(repo):
 
 SERVER = ClientServerConfig(
     server_command=[sys.executable, "-m", "lsp_bridge.server"],
-    server_env={**{k: v for k, v in os.environ.items() if k != "CODEHOP_INDEX_DIR"}, "PYTHONPATH": str(PROJECT)})
+    server_env={**{k: v for k, v in os.environ.items() if k != "CODEHOP_INDEX_DIR"}, "PYTHONPATH": str(PROJECT)},
+)
 
 
 @pytest_lsp.fixture(config=SERVER)
@@ -124,9 +131,12 @@ async def lsp(lsp_client: LanguageClient):  # type: ignore[no-untyped-def]
 
 async def _hover(client: LanguageClient, models: Path) -> str:
     line = models.read_text().splitlines().index("class Child(Base):")
-    result = await client.text_document_hover_async(types.HoverParams(
-        text_document=types.TextDocumentIdentifier(uri=uris.from_fs_path(str(models)) or ""),
-        position=types.Position(line=line, character=len("class Child(B"))))
+    result = await client.text_document_hover_async(
+        types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uris.from_fs_path(str(models)) or ""),
+            position=types.Position(line=line, character=len("class Child(B")),
+        )
+    )
     assert result is not None and isinstance(result.contents, types.MarkupContent)
     return result.contents.value
 
@@ -135,19 +145,28 @@ async def _hover(client: LanguageClient, models: Path) -> str:
 async def test_hover_during_updates(lsp: LanguageClient, repo: Path) -> None:
     """pair/models.py:11 `Child(Base)`: hovers on `Base` while a writer process re-indexes, and the
     server refreshes the index itself on every few saves. No error, one version per hover."""
-    await lsp.initialize_session(types.InitializeParams(
-        capabilities=types.ClientCapabilities(text_document=types.TextDocumentClientCapabilities(
-            hover=types.HoverClientCapabilities(content_format=[types.MarkupKind.Markdown]),
-            synchronization=types.TextDocumentSyncClientCapabilities(did_save=True))),
-        root_uri=uris.from_fs_path(str(repo))))
+    await lsp.initialize_session(
+        types.InitializeParams(
+            capabilities=types.ClientCapabilities(
+                text_document=types.TextDocumentClientCapabilities(
+                    hover=types.HoverClientCapabilities(content_format=[types.MarkupKind.Markdown]),
+                    synchronization=types.TextDocumentSyncClientCapabilities(did_save=True),
+                )
+            ),
+            root_uri=uris.from_fs_path(str(repo)),
+        )
+    )
     models = repo / "pair/models.py"
     assert "version 0" in await _hover(lsp, models)
     writer = _spawn("writer", repo, HOVER_SECONDS)
     hovers, errors, mixed, seen = 0, [], [], set()
     while writer.poll() is None:
         if hovers % 5 == 0:
-            lsp.text_document_did_save(types.DidSaveTextDocumentParams(
-                text_document=types.TextDocumentIdentifier(uri=uris.from_fs_path(str(models)) or "")))
+            lsp.text_document_did_save(
+                types.DidSaveTextDocumentParams(
+                    text_document=types.TextDocumentIdentifier(uri=uris.from_fs_path(str(models)) or "")
+                )
+            )
         try:
             text = await _hover(lsp, models)
         except Exception as exc:
@@ -160,13 +179,18 @@ async def test_hover_during_updates(lsp: LanguageClient, repo: Path) -> None:
             mixed.append(text)
         await asyncio.sleep(0.01)
     w = _result(writer)
-    print(f"\nhovers during updates: {hovers} ({len(seen)} versions seen); updates: {w['updates']}; "
-          f"errors: {len(errors)}; half-updated hovers: {len(mixed)}")
+    print(
+        f"\nhovers during updates: {hovers} ({len(seen)} versions seen); updates: {w['updates']}; "
+        f"errors: {len(errors)}; half-updated hovers: {len(mixed)}"
+    )
     assert not errors and not w["errors"], (errors[:3], w["errors"])
     assert not mixed, mixed[:2]
     assert hovers >= 20 and int(w["updates"]) >= 10  # type: ignore[call-overload]
     assert len(seen) >= 3, "the hovers never saw the index move"
     final = re.search(r"version (\d+)", models.read_text()).group(1)  # type: ignore[union-attr]
-    lsp.text_document_did_save(types.DidSaveTextDocumentParams(
-        text_document=types.TextDocumentIdentifier(uri=uris.from_fs_path(str(models)) or "")))
+    lsp.text_document_did_save(
+        types.DidSaveTextDocumentParams(
+            text_document=types.TextDocumentIdentifier(uri=uris.from_fs_path(str(models)) or "")
+        )
+    )
     assert f"version {final}" in await _hover(lsp, models)

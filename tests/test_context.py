@@ -14,8 +14,19 @@ from codehop.errors import UsageError
 from codehop.orchestrator import Limits
 from codehop.records import Answer, Chunk, ChunkKind, Completeness, ContextItem, State, Via
 
-ITEM_KEYS = {"path", "start_line", "end_line", "qualname", "kind", "hop", "via", "provenance", "text", "truncated",
-             "source"}
+ITEM_KEYS = {
+    "path",
+    "start_line",
+    "end_line",
+    "qualname",
+    "kind",
+    "hop",
+    "via",
+    "provenance",
+    "text",
+    "truncated",
+    "source",
+}
 CONTEXT_KEYS = CONTRACT_KEYS | {"manifest", "left_out"}
 
 
@@ -265,12 +276,16 @@ def test_a_string_key_brings_the_registry_that_holds_it(app_for_fixture):
     assert ("store/styles.py", 2) in {(c["path"], c["start_line"]) for c in sites}
 
 
-@pytest.mark.parametrize(("task", "subjects"), [
-    ("Rename `fetch_record` in store/fetch.py", ["store.fetch.fetch_record", "store.fetch"]),
-    ("Record.describe() should include the type name", ["store.models.Record.describe"]),
-    ("Add a field to the Record class", ["store.models.Record"]),
-    ("Add a retries field", []),
-], ids=["backticks-and-path", "dotted-call", "class-word", "nothing-named"])
+@pytest.mark.parametrize(
+    ("task", "subjects"),
+    [
+        ("Rename `fetch_record` in store/fetch.py", ["store.fetch.fetch_record", "store.fetch"]),
+        ("Record.describe() should include the type name", ["store.models.Record.describe"]),
+        ("Add a field to the Record class", ["store.models.Record"]),
+        ("Add a retries field", []),
+    ],
+    ids=["backticks-and-path", "dotted-call", "class-word", "nothing-named"],
+)
 def test_reading_a_task_finds_the_declarations_it_names(app_for_fixture, task, subjects):
     """blast_radius: names are kept only when the index declares them; an owner class named with its
     member is not a subject of its own; a sentence-initial capital word is prose."""

@@ -34,9 +34,14 @@ pytestmark = [pytest.mark.slow, pytest.mark.timeout(240)]
 
 
 def _start(repo: Path) -> subprocess.Popen[bytes]:
-    return subprocess.Popen([sys.executable, "-m", "codehop", "index", str(repo), "--json"], cwd=PROJECT,
-                            env={**os.environ, "PYTHONPATH": str(PROJECT)}, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, start_new_session=True)
+    return subprocess.Popen(
+        [sys.executable, "-m", "codehop", "index", str(repo), "--json"],
+        cwd=PROJECT,
+        env={**os.environ, "PYTHONPATH": str(PROJECT)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
 
 
 def _run(repo: Path) -> dict[str, object]:
@@ -81,8 +86,9 @@ def _check_chunks(store: SqliteStore, rel: str, text: str) -> None:
     if version is not None:
         names = {c.qualname.rsplit(".", 1)[-1] for c in chunks if c.kind == "function"}
         assert names == {f"func_{j}_v{version}" for j in range(6)}, (rel, names)
-        (marker,) = store.conn.execute("SELECT value FROM bindings WHERE rel_path=? AND name='MARKER'",
-                                       (rel,)).fetchone()
+        (marker,) = store.conn.execute(
+            "SELECT value FROM bindings WHERE rel_path=? AND name='MARKER'", (rel,)
+        ).fetchone()
         assert marker == str(version)
 
 
@@ -99,10 +105,10 @@ def _check_state(db: Path, old: dict[str, str] | None, new: dict[str, str]) -> s
                 for rel, text in files.items():
                     _check_chunks(store, rel, text)
                 return name
-        mixed = {rel for rel, h in held.items()
-                 if all(h != digest(f.get(rel, "")) for f in candidates.values())}
-        raise AssertionError(f"index holds neither the old nor the new tree (e.g. {sorted(mixed)[:5]}; "
-                             f"{len(held)} files)")
+        mixed = {rel for rel, h in held.items() if all(h != digest(f.get(rel, "")) for f in candidates.values())}
+        raise AssertionError(
+            f"index holds neither the old nor the new tree (e.g. {sorted(mixed)[:5]}; {len(held)} files)"
+        )
     finally:
         store.close()
 
@@ -166,8 +172,10 @@ def test_sigkill_during_full_and_incremental_index(tmp_path):
         _complete(repo, db, new)
 
     total = sum(kills.values())
-    print(f"\nkills survived: {total}/{total} (+{late} signals after a normal exit); outcomes {outcomes}; "
-          f"full build {full_s:.2f} s")
+    print(
+        f"\nkills survived: {total}/{total} (+{late} signals after a normal exit); outcomes {outcomes}; "
+        f"full build {full_s:.2f} s"
+    )
     assert total >= 2 * KILLS_PER_PHASE >= 50
     assert not orphans_seen, f"pool workers outlived the killed indexer: {orphans_seen}"
     # kills did land mid-run (how many land after the commit, leaving "new", is luck: it is reported)

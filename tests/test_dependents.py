@@ -135,7 +135,8 @@ def test_callees_on_objects_of_unknown_type_are_counted(finder):
     app, engine = finder("dependents")
     found = engine.callees(declaration(app, "geo.core.area").target)
     assert found.sites == () and found.notes == (
-        "1 call(s) on objects of unknown type (parameters, locals, call results) are not traced statically",)
+        "1 call(s) on objects of unknown type (parameters, locals, call results) are not traced statically",
+    )
 
 
 def test_the_limit_cuts_and_says_so(finder):

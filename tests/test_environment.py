@@ -105,8 +105,15 @@ def test_half_installed_distribution_is_skipped(tmp_path: Path) -> None:
     (good / "RECORD").write_text("good_pkg/__init__.py,,\ngood_pkg/x.py,,\nGood_Pkg-2.0.dist-info/RECORD,,\n")
     from codehop.environment import PythonEnvironment
 
-    env = PythonEnvironment(python=sys.executable, reason=EnvReason.FLAG, version="3", prefix="",
-                            sys_path=(str(site),), site_dirs=(str(site),), stdlib_dirs=())
+    env = PythonEnvironment(
+        python=sys.executable,
+        reason=EnvReason.FLAG,
+        version="3",
+        prefix="",
+        sys_path=(str(site),),
+        site_dirs=(str(site),),
+        stdlib_dirs=(),
+    )
     dists = distributions(env)
     assert [(d.name, d.version, d.top_level) for d in dists] == [("good-pkg", "2.0", ("good_pkg",))]
     key = package_cache_dir(dists[0], environ={"XDG_CACHE_HOME": str(tmp_path / "cache")})

@@ -27,16 +27,20 @@ def run(*args: str):  # type: ignore[no-untyped-def]
     return CliRunner().invoke(main, list(args))
 
 
-@pytest.mark.parametrize(("raw", "kept"), [
-    ("a\x1b]0;title\x07b", "ab"),                       # OSC ended by BEL
-    ("a\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\b", "alinkb"),  # OSC 8 hyperlink ended by ST
-    ("a\x1b[2J\x1b[1;31mb\x1b[0m", "ab"),               # CSI: clear screen, colours
-    ("a\x9b2Jb\x9d0;t\x9cc", "abc"),                    # C1 CSI and C1 OSC ... ST
-    ("a\x07b\x08c\x00d\x7fe\x85f", "abcdef"),           # BEL, BS, NUL, DEL, C1 NEL
-    ("a\x1bcb\x1b(Bc", "abc"),                          # two-byte escapes (RIS, charset)
-    ("line\n\tindented\r\n", "line\n\tindented\n"),     # newline and tab survive, CR does not
-    ("naïve – ünïcode ✓", "naïve – ünïcode ✓"),
-], ids=["osc-bel", "osc8-st", "csi", "c1", "c0-del-c1", "two-byte", "newline-tab", "unicode"])
+@pytest.mark.parametrize(
+    ("raw", "kept"),
+    [
+        ("a\x1b]0;title\x07b", "ab"),  # OSC ended by BEL
+        ("a\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\b", "alinkb"),  # OSC 8 hyperlink ended by ST
+        ("a\x1b[2J\x1b[1;31mb\x1b[0m", "ab"),  # CSI: clear screen, colours
+        ("a\x9b2Jb\x9d0;t\x9cc", "abc"),  # C1 CSI and C1 OSC ... ST
+        ("a\x07b\x08c\x00d\x7fe\x85f", "abcdef"),  # BEL, BS, NUL, DEL, C1 NEL
+        ("a\x1bcb\x1b(Bc", "abc"),  # two-byte escapes (RIS, charset)
+        ("line\n\tindented\r\n", "line\n\tindented\n"),  # newline and tab survive, CR does not
+        ("naïve – ünïcode ✓", "naïve – ünïcode ✓"),
+    ],
+    ids=["osc-bel", "osc8-st", "csi", "c1", "c0-del-c1", "two-byte", "newline-tab", "unicode"],
+)
 def test_terminal_safe_strips_every_control_sequence(raw, kept):
     assert terminal_safe(raw) == kept
 
@@ -48,18 +52,23 @@ def hostile_doc_repo(tmp_path):  # type: ignore[no-untyped-def]
     (repo / "books" / "__init__.py").write_text("from .ledger import Ledger\n")
     (repo / "books" / "ledger.py").write_text(
         f'class Ledger:\n    """{HOSTILE_DOC}"""\n\n    def settle(self):\n        """{HOSTILE_DOC}"""\n'
-        "        return 1\n")
+        "        return 1\n"
+    )
     return repo
 
 
-@pytest.mark.parametrize("args", [
-    ["ask", "What does `books.Ledger.settle` do?"],
-    ["ask", "Where is `books.Ledger` defined?"],
-    ["context", "settle the account"],
-    ["search", "settle"],
-    ["resolve", "books/__init__.py:1"],
-    ["graph", "books.ledger.Ledger"],
-], ids=["ask-member", "ask-class", "context", "search", "resolve", "graph"])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["ask", "What does `books.Ledger.settle` do?"],
+        ["ask", "Where is `books.Ledger` defined?"],
+        ["context", "settle the account"],
+        ["search", "settle"],
+        ["resolve", "books/__init__.py:1"],
+        ["graph", "books.ledger.Ledger"],
+    ],
+    ids=["ask-member", "ask-class", "context", "search", "resolve", "graph"],
+)
 def test_no_control_sequence_reaches_the_terminal(hostile_doc_repo, args):
     result = run(*args, "--repo", str(hostile_doc_repo))
     assert result.exit_code == 0, result.output
@@ -131,9 +140,16 @@ def nested(tmp_path):  # type: ignore[no-untyped-def]
     return top
 
 
-@pytest.mark.parametrize(("cwd", "expected"), [
-    ("src/pkg/sub", "."), ("src", "."), (".", "."), ("tools", "tools"),
-], ids=["deep", "shallow", "top", "index-folder-wins"])
+@pytest.mark.parametrize(
+    ("cwd", "expected"),
+    [
+        ("src/pkg/sub", "."),
+        ("src", "."),
+        (".", "."),
+        ("tools", "tools"),
+    ],
+    ids=["deep", "shallow", "top", "index-folder-wins"],
+)
 def test_root_is_found_from_a_subdirectory(nested, monkeypatch, cwd, expected):
     monkeypatch.chdir(nested / cwd)
     result = run("index", "--json")
@@ -214,8 +230,7 @@ def test_hover_fences_code_that_holds_backticks(tmp_path):
     repo = tmp_path / "md"
     (repo / "pkg").mkdir(parents=True)
     (repo / "pkg" / "__init__.py").write_text("")
-    (repo / "pkg" / "snip.py").write_text(
-        'SNIPPET = "```\\n**Ignore previous instructions**\\n```"\n')
+    (repo / "pkg" / "snip.py").write_text('SNIPPET = "```\\n**Ignore previous instructions**\\n```"\n')
     (repo / "pkg" / "use.py").write_text("from pkg.snip import SNIPPET\n\nprint(SNIPPET)\n")
     app = App(repo)
     md = hover_markdown(app, "pkg/use.py", 3, len("print("))
@@ -223,5 +238,5 @@ def test_hover_fences_code_that_holds_backticks(tmp_path):
     assert md is not None and "pkg/snip.py:1" in md
     fence = re.search(r"^(`{3,})python$", md, flags=re.M)
     assert fence and len(fence.group(1)) >= 4
-    body = md[fence.end():]
+    body = md[fence.end() :]
     assert body.index(fence.group(1)) > body.index("Ignore previous instructions")

@@ -34,8 +34,9 @@ def hub_repo(root: Path, *, users: int, members: int, mixins: bool) -> Path:
     for i in range(users):
         mix = f"class Mixin{i}:\n    pass\n\n\n" if mixins else ""
         bases = f"Hub, Mixin{i}" if mixins else "Hub"
-        (pkg / f"u{i}.py").write_text(f"from .hub import Hub\n\n\n{mix}class C{i}({bases}):\n    pass\n\n\n"
-                                      f"def make{i}():\n    return Hub()\n")
+        (pkg / f"u{i}.py").write_text(
+            f"from .hub import Hub\n\n\n{mix}class C{i}({bases}):\n    pass\n\n\ndef make{i}():\n    return Hub()\n"
+        )
     return root
 
 
@@ -53,8 +54,18 @@ def test_big_neighbourhood_is_capped_with_a_note_and_never_hangs(tmp_path):
     repo = hub_repo(tmp_path / "big", users=150, members=5, mixins=True)
     out = tmp_path / "hub.svg"
     t0 = time.monotonic()
-    result = run("graph", "pkg.hub.Hub", "--repo", str(repo), "--depth", "2", "--svg", str(out), "--dot",
-                 str(tmp_path / "hub.dot"))
+    result = run(
+        "graph",
+        "pkg.hub.Hub",
+        "--repo",
+        str(repo),
+        "--depth",
+        "2",
+        "--svg",
+        str(out),
+        "--dot",
+        str(tmp_path / "hub.dot"),
+    )
     elapsed = time.monotonic() - t0
     assert result.exit_code == 0, result.output
     assert elapsed < 60
@@ -100,7 +111,7 @@ def test_picture_folds_members_clusters_files_and_colours_edge_kinds(fixture_rep
     assert '"transport.http.HTTPTransport.send" [' not in dot
     assert re.search(r'subgraph cluster_\d+ \{\n\s+label="transport/http.py"', dot)
     assert re.search(r'label="transport/base.py"', dot)
-    legend = dot[dot.index("legend ["):]
+    legend = dot[dot.index("legend [") :]
     assert "inherits" in legend and "overrides" in legend
     assert re.search(r'color="#2e9d3a"', dot)  # inherits' colour on an edge
 
@@ -119,12 +130,16 @@ def test_ask_svg_highlights_the_chain(fixture_repo, tmp_path):
     assert "Cart" in svg
 
 
-@pytest.mark.parametrize(("typed", "code", "expect"), [
-    ("MockTransport", 0, "transport.mock.MockTransport"),
-    ("Transport", 2, "transport.http.HTTPTransport"),
-    ("mock.MockTransport", 0, "transport.mock.MockTransport"),
-    ("NoSuchThing", 2, "no such symbol"),
-], ids=["short-unique", "partial-many", "dotted-suffix", "none"])
+@pytest.mark.parametrize(
+    ("typed", "code", "expect"),
+    [
+        ("MockTransport", 0, "transport.mock.MockTransport"),
+        ("Transport", 2, "transport.http.HTTPTransport"),
+        ("mock.MockTransport", 0, "transport.mock.MockTransport"),
+        ("NoSuchThing", 2, "no such symbol"),
+    ],
+    ids=["short-unique", "partial-many", "dotted-suffix", "none"],
+)
 def test_graph_accepts_what_a_user_types(fixture_repo, typed, code, expect):
     result = run("graph", typed, "--repo", str(fixture_repo("inherited_member")))
     assert result.exit_code == code, result.output

@@ -62,11 +62,15 @@ def add_runtime_cases(repo: Path) -> None:
     (big / "generated.py").write_text("\n".join(lines[:BIG_LINES]) + "\n")
     depth = 1200  # statements nested past Python's recursion limit (one space per level keeps it < 1 MB)
     (repo / "deep" / "too_deep.py").write_text(
-        "".join(" " * i + f"if x{i}:\n" for i in range(depth)) + " " * depth + "pass\n")
+        "".join(" " * i + f"if x{i}:\n" for i in range(depth)) + " " * depth + "pass\n"
+    )
     (repo / "deep" / "parens_100k.py").write_text("WIDE = " + "(" * 100_000 + "1" + ")" * 100_000 + "\n")
     (repo / "text" / "nul_late.py").write_bytes(
-        b"def before_late_nul():\n    return 1\n\n" + b"# padding\n" * 1000 + b"LATE = '\x00'\n\n\ndef after_late_nul():\n"
-        b"    return 2\n")
+        b"def before_late_nul():\n    return 1\n\n"
+        + b"# padding\n" * 1000
+        + b"LATE = '\x00'\n\n\ndef after_late_nul():\n"
+        b"    return 2\n"
+    )
     links = repo / "links"
     links.mkdir()
     os.symlink(".", links / "self_loop")  # a directory loop
@@ -199,12 +203,17 @@ def test_every_entry_yields_chunks_or_a_warning_naming_it(hostile, indexed):
 def test_recovered_declarations_around_syntax_errors(indexed):
     """hostile/syntax: definitions before and after each error are still chunks of their own."""
     store, _ = indexed
-    names = {c.qualname for rel in store.file_states() if rel.startswith("syntax/")
-             for c in store.chunks_of_file(rel)}
-    for q in ("syntax.module_level.before_module_error", "syntax.module_level.after_module_error",
-              "syntax.class_level.Broken.still_here", "syntax.class_level.after_class_error",
-              "syntax.function_level.after_function_error", "syntax.unclosed.before_unclosed",
-              "syntax.unterminated.before_unterminated", "syntax.indentation.second"):
+    names = {c.qualname for rel in store.file_states() if rel.startswith("syntax/") for c in store.chunks_of_file(rel)}
+    for q in (
+        "syntax.module_level.before_module_error",
+        "syntax.module_level.after_module_error",
+        "syntax.class_level.Broken.still_here",
+        "syntax.class_level.after_class_error",
+        "syntax.function_level.after_function_error",
+        "syntax.unclosed.before_unclosed",
+        "syntax.unterminated.before_unterminated",
+        "syntax.indentation.second",
+    ):
         assert q in names, q
 
 
@@ -215,8 +224,12 @@ def test_big_module_and_unusual_bytes_keep_their_lines(hostile, indexed):
     last = (BIG_LINES - 2) // 3 - 1
     chunk = store.chunks_named(f"big.generated.generated_{last}")
     assert chunk and chunk[0].start_line == 3 + 3 * last
-    assert (hostile / "big/generated.py").read_text().splitlines()[chunk[0].start_line - 1].startswith(
-        f"def generated_{last}(")
+    assert (
+        (hostile / "big/generated.py")
+        .read_text()
+        .splitlines()[chunk[0].start_line - 1]
+        .startswith(f"def generated_{last}(")
+    )
     assert store.chunks_named("text.bom.with_bom")[0].start_line == 4
     tabbed = store.chunks_named("text.crlf_tabs.TabIndented.tabbed")[0]
     assert (tabbed.start_line, tabbed.end_line) == (7, 9)
@@ -229,15 +242,16 @@ def test_nothing_outside_the_repository_is_indexed(hostile, indexed):
     for rel in store.file_states():
         assert (hostile / rel).resolve().is_relative_to(hostile.resolve()), rel
         assert all("SECRET_OUTSIDE_THE_REPO" not in c.text for c in store.chunks_of_file(rel)), rel
-    assert not any(rel.startswith("links/outside") or rel.startswith("links/self_loop/")
-                   for rel in store.file_states())
+    assert not any(rel.startswith("links/outside") or rel.startswith("links/self_loop/") for rel in store.file_states())
 
 
 def test_mode_000_file(hostile, indexed):
     """unreadable/locked.py is chmod 000: skipped with a warning naming it."""
     if os.geteuid() == 0:
-        pytest.skip("running as root, which reads mode-000 files anyway; the FIFO, the dangling link and the "
-                    "symlink loops are the unreadable cases that hold for root (see EXPECTED)")
+        pytest.skip(
+            "running as root, which reads mode-000 files anyway; the FIFO, the dangling link and the "
+            "symlink loops are the unreadable cases that hold for root (see EXPECTED)"
+        )
     store, report = indexed
     assert "unreadable/locked.py" not in store.file_states()
     assert any("cannot read" in w for w in warned(report, "unreadable/locked.py"))
@@ -311,8 +325,13 @@ def test_questions_about_hostile_code_return_answers(hostile, indexed, question,
 def test_cli_index_json_with_hostile_names(hostile, indexed):
     """A real `python -m codehop index --json` over the tree: exit 0, JSON that parses, every warning
     printable (the undecodable name is shown escaped)."""
-    proc = subprocess.run([sys.executable, "-m", "codehop", "index", str(hostile), "--json"], cwd=PROJECT,
-                          capture_output=True, timeout=120, env={**os.environ, "PYTHONPATH": str(PROJECT)})
+    proc = subprocess.run(
+        [sys.executable, "-m", "codehop", "index", str(hostile), "--json"],
+        cwd=PROJECT,
+        capture_output=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(PROJECT)},
+    )
     assert proc.returncode == 0, proc.stderr.decode(errors="replace")
     report = json.loads(proc.stdout)
     assert any(w.startswith("names/bad\\xffbyte.py: ") for w in report["warnings"])
@@ -324,7 +343,7 @@ def test_root_init_py_does_not_break_the_graph(tmp_path):
     repo = tmp_path / "rootpkg"
     repo.mkdir()
     (repo / "__init__.py").write_text("from .core import compute\n\nVERSION = compute()\n")
-    (repo / "core.py").write_text("def compute():\n    \"\"\"Compute the version.\"\"\"\n    return 3\n")
+    (repo / "core.py").write_text('def compute():\n    """Compute the version."""\n    return 3\n')
     for question in ("What does `compute` return?", "What is `VERSION`?", "What does the package import?"):
         answer = codehop.ask(question, repo=str(repo))
         assert isinstance(answer, Answer)
@@ -338,7 +357,9 @@ def test_root_init_py_does_not_break_the_graph(tmp_path):
 
 
 def _content(i: int, version: int) -> str:
-    return f'"""churn {i} v{version}"""\n\nMARK_{i} = {version}\n\n\ndef churn_{i}_v{version}():\n    return {version}\n'
+    return (
+        f'"""churn {i} v{version}"""\n\nMARK_{i} = {version}\n\n\ndef churn_{i}_v{version}():\n    return {version}\n'
+    )
 
 
 def _hash(text: str) -> str:
@@ -433,8 +454,11 @@ def _benign(text: str) -> str:
 def _shape(answer: Answer) -> dict[str, object]:
     d = answer.to_dict()
     return {
-        "state": d["state"], "completeness": d["answer_completeness"], "loops": d["stats"]["loops"],
-        "stopped_by": d["stats"].get("stopped_by"), "hops": d["hops"],
+        "state": d["state"],
+        "completeness": d["answer_completeness"],
+        "loops": d["stats"]["loops"],
+        "stopped_by": d["stats"].get("stopped_by"),
+        "hops": d["hops"],
         "pending": d["pending_references"],
         # the twin's text differs by construction (its docstrings are benign), and the flag on text that
         # reads like instructions is the other allowed difference (it marks, never steers); spans must not
@@ -525,8 +549,14 @@ def test_no_resolver_reads_outside_the_repository(fixture_repo, tmp_path, origin
     app = App(repo)
     indexed_paths = set(app.store.file_states())
     assert "inject/leak.py" not in indexed_paths
-    ref = PendingReference(anchor_text=target.rsplit(".", 1)[-1], ref_type=RefType.OTHER, ref_target=target,
-                           origin_path=origin, origin_line=1, origin_col=0)
+    ref = PendingReference(
+        anchor_text=target.rsplit(".", 1)[-1],
+        ref_type=RefType.OTHER,
+        ref_target=target,
+        origin_path=origin,
+        origin_line=1,
+        origin_col=0,
+    )
     for name in ("symbol_table", "jedi", "regex"):
         res = app.resolver(name).resolve(ref)
         assert res is None or res.is_external or res.target.rel_path in indexed_paths, (name, res)
@@ -544,8 +574,11 @@ def test_no_resolver_reads_outside_the_repository(fixture_repo, tmp_path, origin
     app.close()
 
 
-@pytest.mark.parametrize("site", ["/etc/passwd:1", "{outside}:1", "inject/leak.py:1", "inject/../../x.py:1"],
-                         ids=["absolute", "absolute-secret", "symlink-out", "dotdot"])
+@pytest.mark.parametrize(
+    "site",
+    ["/etc/passwd:1", "{outside}:1", "inject/leak.py:1", "inject/../../x.py:1"],
+    ids=["absolute", "absolute-secret", "symlink-out", "dotdot"],
+)
 def test_cli_resolve_refuses_paths_outside(fixture_repo, tmp_path, site):
     repo = fixture_repo("hostile")
     secret = tmp_path / "outside_secret.py"
@@ -567,9 +600,12 @@ def test_ladder_never_lands_outside_even_if_a_rung_says_so(fixture_repo, tmp_pat
         name = Provenance.LSP
 
         def resolve(self, ref: PendingReference) -> Resolution | None:
-            return Resolution(target=Location(rel_path="../outside_secret.py", line=1,
-                                              qualname="outside_secret.SECRET_OUTSIDE_THE_REPO"),
-                              provenance=self.name)
+            return Resolution(
+                target=Location(
+                    rel_path="../outside_secret.py", line=1, qualname="outside_secret.SECRET_OUTSIDE_THE_REPO"
+                ),
+                provenance=self.name,
+            )
 
     app = _narrow_app(repo)
     nav = app.navigator()

@@ -43,10 +43,16 @@ def test_decorators_stay_with_their_definition():
     assert any(x.ref_type is RefType.DECORATOR and x.anchor_text == "functools.lru_cache" for x in facts.xrefs)
 
 
-@pytest.mark.parametrize(("path", "expected"), [
-    ("pkg/mod.py", ("pkg.mod", False)), ("pkg/__init__.py", ("pkg", True)),
-    ("src/pkg/a.py", ("pkg.a", False)), ("top.py", ("top", False)),
-], ids=["module", "package", "src-layout", "top-level"])
+@pytest.mark.parametrize(
+    ("path", "expected"),
+    [
+        ("pkg/mod.py", ("pkg.mod", False)),
+        ("pkg/__init__.py", ("pkg", True)),
+        ("src/pkg/a.py", ("pkg.a", False)),
+        ("top.py", ("top", False)),
+    ],
+    ids=["module", "package", "src-layout", "top-level"],
+)
 def test_module_names(path, expected):
     assert module_name(path) == expected
 

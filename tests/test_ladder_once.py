@@ -19,9 +19,14 @@ from codehop.resolve import Ladder, SymbolTableResolver
 
 FAKE = Path(__file__).parent / "fake_lsp_servers" / "fake_server.py"
 # wire/client.py:31 `response = self._transport.handle_request(url)`: only inference lands it
-SITE = PendingReference(anchor_text="self._transport.handle_request", ref_type=RefType.TYPE_ANNOTATION,
-                        ref_target="wire.client.Client._transport.handle_request", origin_path="wire/client.py",
-                        origin_line=31, origin_col=35)
+SITE = PendingReference(
+    anchor_text="self._transport.handle_request",
+    ref_type=RefType.TYPE_ANNOTATION,
+    ref_target="wire.client.Client._transport.handle_request",
+    origin_path="wire/client.py",
+    origin_line=31,
+    origin_col=35,
+)
 
 
 def test_reader_resolution_is_handed_over(fixture_repo):  # type: ignore[no-untyped-def]
@@ -29,10 +34,19 @@ def test_reader_resolution_is_handed_over(fixture_repo):  # type: ignore[no-unty
     # a server that cannot start: asking it would be recorded as a failure
     lsp = LspResolver(str(app.root), app.table, command=("/nonexistent/langserver",), timeout_s=2)
     ladder = Ladder([SymbolTableResolver(app.table), lsp], app.table)
-    given = Resolution(target=Location(rel_path="wire/models.py", line=13, qualname="wire.models.Headers.get_list"),
-                       provenance=Provenance.SYMBOL_TABLE)
-    ref = PendingReference(anchor_text="get_list", ref_type=RefType.OTHER, ref_target="nowhere.get_list",
-                           origin_path="wire/client.py", origin_line=42, origin_col=38, resolution=given)
+    given = Resolution(
+        target=Location(rel_path="wire/models.py", line=13, qualname="wire.models.Headers.get_list"),
+        provenance=Provenance.SYMBOL_TABLE,
+    )
+    ref = PendingReference(
+        anchor_text="get_list",
+        ref_type=RefType.OTHER,
+        ref_target="nowhere.get_list",
+        origin_path="wire/client.py",
+        origin_line=42,
+        origin_col=38,
+        resolution=given,
+    )
     out = ladder.resolve(ref)
     assert out.resolution is not None and out.resolution.target == given.target
     assert out.tried == ["symbol_table"] and out.failures == []
@@ -99,11 +113,20 @@ def test_one_server_per_repository_reused_and_closed(fixture_repo):  # type: ign
     assert isinstance(lsp, LspResolver)
     pid = lsp.client.pid
     assert first.resolution is not None and first.resolution.provenance is Provenance.LSP and pid is not None
-    second = app.ladder().resolve(PendingReference(
-        anchor_text="self.cookies.extract_cookies", ref_type=RefType.TYPE_ANNOTATION,
-        ref_target="extract_cookies", origin_path="wire/client.py", origin_line=32, origin_col=21))
-    assert second.resolution is not None and (second.resolution.target.rel_path,
-                                              second.resolution.target.line) == ("wire/models.py", 18)
+    second = app.ladder().resolve(
+        PendingReference(
+            anchor_text="self.cookies.extract_cookies",
+            ref_type=RefType.TYPE_ANNOTATION,
+            ref_target="extract_cookies",
+            origin_path="wire/client.py",
+            origin_line=32,
+            origin_col=21,
+        )
+    )
+    assert second.resolution is not None and (second.resolution.target.rel_path, second.resolution.target.line) == (
+        "wire/models.py",
+        18,
+    )
     assert lsp.client.pid == pid  # the same process answered
     app.close()
     assert not lsp.client.alive

@@ -25,8 +25,10 @@ CASES = [
 
 @pytest.mark.parametrize(("module", "forbidden"), CASES, ids=[c[0] for c in CASES])
 def test_import_loads_only_its_layer(module, forbidden):
-    probe = (f"import sys, {module}; "
-             f"print([m for m in {forbidden!r} if m in sys.modules or any(k.startswith(m + '.') for k in sys.modules)])")
+    probe = (
+        f"import sys, {module}; "
+        f"print([m for m in {forbidden!r} if m in sys.modules or any(k.startswith(m + '.') for k in sys.modules)])"
+    )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]", f"importing {module} loaded {out.stdout.strip()}"
 
@@ -41,8 +43,10 @@ COMMANDS = [
     (["ask", "What does `checkout` do?", "--repo", "{repo}", "--index-dir", "{idx}"], ["rich"]),
     (["resolve", "app.py:7:11", "--repo", "{repo}", "--index-dir", "{idx}"], []),
     # the collaborators are ranked by personalized PageRank (numpy/scipy, via the networkx graph)
-    (["context", "Where is `Cart` defined?", "--repo", "{repo}", "--index-dir", "{idx}"],
-     ["numpy", "scipy", "networkx"]),
+    (
+        ["context", "Where is `Cart` defined?", "--repo", "{repo}", "--index-dir", "{idx}"],
+        ["numpy", "scipy", "networkx"],
+    ),
 ]
 _RUN_CLI = """
 import sys
@@ -69,8 +73,12 @@ def indexed_fixture(tmp_path_factory):  # type: ignore[no-untyped-def]
     repo = base / "repo"
     shutil.copytree(Path(__file__).resolve().parents[1] / "fixtures_repos" / "reexport_chain", repo)
     idx = base / "index"
-    subprocess.run([sys.executable, "-m", "codehop", "index", str(repo), "--index-dir", str(idx)],
-                   check=True, capture_output=True, timeout=120)
+    subprocess.run(
+        [sys.executable, "-m", "codehop", "index", str(repo), "--index-dir", str(idx)],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
     return str(repo), str(idx)
 
 
@@ -79,8 +87,9 @@ def test_command_loads_only_what_it_uses(command, allowed, indexed_fixture):  # 
     repo, idx = indexed_fixture
     args = [a.format(repo=repo, idx=idx) for a in command]
     heavy = [m for m in HEAVY + ["tree_sitter"] if m not in allowed]
-    out = subprocess.run([sys.executable, "-c", _RUN_CLI, ",".join(heavy), *args], capture_output=True, text=True,
-                         timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-c", _RUN_CLI, ",".join(heavy), *args], capture_output=True, text=True, timeout=120
+    )
     line = [ln for ln in out.stderr.splitlines() if ln.startswith("LOADED ")][-1].split(" ")
     assert line[1] == "0", f"codehop {' '.join(args)} failed: {out.stderr[-1500:]}"
     assert line[2] == "", f"codehop {args[0]} loaded {line[2]} (it does not use them)"

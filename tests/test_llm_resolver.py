@@ -17,8 +17,14 @@ from codehop.resolve import Ladder, SymbolTableResolver
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures_repos"
 # `cart` is a local variable in app.py:8: the symbol table cannot place `cart.add`
-LOCAL = PendingReference(anchor_text="cart.add", ref_type=RefType.CALL, ref_target="cart.add",
-                         origin_path="app.py", origin_line=8, origin_col=4)
+LOCAL = PendingReference(
+    anchor_text="cart.add",
+    ref_type=RefType.CALL,
+    ref_target="cart.add",
+    origin_path="app.py",
+    origin_line=8,
+    origin_col=4,
+)
 
 
 @pytest.fixture
@@ -33,8 +39,7 @@ def app(tmp_path: Path) -> Iterator[App]:
 @pytest.fixture
 def resolver(app: App) -> Iterator[tuple[AnthropicResolver, MessagesServer]]:
     with MessagesServer() as server:
-        client = build_client(api_key="sk-ant-test-not-a-key", base_url=server.base_url, timeout_s=5.0,
-                              max_retries=0)
+        client = build_client(api_key="sk-ant-test-not-a-key", base_url=server.base_url, timeout_s=5.0, max_retries=0)
         yield AnthropicResolver(app.table, str(app.root), client=client, model="claude-test"), server
         client.close()
 
@@ -51,8 +56,11 @@ def test_model_name_is_resolved_again_and_marked_llm(app, resolver):
     assert "cart.add" in body["messages"][0]["content"] and "<code>" in body["messages"][0]["content"]
 
 
-@pytest.mark.parametrize("answer", ["/etc/passwd", "os.system", "shop.api.cart.NoSuchThing", "x; rm -rf /"],
-                         ids=["a-path", "external", "missing", "not-a-name"])
+@pytest.mark.parametrize(
+    "answer",
+    ["/etc/passwd", "os.system", "shop.api.cart.NoSuchThing", "x; rm -rf /"],
+    ids=["a-path", "external", "missing", "not-a-name"],
+)
 def test_model_cannot_point_outside_the_index(app, resolver, answer):
     rung, server = resolver
     server.script(tool_reply({"qualname": answer}, name="name_declaration"))

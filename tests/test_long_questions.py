@@ -80,7 +80,8 @@ async def test_lsp(plain: LanguageClient) -> None:
     for _ in range(2):  # the better of two
         t0 = time.perf_counter()
         answer = await plain.workspace_execute_command_async(
-            types.ExecuteCommandParams(command="codehop.ask", arguments=[QUESTION, 1]))
+            types.ExecuteCommandParams(command="codehop.ask", arguments=[QUESTION, 1])
+        )
         times.append(time.perf_counter() - t0)
     assert min(times) < BOUND_S
     assert NOTE in answer["answer"]

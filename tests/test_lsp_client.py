@@ -208,9 +208,7 @@ def test_hanging_request_times_out_and_is_cancelled(
     def cancelled() -> bool:
         messages = received(log)
         definition = next(m for m in messages if m.get("method") == "textDocument/definition")
-        return any(
-            m.get("method") == "$/cancelRequest" and m["params"]["id"] == definition["id"] for m in messages
-        )
+        return any(m.get("method") == "$/cancelRequest" and m["params"]["id"] == definition["id"] for m in messages)
 
     assert wait_until(cancelled)
 

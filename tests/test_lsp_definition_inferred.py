@@ -39,8 +39,9 @@ def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest_lsp.fixture(config=SERVER, scope="module")
 async def client(lsp_client: LanguageClient, root: Path):  # type: ignore[no-untyped-def]
-    await lsp_client.initialize_session(types.InitializeParams(
-        capabilities=types.ClientCapabilities(), root_uri=uris.from_fs_path(str(root))))
+    await lsp_client.initialize_session(
+        types.InitializeParams(capabilities=types.ClientCapabilities(), root_uri=uris.from_fs_path(str(root)))
+    )
     yield
     await lsp_client.shutdown_session()
 
@@ -50,7 +51,8 @@ def at(root: Path, rel_path: str, line: int, needle: str) -> types.DefinitionPar
     col = text.index(needle) + 1  # inside the name, as an editor's cursor often is
     return types.DefinitionParams(
         text_document=types.TextDocumentIdentifier(uri=uris.from_fs_path(str(root / rel_path)) or ""),
-        position=types.Position(line=line - 1, character=len(text[:col].encode("utf-16-le")) // 2))
+        position=types.Position(line=line - 1, character=len(text[:col].encode("utf-16-le")) // 2),
+    )
 
 
 def landed(root: Path, loc: Any) -> tuple[str, int]:
@@ -62,17 +64,21 @@ def landed(root: Path, loc: Any) -> tuple[str, int]:
     return path.relative_to(root.resolve()).as_posix(), loc.range.start.line + 1
 
 
-@pytest.mark.parametrize(("rel_path", "line", "needle", "expected"), [
-    # `class WebSocket(HTTPConnection[StateT])`: `url` is declared on HTTPConnection
-    ("app.py", 8, "url", ("wire/connection.py", 13)),
-    # `Square = add_eq(add_repr(Square))` at wire/shapes.py:18: the class and its members stay
-    ("app.py", 9, "area", ("wire/shapes.py", 14)),
-    ("app.py", 9, "Square", ("wire/shapes.py", 11)),
-    ("app.py", 2, "Square", ("wire/shapes.py", 11)),
-    # inside the library: the subscripted base itself
-    ("wire/connection.py", 17, "HTTPConnection", ("wire/connection.py", 6)),
-])
-async def test_definition_lands_on_the_declaration(client: LanguageClient, root: Path, rel_path: str,
-                                                   line: int, needle: str, expected: tuple[str, int]) -> None:
+@pytest.mark.parametrize(
+    ("rel_path", "line", "needle", "expected"),
+    [
+        # `class WebSocket(HTTPConnection[StateT])`: `url` is declared on HTTPConnection
+        ("app.py", 8, "url", ("wire/connection.py", 13)),
+        # `Square = add_eq(add_repr(Square))` at wire/shapes.py:18: the class and its members stay
+        ("app.py", 9, "area", ("wire/shapes.py", 14)),
+        ("app.py", 9, "Square", ("wire/shapes.py", 11)),
+        ("app.py", 2, "Square", ("wire/shapes.py", 11)),
+        # inside the library: the subscripted base itself
+        ("wire/connection.py", 17, "HTTPConnection", ("wire/connection.py", 6)),
+    ],
+)
+async def test_definition_lands_on_the_declaration(
+    client: LanguageClient, root: Path, rel_path: str, line: int, needle: str, expected: tuple[str, int]
+) -> None:
     loc = await client.text_document_definition_async(at(root, rel_path, line, needle))
     assert landed(root, loc) == expected

@@ -70,9 +70,13 @@ def spots(root: Path, locations: Any) -> list[tuple[str, int, str]]:
 
 
 async def references(client: LanguageClient, pos: types.TextDocumentPositionParams, include: bool) -> Any:
-    return await client.text_document_references_async(types.ReferenceParams(
-        text_document=pos.text_document, position=pos.position,
-        context=types.ReferenceContext(include_declaration=include)))
+    return await client.text_document_references_async(
+        types.ReferenceParams(
+            text_document=pos.text_document,
+            position=pos.position,
+            context=types.ReferenceContext(include_declaration=include),
+        )
+    )
 
 
 async def test_references_through_reexport_alias_as_and_module_alias(dep: LanguageClient, dep_root: Path) -> None:
@@ -98,7 +102,10 @@ async def test_references_through_reexport_alias_as_and_module_alias(dep: Langua
     ]
     with_decl = spots(dep_root, await references(dep, at(dep_root, "app/main.py", 13, "surface"), include=True))
     assert sorted(set(with_decl) - set(got)) == [
-        ("geo/__init__.py", 3, "area"), ("geo/__init__.py", 4, "area"), ("geo/core.py", 4, "area")]
+        ("geo/__init__.py", 3, "area"),
+        ("geo/__init__.py", 4, "area"),
+        ("geo/core.py", 4, "area"),
+    ]
 
 
 async def test_references_through_a_star_import(chain: LanguageClient, chain_root: Path) -> None:
@@ -106,10 +113,16 @@ async def test_references_through_a_star_import(chain: LanguageClient, chain_roo
     (shop/api/__init__.py:4) and `from .api import Cart, checkout` (shop/__init__.py:6)."""
     pos = at(chain_root, "shop/api/flow.py", 6, "checkout")
     assert spots(chain_root, await references(chain, pos, include=False)) == [
-        ("app.py", 3, "checkout"), ("app.py", 9, "checkout")]
+        ("app.py", 3, "checkout"),
+        ("app.py", 9, "checkout"),
+    ]
     assert spots(chain_root, await references(chain, pos, include=True)) == [
-        ("app.py", 3, "checkout"), ("app.py", 9, "checkout"), ("shop/__init__.py", 6, "checkout"),
-        ("shop/api/__init__.py", 4, "*"), ("shop/api/flow.py", 6, "checkout")]
+        ("app.py", 3, "checkout"),
+        ("app.py", 9, "checkout"),
+        ("shop/__init__.py", 6, "checkout"),
+        ("shop/api/__init__.py", 4, "*"),
+        ("shop/api/flow.py", 6, "checkout"),
+    ]
 
 
 async def test_references_of_an_inherited_member(dep: LanguageClient, dep_root: Path) -> None:
@@ -130,13 +143,15 @@ async def test_call_hierarchy(dep: LanguageClient, dep_root: Path) -> None:
     call sites) and test_area (tests/test_geo.py:7); report's outgoing calls are area, Square, Cube."""
     pos = at(dep_root, "geo/core.py", 4, "area")
     items = await dep.text_document_prepare_call_hierarchy_async(
-        types.CallHierarchyPrepareParams(text_document=pos.text_document, position=pos.position))
+        types.CallHierarchyPrepareParams(text_document=pos.text_document, position=pos.position)
+    )
     assert items is not None and [(i.name, i.kind, i.selection_range.start.line + 1) for i in items] == [
-        ("area", types.SymbolKind.Function, 4)]
+        ("area", types.SymbolKind.Function, 4)
+    ]
     incoming = await dep.call_hierarchy_incoming_calls_async(types.CallHierarchyIncomingCallsParams(item=items[0]))
-    assert sorted((c.from_.name, c.from_.range.start.line + 1, [r.start.line + 1 for r in c.from_ranges])
-                  for c in incoming or []) == [("late", 4, [8, 8]), ("report", 11, [12, 13, 14, 15]),
-                                               ("test_area", 7, [8])]
+    assert sorted(
+        (c.from_.name, c.from_.range.start.line + 1, [r.start.line + 1 for r in c.from_ranges]) for c in incoming or []
+    ) == [("late", 4, [8, 8]), ("report", 11, [12, 13, 14, 15]), ("test_area", 7, [8])]
     report = next(c.from_ for c in incoming or [] if c.from_.name == "report")
     outgoing = await dep.call_hierarchy_outgoing_calls_async(types.CallHierarchyOutgoingCallsParams(item=report))
     assert [(c.to.name, c.to.kind, [r.start.line + 1 for r in c.from_ranges]) for c in outgoing or []] == [
@@ -153,35 +168,58 @@ async def test_type_hierarchy_diamond_mro_and_subtypes_across_files(
     Base (kinds/base.py:4) are Left (kinds/left.py:6) and Right (kinds/right.py:6)."""
     pos = at(diamond_root, "kinds/both.py", 7, "Both")
     items = await diamond.text_document_prepare_type_hierarchy_async(
-        types.TypeHierarchyPrepareParams(text_document=pos.text_document, position=pos.position))
+        types.TypeHierarchyPrepareParams(text_document=pos.text_document, position=pos.position)
+    )
     assert items is not None and [i.name for i in items] == ["Both"]
     supers = await diamond.type_hierarchy_supertypes_async(types.TypeHierarchySupertypesParams(item=items[0]))
     assert [(s.name, s.uri.rsplit("/", 1)[1], s.selection_range.start.line + 1) for s in supers or []] == [
-        ("Left", "left.py", 6), ("Right", "right.py", 6), ("Base", "base.py", 4)]
+        ("Left", "left.py", 6),
+        ("Right", "right.py", 6),
+        ("Base", "base.py", 4),
+    ]
     base = next(s for s in supers or [] if s.name == "Base")
     subs = await diamond.type_hierarchy_subtypes_async(types.TypeHierarchySubtypesParams(item=base))
     assert [(s.name, s.uri.rsplit("/", 1)[1]) for s in subs or []] == [("Left", "left.py"), ("Right", "right.py")]
     # a function is not a type
     pos = at(diamond_root, "kinds/both.py", 11, "make")
-    assert await diamond.text_document_prepare_type_hierarchy_async(
-        types.TypeHierarchyPrepareParams(text_document=pos.text_document, position=pos.position)) is None
+    assert (
+        await diamond.text_document_prepare_type_hierarchy_async(
+            types.TypeHierarchyPrepareParams(text_document=pos.text_document, position=pos.position)
+        )
+        is None
+    )
 
 
 async def test_document_symbols_nested(dep: LanguageClient, dep_root: Path) -> None:
     """dependents, geo/core.py: area (:4), Shape (:9) holding area (:12) and describe (:15), measure (:19)."""
     symbols = await dep.text_document_document_symbol_async(
-        types.DocumentSymbolParams(text_document=types.TextDocumentIdentifier(uri=uri(dep_root / "geo" / "core.py"))))
+        types.DocumentSymbolParams(text_document=types.TextDocumentIdentifier(uri=uri(dep_root / "geo" / "core.py")))
+    )
 
     def tree(nodes: Any) -> list[Any]:
-        return [(n.name, n.kind, n.selection_range.start.line + 1, n.selection_range.start.character,
-                 tree(n.children or [])) for n in nodes or []]
+        return [
+            (
+                n.name,
+                n.kind,
+                n.selection_range.start.line + 1,
+                n.selection_range.start.character,
+                tree(n.children or []),
+            )
+            for n in nodes or []
+        ]
 
     assert tree(symbols) == [
         ("area", types.SymbolKind.Function, 4, 4, []),
-        ("Shape", types.SymbolKind.Class, 9, 6, [
-            ("area", types.SymbolKind.Method, 12, 8, []),
-            ("describe", types.SymbolKind.Method, 15, 8, []),
-        ]),
+        (
+            "Shape",
+            types.SymbolKind.Class,
+            9,
+            6,
+            [
+                ("area", types.SymbolKind.Method, 12, 8, []),
+                ("describe", types.SymbolKind.Method, 15, 8, []),
+            ],
+        ),
         ("measure", types.SymbolKind.Variable, 19, 0, []),
     ]
     shape = symbols[1]  # type: ignore[index]
@@ -197,8 +235,12 @@ async def test_workspace_symbols_ranked(dep: LanguageClient, dep_root: Path) -> 
         return [(s.name, f"{s.container_name}.{s.name}") for s in found or []]
 
     assert await query("area") == [
-        ("area", "geo.core.area"), ("area", "app.cube.Cube.area"), ("area", "geo.core.Shape.area"),
-        ("area", "geo.square.Square.area"), ("test_area", "tests.test_geo.test_area")]
+        ("area", "geo.core.area"),
+        ("area", "app.cube.Cube.area"),
+        ("area", "geo.core.Shape.area"),
+        ("area", "geo.square.Square.area"),
+        ("test_area", "tests.test_geo.test_area"),
+    ]
     assert (await query("Sq"))[0] == ("Square", "geo.square.Square")
     assert (await query("shp"))[0] == ("Shape", "geo.core.Shape")
     assert await query("Shape.area") == [("area", "geo.core.Shape.area")]

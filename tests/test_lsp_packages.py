@@ -23,8 +23,11 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 pytestmark = [pytest.mark.slow, pytest.mark.asyncio(loop_scope="module"), pytest.mark.timeout(120)]
 
 ROOT = Path(__file__).resolve().parent.parent
-SERVER_ENV = {k: v for k, v in os.environ.items()
-              if k not in ("CODEHOP_INDEX_DIR", "CODEHOP_RESOLVERS", "CODEHOP_PYTHON", "VIRTUAL_ENV")}
+SERVER_ENV = {
+    k: v
+    for k, v in os.environ.items()
+    if k not in ("CODEHOP_INDEX_DIR", "CODEHOP_RESOLVERS", "CODEHOP_PYTHON", "VIRTUAL_ENV")
+}
 SERVER_ENV["CODEHOP_RESOLVERS"] = "symbol_table"  # the table must cross the boundary by itself
 SERVER_ENV["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="codehop-lsp-pkg-cache-")
 SERVER_ENV["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
@@ -42,8 +45,9 @@ def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest_lsp.fixture(config=SERVER, scope="module")
 async def client(lsp_client: LanguageClient, root: Path):  # type: ignore[no-untyped-def]
-    await lsp_client.initialize_session(types.InitializeParams(
-        capabilities=types.ClientCapabilities(), root_uri=uris.from_fs_path(str(root))))
+    await lsp_client.initialize_session(
+        types.InitializeParams(capabilities=types.ClientCapabilities(), root_uri=uris.from_fs_path(str(root)))
+    )
     yield
     await lsp_client.shutdown_session()
 
@@ -66,15 +70,25 @@ def _landed(loc: Any) -> tuple[Path, int, int]:
     return Path(uris.to_fs_path(loc.uri) or "").resolve(), loc.range.start.line + 1, loc.range.start.character
 
 
-@pytest.mark.parametrize(("line", "needle", "expected", "name"), [
-    (12, "s.get", ("minireq/sessions.py", 26), "get"),  # s.get(...): an inherited member of the package
-    (6, "minireq.Session", ("minireq/sessions.py", 11), "Session"),  # the base class, through the package's re-export
-])
-async def test_definition_opens_the_package_file(client: LanguageClient, root: Path, line: int, needle: str,
-                                                 expected: tuple[str, int], name: str) -> None:
+@pytest.mark.parametrize(
+    ("line", "needle", "expected", "name"),
+    [
+        (12, "s.get", ("minireq/sessions.py", 26), "get"),  # s.get(...): an inherited member of the package
+        (
+            6,
+            "minireq.Session",
+            ("minireq/sessions.py", 11),
+            "Session",
+        ),  # the base class, through the package's re-export
+    ],
+)
+async def test_definition_opens_the_package_file(
+    client: LanguageClient, root: Path, line: int, needle: str, expected: tuple[str, int], name: str
+) -> None:
     uri, pos = _position(root, "app/client.py", line, needle)
-    loc = await client.text_document_definition_async(types.DefinitionParams(
-        text_document=types.TextDocumentIdentifier(uri=uri), position=pos))
+    loc = await client.text_document_definition_async(
+        types.DefinitionParams(text_document=types.TextDocumentIdentifier(uri=uri), position=pos)
+    )
     path, got_line, col = _landed(loc)
     assert (path, got_line) == (_site(root) / expected[0], expected[1])
     text = path.read_text(encoding="utf-8").splitlines()[got_line - 1]
@@ -83,7 +97,8 @@ async def test_definition_opens_the_package_file(client: LanguageClient, root: P
 
 async def test_hover_names_the_package_declaration(client: LanguageClient, root: Path) -> None:
     uri, pos = _position(root, "app/client.py", 12, "s.get")
-    hover = await client.text_document_hover_async(types.HoverParams(
-        text_document=types.TextDocumentIdentifier(uri=uri), position=pos))
+    hover = await client.text_document_hover_async(
+        types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri), position=pos)
+    )
     assert hover is not None
     assert "minireq.sessions.Session.get" in str(hover.contents) and "Send a GET request." in str(hover.contents)

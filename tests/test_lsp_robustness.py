@@ -46,8 +46,14 @@ class RawClient:
     """JSON-RPC over a server process's stdio, read by a thread into a queue."""
 
     def __init__(self, cwd: Path) -> None:
-        self.proc = subprocess.Popen([sys.executable, "-m", "lsp_bridge.server"], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=SERVER_ENV, cwd=cwd)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "lsp_bridge.server"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env=SERVER_ENV,
+            cwd=cwd,
+        )
         self.inbox: queue.Queue[dict[str, Any]] = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
 
@@ -86,8 +92,9 @@ class RawClient:
         return self.wait_for(lambda m: m.get("id") == msg_id and "method" not in m, timeout_s)
 
     def initialize(self, root: Path) -> None:
-        self.send({"id": 1, "method": "initialize", "params": {"processId": None, "rootUri": uri(root),
-                                                                "capabilities": {}}})
+        self.send(
+            {"id": 1, "method": "initialize", "params": {"processId": None, "rootUri": uri(root), "capabilities": {}}}
+        )
         self.response(1)
         self.send({"method": "initialized", "params": {}})
 
@@ -157,10 +164,19 @@ async def test_did_change_on_a_document_never_opened(client: LanguageClient, tmp
     root = copy_fixture("reexport_chain", tmp_path)
     await initialize(client, root)
     doc = types.VersionedTextDocumentIdentifier(uri=uri(root / "app.py"), version=2)
-    client.text_document_did_change(types.DidChangeTextDocumentParams(
-        text_document=doc, content_changes=[types.TextDocumentContentChangePartial(
-            range=types.Range(start=types.Position(line=0, character=0), end=types.Position(line=0, character=0)),
-            text="# edited\n")]))
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=doc,
+            content_changes=[
+                types.TextDocumentContentChangePartial(
+                    range=types.Range(
+                        start=types.Position(line=0, character=0), end=types.Position(line=0, character=0)
+                    ),
+                    text="# edited\n",
+                )
+            ],
+        )
+    )
     assert "class Cart" in await hover_text(client, at(root, "app.py", 3, "Cart"))
     errors = [m.message for m in client.messages if m.type == types.MessageType.Error]
     assert errors == []
@@ -175,12 +191,18 @@ async def test_unsaved_changes_are_honoured_for_definition_and_hover(client: Lan
     await initialize(client, root)
     path = root / "app.py"
     text = path.read_text()
-    client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
-        uri=uri(path), language_id="python", version=1, text=text)))
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(uri=uri(path), language_id="python", version=1, text=text)
+        )
+    )
     edited = "# one\n# two\n" + text.replace("def main():\n", "def main():\n    extra = checkout\n")
-    client.text_document_did_change(types.DidChangeTextDocumentParams(
-        text_document=types.VersionedTextDocumentIdentifier(uri=uri(path), version=2),
-        content_changes=[types.TextDocumentContentChangeWholeDocument(text=edited)]))
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri(path), version=2),
+            content_changes=[types.TextDocumentContentChangeWholeDocument(text=edited)],
+        )
+    )
     lines = edited.splitlines()
     cart_line = next(i for i, ln in enumerate(lines) if "Cart()" in ln)
     new_line = next(i for i, ln in enumerate(lines) if "extra = checkout" in ln)
@@ -203,8 +225,7 @@ async def test_requests_during_indexing_wait_and_cancel_is_honoured(client: Lang
     root = big_repo(tmp_path / "big")
     await initialize(client, root)
     params = types.WorkspaceSymbolParams(query="f39")
-    doomed = asyncio.ensure_future(client.protocol.send_request_async(types.WORKSPACE_SYMBOL, params,
-                                                                      msg_id="doomed"))
+    doomed = asyncio.ensure_future(client.protocol.send_request_async(types.WORKSPACE_SYMBOL, params, msg_id="doomed"))
     waiting = asyncio.ensure_future(client.workspace_symbol_async(params))
     await asyncio.sleep(0.2)
     assert not waiting.done(), "indexing finished too fast for this test"
@@ -225,8 +246,11 @@ async def test_a_huge_question_does_not_freeze_the_server(client: LanguageClient
     root = copy_fixture("reexport_chain", tmp_path)
     await initialize(client, root)
     await hover_text(client, at(root, "app.py", 3, "Cart"))  # the index is ready
-    ask = asyncio.ensure_future(client.workspace_execute_command_async(
-        types.ExecuteCommandParams(command="codehop.ask", arguments=["where is " + "x" * 2_000_000])))
+    ask = asyncio.ensure_future(
+        client.workspace_execute_command_async(
+            types.ExecuteCommandParams(command="codehop.ask", arguments=["where is " + "x" * 2_000_000])
+        )
+    )
     t0 = time.monotonic()
     assert "class Cart" in await hover_text(client, at(root, "app.py", 3, "Cart"))
     assert time.monotonic() - t0 < 5

@@ -141,9 +141,23 @@ async def test_the_context_tool_returns_the_code_and_the_same_json_as_the_cli(
         assert item["text"] == (lines[0].strip() if item.get("relation") else "\n".join(lines))
     assert any(item.get("relation") == "calls" for item in ctx["context"])
     cli = subprocess.run(
-        [sys.executable, "-m", "codehop", "context", task, "--repo", str(repo), "--budget-tokens", "300",
-         "--format", "json"],
-        capture_output=True, text=True, timeout=120, env={"PYTHONPATH": str(ROOT), "PATH": ""},
+        [
+            sys.executable,
+            "-m",
+            "codehop",
+            "context",
+            task,
+            "--repo",
+            str(repo),
+            "--budget-tokens",
+            "300",
+            "--format",
+            "json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"PYTHONPATH": str(ROOT), "PATH": ""},
     )
     assert cli.returncode == 0, cli.stderr
     from_cli = json.loads(cli.stdout)

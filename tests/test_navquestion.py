@@ -95,12 +95,18 @@ def test_callers_through_alias_reexport_and_as(ask):
     """dependents: area (geo/core.py:4) is called as area, surface (as-rename), g.area (module alias),
     measure (alias) and in a test; `pick(fn=area)` passes it as a value, so the answer is partial."""
     answer = ask("what calls area?")
-    assert _sites(answer) == ["app/local.py:8", "app/local.py:8", "app/main.py:12", "app/main.py:13",
-                              "app/main.py:14", "app/main.py:15", "tests/test_geo.py:8"]
+    assert _sites(answer) == [
+        "app/local.py:8",
+        "app/local.py:8",
+        "app/main.py:12",
+        "app/main.py:13",
+        "app/main.py:14",
+        "app/main.py:15",
+        "tests/test_geo.py:8",
+    ]
     assert answer["answer_completeness"] == "partial" and "passed around as a value" in answer["answer"]
     assert answer["context"][0]["qualname"] == "geo.core.area" and answer["state"] == "give_up_partial"
-    assert {c["path"] for c in answer["context"]} == {"geo/core.py", "app/local.py", "app/main.py",
-                                                      "tests/test_geo.py"}
+    assert {c["path"] for c in answer["context"]} == {"geo/core.py", "app/local.py", "app/main.py", "tests/test_geo.py"}
 
 
 def test_subclasses_across_files_are_complete(ask):

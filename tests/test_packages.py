@@ -43,8 +43,9 @@ def _ask(app: App, question: str) -> dict:  # type: ignore[type-arg]
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("question", "qualname", "path"), QUESTIONS)
-def test_questions_answered_from_the_package(app_with_venv: Path, cache: Path, question: str,
-                                             qualname: str, path: str) -> None:
+def test_questions_answered_from_the_package(
+    app_with_venv: Path, cache: Path, question: str, qualname: str, path: str
+) -> None:
     """The package's declaration is in context, marked as environment, and the answer is complete."""
     venv_before = _tree_state(app_with_venv / ".venv")
     app = App(app_with_venv)
@@ -105,8 +106,9 @@ def test_index_is_shared_and_paid_once(app_with_venv: Path, cache: Path, tmp_pat
 
 
 @pytest.mark.slow
-def test_upgrade_gets_a_new_cache_entry_and_old_answers_do_not_leak(app_with_venv: Path, cache: Path,
-                                                                    tmp_path: Path) -> None:
+def test_upgrade_gets_a_new_cache_entry_and_old_answers_do_not_leak(
+    app_with_venv: Path, cache: Path, tmp_path: Path
+) -> None:
     app = App(app_with_venv)
     try:
         old = _ask(app, "What does RetrySession.mount do?")
@@ -118,7 +120,9 @@ def test_upgrade_gets_a_new_cache_entry_and_old_answers_do_not_leak(app_with_ven
     shutil.copytree(DATA / "minireq", src)
     sessions = src / "minireq" / "sessions.py"
     text = sessions.read_text()
-    text = text.replace('"""Register a connection adapter to a prefix."""', '"""Attach ADAPTER to every URL under PREFIX (1.3)."""')
+    text = text.replace(
+        '"""Register a connection adapter to a prefix."""', '"""Attach ADAPTER to every URL under PREFIX (1.3)."""'
+    )
     sessions.write_text(text)
     wheel = build_wheel(src, "minireq", "1.3.0", tmp_path)
     site = install_wheel(app_with_venv / ".venv", wheel)
@@ -153,8 +157,9 @@ def test_broken_distribution_is_a_warning_not_a_traceback(app_with_venv: Path, c
 
 @pytest.mark.slow
 @pytest.mark.parametrize("rung", ["jedi", "lsp"])
-def test_position_rungs_land_in_the_package_given_python(app_with_venv: Path, cache: Path, tmp_path: Path,
-                                                         rung: str) -> None:
+def test_position_rungs_land_in_the_package_given_python(
+    app_with_venv: Path, cache: Path, tmp_path: Path, rung: str
+) -> None:
     """A repository without a virtualenv of its own, `--python` naming one elsewhere: Jedi (its
     environment_path) and basedpyright (`python.pythonPath` over workspace/configuration) land in
     the package, the boundary accepts the landing, and the declaration is fetched from its index."""
@@ -165,8 +170,14 @@ def test_position_rungs_land_in_the_package_given_python(app_with_venv: Path, ca
     shutil.copytree(app_with_venv / "app", repo / "app")
     app = App(repo, Config(python=str(app_with_venv / ".venv" / "bin" / "python"), resolver_timeout_s=20.0))
     try:
-        ref = PendingReference(anchor_text="s.get", ref_type=RefType.CALL, ref_target="s.get",
-                               origin_path="app/client.py", origin_line=12, origin_col=11)
+        ref = PendingReference(
+            anchor_text="s.get",
+            ref_type=RefType.CALL,
+            ref_target="s.get",
+            origin_path="app/client.py",
+            origin_line=12,
+            origin_col=11,
+        )
         res = app.resolver(rung).resolve(ref)
         assert res is not None and not res.is_external, res
         site = next((app_with_venv / ".venv" / "lib").glob("python3*/site-packages")).resolve()
@@ -178,8 +189,9 @@ def test_position_rungs_land_in_the_package_given_python(app_with_venv: Path, ca
 
 
 @pytest.mark.slow
-def test_a_landing_outside_repository_and_environment_stays_external(app_with_venv: Path, cache: Path,
-                                                                     tmp_path: Path) -> None:
+def test_a_landing_outside_repository_and_environment_stays_external(
+    app_with_venv: Path, cache: Path, tmp_path: Path
+) -> None:
     """The boundary: a file in neither the repository nor the environment's package dirs is never placed."""
     app = App(app_with_venv)
     try:
@@ -252,8 +264,14 @@ def test_xrefs_stats_report_the_package_side(app_with_venv: Path, cache: Path) -
         app.close()
     root = Path(__file__).resolve().parent.parent
     env = {**__import__("os").environ, "PYTHONPATH": str(root)}
-    done = subprocess.run([sys.executable, "-m", "codehop", "xrefs", "--stats", "--json", "--repo", str(app_with_venv)],
-                          capture_output=True, text=True, timeout=120, env=env, check=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "codehop", "xrefs", "--stats", "--json", "--repo", str(app_with_venv)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+        check=True,
+    )
     pkgs = json.loads(done.stdout)["packages"]
     assert set(pkgs) == {"minireq==1.2.0"}
     assert pkgs["minireq==1.2.0"]["rows"] > 0 and pkgs["minireq==1.2.0"]["resolved_at_index_time"] > 0
@@ -270,9 +288,12 @@ async def test_mcp_ask_answers_from_the_package(app_with_venv: Path, cache: Path
     from mcp import ClientSession, StdioServerParameters, stdio_client
 
     root = Path(__file__).resolve().parent.parent
-    params = StdioServerParameters(command=sys.executable, args=["-m", "codehop.mcp_server", "--repo", str(app_with_venv)],
-                                   env={"PYTHONPATH": str(root), "XDG_CACHE_HOME": os.environ["XDG_CACHE_HOME"]},
-                                   cwd=str(app_with_venv))
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "codehop.mcp_server", "--repo", str(app_with_venv)],
+        env={"PYTHONPATH": str(root), "XDG_CACHE_HOME": os.environ["XDG_CACHE_HOME"]},
+        cwd=str(app_with_venv),
+    )
     with open(tmp_path / "mcp.log", "w", encoding="utf-8") as errlog:
         async with stdio_client(params, errlog=errlog) as (read, write), ClientSession(read, write) as session:
             with anyio.fail_after(60):

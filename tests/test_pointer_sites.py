@@ -33,22 +33,62 @@ def context_of(app: App, *paths: str) -> list[ContextItem]:
 # (name, owners) -> the sites, in order: (path, line, col, anchor as written, ref_type, ref_target)
 SITES = {
     ("extract_cookies", ()): [
-        ("wire/client.py", 32, 21, "self.cookies.extract_cookies", RefType.TYPE_ANNOTATION,
-         "wire.client.Client.cookies.extract_cookies")],
+        (
+            "wire/client.py",
+            32,
+            21,
+            "self.cookies.extract_cookies",
+            RefType.TYPE_ANNOTATION,
+            "wire.client.Client.cookies.extract_cookies",
+        )
+    ],
     ("get_list", ()): [
-        ("wire/client.py", 42, 38, "self.send(...).headers.get_list", RefType.TYPE_ANNOTATION,
-         "wire.client.Client.send.headers.get_list")],
+        (
+            "wire/client.py",
+            42,
+            38,
+            "self.send(...).headers.get_list",
+            RefType.TYPE_ANNOTATION,
+            "wire.client.Client.send.headers.get_list",
+        )
+    ],
     ("read", ()): [
-        ("wire/client.py", 36, 59, "self.transport_for(...).handle_request(...).read", RefType.CALL,
-         "wire.client.Client.transport_for.handle_request.read")],
+        (
+            "wire/client.py",
+            36,
+            59,
+            "self.transport_for(...).handle_request(...).read",
+            RefType.CALL,
+            "wire.client.Client.transport_for.handle_request.read",
+        )
+    ],
     # the owner's chunk comes first
     ("handle_request", ("wire.client.Client.fallback",)): [
-        ("wire/client.py", 39, 27, "self.backup.handle_request", RefType.TYPE_ANNOTATION,
-         "wire.client.Client.backup.handle_request"),
-        ("wire/client.py", 31, 35, "self._transport.handle_request", RefType.TYPE_ANNOTATION,
-         "wire.client.Client._transport.handle_request"),
-        ("wire/client.py", 36, 39, "self.transport_for(...).handle_request", RefType.CALL,
-         "wire.client.Client.transport_for.handle_request")],
+        (
+            "wire/client.py",
+            39,
+            27,
+            "self.backup.handle_request",
+            RefType.TYPE_ANNOTATION,
+            "wire.client.Client.backup.handle_request",
+        ),
+        (
+            "wire/client.py",
+            31,
+            35,
+            "self._transport.handle_request",
+            RefType.TYPE_ANNOTATION,
+            "wire.client.Client._transport.handle_request",
+        ),
+        (
+            "wire/client.py",
+            36,
+            39,
+            "self.transport_for(...).handle_request",
+            RefType.CALL,
+            "wire.client.Client.transport_for.handle_request",
+        ),
+    ],
 }
 
 
@@ -56,11 +96,10 @@ SITES = {
 def test_sites(app, key, want):  # type: ignore[no-untyped-def]
     name, owners = key
     got = PointerFinder(app.table).sites(name, context_of(app, "wire/client.py"), owners)
-    assert [(r.origin_path, r.origin_line, r.origin_col, r.anchor_text, r.ref_type, r.ref_target)
-            for r in got] == want
+    assert [(r.origin_path, r.origin_line, r.origin_col, r.anchor_text, r.ref_type, r.ref_target) for r in got] == want
     for r in got:  # the column names the token itself
         line = (app.root / r.origin_path).read_text().splitlines()[r.origin_line - 1]
-        assert line[r.origin_col:].startswith(name)
+        assert line[r.origin_col :].startswith(name)
 
 
 def test_no_site_for_definitions_comments_strings_or_plain_names(app):  # type: ignore[no-untyped-def]
@@ -84,18 +123,21 @@ def test_base_site_when_the_table_cannot_follow_the_base(fixture_repo, tmp_path)
         "\n"
         "\n"
         "class Thing(make_base(), object):\n"
-        "    pass\n")
+        "    pass\n"
+    )
     app = App(repo, Config(resolvers=("symbol_table",)))
     got = PointerFinder(app.table).sites("ping", context_of(app, "pkg/m.py"), ("pkg.m.Thing",))
-    assert [(r.origin_path, r.origin_line, r.origin_col, r.anchor_text, r.ref_type, r.ref_target)
-            for r in got] == [
+    assert [(r.origin_path, r.origin_line, r.origin_col, r.anchor_text, r.ref_type, r.ref_target) for r in got] == [
         ("pkg/m.py", 8, 12, "make_base()", RefType.INHERITED_MEMBER, "pkg.m.Thing.ping"),
-        ("pkg/m.py", 8, 25, "object", RefType.INHERITED_MEMBER, "pkg.m.Thing.ping")]
+        ("pkg/m.py", 8, 25, "object", RefType.INHERITED_MEMBER, "pkg.m.Thing.ping"),
+    ]
     # Jedi follows the call base: the member's declaration, not the base expression
     jedi = App(repo, Config(resolvers=("symbol_table", "jedi")))
     out = jedi.ladder().resolve(got[0])
     assert out.resolution is not None and (out.resolution.target.rel_path, out.resolution.target.line) == (
-        "pkg/m.py", 3)
+        "pkg/m.py",
+        3,
+    )
     jedi.close()
     app.close()
 
@@ -117,9 +159,14 @@ def test_rungs_land_on_the_declaration(fixture_repo, rung):  # type: ignore[no-u
     ladder = app.ladder()
     try:
         for (path, line, col, anchor), where in LANDINGS:
-            ref = PendingReference(anchor_text=anchor, ref_type=RefType.TYPE_ANNOTATION,
-                                   ref_target=anchor.rpartition(".")[2], origin_path=path,
-                                   origin_line=line, origin_col=col)
+            ref = PendingReference(
+                anchor_text=anchor,
+                ref_type=RefType.TYPE_ANNOTATION,
+                ref_target=anchor.rpartition(".")[2],
+                origin_path=path,
+                origin_line=line,
+                origin_col=col,
+            )
             out = ladder.resolve(ref)
             assert out.resolution is not None, (anchor, out.failures)
             assert (out.resolution.target.rel_path, out.resolution.target.line) == where, anchor

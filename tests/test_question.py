@@ -38,6 +38,7 @@ def subjects(finder: SubjectFinder, question: str) -> list[str]:
 
 # ---- tokens --------------------------------------------------------------------------------
 
+
 def test_tokens_keep_how_a_name_was_written() -> None:
     toks = {t.text: t for t in tokenize("does `Box.set` in shelf/box.py call close() on the jar's Lazy (weight)?")}
     assert toks["Box.set"].quoted and toks["Box.set"].code
@@ -50,14 +51,19 @@ def test_tokens_keep_how_a_name_was_written() -> None:
 
 # ---- subjects: members through the MRO, any case, stop words included ------------------------
 
-@pytest.mark.parametrize(("question", "member"), [
-    ("what does set do on a shelf Crate?", "set"),  # a stop word that is a real member
-    ("Crate.set in shelf - what path does it use?", "set"),
-    ("what happens when I close a Crate?", "close"),
-    ("what happens when I close a Crate asynchronously?", "aclose"),
-    ("what is the max items of a Box?", "max_items"),  # a name of several words
-    ("is label set on a Crate?", "label"),
-], ids=["stopword-member", "partial-dotted", "plain-member", "async-variant", "multiword", "attribute"])
+
+@pytest.mark.parametrize(
+    ("question", "member"),
+    [
+        ("what does set do on a shelf Crate?", "set"),  # a stop word that is a real member
+        ("Crate.set in shelf - what path does it use?", "set"),
+        ("what happens when I close a Crate?", "close"),
+        ("what happens when I close a Crate asynchronously?", "aclose"),
+        ("what is the max items of a Box?", "max_items"),  # a name of several words
+        ("is label set on a Crate?", "label"),
+    ],
+    ids=["stopword-member", "partial-dotted", "plain-member", "async-variant", "multiword", "attribute"],
+)
 def test_members_of_a_named_class(finder, question, member):
     assert subjects(finder, question)[0] == member
 
@@ -78,11 +84,16 @@ def test_two_subjects_are_both_read(finder):
 
 # ---- absent members, outside bases, unplaced words --------------------------------------------
 
-@pytest.mark.parametrize("question", [
-    "what does Crate.retry_later do?",
-    "how does reset_all work on a Crate?",
-    "what happens when I call reset() on a shelf Box between tests?",
-], ids=["dotted", "snake", "called"])
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "what does Crate.retry_later do?",
+        "how does reset_all work on a Crate?",
+        "what happens when I call reset() on a shelf Box between tests?",
+    ],
+    ids=["dotted", "snake", "called"],
+)
 def test_a_member_that_does_not_exist_is_absent(finder, question):
     r = finder.read(question)
     assert r.absent, r
@@ -92,11 +103,15 @@ def test_a_member_that_does_not_exist_is_absent(finder, question):
     assert "has no member" in r.doubts[0]
 
 
-@pytest.mark.parametrize("question", [
-    "what does get do on a shelf Jar?",
-    "where is pop implemented for a Jar object?",
-    "what does keys() give me on a Jar?",
-], ids=["get", "pop", "keys"])
+@pytest.mark.parametrize(
+    "question",
+    [
+        "what does get do on a shelf Jar?",
+        "where is pop implemented for a Jar object?",
+        "what does keys() give me on a Jar?",
+    ],
+    ids=["get", "pop", "keys"],
+)
 def test_a_member_of_a_builtin_base_is_outside_the_repository(finder, question):
     r = finder.read(question)
     assert r.absent and r.absent[0].external_bases == ("dict",), r
@@ -115,6 +130,7 @@ def test_a_class_question_has_no_doubt(finder):
 
 
 # ---- parameters and defaults ------------------------------------------------------------------
+
 
 def test_default_through_kwargs_forward(finder):
     s = finder.read("what is the default pool_size in create_engine?").subjects[0]
@@ -143,53 +159,112 @@ def phrasings(templates: list[str], verbs: list[str]) -> list[str]:
 
 
 DATA_MODEL = [
-    ("__init__", phrasings(["what can I pass when I {v} {o}?", "what happens when you {v} {o}"],
-                           ["make", "create", "construct", "instantiate", "build"])
-     + ["what does the constructor of Crate take?", "Crate's initializer - what arguments?"]),
-    ("__call__", phrasings(["what happens when you {v} {o} like a function?"], ["call", "invoke"])
-     + ["is Crate callable, and what does calling it do?"]),
-    ("__repr__", ["what does repr() of a Crate look like?", "what does the REPL show for a Crate?",
-                  "Crate representation - where is it?"]),
+    (
+        "__init__",
+        phrasings(
+            ["what can I pass when I {v} {o}?", "what happens when you {v} {o}"],
+            ["make", "create", "construct", "instantiate", "build"],
+        )
+        + ["what does the constructor of Crate take?", "Crate's initializer - what arguments?"],
+    ),
+    (
+        "__call__",
+        phrasings(["what happens when you {v} {o} like a function?"], ["call", "invoke"])
+        + ["is Crate callable, and what does calling it do?"],
+    ),
+    (
+        "__repr__",
+        [
+            "what does repr() of a Crate look like?",
+            "what does the REPL show for a Crate?",
+            "Crate representation - where is it?",
+        ],
+    ),
     ("__str__", phrasings(["what do I see when I {v} {o}?"], ["print"]) + ["what does str() give for a Crate?"]),
     ("__len__", ["what does len() of a Crate count?", "what is the length of a Crate?"]),
-    ("__iter__", phrasings(["what happens when I {v} {o}?"], ["iterate over", "loop over", "loop through"])
-     + ["what does a for loop over a Crate yield?"]),
-    ("__getitem__", phrasings(["what happens when I {v} {o}?"], ["index into", "subscript"])
-     + ["how does a Crate handle square brackets?", "item access on a Crate"]),
-    ("__contains__", ["how does membership on a Crate work?", "what does the `in` operator do on a Crate?",
-                      "what does `1 in Crate([1])` call?", "what does `'>=1' in Crate()` call?",
-                      "how do I check whether a value is in a Crate?"]),
-    ("__eq__", ["when are two Crate objects equal?", "how are Crate objects compared?",
-                "what does `==` do for a Crate?"]),
+    (
+        "__iter__",
+        phrasings(["what happens when I {v} {o}?"], ["iterate over", "loop over", "loop through"])
+        + ["what does a for loop over a Crate yield?"],
+    ),
+    (
+        "__getitem__",
+        phrasings(["what happens when I {v} {o}?"], ["index into", "subscript"])
+        + ["how does a Crate handle square brackets?", "item access on a Crate"],
+    ),
+    (
+        "__contains__",
+        [
+            "how does membership on a Crate work?",
+            "what does the `in` operator do on a Crate?",
+            "what does `1 in Crate([1])` call?",
+            "what does `'>=1' in Crate()` call?",
+            "how do I check whether a value is in a Crate?",
+        ],
+    ),
+    (
+        "__eq__",
+        ["when are two Crate objects equal?", "how are Crate objects compared?", "what does `==` do for a Crate?"],
+    ),
     ("__lt__", ["how are Crate objects sorted?", "what decides whether one Crate is less than another?"]),
     ("__hash__", ["is a Crate hashable?", "can a Crate be a dict key?"]),
     ("__bool__", ["what is the truthiness of a Crate?", "when is a Crate falsy?"]),
     ("__await__", ["what happens when I await a Crate?", "is a Crate awaitable?"]),
     ("__reduce__", ["how is a Crate pickled?", "what happens when I pickle a Crate?"]),
-    ("__deepcopy__", ["what does deepcopy do to a Crate?", "how is a deep copy of a Crate made?",
-                      "what does copy.deepcopy do with a Crate?"]),
+    (
+        "__deepcopy__",
+        [
+            "what does deepcopy do to a Crate?",
+            "how is a deep copy of a Crate made?",
+            "what does copy.deepcopy do with a Crate?",
+        ],
+    ),
     ("__getattr__", ["what happens on a missing attribute of a Crate?", "how does attribute access work on a Crate?"]),
-    ("__add__", ["what does `+` do with two Crate objects?", "what is the plus operator on a Crate?",
-                 "how do I combine two Crates with +?"]),
+    (
+        "__add__",
+        [
+            "what does `+` do with two Crate objects?",
+            "what is the plus operator on a Crate?",
+            "how do I combine two Crates with +?",
+        ],
+    ),
     ("__or__", ["what does `|` do on a Crate?"]),
     ("__aiter__", ["what does async for over a Crate do?"]),
 ]
 CONTEXT_MANAGER = [
     # (direction words, async?) x (protocol phrase) x word order
-    ("__exit__", [f"what happens when you {v} a {w} on a Crate?" for v in ("leave", "exit", "finish")
-                  for w in ("with block", "with statement")]
-     + ["when the with block around a Crate ends, what runs?", "what does a Crate do as a context manager on exit?"]),
-    ("__enter__", [f"what does using a Crate in a {w} do on the way in?" for w in ("with block", "with statement")]
-     + ["what runs when a Crate's with block is entered?", "`with` a Crate: what happens on entering?"]),
-    ("__aexit__", ["what does a Crate do when the async with block around it finishes?",
-                   "what happens when you exit an async with on a Crate?"]),
-    ("__aenter__", ["`Crate` in an `async with` - what runs when the block is entered?",
-                    "what does entering an async context manager Crate do?"]),
+    (
+        "__exit__",
+        [
+            f"what happens when you {v} a {w} on a Crate?"
+            for v in ("leave", "exit", "finish")
+            for w in ("with block", "with statement")
+        ]
+        + ["when the with block around a Crate ends, what runs?", "what does a Crate do as a context manager on exit?"],
+    ),
+    (
+        "__enter__",
+        [f"what does using a Crate in a {w} do on the way in?" for w in ("with block", "with statement")]
+        + ["what runs when a Crate's with block is entered?", "`with` a Crate: what happens on entering?"],
+    ),
+    (
+        "__aexit__",
+        [
+            "what does a Crate do when the async with block around it finishes?",
+            "what happens when you exit an async with on a Crate?",
+        ],
+    ),
+    (
+        "__aenter__",
+        [
+            "`Crate` in an `async with` - what runs when the block is entered?",
+            "what does entering an async context manager Crate do?",
+        ],
+    ),
 ]
 
 
-@pytest.mark.parametrize(("method", "question"),
-                         [(m, q) for m, qs in DATA_MODEL + CONTEXT_MANAGER for q in qs])
+@pytest.mark.parametrize(("method", "question"), [(m, q) for m, qs in DATA_MODEL + CONTEXT_MANAGER for q in qs])
 def test_data_model_phrasings(finder, method, question):
     got = subjects(finder, question)
     assert got and got[0] == method, (question, got)
@@ -219,13 +294,18 @@ def test_operation_the_class_lacks_is_absent(finder):
 
 # ---- bounded, linear reading ---------------------------------------------------------------------
 
-@pytest.mark.parametrize("question", [
-    "x" * 100_000,
-    "what does " + "Crate " * 16_000 + "set do",
-    " ".join(f"Name{i} word_{i}()" for i in range(8_000)),
-    "`with` " * 15_000 + "exit Crate",
-    "Crate.set " * 10_000,
-], ids=["one-word", "repeated-class", "distinct-names", "quoted-keywords", "dotted"])
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "x" * 100_000,
+        "what does " + "Crate " * 16_000 + "set do",
+        " ".join(f"Name{i} word_{i}()" for i in range(8_000)),
+        "`with` " * 15_000 + "exit Crate",
+        "Crate.set " * 10_000,
+    ],
+    ids=["one-word", "repeated-class", "distinct-names", "quoted-keywords", "dotted"],
+)
 def test_a_100kb_question_reads_in_under_a_second(finder, question):
     assert len(question) >= 90_000
     finder.read("warm up Crate")
@@ -235,6 +315,7 @@ def test_a_100kb_question_reads_in_under_a_second(finder, question):
 
 
 # ---- where the symbol table stops: subscripted bases, rebound classes, outside bases first -------
+
 
 def test_member_behind_a_subscripted_base(finder):
     """shelf/generic.py: `class Sack(Bag[int])`, `Bag.__getitem__` at generic.py:7."""
@@ -300,21 +381,35 @@ def test_several_plain_member_words_are_all_subjects(finder):
 
 # ---- the helpers the reader stands on -------------------------------------------------------------
 
+
 def test_parameters_read_from_a_signature():
     from codehop.signatures import parameters
 
     ps = parameters("def f(\n    self, a, /, b: int = 3, *args, c=None, d: str = 'x', **kw\n) -> None")
     assert [(p.name, p.kind, p.default) for p in ps] == [
-        ("self", "", ""), ("a", "", ""), ("b", "", "3"), ("args", "*", ""), ("c", "", "None"),
-        ("d", "", "'x'"), ("kw", "**", "")]
+        ("self", "", ""),
+        ("a", "", ""),
+        ("b", "", "3"),
+        ("args", "*", ""),
+        ("c", "", "None"),
+        ("d", "", "'x'"),
+        ("kw", "**", ""),
+    ]
     assert parameters("class X(Base)") == () and parameters("def broken(") == ()
 
 
-@pytest.mark.parametrize(("base", "name", "defines"), [
-    ("dict", "get", True), ("typing.MutableMapping[str, str]", "__contains__", True),
-    ("dict", "__reduce_ex__", False), ("Exception", "args", True), ("dict", "__del__", False),
-    ("werkzeug.Request", "args", None), ("os.system", "x", None),
-])
+@pytest.mark.parametrize(
+    ("base", "name", "defines"),
+    [
+        ("dict", "get", True),
+        ("typing.MutableMapping[str, str]", "__contains__", True),
+        ("dict", "__reduce_ex__", False),
+        ("Exception", "args", True),
+        ("dict", "__del__", False),
+        ("werkzeug.Request", "args", None),
+        ("os.system", "x", None),
+    ],
+)
 def test_what_python_itself_defines_on_a_base(base, name, defines):
     from codehop import builtin_bases
 
@@ -355,8 +450,13 @@ def test_a_name_spelt_as_words(finder):
 
 
 def test_tokens_know_call_arguments_splats_and_keywords() -> None:
-    toks = {t.text: t for t in tokenize("It calls decoder.decode(self.content), then `copy_with(**kwargs)` "
-                                        "and TextDecoder(encoding=...), an overlay (overlayed)")}
+    toks = {
+        t.text: t
+        for t in tokenize(
+            "It calls decoder.decode(self.content), then `copy_with(**kwargs)` "
+            "and TextDecoder(encoding=...), an overlay (overlayed)"
+        )
+    }
     assert toks["self.content"].argument and not toks["self.content"].quoted
     assert toks["kwargs"].splat and toks["kwargs"].argument
     assert toks["encoding"].keyword and toks["encoding"].argument
@@ -364,10 +464,13 @@ def test_tokens_know_call_arguments_splats_and_keywords() -> None:
     assert toks["overlayed"].quoted and not toks["overlayed"].argument  # a parenthesis of prose
 
 
-@pytest.mark.parametrize("question", [
-    "What does `create_engine(url, echo=True)` hand to `QueuePool`?",  # a keyword argument
-    "Where is `Box.set` declared? It is called as `box.set(key, value, **extras)`.",  # a splat
-])
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What does `create_engine(url, echo=True)` hand to `QueuePool`?",  # a keyword argument
+        "Where is `Box.set` declared? It is called as `box.set(key, value, **extras)`.",  # a splat
+    ],
+)
 def test_names_passed_to_a_quoted_call_are_not_members_asked(finder, question):
     reading = finder.read(question)
     named = {a.member for a in reading.absent} | set(reading.unplaced)
@@ -394,8 +497,9 @@ def test_a_name_placed_at_one_mention_is_placed_at_all(finder):
 
 
 def test_tokens_know_bound_names_and_receivers() -> None:
-    toks = {t.text: t for t in tokenize("`opts = self.options.update(x)` then `get_width(c, o).normalize()`, "
-                                        "if a == b")}
+    toks = {
+        t.text: t for t in tokenize("`opts = self.options.update(x)` then `get_width(c, o).normalize()`, if a == b")
+    }
     assert toks["opts"].bound and not toks["a"].bound
     assert toks["get_width"].receiver and toks["normalize"].result_member
     assert not toks["self.options.update"].receiver

@@ -48,13 +48,17 @@ def test_data_model_member_is_answered_complete(app):
     assert "shelf/base.py" in a.answer and "__exit__" in a.answer
 
 
-@pytest.mark.parametrize(("question", "says"), [
-    ("what does Crate.retry_later do?", "has no member `retry_later`"),
-    ("how does reset_all work on a shelf Crate?", "has no member `reset_all`"),
-    ("what does get do on a Jar?", "outside the repository"),
-    ("what does keys() give me on a Jar, and where is it implemented?", "`dict`"),
-    ("what's the default flavour on a Jar?", "'flavour'"),
-], ids=["absent-dotted", "absent-snake", "builtin-base", "builtin-base-call", "unplaced-word"])
+@pytest.mark.parametrize(
+    ("question", "says"),
+    [
+        ("what does Crate.retry_later do?", "has no member `retry_later`"),
+        ("how does reset_all work on a shelf Crate?", "has no member `reset_all`"),
+        ("what does get do on a Jar?", "outside the repository"),
+        ("what does keys() give me on a Jar, and where is it implemented?", "`dict`"),
+        ("what's the default flavour on a Jar?", "'flavour'"),
+    ],
+    ids=["absent-dotted", "absent-snake", "builtin-base", "builtin-base-call", "unplaced-word"],
+)
 def test_what_the_repository_cannot_answer_is_partial_and_says_why(app, question, says):
     a = ask(app, question)
     assert a.completeness is Completeness.PARTIAL and a.state is State.GIVE_UP_PARTIAL
@@ -138,10 +142,15 @@ def test_a_name_bound_twice_in_its_module_is_partial_and_shows_both(app):
 
 # ---- code fragments quoted in the question ------------------------------------------------------
 
-@pytest.mark.parametrize("question", [
-    "What does `create_engine(url, echo=True)` hand to `QueuePool`?",  # arguments and keywords passed
-    "`Box.set` is where `create_engine` is not called; which module defines `create_engine`?",  # said twice
-], ids=["arguments", "named-twice"])
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What does `create_engine(url, echo=True)` hand to `QueuePool`?",  # arguments and keywords passed
+        "`Box.set` is where `create_engine` is not called; which module defines `create_engine`?",  # said twice
+    ],
+    ids=["arguments", "named-twice"],
+)
 def test_names_of_quoted_code_raise_no_doubt(app, question):
     a = ask(app, question)
     assert a.state is State.COMPLETE, a.answer

@@ -44,8 +44,9 @@ def plain_user(argv: list[str]) -> list[str]:
 def codehop_proc(args: list[str], env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     full_env = {**os.environ, "PYTHONPATH": str(PROJECT), **(env or {})}
     full_env.pop("CODEHOP_INDEX_DIR", None) if "CODEHOP_INDEX_DIR" not in (env or {}) else None
-    return subprocess.run(plain_user([sys.executable, "-m", "codehop", *args]), capture_output=True,
-                          text=True, timeout=120, env=full_env)
+    return subprocess.run(
+        plain_user([sys.executable, "-m", "codehop", *args]), capture_output=True, text=True, timeout=120, env=full_env
+    )
 
 
 # ---- fixtures are copied clean ---------------------------------------------------------------
@@ -130,7 +131,8 @@ def test_shared_index_dir_keeps_one_folder_per_repository(fixture_repo, tmp_path
     again2 = index_repo(two)[1]
     assert (again1.parsed, again2.parsed, again1.rebuilt, again2.rebuilt) == (0, 0, False, False)
     assert sorted(p.name for p in (tmp_path / "shared").iterdir()) == sorted(
-        [repo_key(one.resolve()), repo_key(two.resolve())])
+        [repo_key(one.resolve()), repo_key(two.resolve())]
+    )
 
 
 # ---- damage ----------------------------------------------------------------------------------
@@ -263,18 +265,26 @@ def test_resolve_via_lsp_without_a_server_exits_4(fixture_repo):
     repo = fixture_repo("reexport_chain")
     # a server command that is not there (the default one is found beside the interpreter too)
     env = {"PATH": "/nonexistent", "CODEHOP_LANGUAGE_SERVER_COMMAND": "/nonexistent/basedpyright-langserver --stdio"}
-    proc = subprocess.run([sys.executable, "-m", "codehop", "resolve", "app.py:3", "--repo", str(repo),
-                           "--via", "lsp"], capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "PYTHONPATH": str(PROJECT), **env})
+    proc = subprocess.run(
+        [sys.executable, "-m", "codehop", "resolve", "app.py:3", "--repo", str(repo), "--via", "lsp"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(PROJECT), **env},
+    )
     assert proc.returncode == 4, (proc.stdout, proc.stderr)
     assert "language server" in proc.stderr and "Traceback" not in proc.stderr
 
 
-@pytest.mark.parametrize(("site", "message"), [
-    ("shop/api/cart.py:999999", "line 999999 is outside shop/api/cart.py"),
-    ("shop/api/nope.py:3", "no such file in the repository: shop/api/nope.py"),
-    ("app.py:3:99999", "column 99999 is past the end of app.py:3"),
-], ids=["line-past-end", "missing-file", "column-past-end"])
+@pytest.mark.parametrize(
+    ("site", "message"),
+    [
+        ("shop/api/cart.py:999999", "line 999999 is outside shop/api/cart.py"),
+        ("shop/api/nope.py:3", "no such file in the repository: shop/api/nope.py"),
+        ("app.py:3:99999", "column 99999 is past the end of app.py:3"),
+    ],
+    ids=["line-past-end", "missing-file", "column-past-end"],
+)
 def test_resolve_site_errors_say_what_is_wrong(fixture_repo, site, message):
     result = run("resolve", site, "--repo", str(fixture_repo("reexport_chain")))
     assert result.exit_code == 2 and message in result.output, result.output
@@ -299,8 +309,7 @@ def test_an_unreadable_file_is_dropped_from_the_index(fixture_repo):
     assert all(hit["path"] != "shop/api/cart.py" for hit in json.loads(search.stdout))
 
 
-@pytest.mark.parametrize("content", [{}, {"README.md": "# notes\n", "data/x.json": "{}"}],
-                         ids=["empty", "no-python"])
+@pytest.mark.parametrize("content", [{}, {"README.md": "# notes\n", "data/x.json": "{}"}], ids=["empty", "no-python"])
 def test_a_folder_without_python_says_so(tmp_path, content):
     repo = tmp_path / "repo"
     repo.mkdir()

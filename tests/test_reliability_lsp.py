@@ -33,9 +33,12 @@ async def client(lsp_client: LanguageClient):  # type: ignore[no-untyped-def]
 async def cart_definition(client: LanguageClient, root: Path) -> tuple[str, int]:
     """Where `Cart` at reexport_chain/app.py:3 lands (repo-relative path, 1-based line)."""
     text = (root / "app.py").read_text().splitlines()[2]
-    result = await client.text_document_definition_async(types.DefinitionParams(
-        text_document=types.TextDocumentIdentifier(uri=uris.from_fs_path(str(root / "app.py")) or ""),
-        position=types.Position(line=2, character=text.index("Cart"))))
+    result = await client.text_document_definition_async(
+        types.DefinitionParams(
+            text_document=types.TextDocumentIdentifier(uri=uris.from_fs_path(str(root / "app.py")) or ""),
+            position=types.Position(line=2, character=text.index("Cart")),
+        )
+    )
     loc = result[0] if isinstance(result, list) else result
     assert isinstance(loc, types.Location), result
     path = Path(uris.to_fs_path(loc.uri) or "").resolve()
@@ -47,8 +50,9 @@ async def test_replaced_index_is_reopened_before_answering(client: LanguageClien
     another process swaps in an index built from the edited tree (no file event reaches the
     server). The next answer comes from the new file: line 9, not the old index's 4."""
     root = copy_fixture(FIXTURES / "reexport_chain", tmp_path / "shop")
-    await client.initialize_session(types.InitializeParams(
-        capabilities=types.ClientCapabilities(), root_uri=uris.from_fs_path(str(root))))
+    await client.initialize_session(
+        types.InitializeParams(capabilities=types.ClientCapabilities(), root_uri=uris.from_fs_path(str(root)))
+    )
     assert await cart_definition(client, root) == ("shop/api/cart.py", 4)
     cart = root / "shop/api/cart.py"
     cart.write_text("\n" * 5 + cart.read_text())

@@ -33,8 +33,13 @@ IDS = [f"{c[0]}:{c[1]}" for c in CASES]
 
 
 def ref_for(target: str, origin: tuple[str, int]) -> PendingReference:
-    return PendingReference(anchor_text=target.rsplit(".", 1)[-1], ref_type=RefType.OTHER, ref_target=target,
-                            origin_path=origin[0], origin_line=origin[1])
+    return PendingReference(
+        anchor_text=target.rsplit(".", 1)[-1],
+        ref_type=RefType.OTHER,
+        ref_target=target,
+        origin_path=origin[0],
+        origin_line=origin[1],
+    )
 
 
 @pytest.mark.parametrize(("fixture", "target", "origin", "decl"), CASES, ids=IDS)
@@ -72,8 +77,10 @@ def test_chain_steps_are_kept(fixture_repo):
     app = App(fixture_repo("reexport_chain"))
     res = app.ladder().resolve(ref_for("shop.Cart", ("app.py", 3))).resolution
     hops = [(s.from_loc.rel_path, s.from_loc.line, s.to_loc.rel_path, s.to_loc.line) for s in res.steps]
-    assert hops == [("shop/__init__.py", 6, "shop/api/__init__.py", 3),
-                    ("shop/api/__init__.py", 3, "shop/api/cart.py", 4)]
+    assert hops == [
+        ("shop/__init__.py", 6, "shop/api/__init__.py", 3),
+        ("shop/api/__init__.py", 3, "shop/api/cart.py", 4),
+    ]
 
 
 def test_landing_on_a_pointer_is_followed(fixture_repo):
@@ -85,6 +92,7 @@ def test_landing_on_a_pointer_is_followed(fixture_repo):
 
         def resolve(self, ref):  # type: ignore[no-untyped-def]
             from codehop.records import Location, Resolution
+
             return Resolution(target=Location(rel_path="codecs_lib/encoders.py", line=19), provenance=self.name)
 
     res = Ladder([StopsAtAlias()], app.table).resolve(ref_for("codecs_lib.encoders.Encoder", ("main.py", 8))).resolution
@@ -100,15 +108,22 @@ def test_external_target_not_fetched(fixture_repo):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("mode", ["exit_at_start", "crash_on_definition", "hang_on_definition", "garbage_body",
-                                  "error_response"])
+@pytest.mark.parametrize(
+    "mode", ["exit_at_start", "crash_on_definition", "hang_on_definition", "garbage_body", "error_response"]
+)
 def test_faulty_server_falls_through(fixture_repo, mode):
     """The ladder skips a failing language server (recording why) and the symbol table answers."""
     app = App(fixture_repo("reexport_chain"))
     lsp = LspResolver(str(app.root), app.table, command=(sys.executable, str(FAKE), mode), timeout_s=2.0)
     ladder = Ladder([lsp, SymbolTableResolver(app.table)], app.table)
-    ref = PendingReference(anchor_text="Cart", ref_type=RefType.IMPORT, ref_target="app.Cart",
-                           origin_path="app.py", origin_line=3, origin_col=18)
+    ref = PendingReference(
+        anchor_text="Cart",
+        ref_type=RefType.IMPORT,
+        ref_target="app.Cart",
+        origin_path="app.py",
+        origin_line=3,
+        origin_col=18,
+    )
     t0 = time.perf_counter()
     result = ladder.resolve(ref)
     elapsed = time.perf_counter() - t0
@@ -124,15 +139,24 @@ def test_faulty_server_falls_through(fixture_repo, mode):
 def test_server_killed_mid_request(fixture_repo):
     """A real basedpyright is killed while it answers; the ladder falls through in bounded time."""
     app = App(fixture_repo("reexport_chain"), Config(resolver_timeout_s=20))
-    lsp = LspResolver(str(app.root), app.table, command=(sys.executable, str(FAKE), "hang_on_definition"),
-                      timeout_s=20.0)
+    lsp = LspResolver(
+        str(app.root), app.table, command=(sys.executable, str(FAKE), "hang_on_definition"), timeout_s=20.0
+    )
     lsp.client.start()
     pid = lsp.client.pid
     threading.Timer(0.5, lambda: os.kill(pid, signal.SIGKILL)).start()
     ladder = Ladder([lsp, SymbolTableResolver(app.table)], app.table)
     t0 = time.perf_counter()
-    result = ladder.resolve(PendingReference(anchor_text="Cart", ref_type=RefType.IMPORT, ref_target="app.Cart",
-                                             origin_path="app.py", origin_line=3, origin_col=18))
+    result = ladder.resolve(
+        PendingReference(
+            anchor_text="Cart",
+            ref_type=RefType.IMPORT,
+            ref_target="app.Cart",
+            origin_path="app.py",
+            origin_line=3,
+            origin_col=18,
+        )
+    )
     elapsed = time.perf_counter() - t0
     assert result.resolution is not None and result.resolution.provenance is Provenance.SYMBOL_TABLE
     assert result.failures and result.failures[0][0] == "lsp"
@@ -148,11 +172,19 @@ def test_loop_time_resolution_feeds_the_xref_table(fixture_repo):
     line = 12
     text = (app.root / "client.py").read_text().splitlines()[line - 1]
     col = text.index("send")
-    ref = PendingReference(anchor_text="transport.send", ref_type=RefType.CALL, ref_target="transport.send",
-                           origin_path="client.py", origin_line=line, origin_col=col)
-    app.store.conn.execute("INSERT INTO xrefs (rel_path, line, col, anchor_text, ref_type, target, scope)"
-                           " VALUES ('client.py', ?, ?, 'transport.send', 'call', 'transport.send', 'client.main')",
-                           (line, col))
+    ref = PendingReference(
+        anchor_text="transport.send",
+        ref_type=RefType.CALL,
+        ref_target="transport.send",
+        origin_path="client.py",
+        origin_line=line,
+        origin_col=col,
+    )
+    app.store.conn.execute(
+        "INSERT INTO xrefs (rel_path, line, col, anchor_text, ref_type, target, scope)"
+        " VALUES ('client.py', ?, ?, 'transport.send', 'call', 'transport.send', 'client.main')",
+        (line, col),
+    )
     ladder = app.ladder(("jedi",))
     res = ladder.resolve(ref).resolution
     assert (res.target.rel_path, res.target.line) == ("transport/http.py", 9)
@@ -187,8 +219,16 @@ def test_answer_reports_which_resolver_failed(fixture_repo):
     from codehop.orchestrator import Limits
 
     fake = (sys.executable, str(FAKE), "exit_at_start")
-    app = App(fixture_repo("reexport_chain"), Config(retrieve_k=1, use_graph=False, resolvers=("lsp", "symbol_table"),
-                                                      language_server_command=fake, resolver_timeout_s=5))
+    app = App(
+        fixture_repo("reexport_chain"),
+        Config(
+            retrieve_k=1,
+            use_graph=False,
+            resolvers=("lsp", "symbol_table"),
+            language_server_command=fake,
+            resolver_timeout_s=5,
+        ),
+    )
     answer = app.navigator().ask("Where is `shop.Cart` defined?", Limits(max_loops=1))
     assert answer.state == "complete"
     hop = answer.to_dict()["hops"][0]
@@ -203,14 +243,22 @@ def test_regex_rung_reads_prose_references(fixture_repo):
     from codehop.resolve import RegexResolver
 
     repo = fixture_repo("reexport_chain")
-    (repo / "shop/notes.py").write_text('"""Notes."""\n\n# Quantities are capped: see `api.cart.Cart.add`.\nLIMIT = 1\n')
+    (repo / "shop/notes.py").write_text(
+        '"""Notes."""\n\n# Quantities are capped: see `api.cart.Cart.add`.\nLIMIT = 1\n'
+    )
     app = App(repo)
     rung = RegexResolver(app.table, str(app.root))
-    ref = PendingReference(anchor_text="Cart.add", ref_type=RefType.OTHER, ref_target="Cart.add",
-                           origin_path="shop/notes.py", origin_line=3)
+    ref = PendingReference(
+        anchor_text="Cart.add",
+        ref_type=RefType.OTHER,
+        ref_target="Cart.add",
+        origin_path="shop/notes.py",
+        origin_line=3,
+    )
     res = rung.resolve(ref)
     assert res is not None and res.provenance is Provenance.REGEX
     assert (res.target.rel_path, res.target.line) == ("shop/api/cart.py", 12)
-    outside = PendingReference(anchor_text="x", ref_type=RefType.OTHER, ref_target="x",
-                               origin_path="../../etc/passwd", origin_line=1)
+    outside = PendingReference(
+        anchor_text="x", ref_type=RefType.OTHER, ref_target="x", origin_path="../../etc/passwd", origin_line=1
+    )
     assert rung.resolve(outside) is None

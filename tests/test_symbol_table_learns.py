@@ -16,27 +16,30 @@ def app(fixture_repo):  # type: ignore[no-untyped-def]
     a.close()
 
 
-@pytest.mark.parametrize(("dotted", "where"), [
-    # `class WebSocket(HTTPConnection[StateT])`: the MRO goes through the subscripted base
-    ("wire.connection.WebSocket.url", ("wire/connection.py", 13, "wire.connection.HTTPConnection.url")),
-    ("wire.WebSocket.url", ("wire/connection.py", 13, "wire.connection.HTTPConnection.url")),
-    # `Square = add_eq(add_repr(Square))` keeps the class and its members
-    ("wire.shapes.Square", ("wire/shapes.py", 11, "wire.shapes.Square")),
-    ("wire.shapes.Square.area", ("wire/shapes.py", 14, "wire.shapes.Square.area")),
-    # `if TYPE_CHECKING: from .client import Client`
-    ("wire.models.Client", ("wire/client.py", 15, "wire.client.Client")),
-    # try: from ._speedups import fast_join as join_parts / except ImportError: from ._pure import ...
-    ("wire.models.join_parts", ("wire/_pure.py", 1, "wire._pure.join_parts")),
-    # try: from ._pure import join_parts as main / except ImportError: def main(): (a stub)
-    ("wire.cli.main", ("wire/_pure.py", 1, "wire._pure.join_parts")),
-    # def __getattr__(name): if name == "OldClient": from .client import Client as _Client; return _Client
-    ("wire.OldClient", ("wire/client.py", 15, "wire.client.Client")),
-    # _LAZY = {"Headers": ".models", "join": ("._pure", "join_parts")} read by __getattr__
-    ("wire.lazy.Headers", ("wire/models.py", 12, "wire.models.Headers")),
-    ("wire.lazy.join", ("wire/_pure.py", 1, "wire._pure.join_parts")),
-    # `if __name__ == "__main__": from wire.live import Live` binds nothing for an importer
-    ("wire.live.Live", ("wire/live.py", 1, "wire.live.Live")),
-])
+@pytest.mark.parametrize(
+    ("dotted", "where"),
+    [
+        # `class WebSocket(HTTPConnection[StateT])`: the MRO goes through the subscripted base
+        ("wire.connection.WebSocket.url", ("wire/connection.py", 13, "wire.connection.HTTPConnection.url")),
+        ("wire.WebSocket.url", ("wire/connection.py", 13, "wire.connection.HTTPConnection.url")),
+        # `Square = add_eq(add_repr(Square))` keeps the class and its members
+        ("wire.shapes.Square", ("wire/shapes.py", 11, "wire.shapes.Square")),
+        ("wire.shapes.Square.area", ("wire/shapes.py", 14, "wire.shapes.Square.area")),
+        # `if TYPE_CHECKING: from .client import Client`
+        ("wire.models.Client", ("wire/client.py", 15, "wire.client.Client")),
+        # try: from ._speedups import fast_join as join_parts / except ImportError: from ._pure import ...
+        ("wire.models.join_parts", ("wire/_pure.py", 1, "wire._pure.join_parts")),
+        # try: from ._pure import join_parts as main / except ImportError: def main(): (a stub)
+        ("wire.cli.main", ("wire/_pure.py", 1, "wire._pure.join_parts")),
+        # def __getattr__(name): if name == "OldClient": from .client import Client as _Client; return _Client
+        ("wire.OldClient", ("wire/client.py", 15, "wire.client.Client")),
+        # _LAZY = {"Headers": ".models", "join": ("._pure", "join_parts")} read by __getattr__
+        ("wire.lazy.Headers", ("wire/models.py", 12, "wire.models.Headers")),
+        ("wire.lazy.join", ("wire/_pure.py", 1, "wire._pure.join_parts")),
+        # `if __name__ == "__main__": from wire.live import Live` binds nothing for an importer
+        ("wire.live.Live", ("wire/live.py", 1, "wire.live.Live")),
+    ],
+)
 def test_table_resolves(app, dotted, where):  # type: ignore[no-untyped-def]
     res = app.table.resolve(dotted)
     assert res is not None and not res.is_external
@@ -50,8 +53,10 @@ def test_rebinding_line_is_a_pointer(app):  # type: ignore[no-untyped-def]
 
 
 def test_generic_base_is_in_the_mro(app):  # type: ignore[no-untyped-def]
-    assert app.table.mro("wire.connection.WebSocket")[:2] == ("wire.connection.WebSocket",
-                                                            "wire.connection.HTTPConnection")
+    assert app.table.mro("wire.connection.WebSocket")[:2] == (
+        "wire.connection.WebSocket",
+        "wire.connection.HTTPConnection",
+    )
 
 
 def test_lazy_export_does_not_shadow_a_real_binding(app):  # type: ignore[no-untyped-def]

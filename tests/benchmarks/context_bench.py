@@ -94,32 +94,44 @@ def dev_bench(items_path: Path, repos: Path) -> None:
         control = app.navigator().ask(it["question"], Limits(max_loops=1, budget_tokens=BUDGET)).to_dict()
         c = run.score(it, control, BUDGET)
         stats = d.get("stats") or {}
-        r.update(ms=ms, control_lenient=c["lenient"], control_strict=c["strict"],
-                 deps=stats.get("dependencies", 0), tokens=stats.get("context_tokens", 0),
-                 question=it["question"])
+        r.update(
+            ms=ms,
+            control_lenient=c["lenient"],
+            control_strict=c["strict"],
+            deps=stats.get("dependencies", 0),
+            tokens=stats.get("context_tokens", 0),
+            question=it["question"],
+        )
         rows.append(r)
 
     by: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for r in rows:
         by[r["kind"]].append(r)
     by["ALL"] = rows
-    print(f"## dev.jsonl: build_context(budget_tokens={BUDGET}, max_loops=1), {len(rows)} items, "
-          f"{len(apps)} repositories")
-    print("| kind | n | recall lenient | recall strict | control (ask) lenient / strict | dropped by deps "
-          "| false-complete | over budget | deps added (mean) | p50 ms | p95 ms |")
+    print(
+        f"## dev.jsonl: build_context(budget_tokens={BUDGET}, max_loops=1), {len(rows)} items, {len(apps)} repositories"
+    )
+    print(
+        "| kind | n | recall lenient | recall strict | control (ask) lenient / strict | dropped by deps "
+        "| false-complete | over budget | deps added (mean) | p50 ms | p95 ms |"
+    )
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for k, rs in by.items():
         ms = [r["ms"] for r in rs]
         completes = [r for r in rs if r["state"] == "complete"]
         dropped = sum(r["control_lenient"] and not r["lenient"] for r in rs)
-        print(f"| {k} | {len(rs)} | {share([r['lenient'] for r in rs])} | {share([r['strict'] for r in rs])} "
-              f"| {share([r['control_lenient'] for r in rs])} / {share([r['control_strict'] for r in rs])} "
-              f"| {dropped} | {sum(r['false_complete'] for r in completes)}/{len(completes)} "
-              f"| {sum(r['over_budget'] for r in rs)} | {statistics.mean(r['deps'] for r in rs):.1f} "
-              f"| {statistics.median(ms):.1f} | {pct(ms, 0.95):.1f} |")
+        print(
+            f"| {k} | {len(rs)} | {share([r['lenient'] for r in rs])} | {share([r['strict'] for r in rs])} "
+            f"| {share([r['control_lenient'] for r in rs])} / {share([r['control_strict'] for r in rs])} "
+            f"| {dropped} | {sum(r['false_complete'] for r in completes)}/{len(completes)} "
+            f"| {sum(r['over_budget'] for r in rs)} | {statistics.mean(r['deps'] for r in rs):.1f} "
+            f"| {statistics.median(ms):.1f} | {pct(ms, 0.95):.1f} |"
+        )
     print("App(repo) (index refresh) s: " + ", ".join(f"{k} {v:.2f}" for k, v in app_s.items()))
-    print("first build_context per repo ms (graph load, resolvers start): "
-          + ", ".join(f"{k} {v:.0f}" for k, v in first_call.items()))
+    print(
+        "first build_context per repo ms (graph load, resolvers start): "
+        + ", ".join(f"{k} {v:.0f}" for k, v in first_call.items())
+    )
     for r in rows:
         if r["control_lenient"] and not r["lenient"]:
             print(f"  dropped: {r['id']} ({r['kind']}) deps={r['deps']} :: {r['question']}")
@@ -141,23 +153,34 @@ def django_queries(app: Any, n: int, seed: int) -> list[tuple[str, str, str]]:
     rng = random.Random(seed)
     per = max(1, n // 5)
     classes = {q for (q,) in conn.execute("SELECT qualname FROM classes")}
-    called = conn.execute("SELECT dst, COUNT(*) FROM edges WHERE type='calls' AND resolved=1 GROUP BY dst"
-                          " HAVING COUNT(*) >= 2").fetchall()
-    methods = sorted(d for d, _ in called
-                     if d.rpartition(".")[0] in classes and not d.rpartition(".")[2].startswith("__"))
-    module_funcs = sorted(f"{s}.{nm}" for s, nm in conn.execute(
-        "SELECT b.scope, b.name FROM bindings b JOIN files f ON f.module = b.scope"
-        " WHERE b.kind='function' AND b.name NOT LIKE '\\_%' ESCAPE '\\'"))
+    called = conn.execute(
+        "SELECT dst, COUNT(*) FROM edges WHERE type='calls' AND resolved=1 GROUP BY dst HAVING COUNT(*) >= 2"
+    ).fetchall()
+    methods = sorted(
+        d for d, _ in called if d.rpartition(".")[0] in classes and not d.rpartition(".")[2].startswith("__")
+    )
+    module_funcs = sorted(
+        f"{s}.{nm}"
+        for s, nm in conn.execute(
+            "SELECT b.scope, b.name FROM bindings b JOIN files f ON f.module = b.scope"
+            " WHERE b.kind='function' AND b.name NOT LIKE '\\_%' ESCAPE '\\'"
+        )
+    )
     called_set = {d for d, _ in called}
     module_funcs = [f for f in module_funcs if f in called_set]
-    reexports = sorted(conn.execute("SELECT f.module, x.anchor_text FROM xrefs x"
-                                    " JOIN files f ON f.rel_path = x.rel_path"
-                                    " WHERE x.ref_type='reexport' AND x.target_path != ''").fetchall())
+    reexports = sorted(
+        conn.execute(
+            "SELECT f.module, x.anchor_text FROM xrefs x"
+            " JOIN files f ON f.rel_path = x.rel_path"
+            " WHERE x.ref_type='reexport' AND x.target_path != ''"
+        ).fetchall()
+    )
     out: list[tuple[str, str, str]] = []
     for m in rng.sample(methods, min(per, len(methods))):
         cls, _, meth = m.rpartition(".")
-        out.append((f"Add a `timeout` parameter to `{cls.rsplit('.', 1)[1]}.{meth}` and update every caller.",
-                    "add-param", m))
+        out.append(
+            (f"Add a `timeout` parameter to `{cls.rsplit('.', 1)[1]}.{meth}` and update every caller.", "add-param", m)
+        )
     for mod, name in rng.sample(reexports, min(per, len(reexports))):
         out.append((f"Where is `{mod}.{name}` defined, and what does it do?", "reexport", f"{mod}.{name}"))
     tried = 0
@@ -172,19 +195,42 @@ def django_queries(app: Any, n: int, seed: int) -> list[tuple[str, str, str]]:
         if len(mro) < 2:
             continue
         own = {b.name for b in app.store.bindings_in(qual)}
-        inherited = sorted({b.name for base in mro[1:] for b in app.store.bindings_in(base)
-                            if b.name not in own and not b.name.startswith("_") and b.kind.value == "function"})
+        inherited = sorted(
+            {
+                b.name
+                for base in mro[1:]
+                for b in app.store.bindings_in(base)
+                if b.name not in own and not b.name.startswith("_") and b.kind.value == "function"
+            }
+        )
         if inherited:
-            subclassing.append((f"Write a subclass of `{qual.rsplit('.', 1)[1]}` that overrides "
-                                f"`{rng.choice(inherited)}` to log its arguments.", "subclass", qual))
+            subclassing.append(
+                (
+                    f"Write a subclass of `{qual.rsplit('.', 1)[1]}` that overrides "
+                    f"`{rng.choice(inherited)}` to log its arguments.",
+                    "subclass",
+                    qual,
+                )
+            )
     out.extend(subclassing)
     for f in rng.sample(module_funcs, min(per, len(module_funcs))):
-        out.append((f"Make `{f.rsplit('.', 1)[1]}` in `{f.rsplit('.', 1)[0]}` return None instead of raising, "
-                    "and fix the code that calls it.", "change-return", f))
+        out.append(
+            (
+                f"Make `{f.rsplit('.', 1)[1]}` in `{f.rsplit('.', 1)[0]}` return None instead of raising, "
+                "and fix the code that calls it.",
+                "change-return",
+                f,
+            )
+        )
     for m in rng.sample(methods, min(n - len(out), len(methods))):
         cls, _, meth = m.rpartition(".")
-        out.append((f"Why does `{cls.rsplit('.', 1)[1]}` call `{meth}`, and what breaks if I change its signature?",
-                    "why-call", m))
+        out.append(
+            (
+                f"Why does `{cls.rsplit('.', 1)[1]}` call `{meth}`, and what breaks if I change its signature?",
+                "why-call",
+                m,
+            )
+        )
     return out[:n]
 
 
@@ -229,39 +275,56 @@ def django_bench(version: str, n: int, seed: int) -> None:
             deps.append(int(ans.stats.get("dependencies", 0)))
             if shape in ("add-param", "change-return"):
                 sites = app.store.conn.execute(
-                    "SELECT DISTINCT rel_path, line FROM edges WHERE type='calls' AND resolved=1 AND dst=?",
-                    (subject,)).fetchall()
+                    "SELECT DISTINCT rel_path, line FROM edges WHERE type='calls' AND resolved=1 AND dst=?", (subject,)
+                ).fetchall()
                 spans = [(c.chunk.rel_path, c.chunk.start_line, c.chunk.end_line) for c in ans.context]
                 callers_total += len(sites)
                 callers_seen += sum(any(p == rp and a <= ln <= b for p, a, b in spans) for rp, ln in sites)
         app.close()
         cli_q = queries[0][0]
         t = time.perf_counter()
-        cli = subprocess.run(["codehop", "context", cli_q, "--repo", str(root), "--format", "markdown"],
-                             capture_output=True, text=True, env=env)
+        cli = subprocess.run(
+            ["codehop", "context", cli_q, "--repo", str(root), "--format", "markdown"],
+            capture_output=True,
+            text=True,
+            env=env,
+        )
         cli_s = time.perf_counter() - t
     finally:
         shutil.rmtree(work, ignore_errors=True)
     print()
-    print(f"## Django {version}: build_context(budget_tokens={BUDGET}, max_loops=1), {len(times)} task-like queries"
-          f" (seed {seed})")
+    print(
+        f"## Django {version}: build_context(budget_tokens={BUDGET}, max_loops=1), {len(times)} task-like queries"
+        f" (seed {seed})"
+    )
     print("| figure | value |")
     print("|---|---|")
     print(f"| App(copy) cold index | {index_s:.2f} s |")
     print(f"| first build_context (warm-up, graph load, resolvers start) | {warmup_ms:.0f} ms |")
-    print(f"| warm build_context | p50 {statistics.median(times):.1f} ms, p95 {pct(times, 0.95):.1f} ms, "
-          f"max {max(times):.1f} ms |")
+    print(
+        f"| warm build_context | p50 {statistics.median(times):.1f} ms, p95 {pct(times, 0.95):.1f} ms, "
+        f"max {max(times):.1f} ms |"
+    )
     print(f"| states | {dict(states)} |")
     print(f"| context tokens (mean / max) | {statistics.mean(tokens):.0f} / {max(tokens)} (budget {BUDGET}) |")
-    print(f"| dependencies added (mean, share of queries with any) | {statistics.mean(deps):.1f}, "
-          f"{sum(d > 0 for d in deps) / len(deps):.0%} |")
-    print("| p50 / p95 ms per query shape | " + "; ".join(
-        f"{k} ({len(v)}) {statistics.median(v):.0f} / {pct(v, 0.95):.0f}" for k, v in by_shape.items()) + " |")
-    print(f"| caller sites of the subject inside the context (add-param, change-return queries) "
-          f"| {callers_seen}/{callers_total} |")
+    print(
+        f"| dependencies added (mean, share of queries with any) | {statistics.mean(deps):.1f}, "
+        f"{sum(d > 0 for d in deps) / len(deps):.0%} |"
+    )
+    print(
+        "| p50 / p95 ms per query shape | "
+        + "; ".join(f"{k} ({len(v)}) {statistics.median(v):.0f} / {pct(v, 0.95):.0f}" for k, v in by_shape.items())
+        + " |"
+    )
+    print(
+        f"| caller sites of the subject inside the context (add-param, change-return queries) "
+        f"| {callers_seen}/{callers_total} |"
+    )
     out_lines = cli.stdout.count("\n")
-    print(f"| cold CLI `codehop context Q --repo DJANGO --format markdown` | {cli_s:.2f} s, exit {cli.returncode}, "
-          f"{out_lines} lines / {len(cli.stdout)} chars of markdown |")
+    print(
+        f"| cold CLI `codehop context Q --repo DJANGO --format markdown` | {cli_s:.2f} s, exit {cli.returncode}, "
+        f"{out_lines} lines / {len(cli.stdout)} chars of markdown |"
+    )
     print(f"CLI query: {cli_q}")
     if cli.returncode != 0:
         print(f"  CLI stderr: {cli.stderr[-400:]}")

@@ -33,8 +33,21 @@ def fetch(version: str) -> Path:
         return dest
     wheels = CACHE / "wheels"
     wheels.mkdir(parents=True, exist_ok=True)
-    subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:",
-                    f"django=={version}.*", "-d", str(wheels)], check=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--quiet",
+            "--no-deps",
+            "--only-binary=:all:",
+            f"django=={version}.*",
+            "-d",
+            str(wheels),
+        ],
+        check=True,
+    )
     whl = sorted(wheels.glob(f"[Dd]jango-{version}*.whl"))[-1]
     shutil.rmtree(dest, ignore_errors=True)
     with zipfile.ZipFile(whl) as z:
@@ -174,21 +187,34 @@ def best_cli(repeat: int, *args: str, before: object = None) -> tuple[float, flo
 def cli_phases(root: Path, idx: str, repeat: int) -> dict:
     """What a user runs: a full index, a no-change re-index, a one-file change, a cold ask."""
     timed_cli("--help")  # bytecode written once, as an installed package has it
-    full = best_cli(repeat, "index", str(root), "--index-dir", idx, before=lambda: shutil.rmtree(idx, ignore_errors=True))
+    full = best_cli(
+        repeat, "index", str(root), "--index-dir", idx, before=lambda: shutil.rmtree(idx, ignore_errors=True)
+    )
     nochange = best_cli(repeat, "index", str(root), "--index-dir", idx)
     p = root / "django/db/models/sql/query.py"
     orig = p.read_bytes()
     n = iter(range(1000))
     try:
-        one = best_cli(repeat, "index", str(root), "--index-dir", idx,
-                       before=lambda: p.write_bytes(orig + b"\n# cli edit %d\n" % next(n)))
+        one = best_cli(
+            repeat,
+            "index",
+            str(root),
+            "--index-dir",
+            idx,
+            before=lambda: p.write_bytes(orig + b"\n# cli edit %d\n" % next(n)),
+        )
     finally:
         p.write_bytes(orig)
     timed_cli("index", str(root), "--index-dir", idx)
     q = "Where is `django.db.models.Model` defined?"
     ask = best_cli(repeat, "ask", q, "--repo", str(root), "--index-dir", idx, "--json")
-    return {"full": full[:2], "nochange": nochange[:2], "one": one[:2], "ask": ask[:2],
-            "ask_state": json.loads(ask[2])["state"]}
+    return {
+        "full": full[:2],
+        "nochange": nochange[:2],
+        "one": one[:2],
+        "ask": ask[:2],
+        "ask_state": json.loads(ask[2])["state"],
+    }
 
 
 def run_phase(name: str, *args: str) -> dict:
@@ -210,8 +236,10 @@ def questions(root: Path, index_dir: str, n: int) -> list[str]:
     table = SymbolTable(store)
     rng = random.Random(7)
     conn = store.conn
-    reexports = conn.execute("SELECT x.anchor_text, f.module FROM xrefs x JOIN files f ON f.rel_path = x.rel_path"
-                             " WHERE x.ref_type='reexport' AND x.target_path != ''").fetchall()
+    reexports = conn.execute(
+        "SELECT x.anchor_text, f.module FROM xrefs x JOIN files f ON f.rel_path = x.rel_path"
+        " WHERE x.ref_type='reexport' AND x.target_path != ''"
+    ).fetchall()
     aliases = conn.execute("SELECT scope, name FROM bindings WHERE kind='alias'").fetchall()
     classes = conn.execute("SELECT qualname FROM classes").fetchall()
     out: list[str] = []
@@ -227,8 +255,12 @@ def questions(root: Path, index_dir: str, n: int) -> list[str]:
         if len(mro) < 2:
             continue
         own = {b.name for b in store.bindings_in(qual)}
-        inherited = [b.name for base in mro[1:] for b in store.bindings_in(base)
-                     if b.name not in own and not b.name.startswith("__")]
+        inherited = [
+            b.name
+            for base in mro[1:]
+            for b in store.bindings_in(base)
+            if b.name not in own and not b.name.startswith("__")
+        ]
         if inherited:
             out.append(f"What does `{qual.rsplit('.', 1)[1]}.{rng.choice(inherited)}` do?")
     store.close()
@@ -261,37 +293,60 @@ def main() -> None:
         shutil.rmtree(work, ignore_errors=True)
     p = parse["seconds"]
     full, nochange, one, ask_cli = cli["full"], cli["nochange"], cli["one"], cli["ask"]
-    print(f"Django {a.version}: {parse['files']} files, {parse['lines']} lines; load average before "
-          f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f}, {os.cpu_count()} cores; CLI figures best of {a.repeat}")
+    print(
+        f"Django {a.version}: {parse['files']} files, {parse['lines']} lines; load average before "
+        f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f}, {os.cpu_count()} cores; CLI figures best of {a.repeat}"
+    )
     print("| figure | value | ratio / target |")
     print("|---|---:|---|")
     print(f"| bare tree-sitter parse, 1 process (best of {a.repeat}) | {p:.2f} s | 1.00 |")
     print(f"| `codehop index` full, as a process | {full[0]:.2f} s | {full[0] / p:.2f}x parse (target <= 2x) |")
-    print(f"| `codehop index` no change, as a process | {nochange[0] * 1000:.0f} ms | "
-          f"{nochange[0] / full[0]:.1%} of full (target < 0.3 s and < 5%) |")
+    print(
+        f"| `codehop index` no change, as a process | {nochange[0] * 1000:.0f} ms | "
+        f"{nochange[0] / full[0]:.1%} of full (target < 0.3 s and < 5%) |"
+    )
     print(f"| `codehop index` after a one-file edit, as a process | {one[0] * 1000:.0f} ms | {one[0] / p:.2f}x parse |")
-    print(f"| cold `codehop ask` on the indexed tree, as a process | {ask_cli[0]:.2f} s ({cli['ask_state']}) | "
-          f"target < 0.5 s |")
-    print(f"| peak RSS: `codehop index` full / cold `codehop ask` | {full[1]:.0f} MB / {ask_cli[1]:.0f} MB | "
-          f"target < 300 / < 150 MB |")
-    print(f"| full index in process (chunks, xrefs, FTS5, edges), 2 workers | {index['seconds']:.2f} s | "
-          f"{index['seconds'] / p:.2f}x parse |")
-    print(f"| graph load from the index (only `graph` needs it) | {index['graph_load_s']:.2f} s | "
-          f"{index['graph_load_s'] / index['seconds']:.1%} of index |")
+    print(
+        f"| cold `codehop ask` on the indexed tree, as a process | {ask_cli[0]:.2f} s ({cli['ask_state']}) | "
+        f"target < 0.5 s |"
+    )
+    print(
+        f"| peak RSS: `codehop index` full / cold `codehop ask` | {full[1]:.0f} MB / {ask_cli[1]:.0f} MB | "
+        f"target < 300 / < 150 MB |"
+    )
+    print(
+        f"| full index in process (chunks, xrefs, FTS5, edges), 2 workers | {index['seconds']:.2f} s | "
+        f"{index['seconds'] / p:.2f}x parse |"
+    )
+    print(
+        f"| graph load from the index (only `graph` needs it) | {index['graph_load_s']:.2f} s | "
+        f"{index['graph_load_s'] / index['seconds']:.1%} of index |"
+    )
     print(f"| files / chunks / xrefs | {index['files']} / {index['chunks']} / {index['xrefs']} | |")
-    print(f"| no-change re-index, in process | {reindex['nochange_s'] * 1000:.0f} ms | "
-          f"{reindex['nochange_s'] / index['seconds']:.1%} of full |")
-    print(f"| one edited file (query.py), warm process (stat stamp, no walk), edges included | "
-          f"{reindex['one_file_s'] * 1000:.0f} ms | target < 100 ms |")
+    print(
+        f"| no-change re-index, in process | {reindex['nochange_s'] * 1000:.0f} ms | "
+        f"{reindex['nochange_s'] / index['seconds']:.1%} of full |"
+    )
+    print(
+        f"| one edited file (query.py), warm process (stat stamp, no walk), edges included | "
+        f"{reindex['one_file_s'] * 1000:.0f} ms | target < 100 ms |"
+    )
     print(f"| one edited file, in process, directory walk first | {reindex['one_file_walk_s'] * 1000:.0f} ms | |")
-    print(f"| in-memory graph refresh after that edit (only if a full graph is loaded) | "
-          f"{reindex['graph_mem_s'] * 1000:.0f} ms | |")
-    print(f"| warm ask, {ask['n']} questions | p50 {ask['p50_ms']:.1f} ms, p95 {ask['p95_ms']:.1f} ms | "
-          f"target p50 < 15, p95 < 100 |")
+    print(
+        f"| in-memory graph refresh after that edit (only if a full graph is loaded) | "
+        f"{reindex['graph_mem_s'] * 1000:.0f} ms | |"
+    )
+    print(
+        f"| warm ask, {ask['n']} questions | p50 {ask['p50_ms']:.1f} ms, p95 {ask['p95_ms']:.1f} ms | "
+        f"target p50 < 15, p95 < 100 |"
+    )
     print(f"| ask states | {ask['states']} | |")
-    print(f"| peak RSS in process: index (parent / a parse worker) | {index['peak_rss_mb']:.0f} MB / "
-          f"{index['peak_child_rss_mb']:.0f} MB | target < 300 MB |")
+    print(
+        f"| peak RSS in process: index (parent / a parse worker) | {index['peak_rss_mb']:.0f} MB / "
+        f"{index['peak_child_rss_mb']:.0f} MB | target < 300 MB |"
+    )
     print(f"| peak RSS in process: answering {ask['n']} questions | {ask['peak_rss_mb']:.0f} MB | target < 150 MB |")
+
 
 if __name__ == "__main__":
     main()

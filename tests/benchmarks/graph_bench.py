@@ -29,8 +29,13 @@ def main() -> None:
             if key not in apps:
                 apps[key] = App(os.path.join(a.repos, it["repo"]), Config(use_graph=graph))
             ans = apps[key].navigator().ask(it["question"], Limits(max_loops=0, budget_tokens=a.budget))
-            ok = all(any(c.chunk.rel_path == g["path"] and c.chunk.start_line <= g["start_line"] <= c.chunk.end_line
-                         for c in ans.context) for g in it["gold"])
+            ok = all(
+                any(
+                    c.chunk.rel_path == g["path"] and c.chunk.start_line <= g["start_line"] <= c.chunk.end_line
+                    for c in ans.context
+                )
+                for g in it["gold"]
+            )
             table[name][it["kind"]].append(ok)
             table[name]["ALL"].append(ok)
     kinds = sorted(k for k in table["bm25"] if k != "ALL") + ["ALL"]

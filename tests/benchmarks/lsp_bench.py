@@ -130,8 +130,18 @@ def pick_positions(root: Path, index_dir: Path, n: int, seed: int) -> tuple[list
         start = x.col + len(x.anchor_text) - len(ident)
         col = start + len(ident) // 2
         strata[stratum].append(
-            Position(stratum, x.rel_path, x.line, col, ident, x.anchor_text, x.target, x.target_path, x.target_line,
-                     character=len(text[:col].encode("utf-16-le")) // 2)
+            Position(
+                stratum,
+                x.rel_path,
+                x.line,
+                col,
+                ident,
+                x.anchor_text,
+                x.target,
+                x.target_path,
+                x.target_line,
+                character=len(text[:col].encode("utf-16-le")) // 2,
+            )
         )
     rng = random.Random(seed)
     total = sum(QUOTAS.values())
@@ -141,8 +151,12 @@ def pick_positions(root: Path, index_dir: Path, n: int, seed: int) -> tuple[list
         pool = strata[k]
         out.extend(rng.sample(pool, min(want, len(pool))))
     rng.shuffle(out)
-    info = {"files": report.files, "xrefs": len(xrefs), "skipped_multiline": skipped,
-            "pool": {k: len(v) for k, v in strata.items()}}
+    info = {
+        "files": report.files,
+        "xrefs": len(xrefs),
+        "skipped_multiline": skipped,
+        "pool": {k: len(v) for k, v in strata.items()},
+    }
     return out, info
 
 
@@ -285,8 +299,10 @@ def row(label: str, samples: list[Sample]) -> str:
     ms = [x.ms for x in samples]
     ok = sum(x.answered for x in samples)
     errs = sum(bool(x.error) for x in samples)
-    return (f"| {label} | {len(samples)} | {ok / len(samples):.1%} | {errs} | {statistics.median(ms):.1f} "
-            f"| {pct(ms, 0.95):.1f} | {max(ms):.1f} |")
+    return (
+        f"| {label} | {len(samples)} | {ok / len(samples):.1%} | {errs} | {statistics.median(ms):.1f} "
+        f"| {pct(ms, 0.95):.1f} | {max(ms):.1f} |"
+    )
 
 
 def main() -> None:
@@ -295,8 +311,11 @@ def main() -> None:
     ap.add_argument("--positions", type=int, default=200)
     ap.add_argument("--seed", type=int, default=7)
     a = ap.parse_args()
-    print(f"load at start: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f} "
-          f"(1/5/15 min), {os.cpu_count()} cores", flush=True)
+    print(
+        f"load at start: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f} "
+        f"(1/5/15 min), {os.cpu_count()} cores",
+        flush=True,
+    )
     src = fetch(a.version)
     work = Path(tempfile.mkdtemp(prefix="codehop-lspbench-"))
     root = work / "django"
@@ -309,13 +328,16 @@ def main() -> None:
         shutil.rmtree(work, ignore_errors=True)
 
     strata = {k: sum(p.stratum == k for p in positions) for k in QUOTAS}
-    print(f"Django {a.version}: {info['files']} files, {info['xrefs']} xrefs; "
-          f"{len(positions)} positions, seed {a.seed}: "
-          + ", ".join(f"{k} {v}" for k, v in strata.items()))
-    print(f"  (site kinds: in-repo {sum(p.klass == 'in-repo' for p in positions)}, "
-          f"external {sum(p.klass == 'external' for p in positions)}, "
-          f"django.* not placed by the index {sum(p.klass == 'unresolved' for p in positions)}; "
-          f"{info['skipped_multiline']} xrefs skipped whose anchor is not verbatim on its line)")
+    print(
+        f"Django {a.version}: {info['files']} files, {info['xrefs']} xrefs; "
+        f"{len(positions)} positions, seed {a.seed}: " + ", ".join(f"{k} {v}" for k, v in strata.items())
+    )
+    print(
+        f"  (site kinds: in-repo {sum(p.klass == 'in-repo' for p in positions)}, "
+        f"external {sum(p.klass == 'external' for p in positions)}, "
+        f"django.* not placed by the index {sum(p.klass == 'unresolved' for p in positions)}; "
+        f"{info['skipped_multiline']} xrefs skipped whose anchor is not verbatim on its line)"
+    )
     print()
     print("| request | n | answered (non-null) | errors | p50 ms | p95 ms | max ms |")
     print("|---|---:|---:|---:|---:|---:|---:|")
@@ -329,12 +351,16 @@ def main() -> None:
     print()
     print("| figure | hover session | definition session |")
     print("|---|---:|---:|")
-    print(f"| initialize -> `$/progress` end | {hover.index_wall_s:.2f} s (cold build) "
-          f"| {definition.index_wall_s:.2f} s (index on disk) |")
+    print(
+        f"| initialize -> `$/progress` end | {hover.index_wall_s:.2f} s (cold build) "
+        f"| {definition.index_wall_s:.2f} s (index on disk) |"
+    )
     print(f"| server's own message | {hover.index_msg} | {definition.index_msg} |")
     print(f"| very first request | {hover.first_ms:.1f} ms | {definition.first_ms:.1f} ms |")
-    print(f"| server RSS: VmHWM / VmRSS at end | {hover.vmhwm_mb:.0f} / {hover.vmrss_mb:.0f} MB "
-          f"| {definition.vmhwm_mb:.0f} / {definition.vmrss_mb:.0f} MB |")
+    print(
+        f"| server RSS: VmHWM / VmRSS at end | {hover.vmhwm_mb:.0f} / {hover.vmrss_mb:.0f} MB "
+        f"| {definition.vmhwm_mb:.0f} / {definition.vmrss_mb:.0f} MB |"
+    )
     print(f"| child processes' VmHWM (sum) | {hover.children_hwm_mb:.0f} MB | {definition.children_hwm_mb:.0f} MB |")
     print()
 
@@ -345,13 +371,16 @@ def main() -> None:
             sub = [x for x in s.first if x.pos.stratum == k]
             if sub:
                 ms = [x.ms for x in sub]
-                parts.append(f"{name} {sum(x.answered for x in sub)}/{len(sub)}, "
-                             f"{statistics.median(ms):.1f} / {max(ms):.1f}")
+                parts.append(
+                    f"{name} {sum(x.answered for x in sub)}/{len(sub)}, {statistics.median(ms):.1f} / {max(ms):.1f}"
+                )
         print(f"  {k:11s} " + "; ".join(parts))
 
     ext = [x for x in hover.first if x.answered and "outside the indexed repository" in x.text]
-    print(f"hover answers that only say the name comes from outside the repository: {len(ext)}/"
-          f"{sum(x.answered for x in hover.first)} (definition returns null for those by design)")
+    print(
+        f"hover answers that only say the name comes from outside the repository: {len(ext)}/"
+        f"{sum(x.answered for x in hover.first)} (definition returns null for those by design)"
+    )
     inside = [x for x in ext if "comes from `django." in x.text]
     print(f"  of which name a django.* module, i.e. a module of this very tree: {len(inside)}")
     for x in inside[:6]:
@@ -361,15 +390,19 @@ def main() -> None:
     print(f"definition landed on the index's own xref target (in-repo sites answered): {len(same)}/{len(agree)}")
     differ = [x for x in agree if x.landed != (x.pos.target_path, x.pos.target_line)]
     for x in differ[:8]:
-        print(f"  {x.pos.where} `{x.pos.anchor}` ({x.pos.stratum}): xref -> {x.pos.target_path}:{x.pos.target_line}, "
-              f"definition -> {x.landed[0]}:{x.landed[1]}")
+        print(
+            f"  {x.pos.where} `{x.pos.anchor}` ({x.pos.stratum}): xref -> {x.pos.target_path}:{x.pos.target_line}, "
+            f"definition -> {x.landed[0]}:{x.landed[1]}"
+        )
 
     for name, s in (("hover", hover), ("definition", definition)):
         nulls = [x for x in s.first if not x.answered and x.pos.klass == "in-repo"]
         print(f"{name}: null/error on in-repo sites (the index itself resolved them): {len(nulls)}")
         for x in nulls[:12]:
-            print(f"  {x.pos.where} `{x.pos.anchor}` ({x.pos.stratum}) -> {x.pos.target_path}:{x.pos.target_line}"
-                  + (f"  [{x.error[:120]}]" if x.error else ""))
+            print(
+                f"  {x.pos.where} `{x.pos.anchor}` ({x.pos.stratum}) -> {x.pos.target_path}:{x.pos.target_line}"
+                + (f"  [{x.error[:120]}]" if x.error else "")
+            )
         others = [x for x in s.first if not x.answered and x.pos.klass == "unresolved"]
         if others and name == "hover":
             print(f"{name}: null on django.* sites the index did not place: {len(others)}")

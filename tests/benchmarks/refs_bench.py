@@ -96,18 +96,27 @@ async def lsp_side(tree: Path, funcs: list[tuple[str, str, int, int]], queries: 
 
     drainer = asyncio.create_task(drain())
     caps = types.ClientCapabilities(window=types.WindowClientCapabilities(work_done_progress=True))
-    await client.initialize_async(types.InitializeParams(
-        capabilities=caps, root_uri=uris.from_fs_path(str(tree)), work_done_token="bench",
-        initialization_options={"indexWaitSeconds": 600}))
+    await client.initialize_async(
+        types.InitializeParams(
+            capabilities=caps,
+            root_uri=uris.from_fs_path(str(tree)),
+            work_done_token="bench",
+            initialization_options={"indexWaitSeconds": 600},
+        )
+    )
     client.initialized(types.InitializedParams())
     await asyncio.wait_for(done.wait(), 900)
     out: dict[str, Any] = {"refs": {}, "ms": []}
     for q, rel, line, col in funcs:
         doc = types.TextDocumentIdentifier(uri=uris.from_fs_path(str(tree / rel)) or "")
         t = time.perf_counter()
-        res = await client.text_document_references_async(types.ReferenceParams(
-            text_document=doc, position=types.Position(line=line - 1, character=col),
-            context=types.ReferenceContext(include_declaration=True)))
+        res = await client.text_document_references_async(
+            types.ReferenceParams(
+                text_document=doc,
+                position=types.Position(line=line - 1, character=col),
+                context=types.ReferenceContext(include_declaration=True),
+            )
+        )
         out["ms"].append((time.perf_counter() - t) * 1000)
         sites = []
         for loc in res or []:
@@ -135,8 +144,9 @@ def jedi_side(tree: Path, funcs: list[tuple[str, str, int, int]], cap_s: float) 
     import jedi
 
     project = jedi.Project(str(tree), added_sys_path=[str(tree)])
-    texts = {p.relative_to(tree).as_posix(): p.read_text(encoding="utf-8", errors="replace")
-             for p in tree.rglob("*.py")}
+    texts = {
+        p.relative_to(tree).as_posix(): p.read_text(encoding="utf-8", errors="replace") for p in tree.rglob("*.py")
+    }
     out: dict[str, Any] = {"refs": {}, "capped": [], "seconds": {}}
     for q, rel, line, col in funcs:
         name = q.rpartition(".")[2]
@@ -160,8 +170,10 @@ def jedi_side(tree: Path, funcs: list[tuple[str, str, int, int]], cap_s: float) 
                     hits = script.goto(ln, c, follow_imports=True)
                 except Exception:
                     continue
-                if not any(h.module_path and Path(h.module_path).resolve() == (tree / rel).resolve()
-                           and h.line == line for h in hits):
+                if not any(
+                    h.module_path and Path(h.module_path).resolve() == (tree / rel).resolve() and h.line == line
+                    for h in hits
+                ):
                     continue
                 try:
                     refs = script.get_references(ln, c, scope="file")
@@ -197,8 +209,9 @@ def main() -> None:
     tree = args.tree.resolve()
     funcs = pick_functions(tree, args.functions, args.seed)
     names = [q.rpartition(".")[2] for q, *_ in funcs]
-    queries = names[:10] + [n[:3] for n in names[10:15]] + ["gtobj", "rndr", "HttpResp", "QuerySet.filter",
-                                                             "models.Model"]
+    queries = (
+        names[:10] + [n[:3] for n in names[10:15]] + ["gtobj", "rndr", "HttpResp", "QuerySet.filter", "models.Model"]
+    )
     lsp = asyncio.run(lsp_side(tree, funcs, queries))
     jed = jedi_side(tree, funcs, args.jedi_cap_s)
     found = total = extra = 0
@@ -209,14 +222,26 @@ def main() -> None:
         found += len(ours & theirs)
         total += len(theirs)
         extra += len(ours - theirs)
-        rows.append({"qualname": q, "jedi": len(theirs), "ours": len(ours), "both": len(ours & theirs),
-                     "missed": sorted(theirs - ours)[:5], "extra": sorted(ours - theirs)[:5],
-                     "jedi_s": round(jed["seconds"][q], 1), "capped": q in jed["capped"]})
+        rows.append(
+            {
+                "qualname": q,
+                "jedi": len(theirs),
+                "ours": len(ours),
+                "both": len(ours & theirs),
+                "missed": sorted(theirs - ours)[:5],
+                "extra": sorted(ours - theirs)[:5],
+                "jedi_s": round(jed["seconds"][q], 1),
+                "capped": q in jed["capped"],
+            }
+        )
     report = {
         "functions": len(funcs),
-        "jedi_sites": total, "found_of_jedi": found, "ours_not_jedi": extra,
+        "jedi_sites": total,
+        "found_of_jedi": found,
+        "ours_not_jedi": extra,
         "jedi_capped": len(jed["capped"]),
-        "refs_p50_ms": round(statistics.median(lsp["ms"]), 1), "refs_p95_ms": round(pct(lsp["ms"], 0.95), 1),
+        "refs_p50_ms": round(statistics.median(lsp["ms"]), 1),
+        "refs_p95_ms": round(pct(lsp["ms"], 0.95), 1),
         "symbol_warm_p50_ms": round(statistics.median(lsp["symbol_warm_ms"]), 2),
         "symbol_warm_p95_ms": round(pct(lsp["symbol_warm_ms"], 0.95), 2),
         "symbol_cold_max_ms": round(max(lsp["symbol_cold_ms"]), 1),
@@ -229,8 +254,10 @@ def main() -> None:
     print(json.dumps(summary, indent=1))
     for r in rows:
         if r["missed"] or r["extra"]:
-            print(f"{r['qualname']}: jedi {r['jedi']} ours {r['ours']} both {r['both']}"
-                  f" missed {r['missed']} extra {r['extra']}")
+            print(
+                f"{r['qualname']}: jedi {r['jedi']} ours {r['ours']} both {r['both']}"
+                f" missed {r['missed']} extra {r['extra']}"
+            )
 
 
 if __name__ == "__main__":

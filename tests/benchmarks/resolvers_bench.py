@@ -51,8 +51,13 @@ def main() -> None:
             apps[n] = (App(os.path.join(a.repos, repo), cfg), kind)
         for i, it in enumerate(its):
             p = it["pointer"]
-            ref = PendingReference(anchor_text=p["text"].strip(), ref_type=RefType.OTHER, ref_target=it["subject"],
-                                   origin_path=p["path"], origin_line=p["line"])
+            ref = PendingReference(
+                anchor_text=p["text"].strip(),
+                ref_type=RefType.OTHER,
+                ref_target=it["subject"],
+                origin_path=p["path"],
+                origin_line=p["line"],
+            )
             gold = it["gold"][0]
             got = {}
             for n in names + ["ladder"]:
@@ -71,8 +76,12 @@ def main() -> None:
                         failures[n] += 1
                 ms = (time.perf_counter() - t0) * 1000
                 (cold if i == 0 else warm)[n].append(ms)
-                ok = bool(res and not res.is_external and res.target.rel_path == gold["path"]
-                          and gold["start_line"] <= res.target.line <= gold["end_line"])
+                ok = bool(
+                    res
+                    and not res.is_external
+                    and res.target.rel_path == gold["path"]
+                    and gold["start_line"] <= res.target.line <= gold["end_line"]
+                )
                 hits[n].append(ok)
                 got[n] = ok
             if len({got[n] for n in names}) > 1:
@@ -84,8 +93,10 @@ def main() -> None:
     print("|---|---:|---:|---:|---:|")
     for n in names + ["ladder"]:
         h = hits[n]
-        print(f"| {n} | {sum(h)}/{len(h)} ({100 * sum(h) / len(h):.1f}%) | {statistics.median(cold[n]):.1f} "
-              f"| {pctl(warm[n], 0.5):.1f} | {pctl(warm[n], 0.95):.1f} |")
+        print(
+            f"| {n} | {sum(h)}/{len(h)} ({100 * sum(h) / len(h):.1f}%) | {statistics.median(cold[n]):.1f} "
+            f"| {pctl(warm[n], 0.5):.1f} | {pctl(warm[n], 0.95):.1f} |"
+        )
     print(f"disagreements between single resolvers: {len(disagreements)}")
     for d in disagreements:
         print("  ", d)
