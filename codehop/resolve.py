@@ -88,6 +88,9 @@ def _no_mount(path: str) -> object:
     return None
 
 
+_TYPESHED = frozenset({"typeshed", "typeshed-fallback"})
+
+
 @dataclass(frozen=True, slots=True)
 class Boundary:
     """The trust boundary a position-based rung's landing must pass: the repository, plus the chosen
@@ -102,6 +105,10 @@ class Boundary:
         """Where a landing goes: its path relative to the repository, its absolute path in the
         environment (mounted), or None outside both (external: named, never fetched)."""
         path = path.resolve()
+        if _TYPESHED.intersection(path.parts):
+            # the standard library's stubs vendored by a tool (jedi/third_party/typeshed, basedpyright's
+            # typeshed-fallback) are not that tool's package code: the stdlib stays external
+            return None
         if self.environment(path):  # first: a `.venv` inside the repository is the environment's
             return str(path) if self.mount(str(path)) is not None else None
         root = self.root.resolve()

@@ -4,7 +4,9 @@ A copy never carries the fixture's own `.codehop/` (running the README's `codeho
 --repo fixtures_repos/...` leaves one there, and a test must start from a clean repository).
 Resolver deadlines are raised for the whole run (and the subprocesses it starts), so Jedi's
 cold start on a loaded two-core machine is not mistaken for a failure; tests that measure a
-timeout pass their own.
+timeout pass their own. The virtualenv the suite itself runs in (`$VIRTUAL_ENV`, when the README's
+commands run in an activated one) is codehop's environment, not a fixture's: it is dropped, and
+the tests that exercise an environment name theirs.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import pytest
 from shared import FIXTURES, copy_fixture
 
 os.environ.setdefault("CODEHOP_RESOLVER_TIMEOUT_S", "60")
+os.environ.pop("VIRTUAL_ENV", None)
 
 
 @pytest.fixture

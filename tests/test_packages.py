@@ -305,3 +305,17 @@ async def test_mcp_ask_answers_from_the_package(app_with_venv: Path, cache: Path
     [item] = [c for c in data["context"] if c["qualname"] == "minireq.adapters.HTTPAdapter"]
     assert item["source"] == "environment" and item["package"] == "minireq==1.2.0"
     assert item["path"] == "minireq/adapters.py"
+
+
+def test_stdlib_stubs_vendored_by_a_tool_stay_external(tmp_path: Path) -> None:
+    """A landing in typeshed vendored inside an installed tool (jedi/third_party/typeshed/stdlib/
+    builtins.pyi, basedpyright's typeshed-fallback) is the standard library, not that tool's package:
+    outside the trust boundary even when the tool's site directory is the chosen environment's."""
+    from codehop.resolve import Boundary
+
+    site = tmp_path / "venv" / "lib" / "python3.11" / "site-packages"
+    boundary = Boundary(tmp_path / "repo", environment=lambda p: site in p.parents, mount=lambda p: p)
+    for stub in ("jedi/third_party/typeshed/stdlib/builtins.pyi", "basedpyright/dist/typeshed-fallback/stdlib/os.pyi"):
+        assert boundary.place(site / stub) is None
+    assert boundary.place(site / "minireq" / "sessions.py") == str(site / "minireq" / "sessions.py")
+    assert boundary.place(tmp_path / "repo" / "app" / "client.py") == "app/client.py"
