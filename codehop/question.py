@@ -199,6 +199,33 @@ class SubjectFinder:
                             return f"{k}.{b.name}", c.start_line + i, line.strip()
         return None
 
+    def _valued(self, subjects: list[Subject]) -> list[Subject]:
+        """A member that is only annotated in its class body (`http_version: bytes`) holds no value
+        there, however the question named it (`Request.http_version` or "the http_version of a
+        Request"): the constructor parameter of that name answers it, else the method that assigns it."""
+        out: list[Subject] = []
+        for sub in subjects:
+            out.append(sub)
+            written, _, name = sub.dotted.rpartition(".")
+            cls = self._is_class(written) if written and sub.parameter is None and not sub.assigned else None
+            if cls is None:
+                continue
+            b = self.table.binding_of(sub.dotted)
+            if b is None or b.kind is not BindingKind.VALUE or b.value:
+                continue
+            if any(s.parameter is not None and s.parameter.name == name for s in subjects):
+                continue  # already read as the constructor's parameter
+            init = self.init_parameters(cls)
+            param = next((p for p in init[1] if p.name == name and not p.kind), None) if init else None
+            if init is not None and param is not None:
+                out[-1] = Subject(dotted=init[0], mentions=sub.mentions, parameter=param)
+                continue
+            if not any(s.assigned and s.dotted.startswith(cls + ".") for s in subjects):
+                hit = self._assignment(cls, name)
+                if hit is not None:
+                    out.append(Subject(dotted=hit[0], mentions=sub.mentions, assigned=hit[1:]))
+        return out
+
     def _where(self, dotted: str) -> str:
         res = self.table.resolve(dotted)
         if res is None or res.is_external:
@@ -898,6 +925,7 @@ class SubjectFinder:
                 continue
             named.add(t.text)
             unplaced.append(t.text)
+        subjects = self._valued(subjects)
         subjects = _order(subjects)
         absent = [replace(a, owner_at=self._where(a.owner)) for a in _dedup_absent(absent)]
         return Reading(

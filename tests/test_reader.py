@@ -83,9 +83,22 @@ def test_default_through_a_kwargs_forward_is_a_hop_of_its_own(repo):
     assert "pool_size" in a.answer and "defaults to `5`" in a.answer and "shelf/pool.py" in a.answer
 
 
-def test_annotated_attribute_answers_the_assignment(app):
-    a = ask(app, "what's the default of expire_on_commit on a Session?")
-    assert "defaults to `True`" in a.answer
+@pytest.mark.parametrize(
+    "question",
+    [
+        "what's the default of expire_on_commit on a Session?",
+        # named as one dotted member: the same annotation-only line (session.py:5), the same answer
+        "what's `Session.expire_on_commit` by default?",
+        "is shelf.session.Session.expire_on_commit on unless I pass it?",
+    ],
+    ids=["words", "dotted", "qualified"],
+)
+def test_annotated_attribute_answers_the_assignment(app, question):
+    """plain_questions: `Session.expire_on_commit: bool` (session.py:5) holds no value; the constructor's
+    parameter `expire_on_commit=True` (session.py:7) does, however the member is named."""
+    a = ask(app, question)
+    assert "defaults to `True`" in a.answer, a.answer
+    assert "Annotated only" not in a.answer
 
 
 def test_two_subjects_both_need_their_declaration(repo):
