@@ -35,6 +35,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from codehop.dependents import Dependents, DependentsFinder, Relation, Site
+from codehop.orchestrator import MAX_QUESTION_CHARS
 from codehop.records import (
     Answer,
     BindingKind,
@@ -50,7 +51,6 @@ if TYPE_CHECKING:
     from codehop.store import SqliteStore
     from codehop.symbols import SymbolTable
 
-MAX_QUESTION_CHARS = 4000
 MAX_SUBJECTS = 3  # declarations answered for one ambiguous name
 
 
