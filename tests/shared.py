@@ -10,6 +10,20 @@ FIXTURES = Path(__file__).resolve().parent.parent / "fixtures_repos"
 
 # the Answer JSON of DESIGN.md, as every front-end returns it
 CONTRACT_KEYS = {"question", "answer", "answer_completeness", "state", "pending_references", "context", "hops", "stats"}
+# the keys every context item carries (DESIGN.md's contract; `untrusted_text` and `relation` only when they apply)
+ITEM_KEYS = {
+    "path",
+    "start_line",
+    "end_line",
+    "qualname",
+    "kind",
+    "hop",
+    "via",
+    "provenance",
+    "text",
+    "truncated",
+    "source",
+}
 
 
 def live_group_members(pgid: int) -> list[int]:

@@ -7,7 +7,7 @@ context starts with the pointer alone and any declaration must come from the hop
 from __future__ import annotations
 
 import pytest
-from shared import CONTRACT_KEYS
+from shared import CONTRACT_KEYS, ITEM_KEYS
 
 import codehop
 from codehop.app import App, Config
@@ -109,19 +109,7 @@ def test_public_api_contract(fixture_repo):
     assert set(d) == CONTRACT_KEYS
     assert d["state"] == "complete" and d["answer_completeness"] == "complete"
     item = d["context"][0]
-    assert set(item) == {
-        "path",
-        "start_line",
-        "end_line",
-        "qualname",
-        "kind",
-        "hop",
-        "via",
-        "provenance",
-        "text",
-        "truncated",
-        "source",
-    }
+    assert set(item) == ITEM_KEYS
     assert {"loops", "context_tokens", "retrieve_ms", "resolve_ms", "generate_ms"} <= set(d["stats"])
 
 

@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from shared import CONTRACT_KEYS
+from shared import CONTRACT_KEYS, ITEM_KEYS
 
 from codehop.app import App, Config
 from codehop.context import build_context, dependents, render_markdown
@@ -14,19 +14,6 @@ from codehop.errors import UsageError
 from codehop.orchestrator import Limits
 from codehop.records import Answer, Chunk, ChunkKind, Completeness, ContextItem, State, Via
 
-ITEM_KEYS = {
-    "path",
-    "start_line",
-    "end_line",
-    "qualname",
-    "kind",
-    "hop",
-    "via",
-    "provenance",
-    "text",
-    "truncated",
-    "source",
-}
 CONTEXT_KEYS = CONTRACT_KEYS | {"manifest", "left_out"}
 
 
