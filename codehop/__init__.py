@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from codehop.api import ask
-    from codehop.records import Answer
+    from codehop.kernel.records import Answer
 
 __all__ = ["Answer", "ask"]
 
@@ -21,7 +21,7 @@ def __getattr__(name: str) -> Any:
 
         return ask
     if name == "Answer":
-        from codehop.records import Answer
+        from codehop.kernel.records import Answer
 
         return Answer
     raise AttributeError(name)

@@ -1,3 +1,3 @@
-from codehop.cli import main
+from codehop.frontends.cli import main
 
 main()

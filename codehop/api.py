@@ -1,13 +1,13 @@
-"""The Python API: `codehop.ask(...)` and `codehop.context(...)`."""
+"""The Python API: `codehop.ask(...)` and `codehop.answer.context(...)`."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Sequence
 
+from codehop.answer.orchestrator import Limits
 from codehop.app import Config, app_for, parse_resolvers
-from codehop.orchestrator import Limits
-from codehop.records import Answer
+from codehop.kernel.records import Answer
 
 
 def ask(

@@ -13,21 +13,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from codehop.environment import PythonEnvironment, find_environment
-from codehop.errors import UsageError
-from codehop.indexer import IndexReport, index_repo
-from codehop.orchestrator import Navigator
-from codehop.packages import PackageIndexes
-from codehop.protocols import Generator, Resolver
-from codehop.resolve import Boundary, Ladder, RegexResolver, SymbolTableResolver
-from codehop.retrieval import Neighbours, retrieve
-from codehop.symbols import SymbolTable
+from codehop.answer.orchestrator import Navigator
+from codehop.answer.retrieval import Neighbours, retrieve
+from codehop.index.environment import PythonEnvironment, find_environment
+from codehop.index.indexer import IndexReport, index_repo
+from codehop.index.packages import PackageIndexes
+from codehop.index.symbols import SymbolTable
+from codehop.kernel.errors import UsageError
+from codehop.kernel.protocols import Generator, Resolver
+from codehop.resolve.ladder import Boundary, Ladder, RegexResolver, SymbolTableResolver
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from codehop.dependents import DependentsFinder
-    from codehop.records import Answer
+    from codehop.answer.dependents import DependentsFinder
+    from codehop.kernel.records import Answer
 
 RESOLVER_NAMES = ("symbol_table", "jedi", "lsp", "regex", "llm")
 DEFAULT_RESOLVERS = ("symbol_table", "jedi", "lsp", "regex")
@@ -150,7 +150,7 @@ class App:
     def graph_neighbours(self) -> Neighbours | None:
         if not self.config.use_graph:
             return None
-        from codehop.graph_context import GraphContext
+        from codehop.answer.graph_context import GraphContext
 
         if self._graph is None:
             self._graph = GraphContext(self.store, self.table)
@@ -167,7 +167,7 @@ class App:
         if name == "symbol_table":
             return SymbolTableResolver(self.table)
         if name == "jedi":
-            from codehop.jedi_resolver import JediResolver
+            from codehop.resolve.jedi_resolver import JediResolver
 
             return JediResolver(
                 str(self.root),
@@ -177,7 +177,7 @@ class App:
                 boundary=self.boundary(),
             )
         if name == "lsp":
-            from codehop.lsp_resolver import LspResolver
+            from codehop.resolve.lsp_resolver import LspResolver
 
             return LspResolver(
                 str(self.root),
@@ -192,7 +192,7 @@ class App:
         if name == "regex":
             return RegexResolver(self.table, str(self.root))
         if name == "llm":
-            from codehop.anthropic_generator import AnthropicGenerator, AnthropicResolver
+            from codehop.answer.anthropic_generator import AnthropicGenerator, AnthropicResolver
 
             return AnthropicResolver.from_generator(AnthropicGenerator.from_env(self.table), str(self.root))
         raise UsageError(f"unknown resolver {name!r}; choose from {', '.join(RESOLVER_NAMES)}")
@@ -203,11 +203,11 @@ class App:
     def generator(self, name: str | None = None) -> Generator:
         name = name or self.config.generator
         if name == "offline":
-            from codehop.offline import OfflineGenerator
+            from codehop.answer.offline import OfflineGenerator
 
             return OfflineGenerator(self.table)
         if name == "anthropic":
-            from codehop.anthropic_generator import AnthropicGenerator
+            from codehop.answer.anthropic_generator import AnthropicGenerator
 
             return AnthropicGenerator.from_env(self.table)
         raise UsageError(f"unknown generator {name!r}; choose offline or anthropic")
@@ -228,13 +228,13 @@ class App:
 
     def navigation_answerer(self) -> Callable[[str, int], Answer | None]:
         """Navigation questions ("what calls X") answered from the dependents engine."""
-        from codehop.navquestion import NavigationAnswerer
+        from codehop.answer.navquestion import NavigationAnswerer
 
         return NavigationAnswerer(self.store, self.table, self.dependents_finder()).answer
 
     def dependents_finder(self) -> DependentsFinder:
         """The dependents engine over the current index (kept: it caches file tokens by stat)."""
-        from codehop.dependents import DependentsFinder
+        from codehop.answer.dependents import DependentsFinder
 
         with self._lock:
             finder = self._finder
@@ -270,7 +270,7 @@ _APPS_LOCK = threading.Lock()
 
 def app_for(repo: str | os.PathLike[str], config: Config | None = None) -> App:
     """A warm App per repository in this process; refreshed (incrementally) on each use."""
-    from codehop.walk import repo_root
+    from codehop.index.walk import repo_root
 
     root = str(repo_root(repo))
     key = (root, (config or Config()).index_dir)

@@ -18,8 +18,8 @@ class Check:
 
 
 def run_checks(repo: str, index_dir: str | None) -> list[Check]:
-    from codehop.errors import CodehopError
-    from codehop.walk import repo_root
+    from codehop.index.walk import repo_root
+    from codehop.kernel.errors import CodehopError
 
     try:
         root = repo_root(repo)
@@ -36,8 +36,8 @@ def run_checks(repo: str, index_dir: str | None) -> list[Check]:
 
 def _environment(root: Path) -> Check:
     """Which Python environment's packages the repository uses, and why (never an error: none is fine)."""
-    from codehop.environment import distributions, find_environment
-    from codehop.errors import CodehopError
+    from codehop.index.environment import distributions, find_environment
+    from codehop.kernel.errors import CodehopError
 
     try:
         if os.environ.get("CODEHOP_NO_ENV", "") not in ("", "0"):
@@ -53,10 +53,10 @@ def _environment(root: Path) -> Check:
 
 
 def _index(root: Path, index_dir: str | None) -> Check:
-    from codehop.errors import CodehopError
-    from codehop.indexer import index_dir_for, locate_index
-    from codehop.store import SqliteStore, damage
-    from codehop.walk import walk_python_files
+    from codehop.index.indexer import index_dir_for, locate_index
+    from codehop.index.store import SqliteStore, damage
+    from codehop.index.walk import walk_python_files
+    from codehop.kernel.errors import CodehopError
 
     path = index_dir_for(root, index_dir) / "index.db"
     if not path.exists():  # not a fault: `ask` and the servers index on first use

@@ -1,1 +1,2 @@
-"""Bridges to language servers; see :mod:`lsp_bridge.client` for the stdio LSP client."""
+"""A stdio LSP client for language servers (basedpyright, jedi-language-server): a library that knows
+nothing of codehop. codehop's own LSP server for editors is :mod:`codehop.frontends.lsp_server`."""

@@ -135,7 +135,7 @@ def reader(repo: str, seconds: float) -> dict[str, object]:
 
 
 def writer(repo: str, seconds: float) -> dict[str, object]:
-    from codehop.indexer import index_repo
+    from codehop.index.indexer import index_repo
 
     root = Path(repo)
     counts: dict[str, object] = {"updates": 0, "errors": []}

@@ -18,13 +18,13 @@ from typing import Any
 import pytest
 from messages_server import MessagesServer, Reply, error_reply, text_reply, tool_reply
 
-from codehop.anthropic_generator import SYSTEM_PROMPT, AnthropicGenerator, build_client
-from codehop.errors import GenerationError
-from codehop.indexer import index_repo
-from codehop.records import Completeness, ContextItem, PendingReference, RefType
-from codehop.retrieval import retrieve
-from codehop.store import SqliteStore
-from codehop.symbols import SymbolTable
+from codehop.answer.anthropic_generator import SYSTEM_PROMPT, AnthropicGenerator, build_client
+from codehop.answer.retrieval import retrieve
+from codehop.index.indexer import index_repo
+from codehop.index.store import SqliteStore
+from codehop.index.symbols import SymbolTable
+from codehop.kernel.errors import GenerationError
+from codehop.kernel.records import Completeness, ContextItem, PendingReference, RefType
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures_repos"
 FAKE_KEY = "sk-ant-test-0123456789-not-a-real-key"

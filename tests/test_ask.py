@@ -10,8 +10,8 @@ import pytest
 from shared import CONTRACT_KEYS, ITEM_KEYS
 
 import codehop
+from codehop.answer.orchestrator import Limits
 from codehop.app import App, Config
-from codehop.orchestrator import Limits
 
 POINTERS = [
     # fixture, question, declaration (path, line), ref_type of the hop

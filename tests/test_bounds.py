@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from codehop.answer.orchestrator import Limits, Navigator
 from codehop.app import App, Config
-from codehop.orchestrator import Limits, Navigator
-from codehop.records import (
+from codehop.kernel.records import (
     Completeness,
     ContextItem,
     Generation,
@@ -29,7 +29,7 @@ from codehop.records import (
     State,
     Via,
 )
-from codehop.resolve import Ladder, SymbolTableResolver
+from codehop.resolve.ladder import Ladder, SymbolTableResolver
 
 FAKE_SERVER = Path(__file__).resolve().parent / "fake_lsp_servers" / "fake_server.py"
 

@@ -9,7 +9,7 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from codehop.cli import main
+from codehop.frontends.cli import main
 
 
 def run(*args: str):  # type: ignore[no-untyped-def]
@@ -66,8 +66,8 @@ def test_ask_json_and_human(fixture_repo):
 
 def test_xrefs_stats_count_hops(fixture_repo):
     repo = str(fixture_repo("reexport_chain"))
+    from codehop.answer.orchestrator import Limits
     from codehop.app import App, Config
-    from codehop.orchestrator import Limits
 
     App(repo, Config(retrieve_k=1, use_graph=False)).navigator().ask("Where is `shop.Cart` defined?", Limits())
     stats = json.loads(run("xrefs", "--repo", repo, "--stats", "--json").output)
@@ -98,7 +98,7 @@ def test_module_entry_point_and_fast_help():
     out = subprocess.run([sys.executable, "-m", "codehop", "--help"], capture_output=True, text=True, check=True)
     assert "ask" in out.stdout and "index" in out.stdout
     probe = (
-        "import sys, codehop.cli; heavy = [m for m in ('tree_sitter', 'jedi', 'networkx', 'anthropic',"
+        "import sys, codehop.frontends.cli; heavy = [m for m in ('tree_sitter', 'jedi', 'networkx', 'anthropic',"
         " 'pygls', 'sqlite3', 'mcp') if m in sys.modules]; print(heavy)"
     )
     loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)

@@ -29,7 +29,7 @@ from pygls import uris
 from pytest_lsp import ClientServerConfig, LanguageClient
 
 import codehop
-from codehop.indexer import index_repo
+from codehop.index.indexer import index_repo
 
 PROJECT = Path(__file__).resolve().parent.parent
 HELPERS = Path(__file__).resolve().parent / "crash_helpers.py"
@@ -118,7 +118,7 @@ def test_queries_in_threads_and_processes_during_updates(repo):
 # ---------------------------------------------------------------- the LSP server's hover, same writer
 
 SERVER = ClientServerConfig(
-    server_command=[sys.executable, "-m", "lsp_bridge.server"],
+    server_command=[sys.executable, "-m", "codehop.frontends.lsp_server"],
     server_env={**{k: v for k, v in os.environ.items() if k != "CODEHOP_INDEX_DIR"}, "PYTHONPATH": str(PROJECT)},
 )
 

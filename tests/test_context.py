@@ -1,4 +1,4 @@
-"""codehop.context: build_context, render_markdown and dependents on real indexes of fixtures_repos/."""
+"""codehop.answer.context: build_context, render_markdown and dependents on real indexes of fixtures_repos/."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 from shared import CONTRACT_KEYS, ITEM_KEYS
 
+from codehop.answer.context import build_context, dependents, render_markdown
+from codehop.answer.orchestrator import Limits
 from codehop.app import App, Config
-from codehop.context import build_context, dependents, render_markdown
-from codehop.errors import UsageError
-from codehop.orchestrator import Limits
-from codehop.records import Answer, Chunk, ChunkKind, Completeness, ContextItem, State, Via
+from codehop.kernel.errors import UsageError
+from codehop.kernel.records import Answer, Chunk, ChunkKind, Completeness, ContextItem, State, Via
 
 CONTEXT_KEYS = CONTRACT_KEYS | {"manifest", "left_out"}
 
@@ -276,8 +276,8 @@ def test_a_string_key_brings_the_registry_that_holds_it(app_for_fixture):
 def test_reading_a_task_finds_the_declarations_it_names(app_for_fixture, task, subjects):
     """blast_radius: names are kept only when the index declares them; an owner class named with its
     member is not a subject of its own; a sentence-initial capital word is prose."""
-    from codehop.manifest import _without_owners
-    from codehop.task import read_task
+    from codehop.answer.manifest import _without_owners
+    from codehop.answer.task import read_task
 
     app = app_for_fixture("blast_radius")
     reading = read_task(app.store, task)

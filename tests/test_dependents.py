@@ -1,4 +1,4 @@
-"""codehop.dependents on a real index of fixtures_repos/dependents (and inherited_member).
+"""codehop.answer.dependents on a real index of fixtures_repos/dependents (and inherited_member).
 
 Every list is exact: a missing site and an extra site both fail.
 """
@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from codehop.answer.context import declaration
+from codehop.answer.dependents import DependentsFinder, Relation
 from codehop.app import App
-from codehop.context import declaration
-from codehop.dependents import DependentsFinder, Relation
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""Finding the repository's Python environment (codehop/environment.py), with real virtualenvs.
+"""Finding the repository's Python environment (codehop/index/environment.py), with real virtualenvs.
 
 Fixture: `fixtures_repos/app_with_venv/` (an app importing `minireq`) and the package
 `tests/data/minireq/`, built into a real wheel and installed into a real `.venv` inside a copy
@@ -14,14 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from codehop.environment import (
+from codehop.index.environment import (
     EnvReason,
     distribution_of,
     distributions,
     find_environment,
     package_cache_dir,
 )
-from codehop.errors import UsageError
+from codehop.kernel.errors import UsageError
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -103,7 +103,7 @@ def test_half_installed_distribution_is_skipped(tmp_path: Path) -> None:
     good.mkdir()
     (good / "METADATA").write_text("Metadata-Version: 2.1\nName: Good_Pkg\nVersion: 2.0\n\nName: not-this\n")
     (good / "RECORD").write_text("good_pkg/__init__.py,,\ngood_pkg/x.py,,\nGood_Pkg-2.0.dist-info/RECORD,,\n")
-    from codehop.environment import PythonEnvironment
+    from codehop.index.environment import PythonEnvironment
 
     env = PythonEnvironment(
         python=sys.executable,

@@ -10,9 +10,9 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from codehop.cli import main
-from codehop.render import terminal_safe
-from codehop.untrusted import instruction_score, looks_like_instructions
+from codehop.frontends.cli import main
+from codehop.frontends.render import terminal_safe
+from codehop.kernel.untrusted import instruction_score, looks_like_instructions
 
 # every control character but newline and tab, in C0, DEL and C1
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -224,8 +224,8 @@ def test_nothing_on_a_pipe_but_a_final_summary_on_stderr(fixture_repo):
 def test_hover_fences_code_that_holds_backticks(tmp_path):
     """A declaration whose text holds a ``` run (a markdown snippet in a string): the hover's code
     fence is longer, so the repository text cannot close it and speak as markdown."""
+    from codehop.answer.navigation import hover_markdown
     from codehop.app import App
-    from codehop.navigation import hover_markdown
 
     repo = tmp_path / "md"
     (repo / "pkg").mkdir(parents=True)

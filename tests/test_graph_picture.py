@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from codehop.cli import main
+from codehop.frontends.cli import main
 from graphs import RenderTimeout, render_svg
 
 needs_dot = pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz dot not installed")

@@ -29,13 +29,13 @@ from click.testing import CliRunner
 from shared import copy_fixture
 
 import codehop
+from codehop.answer.orchestrator import Limits
 from codehop.app import App, Config
-from codehop.cli import main
-from codehop.indexer import index_repo
-from codehop.orchestrator import Limits
-from codehop.records import Answer, Location, PendingReference, Provenance, RefType, Resolution, State
-from codehop.resolve import Ladder
-from codehop.store import SqliteStore
+from codehop.frontends.cli import main
+from codehop.index.indexer import index_repo
+from codehop.index.store import SqliteStore
+from codehop.kernel.records import Answer, Location, PendingReference, Provenance, RefType, Resolution, State
+from codehop.resolve.ladder import Ladder
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures_repos"
 PROJECT = Path(__file__).resolve().parent.parent

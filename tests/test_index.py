@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from codehop.chunking import module_name, parse_file
-from codehop.errors import RepoNotFoundError
-from codehop.indexer import index_repo, repo_key
-from codehop.records import ChunkKind, RefType
-from codehop.store import SqliteStore
-from codehop.symbols import SymbolTable
-from codehop.words import split_identifiers
+from codehop.index.chunking import module_name, parse_file
+from codehop.index.indexer import index_repo, repo_key
+from codehop.index.store import SqliteStore
+from codehop.index.symbols import SymbolTable
+from codehop.kernel.errors import RepoNotFoundError
+from codehop.kernel.records import ChunkKind, RefType
+from codehop.kernel.words import split_identifiers
 
 
 def test_chunks_of_a_class_and_its_methods(fixture_repo):
@@ -80,7 +80,7 @@ def test_reexport_chain_xrefs_resolve_to_declarations(fixture_repo):
 
 def test_star_import_honours_all(fixture_repo):
     """reexport_chain: `_helper` is not in flow.__all__, so `shop.api._helper` does not exist."""
-    from codehop.symbols import SymbolTable
+    from codehop.index.symbols import SymbolTable
 
     store, _ = index_repo(fixture_repo("reexport_chain"))
     table = SymbolTable(store)
@@ -101,7 +101,7 @@ def test_alias_xrefs(fixture_repo):
 
 def test_inherited_config_star_import(fixture_repo):
     """inherited_config: prod.py star-imports base.py; TIMEOUT comes from base.py:4."""
-    from codehop.symbols import SymbolTable
+    from codehop.index.symbols import SymbolTable
 
     store, _ = index_repo(fixture_repo("inherited_config"))
     table = SymbolTable(store)

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
+from codehop.answer.orchestrator import Limits
 from codehop.app import App, Config
-from codehop.jedi_resolver import JediResolver
-from codehop.lsp_resolver import LspResolver
-from codehop.orchestrator import Limits
-from codehop.records import Location, PendingReference, Provenance, RefType, Resolution
-from codehop.resolve import Ladder, SymbolTableResolver
+from codehop.kernel.records import Location, PendingReference, Provenance, RefType, Resolution
+from codehop.resolve.jedi_resolver import JediResolver
+from codehop.resolve.ladder import Ladder, SymbolTableResolver
+from codehop.resolve.lsp_resolver import LspResolver
 
 FAKE = Path(__file__).parent / "fake_lsp_servers" / "fake_server.py"
 # wire/client.py:31 `response = self._transport.handle_request(url)`: only inference lands it

@@ -11,12 +11,12 @@ import pytest
 CASES = [
     # module imported, modules that must NOT be loaded as a result
     ("codehop", ["tree_sitter", "jedi", "networkx", "anthropic", "pygls", "click", "sqlite3"]),
-    ("codehop.records", ["codehop.store", "codehop.chunking", "tree_sitter", "sqlite3"]),
-    ("codehop.errors", ["codehop.records", "sqlite3"]),
-    ("codehop.cli", ["tree_sitter", "jedi", "networkx", "anthropic", "pygls", "codehop.store"]),
-    ("codehop.store", ["tree_sitter", "jedi", "networkx", "anthropic", "pygls", "click"]),
-    ("codehop.chunking", ["codehop.store", "jedi", "networkx", "anthropic", "pygls", "click"]),
-    ("codehop.orchestrator", ["tree_sitter", "jedi", "anthropic", "pygls", "click", "networkx"]),
+    ("codehop.kernel.records", ["codehop.index.store", "codehop.index.chunking", "tree_sitter", "sqlite3"]),
+    ("codehop.kernel.errors", ["codehop.kernel.records", "sqlite3"]),
+    ("codehop.frontends.cli", ["tree_sitter", "jedi", "networkx", "anthropic", "pygls", "codehop.index.store"]),
+    ("codehop.index.store", ["tree_sitter", "jedi", "networkx", "anthropic", "pygls", "click"]),
+    ("codehop.index.chunking", ["codehop.index.store", "jedi", "networkx", "anthropic", "pygls", "click"]),
+    ("codehop.answer.orchestrator", ["tree_sitter", "jedi", "anthropic", "pygls", "click", "networkx"]),
     ("codehop.app", ["jedi", "anthropic", "pygls", "click", "networkx", "lsp_bridge"]),
     ("graphs", ["codehop", "jedi", "pygls", "tree_sitter"]),
     ("lsp_bridge.client", ["codehop", "jedi", "tree_sitter", "networkx"]),
@@ -50,7 +50,7 @@ COMMANDS = [
 ]
 _RUN_CLI = """
 import sys
-from codehop.cli import main
+from codehop.frontends.cli import main
 heavy = sys.argv.pop(1).split(",")
 sys.argv[0] = "codehop"
 try:

@@ -10,10 +10,10 @@ import pytest
 from messages_server import MessagesServer, error_reply, tool_reply
 from shared import copy_fixture
 
-from codehop.anthropic_generator import AnthropicResolver, build_client
+from codehop.answer.anthropic_generator import AnthropicResolver, build_client
 from codehop.app import App, Config
-from codehop.records import PendingReference, Provenance, RefType
-from codehop.resolve import Ladder, SymbolTableResolver
+from codehop.kernel.records import PendingReference, Provenance, RefType
+from codehop.resolve.ladder import Ladder, SymbolTableResolver
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures_repos"
 # `cart` is a local variable in app.py:8: the symbol table cannot place `cart.add`

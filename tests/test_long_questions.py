@@ -19,8 +19,8 @@ from pytest_lsp import LanguageClient
 from test_lsp_server import SERVER, copy_fixture, initialize
 from test_mcp_server import call, mcp_session, ok
 
-from codehop.cli import main
-from codehop.orchestrator import MAX_QUESTION_CHARS
+from codehop.answer.orchestrator import MAX_QUESTION_CHARS
+from codehop.frontends.cli import main
 
 QUESTION = "what does set do on a Crate " + "and then some more words " * 4200
 BOUND_S = 1.0  # measured ~0.02-0.05 s per ask once indexed; generous for a loaded 2-core machine

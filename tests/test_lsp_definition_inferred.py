@@ -1,7 +1,7 @@
 """`codehop lsp` go-to-definition through the pointers the symbol table learned (issue 12): a
 member inherited through a subscripted generic base, a class rebound after its body by
 hand-applied decorators, an export made by a module `__getattr__`. A real pytest-lsp client
-drives `python -m lsp_bridge.server` over stdio on a copy of fixtures_repos/inferred.
+drives `python -m codehop.frontends.lsp_server` over stdio on a copy of fixtures_repos/inferred.
 
 Lines are 1-based, as in fixtures_repos/README.md; LSP lines are one less.
 """
@@ -27,7 +27,9 @@ SERVER_ENV = {k: v for k, v in os.environ.items() if k not in ("CODEHOP_INDEX_DI
 # the symbol table alone must land: no Jedi or language-server fallback may hide a miss
 SERVER_ENV["CODEHOP_RESOLVERS"] = "symbol_table"
 SERVER_ENV["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
-SERVER = ClientServerConfig(server_command=[sys.executable, "-m", "lsp_bridge.server"], server_env=SERVER_ENV)
+SERVER = ClientServerConfig(
+    server_command=[sys.executable, "-m", "codehop.frontends.lsp_server"], server_env=SERVER_ENV
+)
 
 
 @pytest.fixture(scope="module")

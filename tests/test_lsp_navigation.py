@@ -1,4 +1,4 @@
-"""lsp_bridge.server's navigation features, driven by a real pytest-lsp client over stdio:
+"""codehop.frontends.lsp_server's navigation features, driven by a real pytest-lsp client over stdio:
 references through pointers, call hierarchy, type hierarchy, document and workspace symbols.
 
 Fixtures: fixtures_repos/dependents (callers through re-exports, `as`, aliases, a module alias;

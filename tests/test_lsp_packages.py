@@ -1,7 +1,7 @@
 """`codehop lsp` go-to-definition and hover into an installed package: `s.get(...)` in
 fixtures_repos/app_with_venv (app/client.py:12), whose `.venv` holds a real wheel of
 tests/data/minireq, opens the package's file at `Session.get`. A real pytest-lsp client drives
-`python -m lsp_bridge.server` over stdio; the package index goes to a temporary XDG cache.
+`python -m codehop.frontends.lsp_server` over stdio; the package index goes to a temporary XDG cache.
 """
 
 from __future__ import annotations
@@ -31,7 +31,9 @@ SERVER_ENV = {
 SERVER_ENV["CODEHOP_RESOLVERS"] = "symbol_table"  # the table must cross the boundary by itself
 SERVER_ENV["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="codehop-lsp-pkg-cache-")
 SERVER_ENV["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
-SERVER = ClientServerConfig(server_command=[sys.executable, "-m", "lsp_bridge.server"], server_env=SERVER_ENV)
+SERVER = ClientServerConfig(
+    server_command=[sys.executable, "-m", "codehop.frontends.lsp_server"], server_env=SERVER_ENV
+)
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""lsp_bridge.server never blocks, never dies: each robustness case is followed by a request the
+"""codehop.frontends.lsp_server never blocks, never dies: each robustness case is followed by a request the
 server must answer. Some cases speak raw JSON-RPC over the server's stdio (an oversize header,
 timing the process's end); the others use pytest-lsp's client.
 
@@ -47,7 +47,7 @@ class RawClient:
 
     def __init__(self, cwd: Path) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "lsp_bridge.server"],
+            [sys.executable, "-m", "codehop.frontends.lsp_server"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,

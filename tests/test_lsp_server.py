@@ -1,4 +1,4 @@
-"""End-to-end tests of lsp_bridge.server: a real pytest-lsp client drives `python -m lsp_bridge.server`
+"""End-to-end tests of codehop.frontends.lsp_server: a real pytest-lsp client drives `python -m codehop.frontends.lsp_server`
 over stdio, on copies of fixture repositories (indexing writes `.codehop/` into the copy).
 
 Lines in docstrings are 1-based, as in fixtures_repos/README.md; LSP lines are one less.
@@ -37,7 +37,9 @@ CAPABILITIES = types.ClientCapabilities(
 )
 
 
-SERVER = ClientServerConfig(server_command=[sys.executable, "-m", "lsp_bridge.server"], server_env=SERVER_ENV)
+SERVER = ClientServerConfig(
+    server_command=[sys.executable, "-m", "codehop.frontends.lsp_server"], server_env=SERVER_ENV
+)
 
 
 def copy_fixture(fixture: str, tmp: Path) -> Path:

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from codehop.answer.repomap import build_map
+from codehop.answer.retrieval import count_tokens
 from codehop.app import App
-from codehop.cli import main
-from codehop.errors import UsageError
-from codehop.repomap import build_map
-from codehop.retrieval import count_tokens
+from codehop.frontends.cli import main
+from codehop.kernel.errors import UsageError
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""The MCP server: `python -m codehop.mcp_server --repo PATH` driven by the MCP SDK's own stdio client.
+"""The MCP server: `python -m codehop.frontends.mcp_server --repo PATH` driven by the MCP SDK's own stdio client.
 
 Each end-to-end test starts the real server as a subprocess on a copy of a
 fixture (indexing writes `.codehop/` into the repository) and talks to it
@@ -22,8 +22,8 @@ from mcp_types import CallToolResult
 from shared import CONTRACT_KEYS
 
 from codehop.app import App
-from codehop.errors import CodehopError, OutsideRepoError, UsageError
-from codehop.mcp_server import main, resolve_tool
+from codehop.frontends.mcp_server import main, resolve_tool
+from codehop.kernel.errors import CodehopError, OutsideRepoError, UsageError
 
 ROOT = Path(__file__).resolve().parent.parent
 TOOLS = {"ask", "context", "resolve", "dependents", "map"}
@@ -35,7 +35,7 @@ async def mcp_session(repo: Path, log: Path) -> AsyncIterator[ClientSession]:
     """A ClientSession on a fresh server over `repo`; the server's stderr goes to `log`."""
     params = StdioServerParameters(
         command=sys.executable,
-        args=["-m", "codehop.mcp_server", "--repo", str(repo)],
+        args=["-m", "codehop.frontends.mcp_server", "--repo", str(repo)],
         env={"PYTHONPATH": str(ROOT)},
         cwd=str(repo),
     )
@@ -243,8 +243,8 @@ async def test_hostile_text_in_a_chunk_does_not_change_what_is_fetched(
 def test_importing_the_server_module_loads_neither_the_sdk_nor_the_core():
     """`codehop mcp --help` stays instant: the SDK and the engines load inside serve() and the tools."""
     probe = (
-        "import sys, codehop.mcp_server; "
-        "print(sorted(m for m in ('mcp', 'codehop.app', 'codehop.indexer', 'tree_sitter', 'jedi') "
+        "import sys, codehop.frontends.mcp_server; "
+        "print(sorted(m for m in ('mcp', 'codehop.app', 'codehop.index.indexer', 'tree_sitter', 'jedi') "
         "if m in sys.modules))"
     )
     out = subprocess.run(

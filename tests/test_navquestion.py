@@ -1,4 +1,4 @@
-"""codehop.navquestion: navigation questions read from their grammar and answered from the
+"""codehop.answer.navquestion: navigation questions read from their grammar and answered from the
 dependents engine, over fixtures_repos/dependents (exact site lists)."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from codehop.answer.navquestion import Intent, read_question
 from codehop.app import App
-from codehop.navquestion import Intent, read_question
 
 
 @pytest.mark.parametrize(
@@ -146,7 +146,7 @@ def test_settings_readers(ask):
 
 def test_budget_cuts_the_list_and_says_partial(fixture_repo):
     """dependents: with a budget too small for the list, the answer lists what fits and is partial."""
-    from codehop.orchestrator import Limits
+    from codehop.answer.orchestrator import Limits
 
     app = App(fixture_repo("dependents"))
     try:

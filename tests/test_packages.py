@@ -1,4 +1,4 @@
-"""Navigating into installed packages (codehop/packages.py, the mounted store, the layered symbol table).
+"""Navigating into installed packages (codehop/index/packages.py, the mounted store, the layered symbol table).
 
 Fixture: `fixtures_repos/app_with_venv/` with a real `.venv` holding a real wheel of
 `tests/data/minireq` (conftest). Real indexes in a per-test `$XDG_CACHE_HOME`; nothing mocked.
@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from conftest import DATA, build_wheel, install_wheel
 
+from codehop.answer.orchestrator import Limits
 from codehop.app import App, Config
-from codehop.environment import distribution_of, find_environment, package_cache_dir
-from codehop.orchestrator import Limits
+from codehop.index.environment import distribution_of, find_environment, package_cache_dir
 
 QUESTIONS = [
     ("Where is RetrySession.get defined?", "minireq.sessions.Session.get", "minireq/sessions.py"),
@@ -163,8 +163,8 @@ def test_position_rungs_land_in_the_package_given_python(
     """A repository without a virtualenv of its own, `--python` naming one elsewhere: Jedi (its
     environment_path) and basedpyright (`python.pythonPath` over workspace/configuration) land in
     the package, the boundary accepts the landing, and the declaration is fetched from its index."""
-    from codehop.orchestrator import declaration_chunk
-    from codehop.records import PendingReference, RefType
+    from codehop.answer.orchestrator import declaration_chunk
+    from codehop.kernel.records import PendingReference, RefType
 
     repo = tmp_path / "bare-app"
     shutil.copytree(app_with_venv / "app", repo / "app")
@@ -212,7 +212,7 @@ def test_a_landing_outside_repository_and_environment_stays_external(
 
 @pytest.mark.slow
 def test_a_distribution_over_the_file_bound_is_skipped_with_a_warning(app_with_venv: Path, cache: Path) -> None:
-    from codehop.packages import PackageIndexes
+    from codehop.index.packages import PackageIndexes
 
     app = App(app_with_venv)
     try:
@@ -290,7 +290,7 @@ async def test_mcp_ask_answers_from_the_package(app_with_venv: Path, cache: Path
     root = Path(__file__).resolve().parent.parent
     params = StdioServerParameters(
         command=sys.executable,
-        args=["-m", "codehop.mcp_server", "--repo", str(app_with_venv)],
+        args=["-m", "codehop.frontends.mcp_server", "--repo", str(app_with_venv)],
         env={"PYTHONPATH": str(root), "XDG_CACHE_HOME": os.environ["XDG_CACHE_HOME"]},
         cwd=str(app_with_venv),
     )
@@ -311,7 +311,7 @@ def test_stdlib_stubs_vendored_by_a_tool_stay_external(tmp_path: Path) -> None:
     """A landing in typeshed vendored inside an installed tool (jedi/third_party/typeshed/stdlib/
     builtins.pyi, basedpyright's typeshed-fallback) is the standard library, not that tool's package:
     outside the trust boundary even when the tool's site directory is the chosen environment's."""
-    from codehop.resolve import Boundary
+    from codehop.resolve.ladder import Boundary
 
     site = tmp_path / "venv" / "lib" / "python3.11" / "site-packages"
     boundary = Boundary(tmp_path / "repo", environment=lambda p: site in p.parents, mount=lambda p: p)

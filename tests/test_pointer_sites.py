@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from codehop.app import App, Config
-from codehop.pointers import PointerFinder
-from codehop.records import ContextItem, PendingReference, Provenance, RefType, Via
+from codehop.kernel.records import ContextItem, PendingReference, Provenance, RefType, Via
+from codehop.reading.pointers import PointerFinder
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""Reading questions as people ask them (codehop.question, codehop.datamodel), on a real index.
+"""Reading questions as people ask them (codehop.reading.question, codehop.reading.datamodel), on a real index.
 
 Fixture `plain_questions`: `shelf.base.Container` (base.py:4) implements most of
 the data model; `shelf.box.Box(Container)` and `Crate(Box)` inherit it, are
@@ -14,9 +14,9 @@ import time
 
 import pytest
 
-from codehop import datamodel
 from codehop.app import App, Config
-from codehop.question import SubjectFinder, tokenize
+from codehop.reading import datamodel
+from codehop.reading.question import SubjectFinder, tokenize
 
 
 @pytest.fixture(scope="module")
@@ -383,7 +383,7 @@ def test_several_plain_member_words_are_all_subjects(finder):
 
 
 def test_parameters_read_from_a_signature():
-    from codehop.signatures import parameters
+    from codehop.reading.signatures import parameters
 
     ps = parameters("def f(\n    self, a, /, b: int = 3, *args, c=None, d: str = 'x', **kw\n) -> None")
     assert [(p.name, p.kind, p.default) for p in ps] == [
@@ -411,7 +411,7 @@ def test_parameters_read_from_a_signature():
     ],
 )
 def test_what_python_itself_defines_on_a_base(base, name, defines):
-    from codehop import builtin_bases
+    from codehop.reading import builtin_bases
 
     assert builtin_bases.overrides(base, name) is defines
 

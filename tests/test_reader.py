@@ -14,10 +14,10 @@ import time
 import pytest
 
 import codehop
-from codehop.anthropic_generator import ModelReport, merge
+from codehop.answer.anthropic_generator import ModelReport, merge
+from codehop.answer.orchestrator import MAX_QUESTION_CHARS, Limits
 from codehop.app import App, Config
-from codehop.orchestrator import MAX_QUESTION_CHARS, Limits
-from codehop.records import Completeness, RefType, State
+from codehop.kernel.records import Completeness, RefType, State
 
 
 @pytest.fixture(scope="module")

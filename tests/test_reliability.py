@@ -18,10 +18,10 @@ from click.testing import CliRunner
 from shared import FIXTURES, copy_fixture
 
 from codehop.app import App
-from codehop.cli import main
-from codehop.errors import IndexSchemaError
-from codehop.indexer import index_repo, repo_key
-from codehop.store import damage
+from codehop.frontends.cli import main
+from codehop.index.indexer import index_repo, repo_key
+from codehop.index.store import damage
+from codehop.kernel.errors import IndexSchemaError
 
 PROJECT = Path(__file__).resolve().parent.parent
 
@@ -220,7 +220,7 @@ def test_long_running_app_notices_a_replaced_or_deleted_index(fixture_repo):
 
 def test_mcp_workspace_forgets_a_file_deleted_mid_session(fixture_repo):
     """reexport_chain/shop/api/cart.py deleted between two MCP calls: the second no longer cites it."""
-    from codehop.mcp_server import Workspace, ask_tool
+    from codehop.frontends.mcp_server import Workspace, ask_tool
 
     repo = fixture_repo("reexport_chain")
     ws = Workspace(repo)
@@ -250,8 +250,8 @@ def test_build_whose_temporary_file_is_deleted_says_so(fixture_repo):
 
 # ---- bad input: clear messages and the README's exit codes -------------------------------------
 def test_mcp_resolve_with_a_nul_byte_is_a_usage_error(fixture_repo):
-    from codehop.errors import UsageError
-    from codehop.mcp_server import Workspace, resolve_tool
+    from codehop.frontends.mcp_server import Workspace, resolve_tool
+    from codehop.kernel.errors import UsageError
 
     ws = Workspace(fixture_repo("reexport_chain"))
     for target in ("shop/__init__.py\x00:1", "app.py\x00x:3:0"):
@@ -325,7 +325,7 @@ def test_a_folder_without_python_says_so(tmp_path, content):
 def test_mcp_call_meeting_a_damaged_index_rebuilds_and_answers(fixture_repo):
     """reexport_chain/, MCP workspace warm, then the full-text pages zeroed under it: the next
     `ask` answers (the index moved aside, rebuilt, the call retried once), no internal error."""
-    from codehop.mcp_server import Workspace, ask_tool
+    from codehop.frontends.mcp_server import Workspace, ask_tool
 
     repo = fixture_repo("reexport_chain")
     ws = Workspace(repo)

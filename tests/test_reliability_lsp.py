@@ -14,12 +14,12 @@ from pygls import uris
 from pytest_lsp import ClientServerConfig, LanguageClient
 from shared import FIXTURES, copy_fixture
 
-from codehop.indexer import index_repo
+from codehop.index.indexer import index_repo
 
 ROOT = Path(__file__).resolve().parent.parent
 ENV = {k: v for k, v in os.environ.items() if k != "CODEHOP_INDEX_DIR"}
 ENV["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
-SERVER = ClientServerConfig(server_command=[sys.executable, "-m", "lsp_bridge.server"], server_env=ENV)
+SERVER = ClientServerConfig(server_command=[sys.executable, "-m", "codehop.frontends.lsp_server"], server_env=ENV)
 
 pytestmark = [pytest.mark.slow, pytest.mark.asyncio, pytest.mark.timeout(120)]
 

@@ -15,10 +15,10 @@ import pytest
 from click.testing import CliRunner
 
 from codehop.app import App, Config
-from codehop.cli import main
-from codehop.lsp_resolver import LspResolver
-from codehop.records import PendingReference, Provenance, RefType
-from codehop.resolve import Ladder, SymbolTableResolver
+from codehop.frontends.cli import main
+from codehop.kernel.records import PendingReference, Provenance, RefType
+from codehop.resolve.ladder import Ladder, SymbolTableResolver
+from codehop.resolve.lsp_resolver import LspResolver
 
 FAKE = Path(__file__).parent / "fake_lsp_servers" / "fake_server.py"
 
@@ -91,7 +91,7 @@ def test_landing_on_a_pointer_is_followed(fixture_repo):
         name = Provenance.REGEX
 
         def resolve(self, ref):  # type: ignore[no-untyped-def]
-            from codehop.records import Location, Resolution
+            from codehop.kernel.records import Location, Resolution
 
             return Resolution(target=Location(rel_path="codecs_lib/encoders.py", line=19), provenance=self.name)
 
@@ -216,7 +216,7 @@ def test_cli_resolve(fixture_repo):
 def test_answer_reports_which_resolver_failed(fixture_repo):
     """reexport_chain: a language server that exits at start is named in the hop, and the symbol
     table still answers."""
-    from codehop.orchestrator import Limits
+    from codehop.answer.orchestrator import Limits
 
     fake = (sys.executable, str(FAKE), "exit_at_start")
     app = App(
@@ -240,7 +240,7 @@ def test_answer_reports_which_resolver_failed(fixture_repo):
 
 def test_regex_rung_reads_prose_references(fixture_repo):
     """A comment's "see `Cart.add`" resolves through the symbol table from the comment's module."""
-    from codehop.resolve import RegexResolver
+    from codehop.resolve.ladder import RegexResolver
 
     repo = fixture_repo("reexport_chain")
     (repo / "shop/notes.py").write_text(

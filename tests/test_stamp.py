@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from codehop.indexer import index_repo
+from codehop.index.indexer import index_repo
 
 
 def _tree(root):  # type: ignore[no-untyped-def]

@@ -1,4 +1,4 @@
-"""`codehop context` (codehop.context.build_context): gold-in-context on the development benchmark,
+"""`codehop context` (codehop.answer.context.build_context): gold-in-context on the development benchmark,
 and latency on Django 5.2 (pip-downloaded) for task-like queries and for one cold CLI run.
 
 Part 1: every item of ../shared/bench/dev.jsonl, one `App` per repository (built before timing),
@@ -63,9 +63,9 @@ def share(xs: list[bool]) -> str:
 
 # ---- part 1: development benchmark ----------------------------------------------------------------
 def dev_bench(items_path: Path, repos: Path) -> None:
+    from codehop.answer.context import build_context
+    from codehop.answer.orchestrator import Limits
     from codehop.app import App
-    from codehop.context import build_context
-    from codehop.orchestrator import Limits
 
     run = load_run_py()
     items = run.load(str(items_path))
@@ -235,8 +235,8 @@ def django_queries(app: Any, n: int, seed: int) -> list[tuple[str, str, str]]:
 
 
 def django_bench(version: str, n: int, seed: int) -> None:
+    from codehop.answer.context import build_context
     from codehop.app import App
-    from codehop.context import build_context
 
     src = fetch(version)
     work = Path(tempfile.mkdtemp(prefix="codehop-ctxbench-"))

@@ -74,11 +74,11 @@ print({'seconds': time.perf_counter() - t, 'files': len(files), 'lines': sum(d.c
 """,
     "index": """
 import sys, time
-from codehop.indexer import index_repo
+from codehop.index.indexer import index_repo
 t = time.perf_counter()
 store, r = index_repo(sys.argv[1], index_dir=sys.argv[2])
 total = time.perf_counter() - t
-from codehop.graph_context import GraphContext
+from codehop.answer.graph_context import GraphContext
 t = time.perf_counter()
 g = GraphContext(store)
 g.graph()
@@ -87,8 +87,8 @@ print({'seconds': total, 'files': r.files, 'chunks': r.chunks, 'xrefs': r.xrefs,
 """,
     "reindex": """
 import sys, time, pathlib, os
-from codehop.indexer import index_repo
-from codehop.graph_context import GraphContext
+from codehop.index.indexer import index_repo
+from codehop.answer.graph_context import GraphContext
 store, rep = index_repo(sys.argv[1], index_dir=sys.argv[2])
 g = GraphContext(store); g.graph()
 t = time.perf_counter()
@@ -229,8 +229,8 @@ def run_phase(name: str, *args: str) -> dict:
 
 def questions(root: Path, index_dir: str, n: int) -> list[str]:
     """Question shapes of the development benchmark, asked of Django symbols picked from the index."""
-    from codehop.indexer import index_repo
-    from codehop.symbols import SymbolTable
+    from codehop.index.indexer import index_repo
+    from codehop.index.symbols import SymbolTable
 
     store, _ = index_repo(root, index_dir=index_dir)
     table = SymbolTable(store)

@@ -10,8 +10,8 @@ import json
 import os
 from collections import defaultdict
 
+from codehop.answer.orchestrator import Limits
 from codehop.app import App, Config
-from codehop.orchestrator import Limits
 
 
 def main() -> None:

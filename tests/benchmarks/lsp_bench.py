@@ -1,6 +1,6 @@
 """Hover and definition latency of codehop's language server on Django 5.2 (pip-downloaded).
 
-A real LSP client (pygls `LanguageClient`) starts `python -m lsp_bridge.server` over stdio,
+A real LSP client (pygls `LanguageClient`) starts `python -m codehop.frontends.lsp_server` over stdio,
 initializes it on a copy of the Django tree and waits for the index build (`$/progress` end).
 Positions are identifiers at cross-reference sites of the index (imports, re-exports, aliases,
 base classes, decorators, plain calls, attribute calls), sampled per kind with a fixed seed; the
@@ -104,7 +104,7 @@ class Session:
 
 # ---- positions --------------------------------------------------------------------------------
 def pick_positions(root: Path, index_dir: Path, n: int, seed: int) -> tuple[list[Position], dict[str, Any]]:
-    from codehop.indexer import index_repo
+    from codehop.index.indexer import index_repo
 
     store, report = index_repo(root, index_dir=index_dir)
     xrefs = store.xrefs()
@@ -211,7 +211,7 @@ async def run_session(root: Path, positions: list[Position], method: str) -> Ses
 
     env = {k: v for k, v in os.environ.items() if k != "CODEHOP_INDEX_DIR"}
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
-    await client.start_io(sys.executable, "-m", "lsp_bridge.server", env=env, cwd=str(root))
+    await client.start_io(sys.executable, "-m", "codehop.frontends.lsp_server", env=env, cwd=str(root))
     server = client._server
     assert server is not None and server.stderr is not None
 

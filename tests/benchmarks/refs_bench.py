@@ -3,7 +3,7 @@ against Jedi's `Script.get_references`.
 
 1. Picks `--functions` public module-level functions of Django (not in tests, name not private,
    with a fixed seed) from the index.
-2. A real LSP client (pygls `LanguageClient`) starts `python -m lsp_bridge.server` over stdio on
+2. A real LSP client (pygls `LanguageClient`) starts `python -m codehop.frontends.lsp_server` over stdio on
    the tree, waits for the index, and asks textDocument/references (includeDeclaration true, so
    re-export lines count as Jedi counts them; the declaration itself is dropped) at each
    declaration's name: latency of each request, the sites returned.
@@ -86,7 +86,7 @@ async def lsp_side(tree: Path, funcs: list[tuple[str, str, int, int]], queries: 
 
     env = {k: v for k, v in os.environ.items() if k != "CODEHOP_INDEX_DIR"}
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
-    await client.start_io(sys.executable, "-m", "lsp_bridge.server", env=env, cwd=str(tree))
+    await client.start_io(sys.executable, "-m", "codehop.frontends.lsp_server", env=env, cwd=str(tree))
     server = client._server
     assert server is not None and server.stderr is not None
 

@@ -19,7 +19,7 @@ import time
 from collections import defaultdict
 
 from codehop.app import App, Config
-from codehop.records import PendingReference, RefType
+from codehop.kernel.records import PendingReference, RefType
 
 
 def pctl(xs: list[float], p: float) -> float:

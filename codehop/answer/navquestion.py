@@ -1,0 +1,752 @@
+"""Navigation questions: "what calls X", "where is X used", "what subclasses X", "what overrides
+X.m", "what imports X", "what does X call" — read from the question's grammar, answered from
+codehop.answer.dependents.
+
+Reading: the question is cut into clauses; a clause asks a navigation question when it has one
+of three shapes around a *relation word* (a verb or noun from `RELATIONS`, a table of the
+relations the index holds, keyed by lemma) and a *subject* (a noun phrase the repository
+declares):
+
+  asker  [generic noun]  VERB  [fillers]  SUBJECT        what calls X · which classes extend X
+  asker  be  SUBJECT  PARTICIPLE                          where is X used · where are X's subclasses defined? (no)
+  asker  [be]  [the]  NOUN  of|to|for  SUBJECT            callers of X · what are the subclasses of X
+  asker  [generic noun]  do  SUBJECT  VERB                what does X call       (outgoing: callees)
+  asker  [generic noun]  be  PARTICIPLE  by  SUBJECT      what is called by X    (outgoing: callees)
+
+An *asker* opens the clause: a wh-word or an imperative (list, find, show, give). Between the
+asker and the relation word only generic nouns stand (functions, classes, code, places): a
+specific name there ("which decode() does Response.text call") asks for one declaration, not a
+list, and is left to the ordinary loop. Anything else returns None and the loop answers.
+
+Answering: the sites (path:line and the line of code) in the answer text, their enclosing
+chunks as context items after the declaration's own chunk; `complete` only when the engine
+walked every relation the question needs and reports nothing cut or hidden (dynamic dispatch,
+unresolved sites named like the subject, a value passed around that may be called later, the
+budget); otherwise `partial` with the reason. May import: dependents, records, retrieval,
+orchestrator's helpers (declaration_chunk, fit), store, symbols, stdlib.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import TYPE_CHECKING
+
+from codehop.answer.dependents import Dependents, DependentsFinder, Relation, Site
+from codehop.answer.orchestrator import MAX_QUESTION_CHARS
+from codehop.answer.retrieval import count_tokens
+from codehop.kernel.records import (
+    Answer,
+    BindingKind,
+    Completeness,
+    ContextItem,
+    Location,
+    State,
+    Via,
+)
+
+if TYPE_CHECKING:
+    from codehop.index.store import SqliteStore
+    from codehop.index.symbols import SymbolTable
+
+MAX_SUBJECTS = 3  # declarations answered for one ambiguous name
+
+
+class Intent(StrEnum):
+    CALLERS = "callers"
+    USERS = "users"
+    IMPORTERS = "importers"
+    SUBCLASSES = "subclasses"
+    OVERRIDES = "overrides"
+    CALLEES = "callees"
+
+
+# The relations the index holds, by lemma: the verb (with its inflections) and the nouns that
+# name the same relation. Outgoing forms (X calls ...) map to the intent in the second slot.
+@dataclass(frozen=True, slots=True)
+class _Rel:
+    incoming: Intent
+    outgoing: Intent | None
+    verbs: frozenset[str]
+    participles: frozenset[str]
+    nouns: frozenset[str]
+    preposition: str = ""  # "inherit from X", "depend on X"
+    outgoing_nouns: frozenset[str] = frozenset()
+
+
+RELATIONS: tuple[_Rel, ...] = (
+    _Rel(
+        Intent.CALLERS,
+        Intent.CALLEES,
+        frozenset(
+            {
+                "call",
+                "calls",
+                "calling",
+                "invoke",
+                "invokes",
+                "invoking",
+                "instantiate",
+                "instantiates",
+                "instantiating",
+            }
+        ),
+        frozenset({"called", "invoked", "instantiated"}),
+        frozenset({"caller", "callers", "call sites", "invocations", "instantiations"}),
+        outgoing_nouns=frozenset({"callees", "callee", "calls"}),
+    ),
+    _Rel(
+        Intent.USERS,
+        None,
+        frozenset(
+            {
+                "use",
+                "uses",
+                "using",
+                "reference",
+                "references",
+                "referencing",
+                "read",
+                "reads",
+                "reading",
+                "access",
+                "accesses",
+                "accessing",
+            }
+        ),
+        frozenset({"used", "referenced", "read", "accessed"}),
+        frozenset({"user", "users", "usage", "usages", "uses", "references", "dependents", "consumers"}),
+    ),
+    _Rel(
+        Intent.USERS,
+        None,
+        frozenset({"depend", "depends", "depending", "rely", "relies"}),
+        frozenset(),
+        frozenset(),
+        preposition="on",
+    ),
+    _Rel(
+        Intent.IMPORTERS,
+        None,
+        frozenset({"import", "imports", "importing", "reexport", "reexports", "re-export", "re-exports"}),
+        frozenset({"imported", "reexported", "re-exported"}),
+        frozenset({"importer", "importers", "imports"}),
+    ),
+    _Rel(
+        Intent.SUBCLASSES,
+        None,
+        frozenset(
+            {
+                "subclass",
+                "subclasses",
+                "subclassing",
+                "extend",
+                "extends",
+                "extending",
+                "specialise",
+                "specialises",
+                "specialize",
+                "specializes",
+            }
+        ),
+        frozenset({"subclassed", "extended", "specialised", "specialized"}),
+        frozenset(
+            {"subclass", "subclasses", "subtypes", "descendants", "derived classes", "child classes", "children"}
+        ),
+    ),
+    _Rel(
+        Intent.SUBCLASSES,
+        None,
+        frozenset({"inherit", "inherits", "inheriting", "derive", "derives", "deriving"}),
+        frozenset({"inherited", "derived"}),
+        frozenset(),
+        preposition="from",
+    ),
+    _Rel(
+        Intent.OVERRIDES,
+        None,
+        frozenset(
+            {
+                "override",
+                "overrides",
+                "overriding",
+                "reimplement",
+                "reimplements",
+                "implement",
+                "implements",
+                "overwrite",
+                "overwrites",
+                "redefine",
+                "redefines",
+            }
+        ),
+        # not "implemented": "where is X implemented?" asks for X's own definition
+        frozenset({"overridden", "overriden", "reimplemented", "redefined"}),
+        frozenset({"overrides", "overriders", "implementations", "overridings", "reimplementations"}),
+    ),
+)
+
+_ASKERS = frozenset(
+    {
+        "what",
+        "which",
+        "who",
+        "where",
+        "list",
+        "find",
+        "show",
+        "give",
+        "tell",
+        "enumerate",
+        "whats",
+        "what's",
+        "who's",
+        "wheres",
+        "where's",
+    }
+)
+_BE = frozenset({"is", "are", "was", "were", "be", "gets", "get", "'s", "s"})
+_DO = frozenset({"does", "do", "did"})
+# words that may stand between the asker and the relation word or around a subject
+_GENERIC = frozenset(
+    {
+        "function",
+        "functions",
+        "method",
+        "methods",
+        "class",
+        "classes",
+        "module",
+        "modules",
+        "code",
+        "places",
+        "place",
+        "files",
+        "file",
+        "parts",
+        "part",
+        "other",
+        "things",
+        "thing",
+        "everything",
+        "anything",
+        "something",
+        "who",
+        "sites",
+        "all",
+        "the",
+        "a",
+        "an",
+        "me",
+        "us",
+        "every",
+        "each",
+        "any",
+        "of",
+        "in",
+        "this",
+        "that",
+        "repo",
+        "repository",
+        "codebase",
+        "project",
+        "else",
+        "exactly",
+        "actually",
+        "directly",
+        "really",
+        "ones",
+        "objects",
+        "types",
+        "type",
+        "tests",
+        "test",
+        "still",
+        "currently",
+        "else's",
+        "again",
+        "also",
+    }
+)
+_FILLERS = frozenset(
+    {
+        "the",
+        "a",
+        "an",
+        "class",
+        "function",
+        "method",
+        "module",
+        "attribute",
+        "setting",
+        "constant",
+        "variable",
+        "value",
+        "property",
+        "name",
+        "symbol",
+        "member",
+        "helper",
+    }
+)
+_QUALIFIERS = frozenset({"in", "on", "of", "from", "inside", "within"})
+_TOKEN = re.compile(r"`[^`\n]{1,300}`|[A-Za-z_][\w.]*(?:\(\))?|'s\b|[?;!]|\.(?=\s|$)|,")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NavQuestion:
+    intent: Intent
+    subject_words: tuple[str, ...]  # the subject as written, then its qualifiers ("send", "BaseTransport")
+
+
+def read_question(question: str) -> NavQuestion | None:
+    """The navigation question a sentence asks, from its shape; None when it asks something else."""
+    words = [w for w in _TOKEN.findall(question[:MAX_QUESTION_CHARS])]
+    clauses: list[list[str]] = [[]]
+    for w in words:
+        if w in ("?", ";", "!", ".", ","):
+            clauses.append([])
+        elif w.lower() in ("and", "but", "then") and clauses[-1] and clauses[-1][0].lower() in _ASKERS:
+            clauses.append([])
+        else:
+            clauses[-1].append(w)
+    for clause in clauses:
+        found = _read_clause(clause)
+        if found is not None:
+            return found
+    return None
+
+
+def _read_clause(words: list[str]) -> NavQuestion | None:
+    low = [w.lower().strip("`") for w in words]
+    if not low:
+        return None
+    if low[0] not in _ASKERS:  # a bare noun phrase: "callers of X?"
+        return _noun_form(words, low, 0)
+    i = 1
+    while i < len(low) and low[i] in _GENERIC:  # "which functions ...", "show me all ..."
+        i += 1
+    if i >= len(low):
+        return None
+    # asker [generic] VERB [prep] SUBJECT: "what calls X", "which classes inherit from X"
+    for rel in RELATIONS:
+        if low[i] in rel.verbs and not words[i].startswith("`"):
+            j = i + 1
+            if rel.preposition and j < len(low) and low[j] == rel.preposition:
+                j += 1
+            subject = _noun_phrase(words, j)
+            if subject:
+                return NavQuestion(intent=rel.incoming, subject_words=subject)
+    # asker [generic] be|do ...
+    if low[i] in _BE or low[i] in _DO:
+        aux = low[i]
+        j = i + 1
+        # noun form: "what are the callers of X", "what are X's subclasses"
+        k = j
+        while k < len(low) and low[k] in ("the", "all", "its"):
+            k += 1
+        for rel in RELATIONS:
+            noun = _noun_at(low, k, rel.nouns)
+            if noun and k + noun < len(low) and low[k + noun] in ("of", "to", "for", "on"):
+                subject = _noun_phrase(words, k + noun + 1)
+                if subject:
+                    return NavQuestion(intent=rel.incoming, subject_words=subject)
+        # passive with "by": "what is called by X" (outgoing)
+        for rel in RELATIONS:
+            if j + 1 < len(low) and low[j] in rel.participles and low[j + 1] == "by" and rel.outgoing:
+                subject = _noun_phrase(words, j + 2)
+                if subject:
+                    return NavQuestion(intent=rel.outgoing, subject_words=subject)
+        subject_end = _phrase_end(words, j)
+        if subject_end > j:
+            subject = _noun_phrase(words, j)
+            at = subject_end
+            while at < len(low) and low[at] in ("ever", "actually", "really", "still", "directly", "all", "also"):
+                at += 1
+            rest = low[at:]
+            for rel in RELATIONS:
+                if aux in _BE and rest and rest[0] in rel.participles and _ends_clause(words[at + 1 :]):
+                    # "where is X used", "where is X called in the codebase"
+                    if subject:
+                        return NavQuestion(intent=rel.incoming, subject_words=subject)
+                if aux in _DO and rest and rest[0] in rel.verbs and rel.outgoing and len(rest) == 1:
+                    # "what does X call" (nothing after the verb: X is the caller)
+                    if subject:
+                        return NavQuestion(intent=rel.outgoing, subject_words=subject)
+        return None
+    # noun form without a verb: "list the callers of X", "find usages of X"
+    return _noun_form(words, low, i)
+
+
+def _noun_form(words: list[str], low: list[str], k: int) -> NavQuestion | None:
+    for rel in RELATIONS:
+        noun = _noun_at(low, k, rel.outgoing_nouns)
+        if noun and rel.outgoing and k + noun < len(low) and low[k + noun] in ("of", "from", "in", "made"):
+            subject = _noun_phrase(
+                words,
+                k + noun + 1 + (low[k + noun] == "made" and k + noun + 1 < len(low) and low[k + noun + 1] == "by"),
+            )
+            if subject:
+                return NavQuestion(intent=rel.outgoing, subject_words=subject)
+    for rel in RELATIONS:
+        noun = _noun_at(low, k, rel.nouns)
+        if noun and k + noun < len(low) and low[k + noun] in ("of", "to", "for", "on"):
+            subject = _noun_phrase(words, k + noun + 1)
+            if subject:
+                return NavQuestion(intent=rel.incoming, subject_words=subject)
+    return None
+
+
+_WHERE = frozenset(
+    {
+        "in",
+        "across",
+        "throughout",
+        "anywhere",
+        "within",
+        "inside",
+        "outside",
+        "elsewhere",
+        "the",
+        "this",
+        "our",
+        "my",
+        "codebase",
+        "repo",
+        "repository",
+        "project",
+        "package",
+        "code",
+        "tests",
+        "else",
+        "at",
+        "all",
+    }
+)
+
+
+def _ends_clause(rest: list[str]) -> bool:
+    """After "where is X used": nothing more, or only where to look ("in the codebase", "in httpx")."""
+    rest = [w for w in rest if w.lower() not in ("ever", "actually", "really", "still", "directly", "also")]
+    if not rest:
+        return True
+    if rest[0].lower() not in _WHERE:
+        return False
+    return all(w.lower() in _WHERE or (_is_name(w) and i == len(rest) - 1) for i, w in enumerate(rest))
+
+
+def _noun_at(low: list[str], k: int, nouns: frozenset[str]) -> int:
+    """How many words at `k` form one of `nouns` (0 when none)."""
+    if k + 1 < len(low) and f"{low[k]} {low[k + 1]}" in nouns:
+        return 2
+    return 1 if k < len(low) and low[k] in nouns else 0
+
+
+def _phrase_end(words: list[str], j: int) -> int:
+    """End of the noun phrase at `j`: fillers, one name, its `'s` and qualifiers."""
+    k = j
+    while k < len(words) and words[k].lower() in _FILLERS:
+        k += 1
+    if k >= len(words) or not _is_name(words[k]):
+        return j
+    k += 1
+    while True:
+        m = k
+        while m < len(words) and words[m].lower() in _FILLERS - {"the", "a", "an"}:
+            m += 1  # "the send method on BaseTransport"
+        if not (m + 1 < len(words) and (words[m] == "'s" or words[m].lower() in _QUALIFIERS)):
+            break
+        n = m + 1
+        while n < len(words) and words[n].lower() in _FILLERS and n + 1 < len(words):
+            n += 1
+        if not _is_name(words[n]):
+            break
+        k = n + 1
+    while k < len(words) and words[k].lower() in _FILLERS - {"the", "a", "an"}:
+        k += 1
+    return k
+
+
+def _noun_phrase(words: list[str], j: int) -> tuple[str, ...]:
+    """The subject at `j` and its qualifiers, as written: ("send", "BaseTransport") for
+    "the send method on BaseTransport"; () when no name stands there."""
+    end = _phrase_end(words, j)
+    if end == j:
+        return ()
+    names: list[str] = []
+    possessive = False
+    k = j
+    while k < end:
+        if words[k] == "'s":
+            possessive = True
+        elif (_is_name(words[k]) and words[k].lower() not in _FILLERS) or words[k].startswith("`"):
+            name = _clean(words[k])
+            if possessive and names:  # "Shape's describe": the member, then its owner
+                names.insert(len(names) - 1, name)
+                possessive = False
+            elif name:
+                names.append(name)
+        k += 1
+    return tuple(n for n in names if n)
+
+
+def _is_name(word: str) -> bool:
+    if word.startswith("`"):
+        return bool(_clean(word))
+    return (
+        bool(re.fullmatch(r"[A-Za-z_][\w.]*(\(\))?", word))
+        and word.lower() not in _QUALIFIERS
+        and word.lower() not in ("by", "and", "or", "it", "them", "this", "that", "for", "to", "with")
+    )
+
+
+def _clean(word: str) -> str:
+    w = word.strip("`").strip()
+    w = re.sub(r"\(.*\)$", "", w).rstrip(".")
+    return w if re.fullmatch(r"[A-Za-z_][\w]*(\.[A-Za-z_]\w*)*", w) else ""
+
+
+# ---- answering ------------------------------------------------------------------------------
+_NEEDS: dict[Intent, tuple[Relation, ...]] = {
+    Intent.CALLERS: (Relation.CALLS, Relation.USES_INHERITED),
+    Intent.USERS: tuple(r for r in Relation if r is not Relation.CALLEE),
+    Intent.IMPORTERS: (Relation.IMPORTS, Relation.REEXPORTS),
+    Intent.SUBCLASSES: (Relation.INHERITS,),
+    Intent.OVERRIDES: (Relation.OVERRIDES,),
+}
+_EDGE = {
+    Relation.CALLS: "calls",
+    Relation.USES_INHERITED: "calls",
+    Relation.IMPORTS: "imports",
+    Relation.REEXPORTS: "reexports",
+    Relation.INHERITS: "inherits",
+    Relation.OVERRIDES: "overrides",
+    Relation.DECORATES: "decorates",
+}
+_TITLE = {
+    Intent.CALLERS: "Callers of",
+    Intent.USERS: "Uses of",
+    Intent.IMPORTERS: "Importers of",
+    Intent.SUBCLASSES: "Subclasses of",
+    Intent.OVERRIDES: "Overrides of",
+    Intent.CALLEES: "Calls made by",
+}
+
+
+class NavigationAnswerer:
+    """Answers navigation questions over one index; `answer` returns None for any other question."""
+
+    def __init__(self, store: SqliteStore, table: SymbolTable, finder: DependentsFinder) -> None:
+        self.store = store
+        self.table = table
+        self.finder = finder
+
+    def answer(self, question: str, budget_tokens: int) -> Answer | None:
+        nav = read_question(question)
+        if nav is None:
+            return None
+        subjects = self.subjects(nav)
+        if not subjects:
+            return None  # the words name nothing here: the ordinary loop reads the question
+        return self._answer(question, nav, subjects, budget_tokens)
+
+    # ---- subjects -----------------------------------------------------------------------
+    def subjects(self, nav: NavQuestion) -> list[Location]:
+        """Declarations the subject words name, best first: `Class.member`, a member of a
+        qualifying class or module ("send on BaseTransport"), a dotted qualname, a plain name
+        (module-level declarations before class members, library code before tests)."""
+        head, *quals = nav.subject_words
+        for qual in quals:
+            for owner in self._named(qual, classes_or_modules=True):
+                hit = self._resolve(f"{owner}.{head}")
+                if hit is not None:
+                    return [hit]
+        found = self._named(head)
+        if nav.intent is Intent.OVERRIDES:
+            found = [q for q in found if self.table.class_binding(q.rpartition(".")[0]) is not None] or found
+        if nav.intent is Intent.SUBCLASSES:
+            found = [q for q in found if self.table.class_binding(q) is not None] or found
+        out: list[Location] = []
+        for q in found:
+            loc = self._resolve(q)
+            if loc is not None and loc not in out:
+                out.append(loc)
+        if not out:
+            return []
+        # a plain name means the best kind of declaration so named: a module-level one before a
+        # class member, library code before tests; several of the best kind stay ambiguous
+        best = min(self._tier(loc) for loc in out)
+        return [loc for loc in out if self._tier(loc) == best][:MAX_SUBJECTS]
+
+    def _tier(self, loc: Location) -> tuple[int, int]:
+        from codehop.answer.dependents import is_test_path
+
+        owner = loc.qualname.rpartition(".")[0]
+        return int(is_test_path(loc.rel_path)), int(self.table.class_binding(owner) is not None)
+
+    def _named(self, word: str, classes_or_modules: bool = False) -> list[str]:
+        """Qualnames the word may name: itself when it resolves, else declarations so named."""
+        if "." in word and self._resolve(word) is not None:
+            return [word]
+        if self.store.module_path(word) is not None:
+            return [word]
+        head, _, rest = word.partition(".")
+        kinds = (
+            {BindingKind.CLASS}
+            if classes_or_modules
+            else {BindingKind.CLASS, BindingKind.FUNCTION, BindingKind.VALUE, BindingKind.ALIAS}
+        )
+        names = []
+        for b in self.store.bindings_named(head, limit=200):
+            if b.kind not in kinds:
+                continue
+            names.append((self._rank(b.scope, b.rel_path), f"{b.scope}.{b.name}"))
+        names.sort()
+        out = [q if not rest else f"{q}.{rest}" for _r, q in names]
+        if classes_or_modules:
+            out += [m for m in self.store.modules() if m == word or m.endswith("." + word)]
+        return list(dict.fromkeys(out))
+
+    def _rank(self, scope: str, rel_path: str) -> tuple[int, int, int]:
+        from codehop.answer.dependents import is_test_path
+
+        is_member = self.table.class_binding(scope) is not None
+        return (int(is_test_path(rel_path)), int(is_member), scope.count("."))
+
+    def _resolve(self, dotted: str) -> Location | None:
+        res = self.table.resolve(dotted)
+        if res is None or res.is_external or not res.target.rel_path:
+            return None
+        return res.target
+
+    # ---- the answer ---------------------------------------------------------------------------
+    def _answer(self, question: str, nav: NavQuestion, subjects: Sequence[Location], budget_tokens: int) -> Answer:
+        from codehop.answer.orchestrator import declaration_chunk, fit
+
+        reasons: list[str] = []
+        if len(subjects) > 1:
+            reasons.append("the name is ambiguous: " + ", ".join(f"`{s.qualname}`" for s in subjects))
+        results: list[Dependents] = []
+        for loc in subjects:
+            if nav.intent is Intent.CALLEES:
+                results.append(self.finder.callees(loc))
+            else:
+                results.append(
+                    self.finder.dependents(
+                        loc, relations=_NEEDS[nav.intent], transitive=nav.intent is not Intent.IMPORTERS
+                    )
+                )
+        lines: list[str] = []
+        context: list[ContextItem] = []
+        used = 0
+        have: set[tuple[str, int]] = set()
+        listed_all = True
+        for loc, found in zip(subjects, results, strict=True):
+            decl = declaration_chunk(self.store, loc)
+            if decl is not None and (decl.rel_path, decl.start_line) not in have:
+                decl = fit(decl, max(64, budget_tokens // 4))
+                have.add((decl.rel_path, decl.start_line))
+                context.append(
+                    ContextItem(
+                        chunk=decl, hop=0, via=Via.RESOLVED, provenance="symbol_table", tokens=count_tokens(decl.text)
+                    )
+                )
+                used += count_tokens(decl.text)
+            where = f"{loc.rel_path}:{loc.line}"
+            lines.append(f"{_TITLE[nav.intent]} `{loc.qualname}` ({where}): {_count(found.sites)}.")
+            reasons += [n for n in found.notes if n not in reasons]
+            if found.cut:
+                reasons.append(f"the list of sites for `{loc.qualname}` was cut at {len(found.sites)}")
+            if nav.intent is Intent.CALLERS and not found.sites:
+                exported = self.finder.dependents(loc, relations=(Relation.REEXPORTS, Relation.IMPORTS)).sites
+                if exported:
+                    lines.append(
+                        "No calls in the repository; it is imported or re-exported at "
+                        + ", ".join(f"{s.rel_path}:{s.line}" for s in exported[:8])
+                        + (" …" if len(exported) > 8 else "")
+                        + " (callers outside the repository are not seen)."
+                    )
+            if nav.intent is Intent.CALLERS:
+                passed = [s for s in self.finder.dependents(loc, relations=(Relation.READS,)).sites]
+                if passed:
+                    reasons.append(
+                        f"`{loc.qualname.rpartition('.')[2]}` is also passed around as a value "
+                        f"({passed[0].rel_path}:{passed[0].line}); calls through it are not traced"
+                    )
+            for site in found.sites:
+                line = _site_line(site)
+                if used + count_tokens(line) > budget_tokens:
+                    listed_all = False
+                    break
+                lines.append(line)
+                used += count_tokens(line)
+            for site in found.sites:
+                chunk = self._site_chunk(site)
+                if nav.intent is Intent.CALLEES:  # what is called: the callee's declaration
+                    callee = self._resolve(site.via)
+                    chunk = declaration_chunk(self.store, callee) if callee is not None else None
+                if chunk is None or (chunk.rel_path, chunk.start_line) in have:
+                    continue
+                chunk = fit(chunk, max(48, budget_tokens // 10))
+                if used + count_tokens(chunk.text) > budget_tokens:
+                    continue
+                have.add((chunk.rel_path, chunk.start_line))
+                context.append(
+                    ContextItem(
+                        chunk=chunk,
+                        hop=0,
+                        via=Via.GRAPH,
+                        provenance=self._edge(site, loc),
+                        tokens=count_tokens(chunk.text),
+                    )
+                )
+                used += count_tokens(chunk.text)
+        if not listed_all:
+            reasons.append("the list was cut by the token budget")
+        completeness = Completeness.PARTIAL if reasons else Completeness.COMPLETE
+        if reasons:
+            lines.append("Partial: " + "; ".join(reasons) + ".")
+        state = State.COMPLETE if completeness is Completeness.COMPLETE else State.GIVE_UP_PARTIAL
+        stats: dict[str, float] = {
+            "loops": 0,
+            "context_tokens": sum(c.tokens for c in context),
+            "sites": sum(len(f.sites) for f in results),
+        }
+        return Answer(
+            question=question,
+            answer="\n".join(lines),
+            completeness=completeness,
+            state=state,
+            pending=(),
+            context=tuple(context),
+            hops=(),
+            stats=stats,
+            stopped_by="" if state is State.COMPLETE else "partial",
+        )
+
+    def _edge(self, site: Site, loc: Location) -> str:
+        """The provenance of a site's chunk, as graph_context writes it: `graph: src -type-> dst`."""
+        if site.relation is Relation.CALLEE:
+            kind = "instantiates" if self.table.class_binding(site.via) is not None else "calls"
+            return f"graph: {loc.qualname} -{kind}-> {site.via}"
+        kind = _EDGE.get(site.relation, "references")
+        return f"graph: {site.via or site.scope} -{kind}-> {loc.qualname}"
+
+    def _site_chunk(self, site: Site):  # type: ignore[no-untyped-def]
+        chunks = self.store.chunks_at(site.rel_path, site.line)
+        return chunks[0] if chunks else None
+
+
+def _count(sites: Sequence[Site]) -> str:
+    if not sites:
+        return "no sites found"
+    return f"{len(sites)} site{'s' if len(sites) != 1 else ''}"
+
+
+def _site_line(site: Site) -> str:
+    scope = f" in {site.scope}" if site.scope else ""
+    via = f" (via {site.via})" if site.via else ""
+    test = " [test]" if site.is_test else ""
+    return f"- {site.rel_path}:{site.line}: `{site.code}` — {site.relation}{scope}{via}{test}"

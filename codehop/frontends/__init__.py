@@ -1,0 +1,1 @@
+"""Front-ends: the CLI, the MCP server, the LSP server and the one renderer; they go through the door (codehop.app)."""

@@ -1,0 +1,713 @@
+"""The `codehop` command line (click). Errors become messages and exit codes here, in one place.
+
+Heavy modules are imported inside commands, so `codehop --help` stays instant.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import json
+import os
+import re
+import sys
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _echo(text: str = "", err: bool = False) -> None:
+    """Every human-facing line: repository text (names, docstrings, paths) reaches a terminal only
+    without control sequences (newline and tab survive)."""
+    from codehop.frontends.render import terminal_safe
+
+    click.echo(terminal_safe(text), err=err)
+
+
+def _fail(message: str, code: int) -> None:
+    _echo(f"codehop: error: {message}", err=True)
+    sys.exit(code)
+
+
+def handle_errors(fn: F) -> F:
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        import sqlite3  # loaded by then: every command opens the index
+
+        from codehop.kernel.errors import CodehopError, IndexSchemaError
+
+        try:
+            try:
+                return fn(*args, **kwargs)
+            except sqlite3.DatabaseError as exc:
+                # a damaged index is moved aside and the command runs once more (rebuilding it)
+                from codehop.index.indexer import repair_index
+
+                repo = kwargs.get("repo") or kwargs.get("path") or "."
+                why = repair_index(repo, kwargs.get("index_dir"))
+                if why is None:
+                    raise IndexSchemaError(f"the index could not be read: {exc}") from exc
+                _echo(f"codehop: {why}", err=True)
+                return fn(*args, **kwargs)
+        except CodehopError as exc:
+            _fail(exc.message, exc.exit_code)
+        except sqlite3.DatabaseError as exc:
+            _fail(f"the index could not be read even after a rebuild: {exc}", 3)
+        except KeyboardInterrupt:
+            _fail("interrupted", 130)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _emit_json(data: Any) -> None:
+    # JSON escapes C0 controls itself; C1 controls (U+0080-U+009F, which some terminals obey) too
+    text = json.dumps(data, indent=2, ensure_ascii=False)
+    click.echo(re.sub("[\x7f-\x9f]", lambda m: f"\\u{ord(m.group()):04x}", text))
+
+
+def _console() -> Any:
+    from rich.console import Console
+
+    return Console(highlight=False, soft_wrap=True)
+
+
+def _discover(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """No --repo (or no PATH): the project the current folder is in, found as git finds its root."""
+    if value is not None:
+        return value
+    from codehop.index.walk import discover_root
+    from codehop.kernel.errors import CodehopError
+
+    try:
+        return str(discover_root("."))
+    except CodehopError:
+        return "."
+
+
+repo_option = click.option(
+    "--repo",
+    "repo",
+    default=None,
+    callback=_discover,
+    type=click.Path(file_okay=False, path_type=str),
+    help="Repository root (default: the nearest folder up from here with .codehop/, "
+    ".git, pyproject.toml, setup.cfg or setup.py).",
+)
+index_dir_option = click.option(
+    "--index-dir",
+    default=None,
+    help="The folder the index lives in (default <repo>/.codehop; "
+    "CODEHOP_INDEX_DIR=DIR keeps one subfolder per repository in DIR).",
+)
+json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+max_loops_option = click.option(
+    "--max-loops", default=1, show_default=True, type=click.IntRange(0, 10), help="Hops allowed after the first answer."
+)
+budget_option = click.option(
+    "--budget-tokens",
+    default=2000,
+    show_default=True,
+    type=click.IntRange(64, 1_000_000),
+    help="Context size, in tokens (about four characters each).",
+)
+resolvers_option = click.option(
+    "--resolvers",
+    "resolvers",
+    envvar="CODEHOP_RESOLVERS",
+    default=None,
+    help="The resolver ladder, in order (comma-separated; default symbol_table,jedi,lsp,regex; also llm).",
+)
+
+
+def _set_environment(ctx: click.Context, param: click.Parameter, value: Any) -> None:
+    # read by find_environment and Config in this process and by the Apps a server builds
+    if param.name == "python" and value:
+        os.environ["CODEHOP_PYTHON"] = value
+    if param.name == "no_env" and value:
+        os.environ["CODEHOP_NO_ENV"] = "1"
+
+
+def env_options(f: Any) -> Any:
+    """--python PATH and --no-env: which installed packages the repository's chains may enter."""
+    f = click.option(
+        "--no-env",
+        "no_env",
+        is_flag=True,
+        expose_value=False,
+        callback=_set_environment,
+        help="Read only the repository: no installed packages.",
+    )(f)
+    return click.option(
+        "--python",
+        "python",
+        default=None,
+        expose_value=False,
+        callback=_set_environment,
+        help="The interpreter (or virtualenv) whose installed packages the repository uses "
+        "(default: a .venv/venv in the repository, else $VIRTUAL_ENV).",
+    )(f)
+
+
+def _ladder(resolvers: str | None, *, for_server: bool = False) -> dict[str, Any]:
+    """Config keyword for a --resolvers value (nothing when not given: the default ladder).
+    A server builds its Apps itself: it reads the choice from CODEHOP_RESOLVERS."""
+    from codehop.app import parse_resolvers
+
+    names = parse_resolvers(resolvers)
+    if names is not None and for_server:
+        os.environ["CODEHOP_RESOLVERS"] = ",".join(names)
+    return {"resolvers": names} if names else {}
+
+
+def _app(repo: str, index_dir: str | None, **config: Any) -> Any:
+    from codehop.app import App, Config
+
+    app = App(repo, Config(index_dir=index_dir, **config))
+    if app.report.note:
+        _echo(app.report.note, err=True)
+    _require_python(app.report)
+    return app
+
+
+def _require_python(report: Any) -> None:
+    """An index of no files answers nothing: say why (exit 2) instead of answering from nothing."""
+    from codehop.kernel.errors import UsageError
+
+    if report.files == 0:
+        skipped = f"; {len(report.warnings)} skipped (see `codehop index`)" if report.warnings else ""
+        raise UsageError(
+            f"no Python files to index under {report.root}{skipped} "
+            "(codehop reads .py files not excluded by .gitignore or .codehopignore)"
+        )
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="codehop")
+def main() -> None:
+    """Answer questions about a Python repository, resolving pointers to their declarations."""
+
+
+@main.command()
+@click.argument(
+    "path", required=False, default=None, callback=_discover, type=click.Path(file_okay=True, path_type=str)
+)
+@index_dir_option
+@click.option("--max-file-bytes", default=1_000_000, show_default=True, help="Skip larger files.")
+@json_option
+@handle_errors
+def index(path: str, index_dir: str | None, max_file_bytes: int, as_json: bool) -> None:
+    """Index (or incrementally update) the repository at PATH."""
+    from codehop.index.indexer import index_repo
+
+    line = _ProgressLine() if sys.stderr.isatty() and not as_json else None
+    try:
+        _, report = index_repo(path, index_dir=index_dir, max_file_bytes=max_file_bytes, progress=line, verify=True)
+    finally:
+        if line is not None:
+            line.clear()
+    if as_json:
+        _emit_json(report.to_dict())
+        return
+    if report.note:
+        _echo(report.note, err=True)
+    for w in report.warnings:
+        _echo(f"warning: {w}", err=True)
+    _require_python(report)
+    # the summary is a status line, like the progress: stderr (stdout stays empty on a pipe)
+    _echo(
+        f"indexed {report.files} files ({report.parsed} parsed, {report.deleted} removed): "
+        f"{report.chunks} chunks, {report.xrefs} xrefs in {report.seconds:.2f} s -> {report.index_path}",
+        err=True,
+    )
+
+
+class _ProgressLine:
+    """One status line on a terminal's stderr: the phase (walk, parse, resolve, write) and file
+    counts, redrawn in place at most ten times a second and on every phase change."""
+
+    def __init__(self) -> None:
+        self.phase = ""
+        self.last = 0.0
+
+    def __call__(self, phase: str, done: int, total: int) -> None:
+        import time
+
+        now = time.monotonic()
+        if phase == self.phase and now - self.last < 0.1 and done != total:
+            return
+        self.phase, self.last = phase, now
+        counts = f"{done}/{total} files" if total else f"{done} files"
+        if phase == "walk":
+            counts = f"{done} files found"
+        sys.stderr.write(f"\r\x1b[K{phase}: {counts}")
+        sys.stderr.flush()
+
+    def clear(self) -> None:
+        if self.phase:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
+
+
+@main.command()
+@click.argument("query")
+@repo_option
+@index_dir_option
+@click.option("-k", "k", default=10, show_default=True, help="How many hits.")
+@json_option
+@handle_errors
+def search(query: str, repo: str, index_dir: str | None, k: int, as_json: bool) -> None:
+    """BM25 search over chunks (for debugging retrieval)."""
+    from codehop.answer.retrieval import bm25
+
+    app = _app(repo, index_dir)
+    hits = bm25(app.store, query, k)
+    rows = [
+        {
+            "path": c.rel_path,
+            "start_line": c.start_line,
+            "end_line": c.end_line,
+            "qualname": c.qualname,
+            "kind": str(c.kind),
+            "score": round(s, 3),
+        }
+        for c, s in hits
+    ]
+    if as_json:
+        _emit_json(rows)
+        return
+    for r in rows:
+        _echo(f"{r['score']:8.3f}  {r['path']}:{r['start_line']}-{r['end_line']}  {r['qualname']} ({r['kind']})")
+
+
+@main.command()
+@repo_option
+@index_dir_option
+@click.option("--type", "ref_type", default=None, help="Only this ref_type (import, reexport, ...).")
+@click.option("--file", "file", default=None, help="Only references in this repo-relative file.")
+@click.option("--stats", is_flag=True, help="Counts, and how hops were served (table vs resolver).")
+@click.option("--limit", default=200, show_default=True)
+@json_option
+@handle_errors
+def xrefs(
+    repo: str, index_dir: str | None, ref_type: str | None, file: str | None, stats: bool, limit: int, as_json: bool
+) -> None:
+    """The cross-reference table."""
+    app = _app(repo, index_dir)
+    if stats:
+        counters = app.store.counters()
+        by_type = app.store.xref_type_counts()
+        queries = counters.get("queries", 0)
+        rebuilds = counters.get("rebuilds", 0)
+        data = {
+            "by_type": {k: {"rows": v[0], "resolved_at_index_time": v[1]} for k, v in sorted(by_type.items())},
+            "rebuilds": rebuilds,
+            "queries": queries,
+            "rebuild_to_query_ratio": round(rebuilds / queries, 4) if queries else None,
+            "hops_from_table": counters.get("hops_from_table", 0),
+            "hops_from_resolver": counters.get("hops_from_resolver", 0),
+        }
+        if app.env is not None:  # the installed side: indexed once, never rebuilt while installed
+            from codehop.index.packages import cached_stats
+
+            data["packages"] = cached_stats(app.env)
+        if as_json:
+            _emit_json(data)
+            return
+        for k, v in data["by_type"].items():
+            _echo(f"{k:16s} {v['rows']:7d} rows, {v['resolved_at_index_time']:7d} resolved at index time")
+        _echo(
+            f"rebuilds {rebuilds}, queries {queries}, ratio {data['rebuild_to_query_ratio']}; "
+            f"hops served by the table {data['hops_from_table']}, by a resolver {data['hops_from_resolver']}"
+        )
+        for pin, v in data.get("packages", {}).items():
+            _echo(f"package {pin}: {v['rows']} rows, {v['resolved_at_index_time']} resolved at index time")
+        return
+    rows = app.store.xrefs(rel_path=file, ref_type=ref_type, limit=limit)
+    out = [
+        {
+            "path": x.rel_path,
+            "line": x.line,
+            "col": x.col,
+            "anchor_text": x.anchor_text,
+            "ref_type": str(x.ref_type),
+            "target": x.target,
+            "target_path": x.target_path,
+            "target_line": x.target_line,
+            "provenance": x.provenance,
+        }
+        for x in rows
+    ]
+    if as_json:
+        _emit_json(out)
+        return
+    for r in out:
+        where = f"{r['target_path']}:{r['target_line']}" if r["target_path"] else (r["provenance"] or "unresolved")
+        _echo(
+            f"{r['path']}:{r['line']}:{r['col']}  {r['ref_type']:15s} {r['anchor_text'][:40]:40s} -> {r['target']}  [{where}]"
+        )
+
+
+def _parse_site(site: str) -> tuple[str, int, int]:
+    from codehop.kernel.errors import UsageError
+
+    parts = site.rsplit(":", 2)
+    try:
+        if len(parts) == 3 and parts[1].isdigit():
+            return parts[0], int(parts[1]), int(parts[2])
+        head, line = site.rsplit(":", 1)
+        return head, int(line), -1
+    except ValueError:
+        raise UsageError(f"expected PATH:LINE[:COL], got {site!r}") from None
+
+
+@main.command()
+@click.argument("site")
+@repo_option
+@index_dir_option
+@click.option(
+    "--via",
+    type=click.Choice(["symbol_table", "jedi", "lsp", "regex", "all"]),
+    default=None,
+    help="Use one resolver, or all of them side by side.",
+)
+@json_option
+@env_options
+@handle_errors
+def resolve(site: str, repo: str, index_dir: str | None, via: str | None, as_json: bool) -> None:
+    """Resolve the reference at PATH:LINE[:COL] to its declaration, with the chain."""
+    from codehop.kernel.errors import UsageError
+    from codehop.resolve.sites import refs_at
+
+    path, line, col = _parse_site(site)
+    names = ("symbol_table", "jedi", "lsp", "regex") if via == "all" else ((via,) if via else None)
+    app = _app(repo, index_dir, resolvers=names or ("symbol_table", "jedi", "regex"))
+    refs = refs_at(app, path, line, col)
+    if not refs:
+        raise UsageError(f"no reference at {site}")
+    runs = [(ref, name, app.ladder(names).resolve(ref, via=name)) for ref in refs for name in (names or (None,))]
+    app.close()
+    if via == "lsp":  # the one rung asked for could not run: that is the language server's failure (exit 4)
+        broken = [why for _, _, lr in runs if lr.resolution is None for r, why in lr.failures if r == "lsp"]
+        if broken and len(broken) == len(runs):
+            from codehop.kernel.errors import LanguageServerError
+
+            raise LanguageServerError(f"the language server failed: {broken[0].removeprefix('LanguageServerError: ')}")
+    if as_json:
+        _emit_json(
+            [
+                {
+                    "reference": ref.to_dict(),
+                    "via": name or "ladder",
+                    "resolution": None
+                    if lr.resolution is None
+                    else {
+                        "target": (
+                            {"external": lr.resolution.external}
+                            if lr.resolution.is_external
+                            else lr.resolution.target.to_dict()
+                        ),
+                        "provenance": str(lr.resolution.provenance),
+                        "chain": [s.to_dict() for s in lr.resolution.steps],
+                    },
+                    "failures": [{"resolver": r, "reason": why} for r, why in lr.failures],
+                    "ms": {k: round(v, 2) for k, v in lr.timings_ms.items()},
+                }
+                for ref, name, lr in runs
+            ]
+        )
+        return
+    for ref, name, lr in runs:
+        _echo(f"{ref.origin_path}:{ref.origin_line} {ref.anchor_text} ({ref.ref_type}) via {name or 'ladder'}:")
+        res = lr.resolution
+        if res is None:
+            _echo("  unresolved" + "".join(f"\n  {r} failed: {why}" for r, why in lr.failures))
+            continue
+        for st in res.steps:
+            _echo(
+                f"  {st.from_loc.rel_path}:{st.from_loc.line} -[{st.note}, {st.resolver}]-> "
+                f"{st.to_loc.rel_path}:{st.to_loc.line} {st.to_loc.qualname}"
+            )
+        t = res.target
+        where = f"external {res.external}" if res.is_external else f"{t.rel_path}:{t.line} {t.qualname}"
+        _echo(f"  => {where} [{res.provenance}]")
+
+
+@main.command()
+@click.argument("question")
+@repo_option
+@index_dir_option
+@max_loops_option
+@budget_option
+@click.option("--generator", type=click.Choice(["offline", "anthropic"]), default="offline", show_default=True)
+@resolvers_option
+@click.option(
+    "--svg",
+    "svg_path",
+    default=None,
+    help="Also draw the answer's neighbourhood, the chain it followed highlighted (needs Graphviz).",
+)
+@json_option
+@env_options
+@handle_errors
+def ask(
+    question: str,
+    repo: str,
+    index_dir: str | None,
+    max_loops: int,
+    budget_tokens: int,
+    generator: str,
+    resolvers: str | None,
+    svg_path: str | None,
+    as_json: bool,
+) -> None:
+    """Answer QUESTION about the repository (one bounded hop by default)."""
+    from codehop.answer.orchestrator import Limits
+
+    app = _app(repo, index_dir, generator=generator, **_ladder(resolvers))
+    answer = app.navigator().ask(question, Limits(max_loops=max_loops, budget_tokens=budget_tokens))
+    if svg_path:
+        _draw_answer(app, answer, svg_path)
+    app.close()
+    if as_json:
+        _emit_json(answer.to_dict())
+        return
+    from codehop.frontends.render import print_answer
+
+    print_answer(_console(), answer)
+
+
+@main.command()
+@click.argument("query")
+@repo_option
+@index_dir_option
+@budget_option
+@max_loops_option
+@click.option("--format", "fmt", type=click.Choice(["json", "markdown"]), default="markdown", show_default=True)
+@resolvers_option
+@env_options
+@handle_errors
+def context(
+    query: str, repo: str, index_dir: str | None, budget_tokens: int, max_loops: int, fmt: str, resolvers: str | None
+) -> None:
+    """The context an agent should read for QUERY (a question or a task), packed to a budget."""
+    from codehop.answer.context import build_context, render_markdown
+
+    app = _app(repo, index_dir, **_ladder(resolvers))
+    answer = build_context(app, query, budget_tokens=budget_tokens, max_loops=max_loops)
+    app.close()
+    if fmt == "json":
+        _emit_json(answer.to_dict())
+    else:
+        _echo(render_markdown(answer))
+
+
+@main.command("map")
+@repo_option
+@index_dir_option
+@click.option(
+    "--budget-tokens",
+    default=1000,
+    show_default=True,
+    type=click.IntRange(64, 1_000_000),
+    help="Map size, in tokens (about four characters each).",
+)
+@click.option("--focus", default="", help="A repository path or a dotted symbol to centre the map on.")
+@json_option
+@handle_errors
+def repo_map(repo: str, index_dir: str | None, budget_tokens: int, focus: str, as_json: bool) -> None:
+    """The most central declarations (PageRank over the graph) as signatures, grouped by file."""
+    from codehop.answer.repomap import build_map
+
+    app = _app(repo, index_dir)
+    result = build_map(app, budget_tokens=budget_tokens, focus=focus)
+    app.close()
+    if as_json:
+        _emit_json(result.to_dict())
+    else:
+        _echo(result.text.rstrip("\n"))
+
+
+@main.command()
+@click.argument("symbol", required=False)
+@repo_option
+@index_dir_option
+@click.option("--depth", default=1, show_default=True, type=click.IntRange(1, 4))
+@click.option("--stats", is_flag=True, help="Node and edge counts.")
+@click.option("--dot", "dot_path", default=None, help="Write Graphviz DOT to this file ('-' for stdout).")
+@click.option("--svg", "svg_path", default=None, help="Render SVG (needs the `dot` program).")
+@json_option
+@handle_errors
+def graph(
+    symbol: str | None,
+    repo: str,
+    index_dir: str | None,
+    depth: int,
+    stats: bool,
+    dot_path: str | None,
+    svg_path: str | None,
+    as_json: bool,
+) -> None:
+    """A symbol's neighbourhood in the static-dependency graph."""
+    from codehop.answer.graph_context import GraphContext
+    from codehop.kernel.errors import UsageError
+
+    app = _app(repo, index_dir)
+    gc = GraphContext(app.store)
+    if stats:
+        data = gc.stats()
+        if as_json:
+            _emit_json(data)
+        else:
+            for k, v in data.items():
+                _echo(f"{k:24s} {v}")
+        return
+    if not symbol:
+        raise UsageError("give a SYMBOL (a qualified name) or --stats")
+    node = gc.node_for(symbol, app.table)
+    if node is None:
+        matches = gc.candidates(symbol)
+        if len(matches) == 1:
+            node = matches[0]
+        elif matches:
+            raise UsageError(
+                f"{symbol!r} is not a qualified name; it matches:\n  " + "\n  ".join(matches) + "\n(give one of these)"
+            )
+        else:
+            raise UsageError(f"no such symbol in the graph: {symbol}")
+    if dot_path or svg_path:
+        _draw(gc, node, depth, dot_path, svg_path)
+        return
+    rows = gc.neighbourhood(node, depth)
+    if as_json:
+        _emit_json({"symbol": node, "edges": rows})
+        return
+    _echo(node)
+    for r in rows:
+        arrow = "->" if r["direction"] == "out" else "<-"
+        _echo(f"  {arrow} {r['type']:12s} {r['other']}  ({r['path']}:{r['line']})")
+
+
+def _draw(gc: Any, node: str, depth: int, dot_path: str | None, svg_path: str | None, **chain: Any) -> None:
+    """Write the picture of `node`'s neighbourhood as DOT and/or SVG (Graphviz, with a deadline)."""
+    from codehop.kernel.errors import CodehopError, UsageError
+    from graphs import RenderTimeout
+
+    dot = gc.picture(node, depth, **chain)
+    if dot_path == "-":
+        _echo(dot)
+    elif dot_path:
+        with open(dot_path, "w", encoding="utf-8") as fh:
+            fh.write(dot)
+    if svg_path:
+        try:
+            svg = gc.svg(dot)
+        except RenderTimeout as exc:
+            raise CodehopError(f"{exc}; draw less (--depth 1) or write --dot and render it yourself") from None
+        if svg is None:
+            raise UsageError("the `dot` program (Graphviz) is not installed; use --dot")
+        with open(svg_path, "wb") as fh:
+            fh.write(svg)
+
+
+def _draw_answer(app: Any, answer: Any, svg_path: str) -> None:
+    """The picture around what the answer is about, with what the question followed highlighted:
+    the declarations it read (its context) and the hops its resolvers made."""
+    from codehop.answer.graph_context import GraphContext
+    from codehop.kernel.errors import UsageError
+
+    gc = GraphContext(app.store, app.table)
+    graph = gc.graph()
+
+    def node(rel_path: str, line: int, qualname: str = "") -> str | None:
+        return qualname if qualname in graph else gc.node_at(rel_path, line)
+
+    chain: list[str] = []
+    for item in answer.context:
+        n = node(item.chunk.rel_path, item.chunk.start_line, item.chunk.qualname)
+        if n is not None and n not in chain:
+            chain.append(n)
+    hops = []
+    for hop in answer.hops:
+        for r in hop.resolved:
+            for step in r.resolution.steps:
+                a = node(step.from_loc.rel_path, step.from_loc.line, step.from_loc.qualname)
+                b = node(step.to_loc.rel_path, step.to_loc.line, step.to_loc.qualname)
+                if a and b and a != b:
+                    hops.append((a, b, f"{step.note or 'resolved'} ({step.resolver})"))
+    declared = [n for n in chain if graph.node(n).kind.value != "module"]
+    centre = hops[-1][1] if hops else next(iter(declared or chain), None)
+    if centre is None:
+        raise UsageError("nothing in the answer's context is in the graph; no picture drawn")
+    # the pointers among what it read: re-exports, bases, overrides between two context items
+    read = set(chain)
+    pointers = [
+        (e.src, e.dst)
+        for n in chain
+        for e in graph.out_edges(n)
+        if e.dst in read and e.src != e.dst and e.type.value in ("reexports", "inherits", "overrides")
+    ]
+    pinned = [centre, *(x for pair in pointers for x in pair), *(x for a, b, _ in hops for x in (a, b))]
+    _draw(
+        gc,
+        centre,
+        1,
+        None,
+        svg_path,
+        highlight_nodes=tuple(dict.fromkeys(pinned)),
+        highlight_edges=tuple(pointers),
+        extra_edges=tuple(hops),
+    )
+
+
+@main.command()
+@click.option("--tcp", default=None, help="HOST:PORT instead of stdio.")
+@resolvers_option
+@env_options
+@handle_errors
+def lsp(tcp: str | None, resolvers: str | None) -> None:
+    """Run the codehop language server (stdio by default)."""
+    from codehop.frontends.lsp_server import serve
+
+    _ladder(resolvers, for_server=True)
+    serve(tcp)
+
+
+@main.command()
+@repo_option
+@resolvers_option
+@env_options
+@handle_errors
+def mcp(repo: str, resolvers: str | None) -> None:
+    """Run the codehop MCP server over stdio."""
+    from codehop.frontends.mcp_server import serve
+
+    _ladder(resolvers, for_server=True)
+    serve(repo)
+
+
+@main.command()
+@repo_option
+@index_dir_option
+@json_option
+@env_options
+@handle_errors
+def doctor(repo: str, index_dir: str | None, as_json: bool) -> None:
+    """Check the index, the language servers and the Anthropic configuration."""
+    from codehop.doctor import run_checks
+
+    checks = run_checks(repo, index_dir)
+    if as_json:
+        _emit_json([dataclasses.asdict(c) for c in checks])
+    else:
+        for c in checks:
+            mark = "ok  " if c.ok else "FAIL"
+            _echo(f"[{mark}] {c.name}: {c.detail}" + ("" if c.ok or not c.fix else f"\n       fix: {c.fix}"))
+    if not all(c.ok for c in checks):
+        sys.exit(1)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

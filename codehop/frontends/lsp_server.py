@@ -1,0 +1,908 @@
+"""codehop's language server (pygls): go to the real declaration through re-exports, aliases and the MRO.
+
+    python -m codehop.frontends.lsp_server              stdio
+    python -m codehop.frontends.lsp_server --tcp 127.0.0.1:2087
+    codehop lsp [--tcp HOST:PORT]            (calls `serve`)
+
+Every handler has one shape: get the document, call `codehop.answer.navigation` in a
+worker thread, convert with `lsp_range` / `lsp_location`, return None when
+there is nothing. Positions: codehop uses 1-based lines and code-point
+columns; the converters below are the only place that speaks LSP's 0-based
+lines and client units (UTF-16 unless the client negotiated another
+encoding).
+
+Features: definition (through every pointer), declaration (the import site),
+hover (Markdown: chain, signature or value, docstring), references (through
+re-exports, aliases, star imports, `as`, module aliases, imports inside
+functions; an inherited member's uses on subclasses; with includeDeclaration the
+declaration and the re-export lines), call hierarchy (prepare, incoming,
+outgoing), type hierarchy (supertypes in MRO order, subtypes across files),
+documentSymbol (the nested chunk tree and the values bound at module and class
+level), workspace/symbol (exact name, prefix, subsequence; dotted qualnames),
+`workspace/executeCommand` `codehop.ask` [question, max_loops?] and the request
+`codehop/context` {query, budget_tokens?} (both return the Answer JSON of
+DESIGN.md; the Navigator cuts an over-long question and says so), code lens
+"inherits N members from M files" (initializationOptions {"codeLens": true}).
+Open documents' unsaved text is honoured for definition, declaration and hover.
+
+Robustness: a Content-Length over MAX_MESSAGE_BYTES is answered with an
+InvalidRequest error (id null) and skipped up to the next header; didChange on
+a document never opened is accepted (whole text) or dropped (incremental)
+without an error popup; `$/cancelRequest` cancels a waiting request at once
+(a worker thread already running finishes in the background); `exit` ends the
+process within EXIT_GRACE_S even while a worker is busy.
+
+Threads: `initialize` starts indexing the workspace root in a worker thread,
+with `$/progress` (begin/report/end); a request that arrives before the index
+is ready waits for it, up to `indexWaitSeconds`. didSave and
+didChangeWatchedFiles refresh the index in a worker thread, one refresh at a
+time; requests wait for a pending refresh too, so they see what was saved.
+The event loop only awaits.
+
+Errors, one conversion point each: a CodehopError becomes a JSON-RPC error
+`RequestFailed` with its message; a document outside the workspace, bad
+command arguments or params that do not parse become `InvalidParams`; any
+other exception becomes `InternalError` (pygls). Bad initializationOptions
+become a `window/showMessage` warning and the defaults. The server stays up.
+
+May import: codehop (app, navigation, orchestrator, records, errors, walk), pygls, lsprotocol, stdlib.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import os
+import sys
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+from cattrs import transform_error
+from lsprotocol import types
+from pygls import uris
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
+from pygls.io_ import StdinAsyncReader, StdoutWriter, run_async
+from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.language_server import lsp_method
+from pygls.workspace.position_codec import PositionCodec
+
+from codehop.answer import navigation
+from codehop.answer.context import build_context
+from codehop.answer.dependents import Relation, Site
+from codehop.answer.orchestrator import Limits
+from codehop.app import App
+from codehop.index.walk import confine
+from codehop.kernel.errors import CodehopError, OutsideRepoError, RepoNotFoundError, UsageError
+from codehop.kernel.records import Location
+
+log = logging.getLogger(__name__)
+_T = TypeVar("_T")
+
+ASK_COMMAND = "codehop.ask"
+CONTEXT_REQUEST = "codehop/context"
+REQUEST_FAILED = int(types.LSPErrorCodes.RequestFailed)
+MAX_MESSAGE_BYTES = 64 * 1024 * 1024  # a bigger Content-Length is refused, and the stream resynchronised
+MAX_HEADER_BYTES = 64 * 1024
+EXIT_GRACE_S = 0.3  # after `exit`, the process ends this soon even if a worker is busy
+
+
+# ---- configuration -------------------------------------------------------------------
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Options:
+    """initializationOptions, checked: unknown keys and wrong types fall back to these defaults."""
+
+    code_lens: bool = False
+    max_loops: int = 1
+    budget_tokens: int = 2000
+    index_wait_s: float = 60.0
+
+
+# client key -> (field, accepted types, validity check)
+_OPTION_KEYS: dict[str, tuple[str, tuple[type, ...], Callable[[Any], bool]]] = {
+    "codeLens": ("code_lens", (bool,), lambda v: True),
+    "maxLoops": ("max_loops", (int,), lambda v: 0 <= v <= 8),
+    "budgetTokens": ("budget_tokens", (int,), lambda v: v > 0),
+    "indexWaitSeconds": ("index_wait_s", (int, float), lambda v: v > 0),
+}
+
+
+def parse_options(raw: object) -> tuple[Options, list[str]]:
+    """Options from initializationOptions, and one line per problem found (never raises)."""
+    if raw is None:
+        return Options(), []
+    if not isinstance(raw, dict):
+        return Options(), [f"initializationOptions must be an object, not {type(raw).__name__}"]
+    values: dict[str, Any] = {}
+    problems: list[str] = []
+    for key, value in raw.items():
+        if key not in _OPTION_KEYS:
+            problems.append(f"unknown option {key!r} (known: {', '.join(_OPTION_KEYS)})")
+            continue
+        name, kinds, valid = _OPTION_KEYS[key]
+        bad_bool = isinstance(value, bool) and bool not in kinds
+        if bad_bool or not isinstance(value, kinds) or not valid(value):
+            default = getattr(Options(), name)
+            problems.append(f"option {key!r}: {value!r} is not valid; using {default!r}")
+            continue
+        values[name] = value
+    return Options(**values), problems
+
+
+# ---- converters: codehop positions <-> LSP positions (only here) ----------------------
+def lsp_position(codec: PositionCodec, text: str, line: int, col: int) -> types.Position:
+    """1-based line, code-point column on `text` -> 0-based line, client-unit column."""
+    return types.Position(line=max(line - 1, 0), character=codec.client_num_units(text[:col]))
+
+
+def lsp_range(codec: PositionCodec, text: str, line: int, start_col: int, end_col: int) -> types.Range:
+    return types.Range(start=lsp_position(codec, text, line, start_col), end=lsp_position(codec, text, line, end_col))
+
+
+def lsp_location(app: App, codec: PositionCodec, loc: Location) -> types.Location:
+    """A codehop Location -> an LSP Location spanning the declared name on its line."""
+    text = navigation.source_line(app, loc.rel_path, loc.line) or ""
+    start, end = navigation.name_span(text, loc.qualname.rpartition(".")[2])
+    return types.Location(
+        uri=uris.from_fs_path(str(app.root / loc.rel_path)) or "", range=lsp_range(codec, text, loc.line, start, end)
+    )
+
+
+def site_range(app: App, codec: PositionCodec, site: Site, target_name: str) -> types.Range:
+    """The range of the name at a dependent site: the identifier at its column (`X` of `a.X`),
+    the right-hand name of an alias line (`measure = area`), the `*` of a star import."""
+    text = navigation.source_line(app, site.rel_path, site.line) or ""
+    start = site.col
+    if site.relation is Relation.ALIASES and target_name and "=" in text:
+        eq = text.index("=") + 1
+        s0, e0 = navigation.name_span(text[eq:], target_name)
+        if text[eq + s0 : eq + e0] == target_name:
+            return lsp_range(codec, text, site.line, eq + s0, eq + e0)
+    if site.anchor_text == "*" and "*" in text:
+        start = text.index("*")
+        return lsp_range(codec, text, site.line, start, start + 1)
+    end = start
+    while end < len(text) and (text[end] == "_" or text[end].isalnum()):
+        end += 1
+    if end == start:
+        start, end = navigation.name_span(text, site.anchor_text.rpartition(".")[2])
+    return lsp_range(codec, text, site.line, start, end)
+
+
+def site_location(app: App, codec: PositionCodec, site: Site, target_name: str) -> types.Location:
+    uri = uris.from_fs_path(str(app.root / site.rel_path)) or ""
+    return types.Location(uri=uri, range=site_range(app, codec, site, target_name))
+
+
+def codepoint_col(codec: PositionCodec, text: str, character: int) -> int:
+    """A client-unit column on `text` -> a code-point column."""
+    return codec.position_from_client_units([text], types.Position(line=0, character=character)).character
+
+
+# ---- progress of the index build ----------------------------------------------------------
+class _BuildProgress:
+    """`$/progress` for the first index build. Values wait until a token exists (the client's from
+    `initialize`, or one we create after `initialized`); sent on the event loop, from any thread."""
+
+    def __init__(self, server: CodehopLanguageServer) -> None:
+        self.server = server
+        self.token: types.ProgressToken | None = None
+        self._pending: list[Any] = []
+        self._lock = threading.Lock()
+
+    def attach(self, token: types.ProgressToken) -> None:
+        with self._lock:
+            self.token = token
+            pending, self._pending = self._pending, []
+        for value in pending:
+            self._send(token, value)
+
+    def begin(self, title: str) -> None:
+        self._emit(types.WorkDoneProgressBegin(title=title, cancellable=False, percentage=0))
+
+    def report(self, message: str, percentage: int) -> None:
+        self._emit(types.WorkDoneProgressReport(message=message, percentage=percentage))
+
+    def end(self, message: str) -> None:
+        self._emit(types.WorkDoneProgressEnd(message=message))
+
+    def _emit(self, value: Any) -> None:
+        with self._lock:
+            if self.token is None:
+                self._pending.append(value)
+                return
+            token = self.token
+        self._send(token, value)
+
+    def _send(self, token: types.ProgressToken, value: Any) -> None:
+        params = types.ProgressParams(token=token, value=value)
+        self.server.on_loop(self.server.protocol.notify, types.PROGRESS, params)
+
+
+# ---- the server ------------------------------------------------------------------------
+class _Answered:
+    """A request already answered with an error while it was being parsed."""
+
+    jsonrpc = ""
+
+
+class CodehopProtocol(LanguageServerProtocol):
+    """pygls 2.1.1 logs a request whose params do not deserialize and never answers it (the client
+    hangs); here it gets an `InvalidParams` error response."""
+
+    def structure_message(self, data: dict[str, Any]) -> Any:
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as exc:
+            if "id" not in data or "method" not in data:
+                raise
+            cause = exc.__cause__
+            detail = "; ".join(transform_error(cause)) if cause is not None else exc.message
+            error = JsonRpcInvalidParams(f"invalid params for {data['method']}: {detail}")
+            self._send_response(data["id"], error=error.to_response_error())
+            return _Answered()
+
+    def handle_message(self, message: Any) -> None:
+        if not isinstance(message, _Answered):
+            super().handle_message(message)
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams) -> Any:
+        """A change to a document the client never opened: a whole-text change opens it, an
+        incremental one (nothing to apply it to) is dropped with a log line, never a popup."""
+        uri = params.text_document.uri
+        if uri not in self.workspace.text_documents:
+            whole = [c for c in params.content_changes if isinstance(c, types.TextDocumentContentChangeWholeDocument)]
+            if not whole:
+                log.warning("didChange for %s, which was never opened: ignored", uri)
+                return
+            self.workspace.put_text_document(
+                types.TextDocumentItem(
+                    uri=uri, language_id="python", version=params.text_document.version, text=whole[-1].text
+                )
+            )
+            return
+        yield from super().lsp_text_document__did_change(params)
+
+
+class _BoundedReader(StdinAsyncReader):
+    """stdin for `run_async`, with bounds: a header line longer than MAX_HEADER_BYTES or a
+    Content-Length over MAX_MESSAGE_BYTES is answered with a JSON-RPC error (id null) and skipped
+    up to the next header, so the server stays up and keeps reading."""
+
+    def __init__(self, stdin: Any, executor: Any, protocol: CodehopProtocol) -> None:
+        super().__init__(stdin, executor)
+        self.protocol = protocol
+        self._pushback: bytes | None = None
+
+    def readline(self) -> Any:
+        if self._pushback is not None:
+            line, self._pushback = self._pushback, None
+            fut: asyncio.Future[bytes] = self.loop.create_future()
+            fut.set_result(line)
+            return fut
+        return self.loop.run_in_executor(self.executor, self._readline)
+
+    def _readline(self) -> bytes:
+        line: bytes = self.stdin.readline(MAX_HEADER_BYTES)
+        while len(line) >= MAX_HEADER_BYTES and not line.endswith(b"\n"):
+            line = self.stdin.readline(MAX_HEADER_BYTES)  # an endless header: drop it
+            if not line:
+                return b""
+        return line
+
+    def readexactly(self, n: int) -> Any:
+        if n <= MAX_MESSAGE_BYTES:
+            return super().readexactly(n)
+        return self.loop.run_in_executor(self.executor, self._skip, n)
+
+    def _skip(self, n: int) -> bytes:
+        log.error("refused a message of %d bytes (limit %d)", n, MAX_MESSAGE_BYTES)
+        # JSON-RPC: an error whose request id cannot be read carries `"id": null`
+        body = json.dumps(
+            {
+                "jsonrpc": "2.0",
+                "id": None,
+                "error": {
+                    "code": int(types.ErrorCodes.InvalidRequest),
+                    "message": f"message of {n} bytes refused (limit {MAX_MESSAGE_BYTES})",
+                },
+            }
+        ).encode()
+        frame = b"Content-Length: %d\r\n\r\n" % len(body) + body
+        writer = self.protocol.writer
+        if writer is not None:
+            self.loop.call_soon_threadsafe(writer.write, frame)  # writes happen on the event loop
+        # what follows is the refused body, then the next message's header: find that header
+        while True:
+            line = self.stdin.readline(MAX_HEADER_BYTES)
+            if not line:
+                return b""
+            at = line.find(b"Content-Length:")
+            if at >= 0:
+                self._pushback = line[at:]
+                break
+        # a harmless notification stands in for the refused message
+        return b'{"jsonrpc": "2.0", "method": "$/codehop/refused", "params": {}}'
+
+
+@dataclass(slots=True)
+class _Refresh:
+    """Bookkeeping for serialised refreshes: a save asked for one; a refresh started later covers it."""
+
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    asked: int = 0
+    done: int = 0
+    latest: Future[None] | None = None
+
+
+class CodehopLanguageServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__("codehop", _version(), protocol_cls=CodehopProtocol)
+        self.options = Options()
+        self.app_future: Future[App] = Future()
+        self.executor = ThreadPoolExecutor(max_workers=4, thread_name_prefix="codehop-lsp")
+        self.build_progress = _BuildProgress(self)
+        self.refreshes = _Refresh()
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._symbols: Any = None
+
+    def symbol_search(self, app: App) -> Any:
+        from codehop.answer.symbol_search import SymbolSearch
+
+        if self._symbols is None or self._symbols.store is not app.store:
+            self._symbols = SymbolSearch(app.store)
+        return self._symbols
+
+    # -- threads -> event loop
+    def on_loop(self, fn: Callable[..., Any], *args: Any) -> None:
+        """Call `fn` on the event loop (writes to the client happen there, whatever thread asks)."""
+        if self.loop is not None and not self.loop.is_closed():
+            self.loop.call_soon_threadsafe(fn, *args)
+
+    def show(self, message: str, kind: types.MessageType = types.MessageType.Warning) -> None:
+        self.on_loop(self.window_show_message, types.ShowMessageParams(type=kind, message=f"codehop: {message}"))
+
+    # -- the index
+    def start_build(self, root: Path | None) -> None:
+        if root is None:
+            self.app_future.set_exception(RepoNotFoundError("the client sent no workspace root"))
+            self.show("no workspace root: open a folder to use codehop", types.MessageType.Error)
+            return
+        self.executor.submit(self._build, root)
+
+    def _build(self, root: Path) -> None:
+        if not self.app_future.set_running_or_notify_cancel():
+            return
+        self.build_progress.begin(f"codehop: indexing {root.name}")
+        try:
+            app = App(root)
+        except Exception as exc:
+            log.exception("indexing %s failed", root)
+            self.build_progress.end(f"failed: {exc}")
+            self.show(f"could not index {root}: {exc}", types.MessageType.Error)
+            self.app_future.set_exception(exc)
+            return
+        r = app.report
+        self.build_progress.report(f"{r.files} files, {r.chunks} chunks, {r.xrefs} references", 90)
+        self.build_progress.end(f"indexed {r.files} files in {r.seconds:.1f} s")
+        self.app_future.set_result(app)
+
+    def schedule_refresh(self) -> None:
+        """Re-index what changed on disk, in a worker thread (event loop only)."""
+        self.refreshes.asked += 1
+        self.refreshes.latest = self.executor.submit(self._refresh, self.refreshes.asked)
+
+    def _refresh(self, asked: int) -> None:
+        try:
+            app = self.app_future.result()
+        except Exception:
+            return  # the build failed and said so already
+        with self.refreshes.lock:
+            if self.refreshes.done >= asked:
+                return  # a refresh that started after this save has read the disk already
+            started = self.refreshes.asked
+            try:
+                app.refresh()
+            except Exception as exc:
+                log.exception("refresh failed")
+                self.show(f"could not update the index: {exc}")
+            self.refreshes.done = started
+
+    async def app(self) -> App:
+        """The index, once built and refreshed after the last save (waits up to indexWaitSeconds)."""
+        wait_s = self.options.index_wait_s
+        try:
+            app = await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(self.app_future)), wait_s)
+            if app.index_replaced():  # the index file was replaced or deleted under us: reopen first
+                self.schedule_refresh()
+            if self.refreshes.latest is not None:
+                await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(self.refreshes.latest)), wait_s)
+        except TimeoutError:
+            raise JsonRpcException(
+                f"codehop is still indexing (waited {wait_s:g} s); try again", code=REQUEST_FAILED
+            ) from None
+        except JsonRpcException:
+            raise
+        except Exception as exc:  # the build failed (and said so in a message): every request says why
+            raise JsonRpcException(f"codehop has no index: {exc}", code=REQUEST_FAILED) from exc
+        return app
+
+    async def run(self, fn: Callable[..., _T], *args: Any) -> _T:
+        """`fn(*args)` in a worker thread; a CodehopError becomes a RequestFailed error response."""
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self.executor, fn, *args)
+        except CodehopError as exc:
+            raise JsonRpcException(exc.message, code=REQUEST_FAILED) from exc
+
+    def close(self) -> None:
+        self.executor.shutdown(wait=False, cancel_futures=True)
+        if self.app_future.done() and self.app_future.exception() is None:
+            self.app_future.result().close()
+
+    def start_io(self, stdin: Any = None, stdout: Any = None) -> None:
+        """pygls's stdio loop, reading through `_BoundedReader` (oversize messages are refused)."""
+        self._stop_event = threading.Event()
+        assert isinstance(self.protocol, CodehopProtocol)  # the protocol_cls this server is built with
+        reader = _BoundedReader(stdin or sys.stdin.buffer, self.thread_pool, self.protocol)
+        self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+        try:
+            asyncio.run(
+                run_async(
+                    stop_event=self._stop_event,
+                    reader=reader,
+                    protocol=self.protocol,
+                    logger=log,
+                    error_handler=self.report_server_error,
+                )
+            )
+        except BrokenPipeError:
+            log.error("the client closed the connection")
+        except (KeyboardInterrupt, SystemExit):
+            pass
+        finally:
+            self.close()
+            # worker threads (an index build, a language server) must not keep the process alive
+            os._exit(0 if getattr(self.protocol, "_shutdown", False) else 1)
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("codehop")
+    except PackageNotFoundError:
+        return "0"
+
+
+server = CodehopLanguageServer()
+
+
+# ---- documents and cursors -------------------------------------------------------------------
+def document_path(ls: CodehopLanguageServer, app: App, uri: str) -> str:
+    """The repo-relative path of a document, or InvalidParams (not a file, outside, missing)."""
+    doc = ls.workspace.get_text_document(uri)
+    if doc.path is None or not uri.startswith("file:"):
+        raise JsonRpcInvalidParams(f"not a file document: {uri}")
+    try:
+        full = confine(app.root, doc.path)
+    except OutsideRepoError:
+        raise JsonRpcInvalidParams(f"document is outside the workspace {app.root}: {uri}") from None
+    if not full.is_file():
+        raise JsonRpcInvalidParams(f"no such document: {uri}")
+    return full.relative_to(app.root).as_posix()
+
+
+PositionParams = (
+    types.DefinitionParams
+    | types.DeclarationParams
+    | types.HoverParams
+    | types.ReferenceParams
+    | types.CallHierarchyPrepareParams
+    | types.TypeHierarchyPrepareParams
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Cursor:
+    app: App
+    rel_path: str
+    line: int  # 1-based
+    col: int  # code points
+    buffer: str | None  # the editor's text of the document, when it is open
+
+
+def open_buffer(ls: CodehopLanguageServer, uri: str) -> str | None:
+    """The editor's current text of an open document (unsaved changes included), else None."""
+    from urllib.parse import unquote
+
+    doc = ls.workspace.text_documents.get(unquote(uri))
+    return doc.source if doc is not None else None
+
+
+async def cursor(ls: CodehopLanguageServer, params: PositionParams) -> Cursor:
+    """The position of a request, in codehop's units, read in the editor's buffer when open."""
+    app = await ls.app()
+    uri = params.text_document.uri
+    rel_path = document_path(ls, app, uri)
+    line = params.position.line + 1
+    buffer = open_buffer(ls, uri)
+    if buffer is not None:
+        lines = buffer.splitlines()
+        text = lines[line - 1] if 0 < line <= len(lines) else ""
+    else:
+        text = navigation.source_line(app, rel_path, line) or ""
+    col = codepoint_col(ls.workspace.position_codec, text, params.position.character)
+    return Cursor(app, rel_path, line, col, buffer)
+
+
+# ---- lifecycle ---------------------------------------------------------------------------
+@server.feature(types.INITIALIZE)
+def initialize(ls: CodehopLanguageServer, params: types.InitializeParams) -> None:
+    ls.loop = asyncio.get_running_loop()
+    ls.options, problems = parse_options(params.initialization_options)
+    for problem in problems:
+        ls.show(f"{problem}. See the README for the options.")
+    if params.work_done_token is not None:
+        ls.build_progress.attach(params.work_done_token)
+    root = ls.workspace.root_path or next((uris.to_fs_path(f.uri) for f in (params.workspace_folders or [])), None)
+    ls.start_build(Path(root) if root else None)
+
+
+@server.feature(types.INITIALIZED)
+async def initialized(ls: CodehopLanguageServer, params: types.InitializedParams) -> None:
+    caps = ls.client_capabilities
+    if ls.build_progress.token is None and caps.window is not None and caps.window.work_done_progress:
+        token = "codehop-index"
+        try:
+            await ls.work_done_progress.create_async(token)
+        except Exception:
+            log.warning("the client refused a progress token", exc_info=True)
+        else:
+            ls.build_progress.attach(token)
+    watched = caps.workspace.did_change_watched_files if caps.workspace is not None else None
+    if watched is not None and watched.dynamic_registration:
+        watchers = types.DidChangeWatchedFilesRegistrationOptions(
+            watchers=[types.FileSystemWatcher(glob_pattern="**/*.py")]
+        )
+        registration = types.Registration(
+            id="codehop-watch", method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES, register_options=watchers
+        )
+        try:
+            await ls.client_register_capability_async(types.RegistrationParams(registrations=[registration]))
+        except Exception:
+            log.warning("the client refused to watch files", exc_info=True)
+
+
+@server.feature(types.SHUTDOWN)
+def shutdown(ls: CodehopLanguageServer, params: None) -> None:
+    ls.close()
+
+
+@server.feature(types.EXIT)
+def exit_(ls: CodehopLanguageServer, params: None) -> None:
+    """pygls closes stdout and exits the loop after this; a busy worker thread must not delay
+    the end of the process, so a timer ends it soon after in any case."""
+    code = 0 if getattr(ls.protocol, "_shutdown", False) else 1
+    timer = threading.Timer(EXIT_GRACE_S, os._exit, (code,))
+    timer.daemon = True
+    timer.start()
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+def did_save(ls: CodehopLanguageServer, params: types.DidSaveTextDocumentParams) -> None:
+    ls.schedule_refresh()
+
+
+@server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+def did_change_watched_files(ls: CodehopLanguageServer, params: types.DidChangeWatchedFilesParams) -> None:
+    ls.schedule_refresh()
+
+
+# ---- navigation ------------------------------------------------------------------------------
+@server.feature(types.TEXT_DOCUMENT_DEFINITION)
+async def definition(ls: CodehopLanguageServer, params: types.DefinitionParams) -> types.Location | None:
+    c = await cursor(ls, params)
+    res = await ls.run(navigation.definition, c.app, c.rel_path, c.line, c.col, c.buffer)
+    if res is None or res.is_external:
+        return None
+    return lsp_location(c.app, ls.workspace.position_codec, res.target)
+
+
+@server.feature(types.TEXT_DOCUMENT_DECLARATION)
+async def declaration(ls: CodehopLanguageServer, params: types.DeclarationParams) -> types.Location | None:
+    c = await cursor(ls, params)
+    loc = await ls.run(navigation.declaration, c.app, c.rel_path, c.line, c.col, c.buffer)
+    if loc is None:
+        return None
+    return lsp_location(c.app, ls.workspace.position_codec, loc)
+
+
+@server.feature(types.TEXT_DOCUMENT_HOVER)
+async def hover(ls: CodehopLanguageServer, params: types.HoverParams) -> types.Hover | None:
+    c = await cursor(ls, params)
+    markdown = await ls.run(navigation.hover_markdown, c.app, c.rel_path, c.line, c.col, c.buffer)
+    if not markdown:
+        return None
+    hover_caps = ls.client_capabilities.text_document and ls.client_capabilities.text_document.hover
+    formats = (hover_caps and hover_caps.content_format) or [types.MarkupKind.Markdown]
+    kind = types.MarkupKind.Markdown if types.MarkupKind.Markdown in formats else types.MarkupKind.PlainText
+    return types.Hover(contents=types.MarkupContent(kind=kind, value=markdown))
+
+
+@server.feature(types.TEXT_DOCUMENT_REFERENCES)
+async def references(ls: CodehopLanguageServer, params: types.ReferenceParams) -> list[types.Location] | None:
+    """Every site naming the declaration under the cursor, through re-exports, aliases, star
+    imports and `as` renames; an inherited member's uses on subclasses."""
+    c = await cursor(ls, params)
+    include = params.context.include_declaration
+    target, sites = await ls.run(
+        lambda: navigation.references(c.app, c.rel_path, c.line, c.col, include_declaration=include, buffer=c.buffer)
+    )
+    if target is None:
+        return None
+    codec = ls.workspace.position_codec
+    name = target.qualname.rpartition(".")[2]
+    out = [site_location(c.app, codec, s, name) for s in sites]
+    if include:
+        out.insert(0, lsp_location(c.app, codec, target))
+    return out or None
+
+
+# ---- call and type hierarchy -------------------------------------------------------------------
+_SYMBOL_KIND = {
+    "class": types.SymbolKind.Class,
+    "function": types.SymbolKind.Function,
+    "method": types.SymbolKind.Method,
+    "value": types.SymbolKind.Variable,
+    "alias": types.SymbolKind.Variable,
+    "module": types.SymbolKind.Module,
+}
+
+
+def hierarchy_item(app: App, codec: PositionCodec, it: navigation.Item, cls: Any = types.CallHierarchyItem) -> Any:
+    """A navigation.Item -> a CallHierarchyItem or TypeHierarchyItem (its qualname in `data`)."""
+    name_loc = lsp_location(app, codec, Location(rel_path=it.rel_path, line=it.line, qualname=it.qualname))
+    last = navigation.source_line(app, it.rel_path, it.end_line) or ""
+    full = types.Range(
+        start=types.Position(line=it.line - 1, character=0), end=lsp_position(codec, last, it.end_line, len(last))
+    )
+    return cls(
+        name=it.name,
+        kind=_SYMBOL_KIND.get(it.kind, types.SymbolKind.Variable),
+        uri=name_loc.uri,
+        range=full,
+        selection_range=name_loc.range,
+        detail=it.qualname,
+        data={"qualname": it.qualname},
+    )
+
+
+def item_qualname(item: Any) -> str:
+    data = item.data
+    if isinstance(data, dict):
+        q = data.get("qualname")
+    else:
+        q = getattr(data, "qualname", None)
+    if not isinstance(q, str) or not q:
+        raise JsonRpcInvalidParams("hierarchy item without codehop data (prepare it with this server)")
+    return q
+
+
+@server.feature(types.TEXT_DOCUMENT_PREPARE_CALL_HIERARCHY)
+async def prepare_call_hierarchy(
+    ls: CodehopLanguageServer, params: types.CallHierarchyPrepareParams
+) -> list[types.CallHierarchyItem] | None:
+    c = await cursor(ls, params)
+    it = await ls.run(navigation.item_at, c.app, c.rel_path, c.line, c.col, c.buffer)
+    if it is None or it.kind not in ("function", "method", "class"):
+        return None
+    return [hierarchy_item(c.app, ls.workspace.position_codec, it)]
+
+
+@server.feature(types.CALL_HIERARCHY_INCOMING_CALLS)
+async def incoming_calls(
+    ls: CodehopLanguageServer, params: types.CallHierarchyIncomingCallsParams
+) -> list[types.CallHierarchyIncomingCall] | None:
+    app = await ls.app()
+    groups = await ls.run(navigation.incoming_calls, app, item_qualname(params.item))
+    codec = ls.workspace.position_codec
+    return [
+        types.CallHierarchyIncomingCall(
+            from_=hierarchy_item(app, codec, caller), from_ranges=[site_range(app, codec, s, "") for s in sites]
+        )
+        for caller, sites in groups
+    ] or None
+
+
+@server.feature(types.CALL_HIERARCHY_OUTGOING_CALLS)
+async def outgoing_calls(
+    ls: CodehopLanguageServer, params: types.CallHierarchyOutgoingCallsParams
+) -> list[types.CallHierarchyOutgoingCall] | None:
+    app = await ls.app()
+    groups = await ls.run(navigation.outgoing_calls, app, item_qualname(params.item))
+    codec = ls.workspace.position_codec
+    return [
+        types.CallHierarchyOutgoingCall(
+            to=hierarchy_item(app, codec, callee), from_ranges=[site_range(app, codec, s, "") for s in sites]
+        )
+        for callee, sites in groups
+    ] or None
+
+
+@server.feature(types.TEXT_DOCUMENT_PREPARE_TYPE_HIERARCHY)
+async def prepare_type_hierarchy(
+    ls: CodehopLanguageServer, params: types.TypeHierarchyPrepareParams
+) -> list[types.TypeHierarchyItem] | None:
+    c = await cursor(ls, params)
+    it = await ls.run(navigation.item_at, c.app, c.rel_path, c.line, c.col, c.buffer)
+    if it is None or it.kind != "class":
+        return None
+    return [hierarchy_item(c.app, ls.workspace.position_codec, it, types.TypeHierarchyItem)]
+
+
+@server.feature(types.TYPE_HIERARCHY_SUPERTYPES)
+async def supertypes(
+    ls: CodehopLanguageServer, params: types.TypeHierarchySupertypesParams
+) -> list[types.TypeHierarchyItem] | None:
+    """The bases in method-resolution order (the order Python looks members up)."""
+    app = await ls.app()
+    items = await ls.run(navigation.supertypes, app, item_qualname(params.item))
+    codec = ls.workspace.position_codec
+    return [hierarchy_item(app, codec, it, types.TypeHierarchyItem) for it in items] or None
+
+
+@server.feature(types.TYPE_HIERARCHY_SUBTYPES)
+async def subtypes(
+    ls: CodehopLanguageServer, params: types.TypeHierarchySubtypesParams
+) -> list[types.TypeHierarchyItem] | None:
+    app = await ls.app()
+    items = await ls.run(navigation.subtypes, app, item_qualname(params.item))
+    codec = ls.workspace.position_codec
+    return [hierarchy_item(app, codec, it, types.TypeHierarchyItem) for it in items] or None
+
+
+# ---- symbols ------------------------------------------------------------------------------------
+@server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+async def document_symbol(
+    ls: CodehopLanguageServer, params: types.DocumentSymbolParams
+) -> list[types.DocumentSymbol] | None:
+    app = await ls.app()
+    rel_path = document_path(ls, app, params.text_document.uri)
+    outline = await ls.run(navigation.document_symbols, app, rel_path)
+    codec = ls.workspace.position_codec
+
+    def convert(node: navigation.Outline) -> types.DocumentSymbol:
+        first = navigation.source_line(app, rel_path, node.line) or ""
+        last = navigation.source_line(app, rel_path, node.end_line) or ""
+        return types.DocumentSymbol(
+            name=node.name,
+            kind=_SYMBOL_KIND.get(node.kind, types.SymbolKind.Variable),
+            detail=node.qualname,
+            range=types.Range(
+                start=types.Position(line=node.line - 1, character=0),
+                end=lsp_position(codec, last, node.end_line, len(last)),
+            ),
+            selection_range=lsp_range(codec, first, node.line, node.col, node.col + len(node.name)),
+            children=[convert(k) for k in node.children] or None,
+        )
+
+    return [convert(n) for n in outline] or None
+
+
+@server.feature(types.WORKSPACE_SYMBOL)
+async def workspace_symbol(
+    ls: CodehopLanguageServer, params: types.WorkspaceSymbolParams
+) -> list[types.WorkspaceSymbol] | None:
+    """Fuzzy and ranked: the exact name, then a prefix, then a subsequence; dotted qualnames."""
+    app = await ls.app()
+    hits = await ls.run(ls.symbol_search(app).search, params.query)
+    out = []
+    for h in hits:
+        start = types.Position(line=h.line - 1, character=h.name_col)
+        end = types.Position(line=h.line - 1, character=h.name_col + len(h.name))
+        uri = uris.from_fs_path(str(app.root / h.rel_path)) or ""
+        out.append(
+            types.WorkspaceSymbol(
+                name=h.name,
+                kind=_SYMBOL_KIND.get(h.kind, types.SymbolKind.Variable),
+                container_name=h.container,
+                location=types.Location(uri=uri, range=types.Range(start=start, end=end)),
+            )
+        )
+    return out or None
+
+
+@server.feature(types.TEXT_DOCUMENT_CODE_LENS)
+async def code_lens(ls: CodehopLanguageServer, params: types.CodeLensParams) -> list[types.CodeLens] | None:
+    if not ls.options.code_lens:
+        return None
+    app = await ls.app()
+    rel_path = document_path(ls, app, params.text_document.uri)
+    lenses = await ls.run(navigation.class_lenses, app, rel_path)
+    codec = ls.workspace.position_codec
+    out = []
+    for loc, n_members, n_files in lenses:
+        title = f"inherits {n_members} member{'s' * (n_members != 1)} from {n_files} file{'s' * (n_files != 1)}"
+        out.append(
+            types.CodeLens(range=lsp_location(app, codec, loc).range, command=types.Command(title=title, command=""))
+        )
+    return out or None
+
+
+# ---- questions -----------------------------------------------------------------------------------
+@server.command(ASK_COMMAND)
+async def ask(ls: CodehopLanguageServer, *args: Any) -> dict[str, Any]:
+    """arguments: [question, max_loops?] -> the Answer JSON."""
+    if not 1 <= len(args) <= 2 or not isinstance(args[0], str) or not args[0].strip():
+        raise JsonRpcInvalidParams(f"{ASK_COMMAND} takes [question, max_loops?]; got {list(args)!r}")
+    max_loops = args[1] if len(args) == 2 else ls.options.max_loops
+    if isinstance(max_loops, bool) or not isinstance(max_loops, int) or not 0 <= max_loops <= 8:
+        raise JsonRpcInvalidParams(f"{ASK_COMMAND}: max_loops must be an integer 0..8, not {max_loops!r}")
+    limits = Limits(max_loops=max_loops, budget_tokens=ls.options.budget_tokens)
+    return await answer(ls, args[0], limits)
+
+
+@server.feature(CONTEXT_REQUEST)
+async def context(ls: CodehopLanguageServer, params: Any) -> dict[str, Any]:
+    """{query, budget_tokens?} -> the Answer JSON, its context packed to budget_tokens."""
+    fields = plain(params)
+    query, budget = fields.get("query"), fields.get("budget_tokens", ls.options.budget_tokens)
+    if not isinstance(query, str) or not query.strip():
+        raise JsonRpcInvalidParams(f"{CONTEXT_REQUEST} needs {{query: string, budget_tokens?: int}}")
+    if isinstance(budget, bool) or not isinstance(budget, int) or budget <= 0:
+        raise JsonRpcInvalidParams(f"{CONTEXT_REQUEST}: budget_tokens must be a positive integer, not {budget!r}")
+    app = await ls.app()  # the one context builder every front-end shares (codehop.answer.context)
+    return await ls.run(
+        lambda: build_context(app, query, budget_tokens=budget, max_loops=ls.options.max_loops).to_dict()
+    )
+
+
+def plain(params: Any) -> dict[str, Any]:
+    """The params of a custom request as a dict (pygls 2 hands them over as namedtuples)."""
+    if isinstance(params, dict):
+        return params
+    as_dict = getattr(params, "_asdict", None)
+    return dict(as_dict()) if callable(as_dict) else {}
+
+
+async def answer(ls: CodehopLanguageServer, question: str, limits: Limits) -> dict[str, Any]:
+    app = await ls.app()
+
+    def _ask() -> dict[str, Any]:  # the Navigator cuts an over-long question and says so in the answer
+        return app.navigator().ask(question, limits).to_dict()
+
+    return await ls.run(_ask)
+
+
+# ---- entry points --------------------------------------------------------------------------------
+def serve(tcp: str | None = None) -> None:
+    """Run the server on stdio, or on `HOST:PORT` when `tcp` is given (UsageError when malformed)."""
+    if tcp is None:
+        server.start_io()
+        return
+    host, _, port = tcp.rpartition(":")
+    if not host or not port.isdigit():
+        raise UsageError(f"--tcp wants HOST:PORT, not {tcp!r}", value=tcp)
+    server.start_tcp(host, int(port))
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m codehop.frontends.lsp_server", description=__doc__.split("\n")[0])
+    parser.add_argument("--tcp", metavar="HOST:PORT", help="listen on TCP instead of stdio")
+    args = parser.parse_args(argv)
+    try:
+        serve(args.tcp)
+    except UsageError as exc:
+        parser.error(exc.message)
+
+
+if __name__ == "__main__":
+    main()

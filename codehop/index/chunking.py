@@ -1,0 +1,780 @@
+"""Tree-sitter pass over one Python file: chunks, bindings, classes, cross-references.
+
+Owns the only use of `tree_sitter` in codehop. One parse, one walk of the
+top-level and class-level statements, one query for call/decorator/annotation
+sites. May import: records, stdlib, tree_sitter, tree_sitter_python.
+
+Chunks are contiguous line ranges: one per function and method (decorators
+included, nested functions inside), one per class header block (header,
+docstring, attributes up to the first method) and per later run of class-body
+statements, and one per run of module-level lines between definitions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+import tree_sitter_python
+from tree_sitter import Language, Node, Parser, Query, QueryCursor
+
+from codehop.kernel.records import Binding, BindingKind, Chunk, ChunkKind, ClassInfo, RefType, XRef
+from codehop.kernel.words import index_words
+
+_LANGUAGE = Language(tree_sitter_python.language())
+_SITES = Query(
+    _LANGUAGE,
+    """
+    (call function: [(identifier) (attribute)] @call)
+    (decorator) @decorator
+    (parameters [(typed_parameter type: (type) @annotation)
+                 (typed_default_parameter type: (type) @annotation)])
+    (function_definition return_type: (type) @annotation)
+    """,
+)
+_DEF_TYPES = frozenset({"function_definition", "class_definition"})
+_BLOCK_PARENTS = frozenset(
+    {
+        "if_statement",
+        "try_statement",
+        "with_statement",
+        "else_clause",
+        "elif_clause",
+        "except_clause",
+        "finally_clause",
+        "block",
+    }
+)
+
+
+FileRows = tuple[
+    Any, ...
+]  # (rel_path, module, is_package, all_names, has_error, chunks, bindings, classes, stars, xrefs)
+
+
+@dataclass(slots=True)
+class FileFacts:
+    """Everything the indexer keeps about one file."""
+
+    rel_path: str
+    module: str
+    is_package: bool
+    chunks: list[Chunk] = field(default_factory=list)
+    bindings: list[Binding] = field(default_factory=list)
+    classes: list[ClassInfo] = field(default_factory=list)
+    xrefs: list[XRef] = field(default_factory=list)
+    stars: list[tuple[str, int]] = field(default_factory=list)  # (module, line)
+    all_names: tuple[str, ...] | None = None
+    has_error: bool = False
+
+    def rows(self) -> FileRows:
+        """Plain tuples, ready for SQLite and cheap to send between processes."""
+        return (
+            self.rel_path,
+            self.module,
+            self.is_package,
+            self.all_names,
+            self.has_error,
+            [
+                (
+                    c.rel_path,
+                    c.start_line,
+                    c.end_line,
+                    str(c.kind),
+                    c.qualname,
+                    c.name,
+                    c.signature,
+                    c.docstring,
+                    c.text,
+                    c.identifiers,
+                )
+                for c in self.chunks
+            ],
+            [
+                (b.scope, b.name, str(b.kind), b.rel_path, b.line, b.col, b.end_line, b.target, b.value)
+                for b in self.bindings
+            ],
+            [(k.qualname, k.rel_path, k.line, k.bases) for k in self.classes],
+            list(self.stars),
+            [(x.rel_path, x.line, x.col, x.anchor_text, str(x.ref_type), x.target, x.scope) for x in self.xrefs],
+        )
+
+
+def module_name(rel_path: str) -> tuple[str, bool]:
+    """`pkg/sub/mod.py` -> ("pkg.sub.mod", False); `pkg/__init__.py` -> ("pkg", True)."""
+    parts = rel_path[:-3].split("/") if rel_path.endswith(".py") else rel_path.split("/")
+    if len(parts) > 1 and parts[0] == "src":
+        parts = parts[1:]
+    # a root `__init__.py` stays the module `__init__`: the empty name would make every qualname in it
+    # start with "." and give the graph a node without a name
+    is_package = parts[-1] == "__init__" and len(parts) > 1
+    if is_package:
+        parts = parts[:-1]
+    return ".".join(parts), is_package
+
+
+@lru_cache(maxsize=1)
+def _parser() -> Parser:
+    return Parser(_LANGUAGE)
+
+
+def parse_file(rel_path: str, source: bytes) -> FileFacts:
+    module, is_package = module_name(rel_path)
+    tree = _parser().parse(source)
+    walker = _Walker(rel_path, module, is_package, source)
+    walker.walk(tree.root_node)
+    walker.facts.has_error = tree.root_node.has_error
+    return walker.facts
+
+
+def _text(node: Node | None) -> str:
+    if node is None or node.text is None:
+        return ""
+    return node.text.decode("utf-8", "replace")
+
+
+def _docstring(body: Node | None) -> str:
+    if body is None or body.named_child_count == 0:
+        return ""
+    first = body.named_children[0]
+    if first.type == "expression_statement" and first.named_child_count:
+        s = first.named_children[0]
+        if s.type == "string":
+            raw = _text(s)
+            for q in ('"""', "'''", '"', "'"):
+                i = raw.find(q)
+                if i != -1 and raw.endswith(q) and len(raw) >= i + 2 * len(q):
+                    return raw[i + len(q) : len(raw) - len(q)].strip()
+    return ""
+
+
+def _signature(defn: Node) -> str:
+    body = defn.child_by_field_name("body")
+    end = body.start_byte if body is not None else defn.end_byte
+    raw = defn.text[: end - defn.start_byte] if defn.text is not None else b""
+    sig = " ".join(raw.decode("utf-8", "replace").split())
+    return sig.rstrip(":").rstrip()
+
+
+def _definition(node: Node) -> Node | None:
+    if node.type in _DEF_TYPES:
+        return node
+    if node.type == "decorated_definition":
+        d = node.child_by_field_name("definition")
+        if d is not None and d.type in _DEF_TYPES:
+            return d
+    return None
+
+
+class _Walker:
+    def __init__(self, rel_path: str, module: str, is_package: bool, source: bytes) -> None:
+        self.facts = FileFacts(rel_path=rel_path, module=module, is_package=is_package)
+        self.src = source
+        self.lines = source.split(b"\n")
+        self.ascii = source.isascii()
+        self.module_names: set[str] = set()
+        # (start_line, end_line, qualname, class_qualname or "") of def chunks, for scoping sites
+        self.scopes: list[tuple[int, int, str, str]] = []
+        self.getattr_defs: list[Node] = []  # module-level `def __getattr__(name)`: lazy exports
+        self.module_dicts: dict[str, Node] = {}  # module-level `NAME = {...}` literals
+
+    # ---- positions -------------------------------------------------------
+    def col(self, node: Node) -> int:
+        row, byte_col = node.start_point
+        if self.ascii:
+            return byte_col
+        return len(self.lines[row][:byte_col].decode("utf-8", "replace"))
+
+    def line_text(self, start: int, end: int) -> str:
+        return b"\n".join(self.lines[start - 1 : end]).decode("utf-8", "replace")
+
+    # ---- chunks ------------------------------------------------------------
+    def add_chunk(
+        self, start: int, end: int, kind: ChunkKind, qualname: str, name: str, signature: str = "", docstring: str = ""
+    ) -> None:
+        text = self.line_text(start, end)
+        if not text.strip():
+            return
+        self.facts.chunks.append(
+            Chunk(
+                rel_path=self.facts.rel_path,
+                start_line=start,
+                end_line=end,
+                kind=kind,
+                qualname=qualname,
+                name=name,
+                signature=signature,
+                docstring=docstring,
+                text=text,
+                identifiers=index_words(text),
+            )
+        )
+
+    def add_runs(
+        self,
+        start: int,
+        end: int,
+        taken: list[tuple[int, int]],
+        kind: ChunkKind,
+        qualname: str,
+        name: str,
+        first_sig: str = "",
+        first_doc: str = "",
+    ) -> None:
+        """Chunk the lines of [start, end] not covered by `taken`, one chunk per run."""
+        cursor = start
+        first = True
+        for a, b in sorted(taken) + [(end + 1, end + 1)]:
+            if a > cursor:
+                run_end = a - 1
+                while run_end >= cursor and not self.lines[run_end - 1].strip():
+                    run_end -= 1
+                run_start = cursor
+                while run_start <= run_end and not self.lines[run_start - 1].strip():
+                    run_start += 1
+                if run_start <= run_end:
+                    if first:
+                        self.add_chunk(
+                            run_start if kind is ChunkKind.MODULE else start,
+                            run_end,
+                            kind,
+                            qualname,
+                            name,
+                            first_sig,
+                            first_doc,
+                        )
+                    else:
+                        self.add_chunk(run_start, run_end, kind, qualname, name)
+                    first = False
+            cursor = max(cursor, b + 1)
+
+    # ---- walk --------------------------------------------------------------
+    def walk(self, root: Node) -> None:
+        m = self.facts.module
+        taken: list[tuple[int, int]] = []
+        for stmt in root.named_children:
+            defn = _definition(stmt)
+            if defn is not None:
+                span = (stmt.start_point[0] + 1, stmt.end_point[0] + 1)
+                taken.append(span)
+                self.definition(stmt, defn, m, "", span)
+            else:
+                self.statement(stmt, m, "")
+        total = len(self.lines)
+        self.add_runs(1, total, taken, ChunkKind.MODULE, m, m.rsplit(".", 1)[-1], "", _docstring(root))
+        self.lazy_exports()
+        self.sites(root)
+
+    def definition(self, stmt: Node, defn: Node, scope: str, cls: str, span: tuple[int, int]) -> None:
+        name = _text(defn.child_by_field_name("name"))
+        qual = f"{scope}.{name}"
+        line = defn.start_point[0] + 1
+        body = defn.child_by_field_name("body")
+        doc = _docstring(body)
+        sig = _signature(defn)
+        if defn.type == "class_definition":
+            self.bind(scope, name, BindingKind.CLASS, defn, line, span[1])
+            self.class_def(defn, qual, name, scope, sig, doc, span)
+        else:
+            kind = ChunkKind.METHOD if cls else ChunkKind.FUNCTION
+            if name == "__getattr__" and not cls and scope == self.facts.module:
+                self.getattr_defs.append(defn)
+            self.bind(scope, name, BindingKind.FUNCTION, defn, line, span[1])
+            self.add_chunk(span[0], span[1], kind, qual, name, sig, doc)
+            self.scopes.append((span[0], span[1], qual, cls))
+
+    def class_def(
+        self, defn: Node, qual: str, name: str, scope: str, sig: str, doc: str, span: tuple[int, int]
+    ) -> None:
+        bases: list[str] = []
+        supers = defn.child_by_field_name("superclasses")
+        if supers is not None:
+            for arg in supers.named_children:
+                if arg.type == "subscript":  # `Base[T]`, `Generic[T]`: the MRO goes through `Base`
+                    value = arg.child_by_field_name("value")
+                    if value is not None and value.type in ("identifier", "attribute"):
+                        arg = value
+                if arg.type in ("identifier", "attribute"):
+                    dotted = _text(arg)
+                    target = self.qualify(dotted, scope)
+                    bases.append(target)
+                    self.xref(arg, dotted, RefType.BASE_CLASS, target, qual)
+                elif arg.type == "keyword_argument":
+                    continue
+                else:
+                    bases.append("?" + _text(arg))
+        self.facts.classes.append(
+            ClassInfo(qualname=qual, rel_path=self.facts.rel_path, line=defn.start_point[0] + 1, bases=tuple(bases))
+        )
+        body = defn.child_by_field_name("body")
+        taken: list[tuple[int, int]] = []
+        member_names: set[str] = set()
+        if body is not None:
+            for stmt in body.named_children:
+                inner = _definition(stmt)
+                if inner is not None:
+                    ispan = (stmt.start_point[0] + 1, stmt.end_point[0] + 1)
+                    taken.append(ispan)
+                    self.definition(stmt, inner, qual, qual, ispan)
+                    member_names.add(_text(inner.child_by_field_name("name")))
+                else:
+                    self.statement(stmt, qual, qual, member_names)
+        self.add_runs(span[0], span[1], taken, ChunkKind.CLASS, qual, name, sig, doc)
+        self.scopes.append((span[0], span[1], qual, qual))
+
+    def statement(self, stmt: Node, scope: str, cls: str, member_names: set[str] | None = None) -> None:
+        t = stmt.type
+        if t == "import_statement":
+            self.import_stmt(stmt, scope)
+        elif t == "import_from_statement":
+            self.import_from(stmt, scope)
+        elif t == "expression_statement":
+            for child in stmt.named_children:
+                if child.type == "assignment":
+                    self.assignment(child, scope, cls, member_names)
+        elif t == "try_statement" and _catches_import_error(stmt):
+            self.import_fallback(stmt, scope, cls, member_names)
+        elif t == "if_statement" and not cls and _is_main_guard(stmt):
+            # `if __name__ == "__main__":` runs only as a script: what it binds does not exist for an
+            # importer (rich/live.py re-imports `Live` there), so only its else branches are read
+            for child in stmt.named_children:
+                if child.type in ("elif_clause", "else_clause"):
+                    self.statement(child, scope, cls, member_names)
+        elif t in _BLOCK_PARENTS:
+            for child in stmt.named_children:
+                if child.type in _BLOCK_PARENTS:
+                    self.statement(child, scope, cls, member_names)
+                elif child.type in ("import_statement", "import_from_statement", "expression_statement"):
+                    self.statement(child, scope, cls, member_names)
+                elif _definition(child) is not None and not cls:
+                    d = _definition(child)
+                    assert d is not None
+                    name = _text(d.child_by_field_name("name"))
+                    kind = BindingKind.CLASS if d.type == "class_definition" else BindingKind.FUNCTION
+                    self.bind(scope, name, kind, d, d.start_point[0] + 1, child.end_point[0] + 1)
+
+    def import_fallback(self, stmt: Node, scope: str, cls: str, member_names: set[str] | None) -> None:
+        """`try: from .m import X` / `except ImportError: <fallback>`. Both branches are read. A
+        fallback that imports X from elsewhere is an alternative implementation: the last binding
+        wins, as for any rebinding. A fallback that defines or assigns X (a stub, `X = None`) only
+        runs when the import fails: the import stays X's binding and the stub is kept as a
+        pointer (an xref row), so the declaration found is the one the package really uses."""
+        tried: dict[tuple[str, str], Binding] = {}
+        for child in stmt.named_children:
+            start = len(self.facts.bindings)
+            if child.type == "except_clause" and _catches_import_error(child) and tried:
+                self.statement(child, scope, cls, member_names)
+                kept: list[Binding] = []
+                for b in self.facts.bindings[start:]:
+                    imp = tried.get((b.scope, b.name))
+                    if imp is not None and b.kind not in (BindingKind.IMPORT, BindingKind.MODULE):
+                        self.facts.xrefs.append(
+                            XRef(
+                                rel_path=b.rel_path,
+                                line=b.line,
+                                col=b.col,
+                                anchor_text=b.name,
+                                ref_type=RefType.OTHER,
+                                target=imp.target,
+                                scope=b.scope,
+                            )
+                        )
+                    else:
+                        kept.append(b)
+                self.facts.bindings[start:] = kept
+                continue
+            self.statement(child, scope, cls, member_names)
+            if child.type == "block":  # the try body
+                for b in self.facts.bindings[start:]:
+                    if b.kind in (BindingKind.IMPORT, BindingKind.MODULE):
+                        tried[(b.scope, b.name)] = b
+
+    def bind(
+        self,
+        scope: str,
+        name: str,
+        kind: BindingKind,
+        node: Node,
+        line: int,
+        end_line: int,
+        target: str = "",
+        value: str = "",
+    ) -> None:
+        if scope == self.facts.module:
+            self.module_names.add(name)
+        self.facts.bindings.append(
+            Binding(
+                scope=scope,
+                name=name,
+                kind=kind,
+                rel_path=self.facts.rel_path,
+                line=line,
+                col=self.col(node),
+                end_line=end_line,
+                target=target,
+                value=value,
+            )
+        )
+
+    def resolve_relative(self, node: Node) -> str:
+        """The absolute module named by an import_from's module_name."""
+        if node.type != "relative_import":
+            return _text(node)
+        dots = 0
+        rest = ""
+        for child in node.children:
+            if child.type == "import_prefix":
+                dots = len(_text(child).strip())
+            elif child.type == "dotted_name":
+                rest = _text(child)
+        parts = self.facts.module.split(".") if self.facts.module else []
+        if not self.facts.is_package:
+            parts = parts[:-1]
+        if dots > 1:
+            parts = parts[: len(parts) - (dots - 1)] if dots - 1 <= len(parts) else []
+        base = ".".join(parts)
+        if rest:
+            return f"{base}.{rest}" if base else rest
+        return base
+
+    def reexport_kind(self, scope: str, redundant_alias: bool) -> RefType:
+        """A package's imports and `from m import X as X` are re-exports (PEP 484)."""
+        if scope == self.facts.module and (self.facts.is_package or redundant_alias):
+            return RefType.REEXPORT
+        return RefType.IMPORT
+
+    def import_stmt(self, stmt: Node, scope: str) -> None:
+        line = stmt.start_point[0] + 1
+        for child in stmt.named_children:
+            if child.type == "dotted_name":
+                dotted = _text(child)
+                head = dotted.split(".")[0]
+                self.bind(scope, head, BindingKind.MODULE, child, line, line, target=head)
+                self.xref(child, dotted, RefType.IMPORT, dotted, scope)
+            elif child.type == "aliased_import":
+                dotted = _text(child.child_by_field_name("name"))
+                alias = _text(child.child_by_field_name("alias"))
+                self.bind(scope, alias, BindingKind.MODULE, child, line, line, target=dotted)
+                self.xref(child, alias, RefType.IMPORT, dotted, scope)
+
+    def import_from(self, stmt: Node, scope: str) -> None:
+        line = stmt.start_point[0] + 1
+        mod_node = stmt.child_by_field_name("module_name")
+        if mod_node is None:
+            return
+        module = self.resolve_relative(mod_node)
+        for child in stmt.named_children:
+            if child is mod_node or child == mod_node:
+                continue
+            if child.type == "wildcard_import":
+                self.facts.stars.append((module, line))
+                self.xref(stmt, _text(stmt), RefType.STAR_IMPORT, module, scope)
+            elif child.type == "dotted_name":
+                name = _text(child)
+                target = f"{module}.{name}" if module else name
+                self.bind(scope, name, BindingKind.IMPORT, child, line, stmt.end_point[0] + 1, target=target)
+                self.xref(child, name, self.reexport_kind(scope, False), target, scope)
+            elif child.type == "aliased_import":
+                name = _text(child.child_by_field_name("name"))
+                alias = _text(child.child_by_field_name("alias"))
+                target = f"{module}.{name}" if module else name
+                self.bind(scope, alias, BindingKind.IMPORT, child, line, stmt.end_point[0] + 1, target=target)
+                self.xref(child, alias, self.reexport_kind(scope, alias == name), target, scope)
+
+    def assignment(self, node: Node, scope: str, cls: str, member_names: set[str] | None) -> None:
+        targets: list[Node] = []
+        cur: Node | None = node
+        while cur is not None and cur.type == "assignment":
+            left = cur.child_by_field_name("left")
+            if left is not None:
+                targets.append(left)
+            cur = cur.child_by_field_name("right")
+        value = cur
+        line = node.start_point[0] + 1
+        end_line = node.end_point[0] + 1
+        value_text = _text(value) if value is not None else ""
+        if len(value_text) > 400:
+            value_text = value_text[:400] + " ..."
+        alias_target = ""
+        if value is not None and value.type in ("identifier", "attribute"):
+            head = value_text.split(".")[0]
+            if cls and member_names is not None and head in member_names:
+                alias_target = f"{cls}.{value_text}"
+            else:
+                alias_target = self.qualify(value_text, self.facts.module)
+        for left in targets:
+            if left.type != "identifier":
+                continue
+            name = _text(left)
+            if value is not None and value.type == "dictionary" and scope == self.facts.module:
+                self.module_dicts[name] = value
+            if value is not None and self.rebinds(value, scope, name):
+                # the class (function) stays what the name declares; the line is a pointer to it
+                self.xref(left, name, RefType.ALIAS, f"{scope}.{name}", scope)
+                if member_names is not None:
+                    member_names.add(name)
+                continue
+            if name == "__all__" and scope == self.facts.module and value is not None:
+                self.facts.all_names = _literal_names(value)
+            if alias_target:
+                self.bind(scope, name, BindingKind.ALIAS, left, line, end_line, target=alias_target, value=value_text)
+                self.xref(left, name, RefType.ALIAS, alias_target, scope)
+            else:
+                self.bind(scope, name, BindingKind.VALUE, left, line, end_line, value=value_text)
+            if member_names is not None:
+                member_names.add(name)
+
+    def rebinds(self, value: Node, scope: str, name: str) -> bool:
+        """`X = f(g(X))` after `class X`/`def X`: a decorator applied by hand keeps X's declaration."""
+        if value.type != "call" or name not in _call_argument_names(value):
+            return False
+        for b in reversed(self.facts.bindings):
+            if b.scope == scope and b.name == name:
+                return b.kind in (BindingKind.CLASS, BindingKind.FUNCTION)
+        return False
+
+    def lazy_exports(self) -> None:
+        """`def __getattr__(name)` whose branches read `if name == "X": from .m import Y; return Y`
+        (or `return m.Y` after `import m`): X is bound in the module, to what the branch returns,
+        unless the module binds X itself (then __getattr__ never runs for it)."""
+        module = self.facts.module
+        for defn in self.getattr_defs:
+            params = defn.child_by_field_name("parameters")
+            first = next((p for p in params.named_children), None) if params is not None else None
+            if first is not None and first.type in ("typed_parameter", "default_parameter"):
+                first = next((c for c in first.named_children if c.type == "identifier"), None)
+            if first is None or first.type != "identifier":
+                continue
+            param = _text(first)
+            body_names = {_text(n) for n in _descendants(defn.child_by_field_name("body"), "identifier")}
+            for table in (t for t in self.module_dicts if t in body_names):
+                for wanted, target, node in self.mapping_exports(self.module_dicts[table]):
+                    if wanted not in self.module_names:
+                        line = node.start_point[0] + 1
+                        self.bind(module, wanted, BindingKind.IMPORT, node, line, line, target=target)
+                        self.xref(node, wanted, self.reexport_kind(module, False), target, module)
+            for branch in _descendants(defn.child_by_field_name("body"), "if_statement"):
+                asked = _compared_string(branch.child_by_field_name("condition"), param)
+                body = branch.child_by_field_name("consequence")
+                if asked is None or body is None or asked in self.module_names:
+                    continue
+                found = self.branch_export(body)
+                if found is None:
+                    continue
+                target, node = found
+                line = node.start_point[0] + 1
+                self.bind(module, asked, BindingKind.IMPORT, node, line, line, target=target)
+                self.xref(node, asked, self.reexport_kind(module, False), target, module)
+
+    def mapping_exports(self, mapping: Node) -> list[tuple[str, str, Node]]:
+        """`{"X": ".mod"}`, `{"X": "pkg.mod:Y"}`, `{"X": ("pkg.mod", "Y")}` -> (X, dotted target, node)."""
+        out: list[tuple[str, str, Node]] = []
+        for pair in mapping.named_children:
+            if pair.type != "pair":
+                continue
+            key, value = pair.child_by_field_name("key"), pair.child_by_field_name("value")
+            if key is None or value is None or key.type != "string":
+                continue
+            wanted = _text(key).strip("\"'")
+            if not wanted.isidentifier():
+                continue
+            parts = [value] if value.type == "string" else list(value.named_children) if value.type == "tuple" else []
+            if not parts or len(parts) > 2 or any(p.type != "string" for p in parts):
+                continue
+            texts = [_text(p).strip("\"'") for p in parts]
+            if len(texts) == 2:
+                where, attr = texts
+            elif ":" in texts[0]:
+                where, _, attr = texts[0].partition(":")
+            else:
+                where, attr = texts[0], wanted
+            if where.startswith("."):
+                dots = len(where) - len(where.lstrip("."))
+                base = self.facts.module.split(".")
+                base = base if self.facts.is_package else base[:-1]
+                base = base[: len(base) - (dots - 1)] if dots > 1 else base
+                where = ".".join([*base, where.lstrip(".")] if where.lstrip(".") else base)
+            if not where or not all(p.isidentifier() for p in where.split(".")) or not attr.isidentifier():
+                continue
+            target = where if where.rpartition(".")[2] == attr and len(texts) == 1 else f"{where}.{attr}"
+            out.append((wanted, target, pair))
+        return out
+
+    def branch_export(self, body: Node) -> tuple[str, Node] | None:
+        local: dict[str, tuple[str, Node]] = {}
+        for stmt in body.named_children:
+            if stmt.type == "import_from_statement":
+                mod_node = stmt.child_by_field_name("module_name")
+                if mod_node is None:
+                    continue
+                module = self.resolve_relative(mod_node)
+                for child in stmt.named_children:
+                    if child == mod_node:
+                        continue
+                    if child.type == "dotted_name":
+                        local[_text(child)] = (f"{module}.{_text(child)}", child)
+                    elif child.type == "aliased_import":
+                        local[_text(child.child_by_field_name("alias"))] = (
+                            f"{module}.{_text(child.child_by_field_name('name'))}",
+                            child,
+                        )
+            elif stmt.type == "import_statement":
+                for child in stmt.named_children:
+                    if child.type == "aliased_import":
+                        local[_text(child.child_by_field_name("alias"))] = (
+                            _text(child.child_by_field_name("name")),
+                            child,
+                        )
+                    elif child.type == "dotted_name":
+                        head = _text(child).split(".")[0]
+                        local[head] = (head, child)
+            elif stmt.type == "return_statement":
+                ret = stmt.named_children[0] if stmt.named_child_count else None
+                if ret is None or ret.type not in ("identifier", "attribute"):
+                    return None
+                dotted = _text(ret)
+                head, _, rest = dotted.partition(".")
+                if head not in local:
+                    return None
+                target, node = local[head]
+                return (f"{target}.{rest}" if rest else target), node
+        return None
+
+    def qualify(self, dotted: str, scope: str) -> str:
+        """Dotted text as seen from module scope -> `module.dotted` (resolved through bindings later)."""
+        return f"{self.facts.module}.{dotted}" if self.facts.module else dotted
+
+    def xref(self, node: Node, anchor: str, ref_type: RefType, target: str, scope: str) -> None:
+        self.facts.xrefs.append(
+            XRef(
+                rel_path=self.facts.rel_path,
+                line=node.start_point[0] + 1,
+                col=self.col(node),
+                anchor_text=anchor,
+                ref_type=ref_type,
+                target=target,
+                scope=scope,
+            )
+        )
+
+    # ---- call / decorator / annotation sites --------------------------------
+    def sites(self, root: Node) -> None:
+        captures = QueryCursor(_SITES).captures(root)
+        # innermost enclosing (scope, class) per line: outer scopes are painted first
+        by_line: list[tuple[str, str]] = [(self.facts.module, "")] * (len(self.lines) + 2)
+        for a, b, qual, cls in sorted(self.scopes, key=lambda s: s[0] - s[1]):
+            by_line[a : b + 1] = [(qual, cls)] * (b - a + 1)
+        for cap, ref_type in (
+            ("call", RefType.CALL),
+            ("decorator", RefType.DECORATOR),
+            ("annotation", RefType.TYPE_ANNOTATION),
+        ):
+            for node in captures.get(cap, ()):
+                if cap == "decorator":
+                    expr = node.named_children[0] if node.named_child_count else None
+                    if expr is not None and expr.type == "call":
+                        expr = expr.child_by_field_name("function")
+                    if expr is None or expr.type not in ("identifier", "attribute"):
+                        continue
+                    node = expr
+                elif cap == "annotation":
+                    inner = node.named_children[0] if node.named_child_count else None
+                    if inner is None or inner.type not in ("identifier", "attribute"):
+                        continue
+                    node = inner
+                dotted = _text(node)
+                if "\n" in dotted or "(" in dotted:
+                    continue
+                head = dotted.split(".")[0]
+                line = node.start_point[0] + 1
+                scope, cls = by_line[line]
+                if head in ("self", "cls") and cls and "." in dotted:
+                    target = cls + dotted[len(head) :]
+                elif head in self.module_names:
+                    target = self.qualify(dotted, self.facts.module)
+                else:
+                    continue
+                self.xref(node, dotted, ref_type, target, scope)
+
+
+def _is_main_guard(stmt: Node) -> bool:
+    """`if __name__ == "__main__":` (either operand order, either quote)."""
+    cond = stmt.child_by_field_name("condition")
+    if cond is None or cond.type != "comparison_operator":
+        return False
+    text = _text(cond).replace("'", '"').replace(" ", "")
+    return text in ('__name__=="__main__"', '"__main__"==__name__')
+
+
+def _catches_import_error(node: Node) -> bool:
+    """A try statement with (or an except clause that is) a handler for ImportError,
+    ModuleNotFoundError, or everything."""
+    clauses = [node] if node.type == "except_clause" else [c for c in node.named_children if c.type == "except_clause"]
+    for clause in clauses:
+        header = _text(clause).split(":", 1)[0]
+        if header.strip() == "except" or "ImportError" in header or "ModuleNotFoundError" in header:
+            return True
+    return False
+
+
+def _descendants(node: Node | None, node_type: str) -> list[Node]:
+    """Nodes of `node_type` under `node`, not looking inside nested functions or classes."""
+    out: list[Node] = []
+    stack = list(node.named_children) if node is not None else []
+    while stack:
+        n = stack.pop()
+        if n.type in _DEF_TYPES or n.type == "decorated_definition":
+            continue
+        if n.type == node_type:
+            out.append(n)
+        stack.extend(n.named_children)
+    return sorted(out, key=lambda n: n.start_byte)
+
+
+def _compared_string(cond: Node | None, param: str) -> str | None:
+    """`param == "X"` (either order) -> "X"."""
+    if cond is None or cond.type != "comparison_operator" or cond.named_child_count != 2:
+        return None
+    if not any(_text(c) == "==" for c in cond.children if not c.is_named):
+        return None
+    a, b = cond.named_children
+    if b.type == "identifier" and _text(b) == param:
+        a, b = b, a
+    if a.type != "identifier" or _text(a) != param or b.type != "string":
+        return None
+    text = _text(b)
+    if text[:1] in "rbuRBU":
+        return None
+    value = text.strip("\"'")
+    return value if value.isidentifier() else None
+
+
+def _call_argument_names(call: Node) -> set[str]:
+    """Names passed as plain arguments anywhere in a (nested) call: `f(g(X), y=X)(Z)`."""
+    out: set[str] = set()
+    stack = [call]
+    while stack:
+        n = stack.pop()
+        if n.type == "call":
+            fn = n.child_by_field_name("function")
+            args = n.child_by_field_name("arguments")
+            if fn is not None and fn.type == "call":
+                stack.append(fn)
+            for a in args.named_children if args is not None else ():
+                if a.type == "identifier":
+                    out.add(_text(a))
+                elif a.type == "call":
+                    stack.append(a)
+    return out
+
+
+def _literal_names(value: Node) -> tuple[str, ...] | None:
+    if value.type not in ("list", "tuple"):
+        return None
+    names: list[str] = []
+    for child in value.named_children:
+        if child.type != "string":
+            return None
+        names.append(_text(child).strip("\"'"))
+    return tuple(names)

@@ -1,0 +1,260 @@
+"""The Python environment whose installed packages a repository uses (stdlib only).
+
+Found the way Python tools find it, first rule that applies wins:
+
+  1. an explicit interpreter (`--python PATH`, or `CODEHOP_PYTHON`);
+  2. a virtualenv inside the repository: `.venv/`, `venv/`, or any direct
+     subfolder holding a `pyvenv.cfg`;
+  3. the active virtualenv (`$VIRTUAL_ENV`);
+  4. none: only the repository is trusted.
+
+The interpreter's `sys.path` is read once by running it (`python -I -c ...`,
+with a deadline); its packages are never imported into codehop's process.
+The trusted corpus beyond the repository is that environment's package
+directories (`site_dirs`) and its standard library (`stdlib_dirs`): a path
+anywhere else (another directory, a symlink out) is outside.
+
+Each installed distribution is named by `*.dist-info` (name, version, the
+sha256 of its RECORD, its top-level modules), which is what keys a shared,
+per-user package index: `$XDG_CACHE_HOME/codehop/packages/<name>-<version>-<hash>/`.
+Reading an environment never writes inside it.
+May import: errors, stdlib.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import subprocess
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+
+from codehop.kernel.errors import UsageError
+
+_PROBE = (
+    "import json, sys, sysconfig; "
+    "p = sysconfig.get_paths(); "
+    "print(json.dumps({'version': '%d.%d.%d' % sys.version_info[:3], 'prefix': sys.prefix, "
+    "'sys_path': [x for x in sys.path if x], 'stdlib': [p.get('stdlib', ''), p.get('platstdlib', '')], "
+    "'site': [p.get('purelib', ''), p.get('platlib', '')]}))"
+)
+_VENV_DIRS = (".venv", "venv")
+_NORMALISE = re.compile(r"[-_.]+")
+
+
+class EnvReason(StrEnum):
+    """Why this environment was chosen (shown by `codehop doctor`)."""
+
+    FLAG = "--python"
+    ENV_VAR = "CODEHOP_PYTHON"
+    REPO_VENV = "a virtualenv in the repository"
+    VIRTUAL_ENV = "$VIRTUAL_ENV"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PythonEnvironment:
+    python: str  # the interpreter, absolute
+    reason: EnvReason
+    version: str
+    prefix: str
+    sys_path: tuple[str, ...]
+    site_dirs: tuple[str, ...]  # package directories: site-packages / dist-packages
+    stdlib_dirs: tuple[str, ...]
+
+    def roots(self) -> tuple[Path, ...]:
+        """Every directory of the trusted corpus beyond the repository, resolved."""
+        return tuple(Path(p).resolve() for p in dict.fromkeys(self.site_dirs + self.stdlib_dirs) if p)
+
+    def contains(self, path: str | os.PathLike[str]) -> bool:
+        """True if `path` (resolved, so a symlink out is outside) lies in a trusted directory."""
+        p = Path(path).resolve()
+        return any(p == r or r in p.parents for r in self.roots())
+
+    def describe(self) -> str:
+        return f"{self.python} (Python {self.version}; chosen by {self.reason})"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Distribution:
+    """One installed distribution, as its `.dist-info` describes it."""
+
+    name: str  # normalised (PEP 503): lowercase, runs of -_. as -
+    version: str
+    record_sha256: str  # of its RECORD file: changes with every (re)install of other content
+    site_dir: str  # the package directory it is installed in (its import root)
+    top_level: tuple[str, ...]  # importable top-level modules and packages
+
+    @property
+    def key(self) -> str:
+        return f"{self.name}-{self.version}-{self.record_sha256[:12]}"
+
+    @property
+    def pin(self) -> str:
+        return f"{self.name}=={self.version}"
+
+
+def find_environment(
+    root: str | os.PathLike[str],
+    python: str | None = None,
+    environ: dict[str, str] | None = None,
+    *,
+    timeout_s: float = 20.0,
+) -> PythonEnvironment | None:
+    """The environment the repository at `root` uses, or None (see the module docstring)."""
+    env = os.environ if environ is None else environ
+    if python:
+        return _probe(_interpreter(python), EnvReason.FLAG, timeout_s)
+    if env.get("CODEHOP_PYTHON"):
+        return _probe(_interpreter(env["CODEHOP_PYTHON"]), EnvReason.ENV_VAR, timeout_s)
+    venv = repo_virtualenv(Path(root))
+    if venv is not None:
+        return _probe(venv, EnvReason.REPO_VENV, timeout_s)
+    if env.get("VIRTUAL_ENV"):
+        exe = _venv_python(Path(env["VIRTUAL_ENV"]))
+        if exe is not None:
+            return _probe(exe, EnvReason.VIRTUAL_ENV, timeout_s)
+    return None
+
+
+def repo_virtualenv(root: Path) -> Path | None:
+    """The interpreter of a virtualenv directly inside `root` (`.venv`, `venv`, then any `pyvenv.cfg`)."""
+    candidates = [root / d for d in _VENV_DIRS]
+    try:
+        candidates += sorted(p for p in root.iterdir() if p.is_dir() and p.name not in _VENV_DIRS)
+    except OSError:
+        return None
+    for d in candidates:
+        if (d / "pyvenv.cfg").is_file():
+            exe = _venv_python(d)
+            if exe is not None:
+                return exe
+    return None
+
+
+def distributions(env: PythonEnvironment) -> list[Distribution]:
+    """Every distribution installed in the environment's package directories, sorted by name."""
+    out: dict[tuple[str, str], Distribution] = {}
+    for site in env.site_dirs:
+        try:
+            infos = sorted(Path(site).glob("*.dist-info"))
+        except OSError:
+            continue
+        for info in infos:
+            dist = _read_dist_info(info, site)
+            if dist is not None:
+                out.setdefault((dist.name, dist.site_dir), dist)
+    return sorted(out.values(), key=lambda d: (d.name, d.site_dir))
+
+
+def distribution_of(env: PythonEnvironment, module: str) -> Distribution | None:
+    """The distribution that provides the top-level module of `module` (`requests.sessions` -> requests)."""
+    top = module.split(".")[0]
+    for dist in distributions(env):
+        if top in dist.top_level:
+            return dist
+    return None
+
+
+def package_cache_dir(dist: Distribution, environ: dict[str, str] | None = None) -> Path:
+    """Where a distribution's shared index lives: one per name, version and RECORD hash."""
+    env = os.environ if environ is None else environ
+    base = Path(env.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "codehop" / "packages" / dist.key
+
+
+# ---- internals -----------------------------------------------------------------
+def _interpreter(python: str) -> Path:
+    p = Path(python).expanduser()
+    if p.is_dir():  # a virtualenv's folder named instead of its interpreter
+        exe = _venv_python(p)
+        if exe is None:
+            raise UsageError(f"no Python interpreter in {p} (expected bin/python)", path=str(p))
+        return exe
+    if not p.is_file() or not os.access(p, os.X_OK):
+        raise UsageError(f"not an executable Python interpreter: {p}", path=str(p))
+    return p.absolute()
+
+
+def _venv_python(venv: Path) -> Path | None:
+    for rel in ("bin/python", "bin/python3", "Scripts/python.exe"):
+        exe = venv / rel
+        if exe.is_file():
+            return exe.absolute()
+    return None
+
+
+def _probe(python: Path, reason: EnvReason, timeout_s: float) -> PythonEnvironment:
+    """Run the interpreter once (isolated mode: no user site, no cwd on the path) and read its paths."""
+    try:
+        done = subprocess.run(
+            [str(python), "-I", "-c", _PROBE],
+            capture_output=True,
+            text=True,
+            timeout=timeout_s,
+            stdin=subprocess.DEVNULL,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise UsageError(f"cannot run the Python interpreter {python}: {exc}", path=str(python)) from exc
+    try:
+        data = json.loads(done.stdout.strip().splitlines()[-1]) if done.returncode == 0 else None
+    except (ValueError, IndexError):
+        data = None
+    if not isinstance(data, dict):
+        why = done.stderr.strip().splitlines()[-1:] or [f"exit {done.returncode}"]
+        raise UsageError(f"the Python interpreter {python} did not report its paths: {why[0]}", path=str(python))
+    sys_path = tuple(str(x) for x in data.get("sys_path", []))
+    site = tuple(dict.fromkeys(str(x) for x in data.get("site", []) if x))
+    # dist-packages and other package dirs on sys.path (Debian) count as package directories too
+    site += tuple(p for p in sys_path if p.rstrip("/").endswith(("site-packages", "dist-packages")) and p not in site)
+    stdlib = tuple(dict.fromkeys(str(x) for x in data.get("stdlib", []) if x))
+    return PythonEnvironment(
+        python=str(python),
+        reason=reason,
+        version=str(data.get("version", "")),
+        prefix=str(data.get("prefix", "")),
+        sys_path=sys_path,
+        site_dirs=tuple(p for p in site if Path(p).is_dir()),
+        stdlib_dirs=stdlib,
+    )
+
+
+def _read_dist_info(info: Path, site: str) -> Distribution | None:
+    """Name and version from METADATA; top-level modules from top_level.txt, else from RECORD."""
+    try:
+        meta = (info / "METADATA").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None  # a half-installed distribution: no metadata, nothing to name
+    fields: dict[str, str] = {}
+    for line in meta.splitlines():
+        if not line.strip():
+            break  # the headers end at the first blank line; the description follows
+        key, sep, value = line.partition(":")
+        if sep and key in ("Name", "Version") and key not in fields:
+            fields[key] = value.strip()
+    if "Name" not in fields or "Version" not in fields:
+        return None
+    try:
+        record = (info / "RECORD").read_bytes()
+    except OSError:
+        record = b""
+    top: list[str] = []
+    try:
+        top = [t.strip() for t in (info / "top_level.txt").read_text(encoding="utf-8").splitlines() if t.strip()]
+    except OSError:
+        for row in record.decode("utf-8", errors="replace").splitlines():
+            first = row.split(",", 1)[0].split("/", 1)[0]
+            if first.endswith(".py"):
+                first = first[:-3]
+            if first and not first.endswith((".dist-info", ".data", ".pth")) and first != "..":
+                top.append(first)
+    return Distribution(
+        name=_NORMALISE.sub("-", fields["Name"]).lower(),
+        version=fields["Version"],
+        record_sha256=hashlib.sha256(record).hexdigest(),
+        site_dir=site,
+        top_level=tuple(dict.fromkeys(top)),
+    )

@@ -1,0 +1,508 @@
+"""Build and update a repository's index: walk, hash, parse (two processes), write once.
+
+An update is one SQLite transaction: a reader sees the old index or the new
+one, never half. A first build (or a rebuild after a schema change or a
+corrupt file, which is moved aside) goes to a temporary file swapped in with
+`os.replace()`. May import: records, errors, walk, chunking, store, symbols,
+xref_resolve, stdlib.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from codehop.index.store import (
+    SqliteStore,
+    bump_generation,
+    check_schema,
+    connect,
+    create_indexes,
+    create_schema,
+    damage,
+    delete_files,
+    move_aside,
+    write_file_rows,
+)
+from codehop.index.walk import SourceFile, TreeStamp, repo_root, walk_python_files
+from codehop.kernel.errors import IndexLocationError, IndexSchemaError
+
+if TYPE_CHECKING:  # tree-sitter and its compiled queries load only when a file is parsed
+    from codehop.index.chunking import FileRows
+
+DEFAULT_MAX_FILE_BYTES = 1_000_000
+_POOL_MIN_FILES = 48
+
+# progress(phase, done, total): phase is "walk", "parse", "resolve" or "write"; counts are files
+# (total 0 while the walk has not finished)
+Progress = Callable[[str, int, int], None]
+
+
+@dataclass(slots=True, kw_only=True)
+class IndexReport:
+    root: str
+    index_path: str
+    files: int = 0
+    parsed: int = 0
+    deleted: int = 0
+    chunks: int = 0
+    xrefs: int = 0
+    seconds: float = 0.0
+    rebuilt: bool = False
+    note: str = ""  # one line when the index is not where the user would look (the per-user cache)
+    warnings: list[str] = field(default_factory=list)
+    stamp: TreeStamp | None = None  # what the walk saw, for a cheap "anything changed?" later
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "root": self.root,
+            "index": self.index_path,
+            "files": self.files,
+            "parsed": self.parsed,
+            "deleted": self.deleted,
+            "chunks": self.chunks,
+            "xrefs": self.xrefs,
+            "seconds": round(self.seconds, 3),
+            "rebuilt": self.rebuilt,
+            "note": self.note,
+            "warnings": self.warnings,
+        }
+
+
+def repo_key(root: Path) -> str:
+    """One folder name per repository root: readable, and unique by a hash of the full path."""
+    digest = hashlib.sha256(os.fsencode(str(root))).hexdigest()[:16]
+    return f"{root.name or 'root'}-{digest}"
+
+
+def user_cache_dir() -> Path:
+    """Where an index goes when the repository cannot hold one (`$XDG_CACHE_HOME/codehop/repos`)."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "codehop" / "repos"
+
+
+def _candidates(root: Path, index_dir: str | os.PathLike[str] | None) -> tuple[list[Path], str]:
+    """(folders to try in order, what named them: '--index-dir', 'CODEHOP_INDEX_DIR' or '')."""
+    if index_dir:
+        return [Path(index_dir).expanduser().absolute()], "--index-dir"
+    shared = os.environ.get("CODEHOP_INDEX_DIR")
+    if shared:  # one subfolder per repository: repositories sharing it never evict each other
+        return [Path(shared).expanduser().absolute() / repo_key(root)], "CODEHOP_INDEX_DIR"
+    return [root / ".codehop", user_cache_dir() / repo_key(root)], ""
+
+
+def _unusable(folder: Path) -> str | None:
+    """Why codehop cannot keep an index in `folder` (creating it if needed), or None if it can.
+    Probed by writing, not by permission bits (which say nothing to root or on a read-only mount).
+    Never opens `index.db` itself: closing any descriptor of a database file drops every POSIX
+    lock this process's SQLite connections hold on it."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe = folder / f".probe-{os.getpid()}-{threading.get_ident()}"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as exc:
+        return exc.strerror or type(exc).__name__
+    return None
+
+
+def index_dir_for(root: Path, index_dir: str | os.PathLike[str] | None = None) -> Path:
+    """Where the index of `root` is (or would be), without creating anything: the first
+    candidate that holds an index, else the first one."""
+    folders, _ = _candidates(root, index_dir)
+    return next((f for f in folders if (f / "index.db").exists()), folders[0])
+
+
+def locate_index(root: Path, index_dir: str | os.PathLike[str] | None = None) -> tuple[Path, str]:
+    """The folder to keep the index of `root` in, created, and a one-line note when it is not
+    the usual place. A folder the user named that cannot be used is an IndexLocationError (exit 3);
+    an unwritable repository falls back to the per-user cache."""
+    folders, named_by = _candidates(root, index_dir)
+    reasons: list[str] = []
+    for folder in folders:
+        why = _unusable(folder)
+        if why is None:
+            note = (
+                ""
+                if folder == folders[0]
+                else (f"note: cannot write {folders[0]} ({reasons[0]}); the index lives in {folder}")
+            )
+            return folder, note
+        reasons.append(why)
+    if named_by:
+        raise IndexLocationError(
+            f"cannot keep the index in {folders[0]} (named by {named_by}): {reasons[0]}; "
+            f"name a writable folder, or leave {named_by} out to use {root / '.codehop'}",
+            path=str(folders[0]),
+        )
+    raise IndexLocationError(
+        f"cannot write an index in {folders[0]} ({reasons[0]}) nor in {folders[1]} ({reasons[1]}); "
+        "pass a writable folder with --index-dir",
+        path=str(folders[0]),
+    )
+
+
+def _read(sf: SourceFile, max_bytes: int) -> tuple[bytes | None, str | None]:
+    """The file's bytes, or None and a warning naming the file."""
+    if sf.size > max_bytes:
+        return None, f"{sf.rel_path}: {sf.size} bytes exceeds the {max_bytes}-byte cap; skipped"
+    try:
+        with open(sf.abs_path, "rb") as fh:
+            data = fh.read(max_bytes + 1)
+    except OSError as exc:
+        return None, f"{sf.rel_path}: cannot read ({exc.strerror}); skipped"
+    if len(data) > max_bytes:
+        return None, f"{sf.rel_path}: grew past the {max_bytes}-byte cap; skipped"
+    if b"\x00" in data[:8192]:
+        return None, f"{sf.rel_path}: binary content (NUL bytes); skipped"
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    return data, None
+
+
+def _parse_one(job: tuple[str, bytes]) -> tuple[FileRows | None, str | None]:
+    from codehop.index.chunking import parse_file
+
+    rel, data = job
+    warning = None
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        warning = f"{rel}: not valid UTF-8; decoded with replacement characters"
+    try:
+        facts = parse_file(rel, data)
+    except RecursionError:
+        return None, f"{rel}: nesting too deep; skipped"
+    if facts.has_error:
+        w = f"{rel}: syntax error; indexed what tree-sitter recovered"
+        warning = f"{warning}; {w}" if warning else w
+    return facts.rows(), warning
+
+
+def _parse_all(jobs: list[tuple[str, bytes]], workers: int) -> Iterator[tuple[FileRows | None, str | None]]:
+    """Parse every job (order not kept), yielding each as it is done: in this process when few,
+    else in a process pool while the caller writes what has arrived (one writer, two parsers)."""
+    if len(jobs) < _POOL_MIN_FILES or workers <= 1:
+        yield from map(_parse_one, jobs)
+        return
+    import multiprocessing  # with its pool, ~8 ms of a no-change `codehop index`: only to parse many
+    from concurrent.futures import ProcessPoolExecutor
+
+    # big files first so the workers finish together
+    ordered = sorted(jobs, key=lambda j: -len(j[1]))
+    # forking a process that runs other threads (an editor or MCP server) can inherit a held lock
+    method = "fork" if threading.active_count() == 1 else "forkserver"
+    with ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=multiprocessing.get_context(method),
+        initializer=_exit_with_parent,
+        initargs=(os.getpid() if method == "fork" else 0,),
+    ) as pool:
+        yield from pool.map(_parse_one, ordered, chunksize=8)
+
+
+def _exit_with_parent(parent: int) -> None:
+    """In a pool worker: exit when the indexer dies (killed, it never closes the pipes, and an
+    orphaned worker would block on them forever). A forked worker gets the indexer's pid from the
+    indexer itself (read here, it would already be init's if the indexer died while this worker
+    started); a forkserver's worker (`parent` 0) watches the forkserver, which exits with it."""
+    parent = parent or os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.2)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
+def _remove_stale_builds(idx_dir: Path) -> None:
+    """Delete `index.db.tmp-<pid>*` left by a full build whose process was killed."""
+    for path in idx_dir.glob("index.db.tmp-*"):
+        pid = path.name.removeprefix("index.db.tmp-").split("-")[0]
+        if not pid.isdigit() or int(pid) == os.getpid():
+            continue
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            path.unlink(missing_ok=True)
+        except OSError:  # alive, owned by someone else
+            pass
+
+
+def open_index(
+    root: Path, index_dir: Path, *, verify: bool = False, warnings: list[str] | None = None
+) -> SqliteStore | None:
+    """The existing index if it opens and matches our schema; else None (moved aside).
+    `verify` also checks every page (`codehop index`, and after a query met a database error)."""
+    path = index_dir / "index.db"
+    if not path.exists():
+        return None
+    if verify:
+        why = damage(path)
+        if why is not None:
+            aside = move_aside(path, "corrupt")
+            if warnings is not None:
+                warnings.append(f"the index was damaged ({why}); moved aside to {aside.name} and rebuilt")
+            return None
+    try:
+        conn = connect(path)
+        try:
+            check_schema(conn)
+        finally:
+            conn.close()
+    except (IndexSchemaError, sqlite3.DatabaseError) as exc:
+        reason = "foreign" if isinstance(exc, IndexSchemaError) else "corrupt"
+        move_aside(path, reason)
+        return None
+    return SqliteStore(path)
+
+
+def repair_index(repo: str | os.PathLike[str], index_dir: str | os.PathLike[str] | None = None) -> str | None:
+    """After a query met a database error: if the index is damaged, move it aside (the next
+    open rebuilds it) and say why; None when it is sound (the error had another cause)."""
+    root = repo_root(repo)
+    path = index_dir_for(root, index_dir) / "index.db"
+    why = damage(path)
+    if why is None:
+        return None
+    aside = move_aside(path, "corrupt")
+    return f"the index was damaged ({why}); moved aside to {aside.name}, rebuilding"
+
+
+def index_repo(
+    repo: str | os.PathLike[str],
+    *,
+    index_dir: str | os.PathLike[str] | None = None,
+    max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
+    workers: int | None = None,
+    progress: Progress | None = None,
+    stamp: TreeStamp | None = None,
+    include: frozenset[str] | None = None,
+    verify: bool = False,
+) -> tuple[SqliteStore, IndexReport]:
+    """Bring the index of `repo` up to date; return the store and what was done.
+
+    `stamp`, from an earlier report of the same process, lets an update skip the directory
+    walk when no directory changed (only files were edited). `verify` checks every page of
+    the existing index first and rebuilds a damaged one."""
+    t0 = time.perf_counter()
+    root = repo_root(repo)
+    idx_dir, note = locate_index(root, index_dir)
+    _remove_stale_builds(idx_dir)
+    report = IndexReport(root=str(root), index_path=str(idx_dir / "index.db"), note=note)
+    store = open_index(root, idx_dir, verify=verify, warnings=report.warnings)
+    files = stamp.restat() if stamp is not None and store is not None else None
+    tell = progress or (lambda phase, done, total: None)
+    if files is None:
+        dirs: list[tuple[str, int]] = []
+        files = []
+        for sf in walk_python_files(root, report.warnings, dirs, include):
+            files.append(sf)
+            if len(files) % 256 == 0:
+                tell("walk", len(files), 0)
+        tell("walk", len(files), len(files))
+        report.stamp = TreeStamp(tuple(dirs), tuple(files))
+    else:
+        assert stamp is not None
+        report.stamp = TreeStamp(stamp.dirs, tuple(files))
+    report.files = len(files)
+    old = store.file_states() if store is not None else {}
+    current = {sf.rel_path: sf for sf in files}
+    deleted = [rel for rel in old if rel not in current]
+    changed: list[SourceFile] = [sf for sf in files if old.get(sf.rel_path, ("", -1, -1))[1:] != (sf.size, sf.mtime_ns)]
+    jobs: list[tuple[str, bytes]] = []
+    hashes: dict[str, str] = {}
+    stats: dict[str, tuple[int, int]] = {}
+    touched_only: list[tuple[str, int, int]] = []
+    for sf in changed:
+        data, warning = _read(sf, max_file_bytes)
+        if warning:
+            report.warnings.append(warning)
+        if data is None:
+            if sf.rel_path in old:
+                deleted.append(sf.rel_path)
+            continue
+        digest = hashlib.blake2b(data, digest_size=16).hexdigest()
+        if sf.rel_path in old and old[sf.rel_path][0] == digest:
+            touched_only.append((sf.rel_path, sf.size, sf.mtime_ns))
+            continue
+        hashes[sf.rel_path] = digest
+        stats[sf.rel_path] = (sf.size, sf.mtime_ns)
+        jobs.append((sf.rel_path, data))
+    if store is not None and not jobs and not deleted and not touched_only:
+        report.seconds = time.perf_counter() - t0
+        _fill_counts(store, report)
+        return store, report
+    parsed = _parse_all(jobs, workers if workers is not None else min(2, os.cpu_count() or 1))
+
+    def arrived() -> Iterator[FileRows]:
+        done = 0
+        for rows, warning in parsed:
+            done += 1
+            if warning:
+                report.warnings.append(warning)
+            if rows is not None:
+                report.parsed += 1
+                yield rows
+            tell("parse", done, len(jobs))
+
+    def after_parse(phase: str) -> None:
+        tell(phase, len(jobs), len(jobs))
+
+    report.deleted = len(deleted)
+    if store is None:
+        store = _build_fresh(idx_dir, arrived(), hashes, stats, after_parse)
+        report.rebuilt = True
+    else:
+        _update(store, list(arrived()), deleted, hashes, stats, touched_only, after_parse)
+    report.seconds = time.perf_counter() - t0
+    _fill_counts(store, report)
+    return store, report
+
+
+def _fill_counts(store: SqliteStore, report: IndexReport) -> None:
+    counts = store.counts()
+    report.files = counts["files"]  # what the index holds; skipped files are in the warnings
+    report.chunks = counts["chunks"]
+    report.xrefs = counts["xrefs"]
+
+
+def _build_fresh(
+    idx_dir: Path,
+    facts: Iterable[FileRows],
+    hashes: dict[str, str],
+    stats: dict[str, tuple[int, int]],
+    phase: Callable[[str], None] = lambda p: None,
+) -> SqliteStore:
+    from codehop.index.xref_resolve import resolve_static
+
+    final = idx_dir / "index.db"
+    tmp = idx_dir / f"index.db.tmp-{os.getpid()}"
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        Path(str(tmp) + suffix).unlink(missing_ok=True)
+    tmp_store = SqliteStore(tmp)
+    conn = tmp_store._local.conn = connect(tmp, fast_unsafe=True)  # a build file needs no journal
+    create_schema(conn, indexes=False)  # a bulk load reads nothing by index until it is done
+    xrefs: list[tuple[Any, ...]] = []
+    with tmp_store.transaction() as c:
+        batch: list[FileRows] = []
+        for f in facts:  # written while the parsers go on; cross-references wait for every file
+            xrefs.extend(f[9])
+            batch.append((*f[:9], []))
+            if len(batch) >= 64:
+                write_file_rows(c, batch, hashes, stats)
+                batch = []
+        write_file_rows(c, batch, hashes, stats)
+        phase("resolve")
+        resolve_static(tmp_store, c, None, fresh=xrefs)
+        phase("write")
+        create_indexes(c)
+        bump_generation(c)
+        c.execute("INSERT INTO counters VALUES ('rebuilds', 1) ON CONFLICT(key) DO UPDATE SET value = value + 1")
+    tmp_store.conn.execute("PRAGMA journal_mode=WAL")
+    tmp_store.close()
+    gone = IndexSchemaError(
+        f"the index being built ({tmp.name}) was deleted while it was written; "
+        "nothing was replaced: run the command again",
+        path=str(tmp),
+    )
+    if not tmp.exists():  # another process deleted it mid-build: the old index stays untouched
+        raise gone
+    for suffix in ("-wal", "-shm"):
+        Path(str(final) + suffix).unlink(missing_ok=True)
+    try:
+        os.replace(tmp, final)
+    except FileNotFoundError:
+        raise gone from None
+    return SqliteStore(final)
+
+
+def _interface(conn: sqlite3.Connection, rel: str) -> tuple[str, frozenset[tuple[str, ...]]]:
+    """(module, what it binds): names, kinds and targets of its bindings, its classes' bases."""
+    row = conn.execute("SELECT module FROM files WHERE rel_path=?", (rel,)).fetchone()
+    names = {tuple(r) for r in conn.execute("SELECT scope, name, kind, target FROM bindings WHERE rel_path=?", (rel,))}
+    names |= {("class", q, b) for q, b in conn.execute("SELECT qualname, bases FROM classes WHERE rel_path=?", (rel,))}
+    names |= {("star", t) for (t,) in conn.execute("SELECT target FROM stars WHERE rel_path=?", (rel,))}
+    return (row[0] if row else "", frozenset(names))
+
+
+def _declaration_lines(conn: sqlite3.Connection, rel: str) -> dict[str, int]:
+    """qualname -> line of each binding in a file (the last binding of a name wins, as at run time)."""
+    return {
+        f"{s}.{n}": line
+        for s, n, line in conn.execute("SELECT scope, name, line FROM bindings WHERE rel_path=? ORDER BY line", (rel,))
+    }
+
+
+def _shift_targets(conn: sqlite3.Connection, moved: dict[str, dict[int, int]]) -> None:
+    """References into a file whose declarations only moved follow them (negated first, so a
+    line that moves onto another's old line is not moved twice)."""
+    for rel, lines in moved.items():
+        if not lines:
+            continue
+        conn.executemany(
+            "UPDATE xrefs SET target_line=? WHERE target_path=? AND target_line=?",
+            [(-new, rel, old) for old, new in lines.items()],
+        )
+        conn.execute("UPDATE xrefs SET target_line=-target_line WHERE target_path=? AND target_line<0", (rel,))
+
+
+def _interface_of_rows(f: FileRows) -> frozenset[tuple[str, ...]]:
+    names: set[tuple[str, ...]] = {(b[0], b[1], b[2], b[7]) for b in f[6]}
+    names |= {("class", q, json.dumps(bases)) for q, _, _, bases in f[7]}
+    names |= {("star", t) for t, _ in f[8]}
+    return frozenset(names)
+
+
+def _update(
+    store: SqliteStore,
+    facts: list[FileRows],
+    deleted: list[str],
+    hashes: dict[str, str],
+    stats: dict[str, tuple[int, int]],
+    touched_only: list[tuple[str, int, int]],
+    phase: Callable[[str], None] = lambda p: None,
+) -> None:
+    from codehop.index.xref_resolve import resolve_static
+
+    changed_paths = [f[0] for f in facts]
+    with store.transaction() as conn:
+        for rel, size, mtime in touched_only:
+            conn.execute("UPDATE files SET size=?, mtime_ns=? WHERE rel_path=?", (size, mtime, rel))
+        if changed_paths or deleted:
+            old = {rel: _interface(conn, rel) for rel in changed_paths + deleted}
+            old_lines = {rel: _declaration_lines(conn, rel) for rel in changed_paths}
+            phase("write")
+            delete_files(conn, changed_paths + deleted)
+            write_file_rows(conn, facts, hashes, stats)
+            store.invalidate()
+            # a module whose names (and bases) kept their meaning changes no resolution elsewhere:
+            # its own references are redone, references into it only follow its lines
+            dirty = {old[rel][0] for rel in deleted if old[rel][0]}
+            redo_into = list(deleted)
+            moved: dict[str, dict[int, int]] = {}
+            for f in facts:
+                if old.get(f[0]) != (f[1], _interface_of_rows(f)):
+                    dirty.add(f[1])
+                    redo_into.append(f[0])
+                    if old.get(f[0]) and old[f[0]][0]:
+                        dirty.add(old[f[0]][0])
+                    continue
+                new_lines = {f"{b[0]}.{b[1]}": b[4] for b in sorted(f[6], key=lambda b: b[4])}
+                moved[f[0]] = {
+                    line: new_lines[q] for q, line in old_lines[f[0]].items() if q in new_lines and new_lines[q] != line
+                }
+            _shift_targets(conn, moved)
+            phase("resolve")
+            resolve_static(store, conn, (changed_paths, redo_into, sorted(dirty)))
+            conn.execute("INSERT INTO counters VALUES ('rebuilds', 1) ON CONFLICT(key) DO UPDATE SET value = value + 1")
+        bump_generation(conn)

@@ -1,0 +1,186 @@
+"""Installed distributions, indexed lazily into a shared per-user cache and served across the boundary.
+
+The first time a chain reaches a top-level module the repository lacks but the chosen
+environment provides, that distribution (only its own top-level packages) is indexed by the
+same indexer as a repository into `package_cache_dir(dist)`, outside the environment, and
+mounted on the repository's store: its chunks and bindings come back with absolute paths, and
+the symbol table walks chains and MROs into it. Every repository using the same name, version
+and RECORD shares that index. A distribution above `max_files` Python files is skipped with a
+warning (its names stay external); a broken one gives a warning, never a traceback.
+May import: records, errors, environment, indexer, store, snapshot, stdlib.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from codehop.index.environment import Distribution, PythonEnvironment, distributions, package_cache_dir
+from codehop.index.indexer import index_repo
+from codehop.index.snapshot import SymbolSnapshot
+from codehop.index.store import MOUNT_SPAN, Mount, SqliteStore
+from codehop.kernel.records import register_package
+
+MAX_FILES = 5000
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class IndexedPackage:
+    dist: Distribution
+    mount: Mount
+    symbols: SymbolSnapshot
+    seconds: float  # what indexing cost (0 when the shared cache already held it)
+    files: int
+
+
+class PackageIndexes:
+    """The environment's distributions, each indexed once on first use and mounted on `store`."""
+
+    def __init__(
+        self,
+        env: PythonEnvironment,
+        store: SqliteStore,
+        *,
+        max_files: int = MAX_FILES,
+        environ: dict[str, str] | None = None,
+    ) -> None:
+        self.env = env
+        self.store = store
+        self.max_files = max_files
+        self.environ = environ
+        self.warnings: list[str] = []
+        self._lock = threading.RLock()
+        self._by_top: dict[str, Distribution] | None = None
+        self._done: dict[str, IndexedPackage | None] = {}  # dist key -> indexed, or None (skipped)
+        store.mount_imports = self.mount_imports
+        self._stamp = self._site_stamp()
+
+    def _site_stamp(self) -> tuple[tuple[str, int], ...]:
+        # installing, upgrading or removing a distribution adds or removes a *.dist-info directory,
+        # which changes its package directory's mtime
+        out = []
+        for site in self.env.site_dirs:
+            try:
+                out.append((site, os.stat(site).st_mtime_ns))
+            except OSError:
+                out.append((site, -1))
+        return tuple(out)
+
+    def stale(self) -> bool:
+        """True once a distribution was installed, upgraded or removed since these were read."""
+        return self._site_stamp() != self._stamp
+
+    def mount_imports(self) -> None:
+        """Index and mount every distribution the repository imports directly (a name it never binds
+        is looked up there: `HTTPAdapter` asked about in an app that imports minireq)."""
+        for top in self.store.imported_tops():
+            if self.store.module_path(top) is None:
+                self.package(top)
+
+    def rebind(self, store: SqliteStore) -> None:
+        """The repository's index was rebuilt: mount what is indexed on the new store."""
+        with self._lock:
+            self.store = store
+            store.mount_imports = self.mount_imports
+            for pkg in self._done.values():
+                if pkg is not None:
+                    store.mount(pkg.mount)
+
+    def distribution(self, top: str) -> Distribution | None:
+        with self._lock:
+            if self._by_top is None:
+                self._by_top = {}
+                for d in distributions(self.env):
+                    for t in d.top_level:
+                        had = self._by_top.setdefault(t, d)
+                        if had is not d and had.site_dir == d.site_dir:
+                            self.warnings.append(
+                                f"{t}: claimed by both {had.pin} and {d.pin} in {d.site_dir} "
+                                f"(a stale dist-info?); {had.pin} is used"
+                            )
+            return self._by_top.get(top)
+
+    def indexed(self) -> list[IndexedPackage]:
+        return [p for p in self._done.values() if p is not None]
+
+    def __call__(self, top: str) -> tuple[Mount, SymbolSnapshot] | None:
+        """The symbol table's provider: the mounted index serving top-level module `top`, or None."""
+        pkg = self.package(top)
+        return (pkg.mount, pkg.symbols) if pkg is not None else None
+
+    def package(self, top: str) -> IndexedPackage | None:
+        dist = self.distribution(top)
+        if dist is None:
+            return None
+        with self._lock:
+            if dist.key not in self._done:
+                self._done[dist.key] = self._index(dist)
+            return self._done[dist.key]
+
+    def for_path(self, path: str) -> IndexedPackage | None:
+        """The indexed distribution a file of the environment belongs to (indexing it if needed)."""
+        p = Path(path).resolve()
+        for site in self.env.site_dirs:
+            root = Path(site).resolve()
+            if root in p.parents:
+                top = p.relative_to(root).parts[0].removesuffix(".py").removesuffix(".pyi")
+                return self.package(top)
+        return None
+
+    def _index(self, dist: Distribution) -> IndexedPackage | None:
+        site = Path(dist.site_dir).resolve()
+        tops = frozenset(t for t in dist.top_level if (site / t).is_dir() or (site / f"{t}.py").is_file())
+        if not tops:
+            self.warnings.append(
+                f"{dist.pin}: none of its top-level modules ({', '.join(dist.top_level) or 'none'}) "
+                f"is installed in {site}; a broken or half-installed distribution, not indexed"
+            )
+            return None
+        files = 0
+        for t in tops:
+            if (site / f"{t}.py").is_file():
+                files += 1
+            for _dir, _sub, names in os.walk(site / t):
+                files += sum(n.endswith(".py") for n in names)
+                if files > self.max_files:
+                    self.warnings.append(
+                        f"{dist.pin}: more than {self.max_files:,} Python files; not indexed (its names stay external)"
+                    )
+                    return None
+        t0 = time.perf_counter()
+        try:
+            store, report = index_repo(site, index_dir=package_cache_dir(dist, self.environ), include=tops)
+        except Exception as exc:  # a package the indexer cannot read: an honest partial, not a traceback
+            self.warnings.append(f"{dist.pin}: could not be indexed ({type(exc).__name__}: {exc})")
+            return None
+        seconds = time.perf_counter() - t0 if report.parsed else 0.0
+        self.warnings.extend(f"{dist.pin}: {w}" for w in report.warnings)
+        mount = Mount(root=str(site), tops=tops, store=store, offset=MOUNT_SPAN * (len(self._done) + 1))
+        for t in tops:
+            register_package(f"{site}/{t}", dist.pin, str(site))
+        self.store.mount(mount)
+        return IndexedPackage(dist=dist, mount=mount, symbols=SymbolSnapshot(store), seconds=seconds, files=files)
+
+
+def cached_stats(env: PythonEnvironment) -> dict[str, dict[str, object]]:
+    """For each distribution of `env` already indexed in the shared cache (none is indexed here):
+    its xref rows and how many were resolved when the package was indexed."""
+    out: dict[str, dict[str, object]] = {}
+    for dist in distributions(env):
+        db = package_cache_dir(dist) / "index.db"
+        if not db.is_file():
+            continue
+        store = SqliteStore(db)
+        try:
+            counts = store.xref_type_counts()
+        finally:
+            store.close()
+        out[dist.pin] = {
+            "rows": sum(v[0] for v in counts.values()),
+            "resolved_at_index_time": sum(v[1] or 0 for v in counts.values()),
+            "index": str(db),
+        }
+    return out

@@ -1,0 +1,295 @@
+"""The index's own symbol table: exact, static resolution of dotted names.
+
+Follows what Python itself would: module namespaces (last binding wins),
+`from m import X [as Y]`, `import a.b [as c]`, `X = Y` aliases (in a class
+body, names defined earlier in that body come first), `from m import *`
+honouring `__all__`, submodules, and attribute lookup on classes through
+their C3 MRO. Every link it follows is kept as a Step. May import: records,
+store, stdlib.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+
+from codehop.index.snapshot import LayeredSnapshot, PackageProvider, SqlSymbols, SymbolSnapshot
+from codehop.index.store import SqliteStore
+from codehop.kernel.records import Binding, BindingKind, ClassInfo, Location, Provenance, Resolution, Step
+
+PS = Provenance.SYMBOL_TABLE
+
+
+@dataclass(frozen=True, slots=True)
+class _Module:
+    name: str
+    rel_path: str
+
+
+@dataclass(frozen=True, slots=True)
+class _External:
+    name: str
+
+
+_Target = Binding | _Module | _External
+
+
+class _Budget(Exception):
+    """The chain is longer than the step bound, or cycles."""
+
+
+class SymbolTable:
+    """Resolution over an in-memory snapshot of the index, reloaded when the index changes."""
+
+    def __init__(self, store: SqliteStore, *, max_steps: int = 24, packages: PackageProvider | None = None) -> None:
+        self.store = store
+        self.packages = packages  # installed distributions, indexed and mounted on first use
+        self.max_steps = max_steps
+        # each thread keeps the snapshot of the index version its query reads, so a query in
+        # one thread never sees symbols another thread loaded for a newer version
+        self._local = threading.local()
+        self._shared: dict[int, SymbolSnapshot] = {}
+        self._lock = threading.Lock()
+
+    @property
+    def _src(self) -> SymbolSnapshot:
+        snap: SymbolSnapshot | None = getattr(self._local, "snap", None)
+        return snap if snap is not None else self.src
+
+    @property
+    def src(self) -> SymbolSnapshot:
+        snap: SymbolSnapshot | None = getattr(self._local, "snap", None)
+        if snap is not None and getattr(self._local, "pinned", False):
+            return snap
+        version = self.store.data_version()
+        if snap is None or snap.version != version:
+            with self._lock:
+                snap = self._shared.get(version)
+                if snap is None:
+                    snap = SymbolSnapshot(self.store)
+                    if self.packages is not None:
+                        snap = LayeredSnapshot(snap, self.packages)  # type: ignore[assignment]
+                    self._shared = {snap.version: snap}  # threads on older versions keep their own
+            self._local.snap = snap
+        return snap
+
+    def pin(self, lazy: bool = False) -> None:
+        """Fix this thread's symbols to its transaction's own view (a writer calls this after writing):
+        all loaded at once, or (`lazy`, for a small update) looked up as needed."""
+        self._local.snap = SqlSymbols(self.store) if lazy else SymbolSnapshot(self.store)
+        self._local.pinned = True
+
+    def check(self) -> None:
+        """Follow the index version this thread reads (skipped while pinned by a writer)."""
+        if not getattr(self._local, "pinned", False):
+            _ = self.src
+
+    # ---- public ------------------------------------------------------------
+    def resolve(self, dotted: str) -> Resolution | None:
+        """Declaration of `dotted` (`pkg.mod.Class.member`), with the chain, or None."""
+        self.check()
+        steps: list[Step] = []
+        try:
+            target = self._dotted(dotted, steps, set())
+        except _Budget:
+            return None
+        if target is None:
+            return None
+        return self.resolution(target, steps)
+
+    def resolution(self, target: _Target, steps: list[Step]) -> Resolution:
+        if isinstance(target, _External):
+            return Resolution(
+                target=Location(rel_path="", line=0, qualname=target.name),
+                provenance=PS,
+                steps=tuple(steps),
+                external=target.name,
+            )
+        return Resolution(target=_loc(target), provenance=PS, steps=tuple(steps))
+
+    def binding_of(self, dotted: str) -> Binding | None:
+        """The binding that `dotted` names in its own scope, without following it."""
+        scope, _, name = dotted.rpartition(".")
+        if not scope:
+            return None
+        b = self._src.binding(scope, name)
+        if b is not None:
+            return b
+        try:
+            owner = self._dotted(scope, [], set())
+        except _Budget:
+            return None
+        if isinstance(owner, Binding) and owner.kind is BindingKind.CLASS:
+            for k in self.mro(f"{owner.scope}.{owner.name}"):
+                b = self._src.binding(k, name)
+                if b is not None:
+                    return b
+        if isinstance(owner, _Module):
+            return self._src.binding(owner.name, name)
+        return None
+
+    def find_module(self, dotted: str) -> tuple[str, list[str]] | None:
+        """Longest module prefix of `dotted` in the index, and the remaining names."""
+        src = self._src
+        hit = src.prefixes.get(dotted)
+        if hit is None:
+            hit = ("", 0)
+            parts = dotted.split(".")
+            for i in range(len(parts), 0, -1):
+                mod = ".".join(parts[:i])
+                if src.module_path(mod) is not None:
+                    hit = (mod, i)
+                    break
+            src.prefixes[dotted] = hit
+        if not hit[0]:
+            return None
+        return hit[0], dotted.split(".")[hit[1] :]
+
+    def mro(self, class_qualname: str) -> tuple[str, ...]:
+        """C3 linearisation over the bases the index can resolve (external ones dropped)."""
+        cache = self._src.mro  # per snapshot: the same version gives the same answer in every thread
+        if class_qualname not in cache:
+            cache[class_qualname] = (class_qualname,)  # guards inheritance cycles
+            cache[class_qualname] = self._compute_mro(class_qualname)
+        return cache[class_qualname]
+
+    def class_binding(self, qualname: str) -> Binding | None:
+        scope, _, name = qualname.rpartition(".")
+        b = self._src.binding(scope, name)
+        return b if b is not None and b.kind is BindingKind.CLASS else None
+
+    def class_info(self, class_qualname: str) -> ClassInfo | None:
+        """The class statement's facts (bases as written: `?expr` for one the index cannot name)."""
+        return self._src.class_info(class_qualname)
+
+    def base_classes(self, class_qualname: str) -> list[tuple[str, Binding | None]]:
+        """(base as written, its class binding or None) for each base of a class."""
+        info = self._src.class_info(class_qualname)
+        if info is None:
+            return []
+        out: list[tuple[str, Binding | None]] = []
+        for base in info.bases:
+            if base.startswith("?"):
+                out.append((base[1:], None))
+                continue
+            try:
+                t = self._dotted(base, [], set())
+            except _Budget:
+                t = None
+            out.append((base, t if isinstance(t, Binding) and t.kind is BindingKind.CLASS else None))
+        return out
+
+    # ---- internals -----------------------------------------------------------
+    def _compute_mro(self, qualname: str) -> tuple[str, ...]:
+        bases = [f"{b.scope}.{b.name}" for _, b in self.base_classes(qualname) if b is not None]
+        seqs = [list(self.mro(b)) for b in bases] + [bases]
+        out = [qualname]
+        while True:
+            seqs = [s for s in seqs if s]
+            if not seqs:
+                return tuple(out)
+            for seq in seqs:
+                head = seq[0]
+                if not any(head in s[1:] for s in seqs):
+                    break
+            else:  # inconsistent hierarchy: fall back to depth-first order
+                for s in seqs:
+                    out.extend(x for x in s if x not in out)
+                return tuple(out)
+            out.append(head)
+            for s in seqs:
+                if s and s[0] == head:
+                    del s[0]
+
+    def _dotted(self, dotted: str, steps: list[Step], seen: set[str], imported: bool = False) -> _Target | None:
+        """`imported`: the name comes from an import statement, so a module the index lacks is
+        external; a bare dotted name with no module of ours in front is merely unknown (a local)."""
+        if len(steps) > self.max_steps:
+            raise _Budget
+        found = self.find_module(dotted)
+        if found is None:
+            return _External(dotted) if dotted and imported else None
+        mod, rest = found
+        cur: _Target | None = _Module(mod, self._src.module_path(mod) or "")
+        for name in rest:
+            assert cur is not None
+            cur = self._member(cur, name, steps, seen)
+            if cur is None or isinstance(cur, _External):
+                return cur
+        return cur
+
+    def _member(self, cur: _Target, name: str, steps: list[Step], seen: set[str]) -> _Target | None:
+        if isinstance(cur, _External):
+            return _External(f"{cur.name}.{name}")
+        if isinstance(cur, _Module):
+            return self._module_member(cur, name, steps, seen)
+        if cur.kind is BindingKind.CLASS:
+            owner = f"{cur.scope}.{cur.name}"
+            for k in self.mro(owner):
+                b = self._src.binding(k, name)
+                if b is not None:
+                    if k != owner:
+                        steps.append(Step(from_loc=_loc(cur), to_loc=_loc(b), resolver=PS, note="mro"))
+                    return self._follow(b, steps, seen)
+            return None
+        return None  # attribute of a function or a value: beyond static tables
+
+    def _module_member(self, mod: _Module, name: str, steps: list[Step], seen: set[str]) -> _Target | None:
+        key = f"{mod.name}.{name}"
+        if key in seen:
+            raise _Budget
+        b = self._src.binding(mod.name, name)
+        if b is not None:
+            return self._follow(b, steps, seen | {key})
+        sub = self._src.module_path(key)
+        if sub is not None:
+            return _Module(key, sub)
+        for star, line in self._src.stars(mod.name):
+            names = self._src.all_names(star)
+            if names is not None and name not in names:
+                continue
+            if names is None and name.startswith("_"):
+                continue
+            star_path = self._src.module_path(star)
+            if star_path is None:
+                continue
+            sub_steps: list[Step] = []
+            found = self._module_member(_Module(star, star_path), name, sub_steps, seen | {key})
+            if found is not None and not isinstance(found, _External):
+                here = Location(rel_path=mod.rel_path, line=line, qualname=key)
+                steps.append(Step(from_loc=here, to_loc=_first_loc(sub_steps, found), resolver=PS, note="star_import"))
+                steps.extend(sub_steps)
+                return found
+        return None
+
+    def _follow(self, b: Binding, steps: list[Step], seen: set[str]) -> _Target | None:
+        if b.kind in (BindingKind.CLASS, BindingKind.FUNCTION, BindingKind.VALUE):
+            return b
+        if len(steps) > self.max_steps:
+            raise _Budget
+        if b.kind is BindingKind.MODULE:
+            path = self._src.module_path(b.target)
+            target: _Target = _Module(b.target, path) if path else _External(b.target)
+            sub_steps: list[Step] = []
+        else:
+            sub_steps = []
+            found = self._dotted(b.target, sub_steps, seen, imported=b.kind is BindingKind.IMPORT)
+            if found is None:
+                return None
+            target = found
+        note = "alias" if b.kind is BindingKind.ALIAS else "import"
+        steps.append(Step(from_loc=_loc(b), to_loc=_first_loc(sub_steps, target), resolver=PS, note=note))
+        steps.extend(sub_steps)
+        return target
+
+
+def _loc(t: _Target) -> Location:
+    if isinstance(t, _Module):
+        return Location(rel_path=t.rel_path, line=1, qualname=t.name)
+    if isinstance(t, _External):
+        return Location(rel_path="", line=0, qualname=t.name)
+    return Location(rel_path=t.rel_path, line=t.line, qualname=f"{t.scope}.{t.name}", end_line=t.end_line)
+
+
+def _first_loc(sub_steps: list[Step], final: _Target) -> Location:
+    return sub_steps[0].from_loc if sub_steps else _loc(final)

@@ -1,0 +1,274 @@
+"""Repository walk: which `.py` files belong to the index.
+
+Honours `.gitignore` files at every level and a `.codehopignore` at the root;
+skips `.git`, virtualenvs, `__pycache__`, build output and our own `.codehop/`.
+Never follows a symlink that leaves the root. May import: records, errors,
+stdlib, pathspec.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from codehop.kernel.errors import RepoNotFoundError
+
+if TYPE_CHECKING:  # pathspec (~13 ms to import) loads only for a tree that has an ignore file
+    from pathspec import GitIgnoreSpec
+
+SKIP_DIRS = frozenset(
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        ".codehop",
+        "__pycache__",
+        ".venv",
+        "venv",
+        ".tox",
+        ".nox",
+        "node_modules",
+        "build",
+        "dist",
+        ".eggs",
+        ".mypy_cache",
+        ".pytest_cache",
+        ".ruff_cache",
+        "site-packages",
+    }
+)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SourceFile:
+    rel_path: str
+    abs_path: str
+    size: int
+    mtime_ns: int
+    ctime_ns: int = 0  # a chmod changes only this: a file made unreadable is noticed
+
+
+def repo_root(path: str | os.PathLike[str]) -> Path:
+    """The resolved repository root, or RepoNotFoundError (exit 2)."""
+    p = Path(path).expanduser()
+    if not p.exists():
+        raise RepoNotFoundError(f"repository path does not exist: {p}", path=str(p))
+    if not p.is_dir():
+        raise RepoNotFoundError(f"repository path is not a directory: {p}", path=str(p))
+    return p.resolve()
+
+
+ROOT_MARKERS = (".git", "pyproject.toml", "setup.cfg", "setup.py")
+
+
+def discover_root(start: str | os.PathLike[str] = ".") -> Path:
+    """The repository `start` is in, found as git finds its own: the nearest folder, from `start`
+    upward, holding an existing `.codehop/` index folder or a project marker (`.git`,
+    `pyproject.toml`, `setup.cfg`, `setup.py`); `start` itself when none does."""
+    here = repo_root(start)
+    for folder in (here, *here.parents):
+        if (folder / ".codehop").is_dir() or any((folder / m).exists() for m in ROOT_MARKERS):
+            return folder
+    return here
+
+
+def _spec(dir_path: str, name: str) -> GitIgnoreSpec | None:
+    try:
+        with open(os.path.join(dir_path, name), encoding="utf-8", errors="replace") as fh:
+            from pathspec import GitIgnoreSpec
+
+            return GitIgnoreSpec.from_lines(fh)
+    except OSError:
+        return None
+
+
+def walk_python_files(
+    root: Path,
+    warnings: list[str] | None = None,
+    dirs: list[tuple[str, int]] | None = None,
+    include: frozenset[str] | None = None,
+) -> Iterator[SourceFile]:
+    """Every indexable `.py` file under `root`, in a stable order.
+
+    `include` (an installed distribution's top-level modules) keeps, at the root, only the
+    packages and modules it names: a site-packages directory is indexed one distribution at a time.
+
+    One `scandir` per directory: directory entries carry their type, so only
+    `.py` files are stat'ed (a no-change re-index is mostly this walk).
+    """
+    root_s = str(root)
+    specs: list[tuple[str, GitIgnoreSpec]] = []  # (dir rel prefix, spec)
+    top = _spec(root_s, ".codehopignore")
+    if top is not None:
+        specs.append(("", top))
+    seen_dirs: set[tuple[int, int]] = set()
+    py_dirs: set[str] = set()
+
+    def ignored(rel: str, is_dir: bool) -> bool:
+        probe = rel + "/" if is_dir else rel
+        for prefix, spec in specs:
+            if prefix and not probe.startswith(prefix):
+                continue
+            if spec.match_file(probe[len(prefix) :]):
+                return True
+        return False
+
+    stack: list[tuple[str, str]] = [(root_s, "")]
+    while stack:
+        dir_abs, rel_dir = stack.pop()
+        try:
+            st = os.stat(dir_abs)
+            with os.scandir(dir_abs) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError as exc:
+            if warnings is not None and rel_dir:
+                warnings.append(f"{rel_dir}/: cannot list ({exc.strerror}); skipped")
+            continue
+        key = (st.st_dev, st.st_ino)
+        if key in seen_dirs:
+            continue
+        seen_dirs.add(key)
+        has_python = False
+        names = {e.name for e in entries}
+        if rel_dir and "pyvenv.cfg" in names:
+            continue  # a virtualenv
+        if ".gitignore" in names:
+            spec = _spec(dir_abs, ".gitignore")
+            if spec is not None:
+                specs.append((rel_dir + "/" if rel_dir else "", spec))
+        subdirs: list[tuple[str, str]] = []
+        for e in entries:
+            name = e.name
+            rel = f"{rel_dir}/{name}" if rel_dir else name
+            try:
+                is_link = e.is_symlink()
+                is_dir = not is_link and e.is_dir(follow_symlinks=False)
+            except OSError:
+                continue
+            if include is not None and not rel_dir and (name if is_dir else name[:-3]) not in include:
+                continue
+            if is_dir:
+                if name in SKIP_DIRS or name.endswith(".egg-info") or ignored(rel, True):
+                    continue
+                subdirs.append((e.path, rel))
+                continue
+            if not name.endswith(".py") or ignored(rel, False):
+                continue
+            try:
+                rel.encode("utf-8")
+            except UnicodeEncodeError:  # undecodable bytes in the name: SQLite text cannot hold it
+                if warnings is not None:
+                    shown = os.fsencode(rel).decode("utf-8", "backslashreplace")
+                    warnings.append(f"{shown}: file name is not valid UTF-8; skipped")
+                continue
+            if is_link:
+                real = os.path.realpath(e.path)
+                if not (real == root_s or real.startswith(root_s + os.sep)):
+                    if warnings is not None:
+                        warnings.append(f"{rel}: symlink leaves the repository; not followed")
+                    continue
+            try:
+                fst = os.stat(e.path)
+            except OSError as exc:
+                if warnings is not None:
+                    warnings.append(f"{rel}: cannot stat ({exc.strerror}); skipped")
+                continue
+            if not stat.S_ISREG(fst.st_mode):
+                if warnings is not None:
+                    warnings.append(f"{rel}: not a regular file; skipped")
+                continue
+            if not os.access(e.path, os.R_OK):  # left out, so an index never answers from it
+                if warnings is not None:
+                    warnings.append(f"{rel}: cannot read (permission denied); skipped")
+                continue
+            has_python = True
+            yield SourceFile(
+                rel_path=rel, abs_path=e.path, size=fst.st_size, mtime_ns=fst.st_mtime_ns, ctime_ns=fst.st_ctime_ns
+            )
+        # the stamp watches directories that hold Python or lead to more; a leaf of data files
+        # (`locale/xx/LC_MESSAGES`) gaining a `.py` is seen by the next full walk, not the stamp
+        if dirs is not None and (has_python or subdirs or not rel_dir):
+            dirs.append((dir_abs, st.st_mtime_ns))
+            if has_python:
+                py_dirs.add(dir_abs)
+        stack.extend(reversed(subdirs))
+    if dirs is not None:
+        # ...and likewise a subtree with no Python at all (Django's 1,100 `contrib/*/locale/xx`
+        # folders): a warm process stats what is left on every question
+        keep = {root_s}
+        for d in py_dirs:
+            while d not in keep and len(d) > len(root_s):
+                keep.add(d)
+                d = os.path.dirname(d)
+        dirs[:] = [(d, m) for d, m in dirs if d in keep]
+
+
+@dataclass(frozen=True, slots=True)
+class TreeStamp:
+    """What a walk saw: each directory's mtime and each file's size and mtime.
+
+    Adding, removing or renaming a file changes its directory's mtime, and an
+    edit changes the file's own; so `unchanged()` answers "would a walk find
+    anything new?" with one stat per directory and per file, and no listing.
+    """
+
+    dirs: tuple[tuple[str, int], ...]
+    files: tuple[SourceFile, ...]
+
+    def dirs_unchanged(self) -> bool:
+        try:
+            return all(os.stat(path).st_mtime_ns == mtime for path, mtime in self.dirs)
+        except OSError:
+            return False
+
+    def unchanged(self) -> bool:
+        if not self.dirs_unchanged():
+            return False
+        try:
+            for sf in self.files:
+                st = os.stat(sf.abs_path)
+                if st.st_mtime_ns != sf.mtime_ns or st.st_size != sf.size or st.st_ctime_ns != sf.ctime_ns:
+                    return False
+        except OSError:
+            return False
+        return True
+
+    def restat(self) -> list[SourceFile] | None:
+        """The same files with fresh sizes and times, or None when a walk is needed."""
+        if not self.dirs_unchanged():
+            return None
+        out = []
+        for sf in self.files:
+            try:
+                st = os.stat(sf.abs_path)
+            except OSError:
+                return None
+            if st.st_ctime_ns != sf.ctime_ns and not os.access(sf.abs_path, os.R_OK):
+                return None  # its mode changed: a walk decides whether it stays
+            out.append(
+                SourceFile(
+                    rel_path=sf.rel_path,
+                    abs_path=sf.abs_path,
+                    size=st.st_size,
+                    mtime_ns=st.st_mtime_ns,
+                    ctime_ns=st.st_ctime_ns,
+                )
+            )
+        return out
+
+
+def confine(root: Path, rel_or_abs: str) -> Path:
+    """A path inside `root`, or OutsideRepoError; resolves `..` and symlinks."""
+    from codehop.kernel.errors import OutsideRepoError, UsageError
+
+    if "\x00" in rel_or_abs:  # the OS would raise ValueError; a user or an agent typed it
+        raise UsageError(f"a path cannot contain a NUL byte: {rel_or_abs!r}", path=rel_or_abs)
+    p = Path(rel_or_abs)
+    full = (p if p.is_absolute() else root / p).resolve()
+    if full != root and root not in full.parents:
+        raise OutsideRepoError(f"path is outside the repository: {rel_or_abs}", path=rel_or_abs)
+    return full

@@ -1,0 +1,184 @@
+"""Index-time resolution: fill the cross-reference table and the graph's edges.
+
+Runs inside the indexer's write transaction. Every reference whose dotted
+target the symbol table can resolve gets target_path/target_line and
+provenance `symbol_table`; targets outside the repository are marked
+`external`; the rest stay empty for the loop-time resolvers. Edges for the
+dependency graph are derived from the same rows. May import: records, store,
+symbols, stdlib.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from codehop.index.store import SqliteStore
+from codehop.index.symbols import SymbolTable
+from codehop.kernel.records import BindingKind, RefType
+
+EDGE_TYPE = {
+    RefType.IMPORT: "imports",
+    RefType.REEXPORT: "reexports",
+    RefType.STAR_IMPORT: "reexports",
+    RefType.ALIAS: "references",
+    RefType.BASE_CLASS: "inherits",
+    RefType.DECORATOR: "decorates",
+    RefType.CALL: "calls",
+    RefType.TYPE_ANNOTATION: "references",
+}
+
+# (changed paths, paths whose referrers are redone: gone or with a new interface, modules whose names changed)
+Scope = tuple[list[str], list[str], list[str]] | None
+
+
+def resolve_static(
+    store: SqliteStore,
+    conn: sqlite3.Connection,
+    scope: Scope,
+    fresh: list[tuple] | None = None,  # type: ignore[type-arg]
+) -> None:
+    """Resolve xrefs and rebuild edges. A full build passes its xref rows as `fresh`: they are
+    resolved in memory and inserted once, resolved (no second pass over the table)."""
+    store.invalidate()
+    table = SymbolTable(store)
+    table.pin(lazy=scope is not None)  # this transaction's own writes: all at once for a full build
+    if fresh is not None:
+        rows = [(i, *r[:2], r[4], r[5], r[6]) for i, r in enumerate(fresh)]
+        paths: list[str] | None = None
+    elif scope is None:
+        rows = conn.execute("SELECT id, rel_path, line, ref_type, target, scope FROM xrefs").fetchall()
+        paths = None
+    else:
+        rows, paths = _affected(conn, scope)
+    memo: dict[str, tuple[str, int, str, str]] = {}
+    updates: list[tuple[str, int, str, int]] = []
+    edges: list[tuple[str, str, str, str, int, int]] = []
+    for xid, rel, line, ref_type, target, src in rows:
+        hit = memo.get(target)
+        if hit is None:
+            res = table.resolve(target)
+            if res is None:
+                hit = ("", 0, "", "")
+            elif res.is_external:
+                hit = ("", 0, "external", res.external)
+            else:
+                hit = (res.target.rel_path, res.target.line, "symbol_table", res.target.qualname)
+            memo[target] = hit
+        t_path, t_line, prov, qual = hit
+        updates.append((t_path, t_line, prov, xid))
+        rt = RefType(ref_type)
+        etype = EDGE_TYPE.get(rt)
+        if etype is None:
+            continue
+        if prov == "symbol_table":
+            if rt is RefType.CALL and table.class_binding(qual) is not None:
+                etype = "instantiates"
+            edges.append((src, qual, etype, rel, line, 1))
+        else:
+            edges.append((src, "?" + target, etype, rel, line, 0))
+    if fresh is not None:
+        conn.executemany(
+            "INSERT INTO xrefs (rel_path, line, col, anchor_text, ref_type, target, scope, target_path,"
+            " target_line, provenance) VALUES (?,?,?,?,?,?,?,?,?,?)",
+            [(*x, *u[:3]) for x, u in zip(fresh, updates, strict=True)],
+        )
+    else:
+        conn.executemany("UPDATE xrefs SET target_path=?, target_line=?, provenance=? WHERE id=?", updates)
+    if paths is None:
+        conn.execute("DELETE FROM edges")
+        file_list = [r[0] for r in conn.execute("SELECT rel_path FROM files")]
+    else:
+        conn.executemany("DELETE FROM edges WHERE rel_path=?", [(p,) for p in paths])
+        file_list = paths
+    edges.extend(_structural_edges(store, table, conn, file_list, paths is None))
+    conn.executemany("INSERT INTO edges VALUES (?,?,?,?,?,?)", edges)
+    generation = conn.execute("SELECT coalesce(max(value), 0) + 1 FROM counters WHERE key='generation'").fetchone()[0]
+    conn.executemany("UPDATE files SET edges_gen=? WHERE rel_path=?", [(generation, p) for p in file_list])
+
+
+def _affected(conn: sqlite3.Connection, scope: tuple[list[str], list[str], list[str]]) -> tuple[list[tuple], list[str]]:  # type: ignore[type-arg]
+    """Rows whose meaning may have changed: in changed files, pointing into files whose
+    interface changed or that are gone (`scope[1]`), or naming a module whose interface changed
+    (`scope[2]`), directly or through modules that re-export it. Each affected file is redone
+    whole (its edges are rebuilt whole)."""
+    changed, redo_into, dirty = scope
+    deleted = [p for p in redo_into if p not in set(changed)]
+    touched = sorted(set(redo_into))
+    paths = set(changed)
+    if touched:  # (an empty IN-list placeholder would match every unresolved row's '' path)
+        marks = ",".join("?" * len(touched))
+        paths |= {
+            r[0] for r in conn.execute(f"SELECT DISTINCT rel_path FROM xrefs WHERE target_path IN ({marks})", touched)
+        }
+    if dirty:
+        all_rows = conn.execute("SELECT rel_path, ref_type, target FROM xrefs").fetchall()
+        module_of = dict(conn.execute("SELECT rel_path, module FROM files").fetchall())
+        known = set(module_of.values()) | set(dirty)
+        affected = set(dirty)
+
+        def names_affected(target: str) -> bool:
+            """Resolution of `target` starts in its longest module prefix: is that module affected?"""
+            parts = target.split(".")
+            for i in range(len(parts), 0, -1):
+                mod = ".".join(parts[:i])
+                if mod in known:
+                    return mod in affected
+            return False
+
+        pointer_types = {"import", "reexport", "star_import", "alias"}
+        for _ in range(4):  # modules that re-export an affected module's names are affected too
+            grown = {module_of.get(r[0], "") for r in all_rows if r[1] in pointer_types and names_affected(r[2])}
+            grown.discard("")
+            if grown <= affected:
+                break
+            affected |= grown
+        paths |= {r[0] for r in all_rows if names_affected(r[2])}
+    paths -= set(deleted)
+    ordered = sorted(paths)
+    rows: list[tuple] = []  # type: ignore[type-arg]
+    for i in range(0, len(ordered), 400):
+        part = ordered[i : i + 400]
+        rows += conn.execute(
+            f"SELECT id, rel_path, line, ref_type, target, scope FROM xrefs"
+            f" WHERE rel_path IN ({','.join('?' * len(part))})",
+            part,
+        ).fetchall()
+    return rows, ordered
+
+
+def _structural_edges(
+    store: SqliteStore, table: SymbolTable, conn: sqlite3.Connection, paths: list[str], full: bool
+) -> list[tuple[str, str, str, str, int, int]]:
+    """contains (module/class -> member) and overrides (method -> the base method it replaces)."""
+    out: list[tuple[str, str, str, str, int, int]] = []
+    wanted = set(paths)
+    if full:
+        rows = conn.execute(
+            "SELECT scope, name, kind, line, rel_path FROM bindings"
+            " WHERE kind IN ('class', 'function', 'value', 'alias')"
+        ).fetchall()
+    else:
+        rows = []
+        for i in range(0, len(paths), 400):
+            part = paths[i : i + 400]
+            rows += conn.execute(
+                "SELECT scope, name, kind, line, rel_path FROM bindings"
+                " WHERE kind IN ('class', 'function', 'value', 'alias')"
+                f" AND rel_path IN ({','.join('?' * len(part))})",
+                part,
+            ).fetchall()
+    src = table.src
+    classes = {q for (q,) in conn.execute("SELECT qualname FROM classes")}
+    for scope, name, kind, line, rel in rows:
+        if rel not in wanted:
+            continue
+        out.append((scope, f"{scope}.{name}", "contains", rel, line, 1))
+        # a method, or a class-body assignment (`close = _noop`), replaces the base's method
+        if kind not in (BindingKind.FUNCTION, BindingKind.ALIAS) or scope not in classes:
+            continue
+        for base in table.mro(scope)[1:]:
+            b = src.binding(base, name)
+            if b is not None and b.kind is BindingKind.FUNCTION:
+                out.append((f"{scope}.{name}", f"{base}.{name}", "overrides", rel, line, 1))
+                break
+    return out

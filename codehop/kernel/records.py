@@ -1,0 +1,323 @@
+"""Records and closed sets shared by every layer (stdlib only).
+
+Positions inside codehop: 1-based lines, 0-based code-point columns.
+Paths: `rel_path` is repo-relative with forward slashes (what we store);
+absolute paths exist only at file I/O.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from codehop.kernel.untrusted import looks_like_instructions
+
+
+class Completeness(StrEnum):
+    COMPLETE = "complete"
+    REFERENCES_UNRESOLVED = "references_unresolved"
+    PARTIAL = "partial"
+
+
+class State(StrEnum):
+    COMPLETE = "complete"
+    GIVE_UP_PARTIAL = "give_up_partial"
+
+
+class RefType(StrEnum):
+    IMPORT = "import"
+    REEXPORT = "reexport"
+    BASE_CLASS = "base_class"
+    INHERITED_MEMBER = "inherited_member"
+    INHERITED_CONFIG = "inherited_config"
+    STAR_IMPORT = "star_import"
+    ALIAS = "alias"
+    CALL = "call"
+    DECORATOR = "decorator"
+    TYPE_ANNOTATION = "type_annotation"
+    KWARGS_FORWARD = "kwargs_forward"  # a keyword passed on through **kwargs to another callable
+    OTHER = "other"
+
+
+class Provenance(StrEnum):
+    SYMBOL_TABLE = "symbol_table"
+    JEDI = "jedi"
+    LSP = "lsp"
+    REGEX = "regex"
+    LLM = "llm"
+
+
+class Via(StrEnum):
+    BM25 = "bm25"
+    GRAPH = "graph"
+    RESOLVED = "resolved"
+
+
+class ChunkKind(StrEnum):
+    MODULE = "module"
+    CLASS = "class"
+    FUNCTION = "function"
+    METHOD = "method"
+
+
+class BindingKind(StrEnum):
+    """What a name in a module or class namespace is bound to."""
+
+    CLASS = "class"
+    FUNCTION = "function"
+    VALUE = "value"  # `X = <expression>` that is not a plain name
+    ALIAS = "alias"  # `X = Y` / `X = a.b` (a name, resolved later)
+    IMPORT = "import"  # `from m import X` / `import m as X` (target is dotted)
+    MODULE = "module"  # `import a.b` binds `a`
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Chunk:
+    rel_path: str
+    start_line: int
+    end_line: int
+    kind: ChunkKind
+    qualname: str
+    name: str
+    signature: str
+    docstring: str
+    text: str
+    identifiers: str  # space-joined, split on snake_case/camelCase, lowercased
+    chunk_id: int = 0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Binding:
+    """One name bound in a scope (`scope` is a module or class qualname)."""
+
+    scope: str
+    name: str
+    kind: BindingKind
+    rel_path: str
+    line: int
+    col: int
+    end_line: int
+    target: str = ""  # dotted target for IMPORT / ALIAS / MODULE
+    value: str = ""  # source text of the right-hand side for VALUE / ALIAS
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class XRef:
+    """One reference site, as emitted by the indexer."""
+
+    rel_path: str
+    line: int
+    col: int
+    anchor_text: str
+    ref_type: RefType
+    target: str  # dotted, absolute where the indexer could tell
+    scope: str  # qualname of the enclosing chunk
+    target_path: str = ""
+    target_line: int = 0
+    provenance: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ClassInfo:
+    qualname: str
+    rel_path: str
+    line: int
+    bases: tuple[str, ...]  # dotted, module-absolute where possible
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Location:
+    rel_path: str
+    line: int
+    qualname: str = ""
+    end_line: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {"path": self.rel_path, "line": self.line, "qualname": self.qualname}
+        src = source_fields(self.rel_path)
+        return out | src if src["source"] == "environment" else out
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Step:
+    """One link of a resolution chain: from a site to where it points."""
+
+    from_loc: Location
+    to_loc: Location
+    resolver: Provenance
+    note: str = ""  # "import", "star_import", "alias", "mro", ...
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "from": self.from_loc.to_dict(),
+            "to": self.to_loc.to_dict(),
+            "resolver": str(self.resolver),
+            "note": self.note,
+        }
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Resolution:
+    """A reference resolved to its declaration (or to an external module)."""
+
+    target: Location
+    provenance: Provenance
+    steps: tuple[Step, ...] = ()
+    external: str = ""  # module name when the target is outside the indexed roots
+
+    @property
+    def is_external(self) -> bool:
+        return bool(self.external)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PendingReference:
+    anchor_text: str
+    ref_type: RefType
+    ref_target: str
+    origin_path: str
+    origin_line: int
+    origin_col: int = 0  # 0-based code-point column of the name whose declaration is wanted
+    # a resolution the reader already computed (handed over to the ladder, never recomputed)
+    resolution: Resolution | None = field(default=None, compare=False, repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "anchor_text": self.anchor_text,
+            "ref_type": str(self.ref_type),
+            "ref_target": self.ref_target,
+            "origin": {"path": self.origin_path, "line": self.origin_line},
+        }
+
+
+# Installed packages whose indexes are mounted in this process: the directory of a top-level
+# module -> (its pin, `requests==2.34.2`; its import root). Items under one are "environment" items.
+_PACKAGE_DIRS: dict[str, tuple[str, str]] = {}
+
+
+def register_package(top_dir: str, pin: str, import_root: str) -> None:
+    _PACKAGE_DIRS[top_dir] = (pin, import_root)
+
+
+def package_of(abs_path: str) -> tuple[str, str] | None:
+    """(pin, import root) of the installed package holding `abs_path`, if one is mounted."""
+    for top, found in list(_PACKAGE_DIRS.items()):
+        if abs_path == f"{top}.py" or abs_path.startswith(top + "/"):
+            return found
+    return None
+
+
+def source_fields(path: str) -> dict[str, Any]:
+    """`source` (and for a package `package`, `path` relative to its import root, `abs_path`)."""
+    pkg = package_of(path) if path.startswith("/") else None
+    if pkg is None:
+        return {"source": "repo"}
+    return {"source": "environment", "package": pkg[0], "path": path[len(pkg[1]) + 1 :], "abs_path": path}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ContextItem:
+    chunk: Chunk
+    hop: int
+    via: Via
+    provenance: str = ""  # resolver name, or the edge path for graph items
+    score: float = 0.0
+    tokens: int = 0
+    truncated: bool = False  # lines were cut to fit; the span is what was kept
+    relation: str = ""  # a blast-radius site (one line): how it depends on the subject
+
+    def to_dict(self) -> dict[str, Any]:
+        c = self.chunk
+        out: dict[str, Any] = {
+            "path": c.rel_path,
+            "start_line": c.start_line,
+            "end_line": c.end_line,
+            "qualname": c.qualname,
+            "kind": "site" if self.relation else str(c.kind),
+            "hop": self.hop,
+            "via": str(self.via),
+            "provenance": self.provenance,
+            "text": c.text,
+            "truncated": self.truncated,
+            # repository text that addresses its reader: data to weigh, never to follow
+            **({"untrusted_text": True} if looks_like_instructions(c.text) else {}),
+        }
+        out.update(source_fields(c.rel_path))
+        if self.relation:
+            out["relation"] = self.relation
+        return out
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Generation:
+    """What a generator returns: the three typed fields."""
+
+    answer: str
+    completeness: Completeness
+    pending: tuple[PendingReference, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ResolvedRef:
+    ref: PendingReference
+    resolution: Resolution
+
+    def to_dict(self) -> dict[str, Any]:
+        r = self.resolution
+        target: dict[str, Any] = r.target.to_dict()
+        if r.external:
+            target = {"external": r.external}
+        return {
+            "anchor_text": self.ref.anchor_text,
+            "ref_type": str(self.ref.ref_type),
+            "target": target,
+            "provenance": str(r.provenance),
+            "chain": [s.to_dict() for s in r.steps],
+        }
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Hop:
+    loop: int
+    resolved: tuple[ResolvedRef, ...] = ()
+    unresolved: tuple[PendingReference, ...] = ()
+    failures: tuple[tuple[str, str, str], ...] = ()  # (ref_target, resolver, why) for rungs that failed
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "loop": self.loop,
+            "resolved": [r.to_dict() for r in self.resolved],
+            "unresolved": [u.to_dict() for u in self.unresolved],
+        }
+        if self.failures:
+            out["failures"] = [{"ref_target": t, "resolver": r, "reason": why} for t, r, why in self.failures]
+        return out
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Answer:
+    question: str
+    answer: str
+    completeness: Completeness
+    state: State
+    pending: tuple[PendingReference, ...]
+    context: tuple[ContextItem, ...]
+    hops: tuple[Hop, ...]
+    stats: dict[str, float] = field(default_factory=dict)
+    stopped_by: str = ""  # which bound ended a give-up ("max_loops", "no_progress", ...)
+
+    def to_dict(self) -> dict[str, Any]:
+        stats: dict[str, Any] = dict(self.stats)
+        if self.stopped_by:
+            stats["stopped_by"] = self.stopped_by
+        return {
+            "question": self.question,
+            "answer": self.answer,
+            "answer_completeness": str(self.completeness),
+            "state": str(self.state),
+            "pending_references": [p.to_dict() for p in self.pending],
+            "context": [c.to_dict() for c in self.context],
+            "hops": [h.to_dict() for h in self.hops],
+            "stats": stats,
+        }

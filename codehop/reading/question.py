@@ -1,0 +1,1158 @@
+"""Reading a question: which declarations of the repository it asks about.
+
+Every identifier-like word of the question (any case, backticked or not,
+dotted or partial: `Cookies.set`, `click/types.py`, "the meta module's
+TrackingCodeGenerator") is matched against the symbol table. A word is a
+subject when the repository gives it meaning in its position:
+
+- a module, class, function or value it names (the package and module words
+  of the question rank the candidates: "flask's sansio Blueprint");
+- a member, own or inherited through the MRO, of a class the question names
+  ("what does set do on httpx Cookies" -> `Cookies.set`): no stop word hides a
+  real member; a name made of several words matches when all its parts are
+  there ("the default base style" -> `base_style`);
+- a parameter of a named callable or of a named class's constructor;
+- a special method, through the data-model table (`datamodel.py`): "make a
+  NativeEnvironment" -> `__init__`, "leave a with block" -> `__exit__`.
+
+What the reader cannot place is kept too: a member named in code form that
+exists on neither the class nor any of its bases (`Absent`), and the content
+words that matched nothing (`Reading.unplaced`). The generators lower their
+label on both. Reading is linear in the question's length: one tokenizing
+regex without backtracking, set lookups, and at most `MAX_NAMES` distinct
+names looked up in the table.
+
+May import: records, symbols, store, question_words, datamodel, builtin_bases, signatures, stdlib.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+
+from codehop.index.symbols import SymbolTable
+from codehop.kernel.records import Binding, BindingKind, Location, Provenance, Resolution
+from codehop.reading import builtin_bases, datamodel
+from codehop.reading.question_words import (
+    ASYNC_WORDS,
+    CLASS_WORDS,
+    CONTEXT_WORDS,
+    KEYWORDS,
+    STOP,
+    VOCABULARY,
+    Token,
+    tokenize,
+)
+from codehop.reading.signatures import Parameter, parameters
+
+MAX_NAMES = 160  # distinct names looked up in the symbol table per question
+MAX_OWNERS = 8  # distinct classes whose members are matched against the question's words
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Subject:
+    dotted: str  # absolute dotted path the question is about
+    mentions: tuple[str, ...]  # the words of the question it was built from
+    strong: bool = True  # named by the question (coverage needs it), not only suggested by a plain word
+    parameter: Parameter | None = None  # asked about a parameter of the callable `dotted`
+    forwarded: tuple[tuple[str, str, int], ...] = ()  # (callee, origin path, line) of **kwargs hops
+    assigned: tuple[int, str] = ()  # type: ignore[assignment]  # (line, text) of `self.x = ...` in `dotted`
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Absent:
+    """A member the question names that the class does not have, on itself or any indexed base."""
+
+    owner: str  # the class (or module) it was looked up on
+    member: str
+    members: tuple[str, ...]  # public names the owner does have
+    external_bases: tuple[str, ...]  # bases outside the repository that may hold it
+    owner_at: str = ""  # where the owner is declared (path:line)
+    inherited: bool = False  # Python itself says the outside base defines it (`dict.get`)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Reading:
+    subjects: tuple[Subject, ...]
+    absent: tuple[Absent, ...] = ()
+    unplaced: tuple[str, ...] = ()  # content words that matched nothing, when a member seemed asked for
+    external: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (class, external bases) asked about a member
+    operations: tuple[str, ...] = field(default=())  # data-model operations recognised
+    owners: tuple[str, ...] = ()  # the classes the question names, as read
+    result_members: tuple[str, ...] = ()  # names written after a call (`get_console().print_json`)
+
+    @property
+    def doubts(self) -> tuple[str, ...]:
+        """Why the reader cannot call its reading complete, one sentence each."""
+        out: list[str] = []
+        for a in self.absent:
+            head = f"`{a.owner}`" + (f" ({a.owner_at})" if a.owner_at else "") + f" has no member `{a.member}`"
+            if a.external_bases == ("object",):
+                head = (
+                    f"`{a.owner}`"
+                    + (f" ({a.owner_at})" if a.owner_at else "")
+                    + f" defines no `{a.member}`, nor does any base in the repository: Python's default "
+                    f"(from `object`) applies"
+                )
+            elif a.inherited:
+                head += (
+                    f" in the indexed code; it is inherited from `{a.external_bases[0]}`, outside the "
+                    f"repository (not indexed)"
+                )
+            elif a.external_bases:
+                head += (
+                    f" in the indexed code; it may come from "
+                    f"{', '.join(f'`{b}`' for b in a.external_bases)}, outside the repository"
+                )
+            if a.members:
+                shown = ", ".join(f"`{m}`" for m in a.members[:12])
+                head += f"; its members are {shown}" + (" …" if len(a.members) > 12 else "")
+            out.append(head + ".")
+        for cls, bases in self.external:
+            out.append(
+                f"`{cls}` inherits from {', '.join(f'`{b}`' for b in bases)}, outside the repository; "
+                f"what the question asks may be declared there (not indexed)."
+            )
+        if self.unplaced:
+            shown = ", ".join(f"'{w}'" for w in self.unplaced[:12]) + (" …" if len(self.unplaced) > 12 else "")
+            out.append(f"Not understood (no declaration matches): {shown}.")
+        return tuple(out)
+
+
+# (class, its members, data-model matches, code-form members, plain-word members)
+_Pick = tuple[
+    str,
+    dict[str, Binding],
+    list[tuple[datamodel.Match, list[str], str]],
+    list[tuple[Token, str]],
+    list[tuple[Token, str]],
+]
+
+
+class SubjectFinder:
+    def __init__(self, table: SymbolTable) -> None:
+        self.table = table
+        self.store = table.store
+        self._memo: dict[tuple[str, str], object] = {}  # per read: members and bases of a class
+
+    # ---- the symbol table, as the reader needs it -------------------------------
+    def _exists(self, dotted: str) -> bool:
+        res = self.table.resolve(dotted)
+        return res is not None and not res.is_external
+
+    def _is_class(self, dotted: str) -> str | None:
+        """The class qualname `dotted` denotes, if it is a class of the repository."""
+        res = self.table.resolve(dotted)
+        if res is None or res.is_external or not res.target.qualname:
+            return None
+        q = res.target.qualname
+        if self.table.class_binding(q) is not None:
+            return q
+        # a class rebound after its body (`Thing = add_repr(Thing)`): the index still has the class
+        return q if self.table.src.class_info(q) is not None else None
+
+    def mro(self, cls: str) -> tuple[str, ...]:
+        """The table's MRO, plus the repository classes behind subscripted bases it does not follow
+        (`class QueryParams(ImmutableMultiDict[str, str])`), each after the class that names it."""
+        memo = self._memo.get(("mro", cls))
+        if memo is not None:
+            return memo  # type: ignore[return-value]
+        out: list[str] = []
+        todo = [cls]
+        while todo and len(out) < 64:
+            k = todo.pop(0)
+            for c in self.table.mro(k):
+                if c in out:
+                    continue
+                out.append(c)
+                for written, b in self.table.base_classes(c):
+                    if b is None and "[" in written:
+                        base = self._subscripted_base(c, written)
+                        if base and base not in out:
+                            todo.append(base)
+        self._memo[("mro", cls)] = result = tuple(out)
+        return result
+
+    def _instance_attribute(self, cls: str, name: str, mention: str) -> Subject | None:
+        """`self.<name> = ...` in a method of the class or a base: an instance attribute, a member
+        the class body does not bind."""
+        if not name or not name.isidentifier():
+            return None
+        hit = self._assignment(cls, name)
+        if hit is None:
+            return None
+        return Subject(dotted=hit[0], mentions=(mention, name), assigned=hit[1:])
+
+    def _member_binding(self, cls: str, name: str) -> Binding | None:
+        return self.members(cls).get(name)
+
+    def _assignment(self, cls: str, name: str) -> tuple[str, int, str] | None:
+        """(method, line, text) of the first `self.<name> = ...` in the class's methods, through the MRO."""
+        pattern = re.compile(rf"\bself\.{re.escape(name)}\s*(?::[^=\n]*)?=(?!=)")
+        for k in self.mro(cls):
+            for b in self.store.bindings_in(k):
+                if b.kind is not BindingKind.FUNCTION:
+                    continue
+                for c in self.store.chunks_named(f"{k}.{b.name}")[:1]:
+                    for i, line in enumerate(c.text.splitlines()):
+                        if pattern.search(line):
+                            return f"{k}.{b.name}", c.start_line + i, line.strip()
+        return None
+
+    def _valued(self, subjects: list[Subject]) -> list[Subject]:
+        """A member that is only annotated in its class body (`http_version: bytes`) holds no value
+        there, however the question named it (`Request.http_version` or "the http_version of a
+        Request"): the constructor parameter of that name answers it, else the method that assigns it."""
+        out: list[Subject] = []
+        for sub in subjects:
+            out.append(sub)
+            written, _, name = sub.dotted.rpartition(".")
+            cls = self._is_class(written) if written and sub.parameter is None and not sub.assigned else None
+            if cls is None:
+                continue
+            b = self.table.binding_of(sub.dotted)
+            if b is None or b.kind is not BindingKind.VALUE or b.value:
+                continue
+            if any(s.parameter is not None and s.parameter.name == name for s in subjects):
+                continue  # already read as the constructor's parameter
+            init = self.init_parameters(cls)
+            param = next((p for p in init[1] if p.name == name and not p.kind), None) if init else None
+            if init is not None and param is not None:
+                out[-1] = Subject(dotted=init[0], mentions=sub.mentions, parameter=param)
+                continue
+            if not any(s.assigned and s.dotted.startswith(cls + ".") for s in subjects):
+                hit = self._assignment(cls, name)
+                if hit is not None:
+                    out.append(Subject(dotted=hit[0], mentions=sub.mentions, assigned=hit[1:]))
+        return out
+
+    def _where(self, dotted: str) -> str:
+        res = self.table.resolve(dotted)
+        if res is None or res.is_external:
+            info = self.table.src.class_info(dotted)
+            return f"{info.rel_path}:{info.line}" if info is not None else ""
+        return f"{res.target.rel_path}:{res.target.line}"
+
+    def _subscripted_base(self, cls: str, written: str) -> str | None:
+        """The repository class behind `Base[T]`, written as is or relative to the class's module."""
+        name = written.split("[", 1)[0].strip()
+        info = self.table.src.class_info(cls)
+        module = self.store.module_of(info.rel_path) if info is not None else None
+        for cand in ([f"{module}.{name}"] if module else []) + [name]:
+            if self.table.find_module(cand) is not None:
+                found = self._is_class(cand)
+                if found:
+                    return found
+        return None
+
+    def locate(self, dotted: str) -> Resolution | None:
+        """A member's own binding, found through `mro()` where the table's resolution stops
+        (a rebound class, a subscripted base)."""
+        owner, _, name = dotted.rpartition(".")
+        cls = self._is_class(owner) if owner else None
+        if cls is None:
+            return None
+        for k in self.mro(cls):
+            b = self.store.binding(k, name)
+            if b is not None:
+                res = self.table.resolve(f"{k}.{name}")
+                if res is not None:
+                    return res
+                return Resolution(
+                    target=Location(rel_path=b.rel_path, line=b.line, qualname=f"{k}.{name}", end_line=b.end_line),
+                    provenance=Provenance.SYMBOL_TABLE,
+                )
+        return None
+
+    def members(self, cls: str) -> dict[str, Binding]:
+        """Every name bound on the class or an indexed base, the nearest binding first."""
+        memo = self._memo.get(("members", cls))
+        if memo is not None:
+            return memo  # type: ignore[return-value]
+        out: dict[str, Binding] = {}
+        self._memo[("members", cls)] = out
+        for k in self.mro(cls):
+            for b in self.store.bindings_in(k):
+                out.setdefault(b.name, b)
+        return out
+
+    def external_bases(self, cls: str) -> tuple[str, ...]:
+        memo = self._memo.get(("bases", cls))
+        if memo is not None:
+            return memo  # type: ignore[return-value]
+        self._memo[("bases", cls)] = ext = self._external_bases(cls)
+        return ext
+
+    def _external_bases(self, cls: str) -> tuple[str, ...]:
+        out: list[str] = []
+        for k in self.mro(cls):
+            for written, b in self.table.base_classes(k):
+                if b is None and "[" in written and self._subscripted_base(k, written):
+                    continue  # a repository class behind a subscript: followed by mro()
+                mod = k.rpartition(".")[0]
+                shown = written
+                while mod and shown.startswith(mod + "."):
+                    # a name the indexer prefixed with the module, found nowhere: a builtin (`dict`)
+                    shown = shown[len(mod) + 1 :]
+                    mod = mod.rpartition(".")[0]
+                if b is None and shown.split("[")[0] not in (
+                    "object",
+                    "typing.Generic",
+                    "Generic",
+                    "typing.Protocol",
+                    "Protocol",
+                ):
+                    out.append(shown)
+        return tuple(dict.fromkeys(out))
+
+    def init_parameters(self, cls: str) -> tuple[str, tuple[Parameter, ...]] | None:
+        """(the constructor's qualname, its parameters), through the MRO."""
+        res = self.table.resolve(f"{cls}.__init__") or self.locate(f"{cls}.__init__")
+        if res is None or res.is_external or not res.target.qualname:
+            return None
+        return res.target.qualname, self.callable_parameters(res.target.qualname)
+
+    def callable_parameters(self, qualname: str) -> tuple[Parameter, ...]:
+        """The parameters of the last definition that parses (the implementation after `@overload`s)."""
+        found: tuple[Parameter, ...] = ()
+        for c in self.store.chunks_named(qualname):
+            if c.signature:
+                found = parameters(c.signature) or found
+        return found
+
+    def candidates(
+        self, name: str, hints: list[str], module_ctx: list[str], words: frozenset[str] = frozenset()
+    ) -> list[str]:
+        """Absolute dotted paths a mention may denote, best first."""
+        if self.table.find_module(name) is not None and self._exists(name):
+            return [name]
+        out: list[str] = []
+        head, _, tail = name.partition(".")
+        for mod in module_ctx:
+            cand = f"{mod}.{name}"
+            if self._exists(cand) or (not tail and self.store.binding(mod, name) is not None):
+                out.append(cand)  # a name bound in the module, even to something external
+        scored: list[tuple[tuple[int, int, int, int, int], str]] = []
+        for b in self.store.bindings_named(head, limit=200):
+            if b.kind is BindingKind.IMPORT or b.kind is BindingKind.MODULE:
+                continue
+            qual = f"{b.scope}.{b.name}"
+            cand = f"{qual}.{tail}" if tail else qual
+            if tail and not self._exists(cand):
+                continue
+            parts = b.scope.split(".")
+            top = parts[0].lower()
+            private = sum(p.startswith("_") and not p.startswith("__") for p in qual.split("."))
+            # the question's other words that name a module on the way ("flask's sansio Blueprint")
+            overlap = sum(p.lower().lstrip("_") in words for p in parts[1:])
+            rank = (
+                0 if (not hints or top in hints) else 1,
+                -overlap,
+                0 if b.kind in (BindingKind.CLASS, BindingKind.FUNCTION) else 1,
+                private,
+                len(qual),
+            )
+            scored.append((rank, cand))
+        for mod in self._modules_named(head):
+            cand = f"{mod}.{tail}" if tail else mod
+            if self._exists(cand):
+                scored.append(((0 if not hints or mod.split(".")[0] in hints else 1, 0, 2, 0, len(mod)), cand))
+        out += [c for _, c in sorted(scored)]
+        return list(dict.fromkeys(out))
+
+    def _modules_named(self, last: str) -> list[str]:
+        src = self.table.src
+        cache: dict[str, list[str]] | None = getattr(src, "reader_modules", None)
+        if cache is None:
+            cache = {}
+            for mod in self.store.modules():
+                cache.setdefault(mod.rpartition(".")[2], []).append(mod)
+            try:
+                src.reader_modules = cache  # type: ignore[attr-defined]
+            except AttributeError:
+                pass
+        return cache.get(last, [])
+
+    # ---- reading ------------------------------------------------------------------
+    def find(self, question: str) -> list[Subject]:
+        """Subjects of the question, most specific first."""
+        return list(self.read(question).subjects)
+
+    def read(self, question: str) -> Reading:
+        self._memo = {}
+        tokens = tokenize(question)
+        words = [t.low for t in tokens]
+        wordset = frozenset(w for t in tokens for w in t.low.split("."))
+        modules_top = {m.split(".")[0] for m in self._top_modules()}
+        hints = [t.low for t in tokens if t.possessive or t.low in modules_top]
+        used: set[int] = set()  # token indexes that found a role
+
+        # a name only passed to a call written in the question (`decode(self.content)`, `**kwargs`,
+        # `encoding=...`) is part of the quoted code, not something asked of a class, unless the
+        # question names it outside the call too
+        # (a name the quoted code binds, `render_options = ...`, is the code's own local too)
+        # (named outside the call means written as code there: "after a response comes back" is prose)
+        outside = {_member_name(t) for t in tokens if t.code and not (t.argument or t.splat or t.keyword or t.bound)}
+
+        def passed(t: Token) -> bool:
+            return (t.argument or t.splat or t.keyword or t.bound) and _member_name(t) not in outside
+
+        # a bare name that repeats the member of a chain written out (`self.options.update(...)`, "where
+        # is that update()?") is that member: the chain's receiver decides it, not a namesake
+        chains = {u.text.rpartition(".")[2]: u.index for u in tokens if "." in u.text and not u.path and u.code}
+
+        module_ctx: list[str] = []
+        src = self.table.src
+        for t in tokens:
+            if src.module_path(t.text) is not None:
+                module_ctx.append(t.text)
+                used.add(t.index)
+            elif t.word and t.index + 1 < len(tokens) and tokens[t.index + 1].low in CONTEXT_WORDS:
+                mods = [m for m in self._modules_named(t.low) if not hints or m.split(".")[0] in hints]
+                if mods:
+                    module_ctx.extend(mods[:3])
+                    used.add(t.index)
+        module_ctx = list(dict.fromkeys(module_ctx))
+
+        # names the table knows (code-like or capitalised words; plain words later, as members)
+        resolved: dict[int, list[str]] = {}
+        dotted_member: dict[int, str] = {}  # a dotted mention whose head is known: index -> its last name
+        looked = 0
+        seen: dict[str, list[str]] = {}
+        for t in tokens:
+            if not t.word or (t.low in STOP and not t.code) or (t.low in VOCABULARY and not t.code):
+                continue
+            if not (t.code or t.text[0].isupper()):
+                continue
+            if t.result_member:
+                continue  # a member of what a call returns: its type decides (the pointer sites do)
+            if passed(t):
+                continue  # passed to or bound by the quoted code, not asked about
+            if t.text in seen:
+                continue  # each name once, at its first mention
+            if looked >= MAX_NAMES:
+                continue
+            looked += 1
+            seen[t.text] = self.candidates(t.text, hints, module_ctx, wordset)
+            if seen[t.text]:
+                resolved[t.index] = seen[t.text]
+            elif "." in t.text and not t.path:
+                # `Cookies.retry_later`: the class is known, the member may not be
+                head, _, tail = t.text.rpartition(".")
+                key = head
+                if key not in seen:
+                    looked += 1
+                    seen[key] = self.candidates(key, hints, module_ctx, wordset)
+                if seen[key] and any(self._is_class(c) for c in seen[key][:6]):
+                    resolved[t.index] = seen[key]
+                    dotted_member[t.index] = tail
+            elif t.text[0].isupper() and t.text.endswith("s") and "." not in t.text and len(t.text) > 3:
+                # a plural ("two SpecifierSets", "Headers objects"): the class is the singular
+                for singular in (t.text[:-1], t.text[:-2] if t.text.endswith("es") else ""):
+                    if singular and singular not in seen:
+                        looked += 1
+                        seen[singular] = self.candidates(singular, hints, module_ctx, wordset)
+                    if singular and seen[singular] and self._is_class(seen[singular][0]):
+                        resolved[t.index] = seen[singular]
+                        break
+
+        passed_idx = {t.index for t in tokens if passed(t)}
+        # `Headers.get(key, default=None, type=None)`: a keyword argument names a parameter of the call
+        # it is passed to, not a namesake elsewhere (`WWWAuthenticate.type`)
+        for t in tokens:
+            if not (t.keyword and t.argument) or t.index not in resolved:
+                continue
+            callee = next((c for c in reversed(tokens[: t.index]) if c.call and not c.argument), None)
+            if callee is None or callee.index not in resolved:
+                continue
+            res = self.table.resolve(resolved[callee.index][0])
+            if (
+                res is not None
+                and not res.is_external
+                and res.target.qualname
+                and t.text in {p.name for p in self.callable_parameters(res.target.qualname)}
+            ):
+                del resolved[t.index]
+                used.add(t.index)
+        # (deferred only when the table cannot place the chain itself)
+        deferred = {
+            t.index for t in tokens if "." not in t.text and t.text in chains and chains[t.text] not in resolved
+        }
+        for i in deferred:
+            resolved.pop(i, None)
+
+        # classes named: owners of members
+        owners: list[tuple[Token, list[str]]] = []  # (mention, class qualnames it may denote)
+        owner_texts: set[str] = set()
+        for i, cands in resolved.items():
+            if tokens[i].text in owner_texts or len(owner_texts) >= MAX_OWNERS:
+                continue  # each class once (its first mention); a question names few
+            classes = [q for q in (self._is_class(c) for c in cands[:6]) if q]
+            if classes:
+                owner_texts.add(tokens[i].text)
+                owners.append((tokens[i], list(dict.fromkeys(classes))))
+        owner_idx = {t.index for t, _ in owners}
+        if owners:
+            # a bare name that is only some other class's member ("keys()" asked of Cookies) is not a
+            # subject of its own: it is read as a member of the class the question names
+            for i in [i for i in resolved if i not in owner_idx and "." not in tokens[i].text]:
+                parent = resolved[i][0].rpartition(".")[0]
+                if self._is_class(parent) and not tokens[i].text[0].isupper():
+                    del resolved[i]
+
+        subjects: list[Subject] = []
+        absent: list[Absent] = []
+        operations: list[str] = []
+        placed_owner: set[int] = set()
+        chosen: dict[int, str] = {}  # owner mention -> the class it was read as
+        is_async = bool(set(words) & ASYNC_WORDS)
+
+        for ot, classes in owners:
+            cls = classes[0]
+            mention = ot.text
+            found = False
+            tail = dotted_member.get(ot.index, "")
+            if tail:
+                mention = ot.text.rpartition(".")[0]
+                for cand_cls in classes:
+                    members = self.members(cand_cls)
+                    if tail in members:
+                        subjects.append(Subject(dotted=f"{cand_cls}.{tail}", mentions=(mention, tail)))
+                        cls, found = cand_cls, True
+                        break
+                else:
+                    instance = self._instance_attribute(cls, tail, mention)
+                    if instance is not None:
+                        subjects.append(instance)
+                    else:
+                        members = self.members(cls)
+                        absent.append(
+                            Absent(
+                                owner=cls,
+                                member=tail,
+                                members=tuple(sorted(m for m in members if not m.startswith("_")))[:40],
+                                external_bases=self.external_bases(cls),
+                            )
+                        )
+                    found = True
+                used.add(ot.index)
+                placed_owner.add(ot.index)
+                continue
+            # 1. members named in code form, then the data model, then plain words
+            # the first class the mention may denote that has what is asked (else the first)
+            picked: _Pick | None = None
+            first: _Pick | None = None
+            for cand_cls in classes:
+                members = self.members(cand_cls)
+                ops = self._operations(tokens, words, owner_idx, members, cand_cls)
+                consumed = {i for m, _, _ in ops for i in range(m.start, m.end)}
+                strong, weak = self._member_tokens(
+                    tokens, ot, members, owner_idx | consumed | deferred | passed_idx, resolved
+                )
+                if strong or weak or any(names for _, names, _ in ops):
+                    picked = (cand_cls, members, ops, strong, weak)
+                    break
+                if picked is None or cand_cls == classes[0]:
+                    first = (cand_cls, members, ops, strong, weak)
+            choice = picked or first
+            for cand_cls, members, ops, strong, weak in [choice] if choice is not None else []:
+                if strong:
+                    for t, name in strong:
+                        name = _async_variant(name, members, is_async)
+                        subjects.append(Subject(dotted=f"{cand_cls}.{name}", mentions=(mention, t.text)))
+                        used.add(t.index)
+                    found = True
+                if ops and not strong:
+                    for op_match, names, missing in ops:
+                        operations.append(op_match.operation.name)
+                        used.update(range(op_match.start, op_match.end))
+                        for name in names:
+                            subjects.append(Subject(dotted=f"{cand_cls}.{name}", mentions=(mention, name)))
+                        if missing:
+                            origin = self._outside_defines(cand_cls, missing)
+                            known = bool(origin) and bool(builtin_bases.members(origin))
+                            unknown = tuple(
+                                b for b in self.external_bases(cand_cls) if builtin_bases.overrides(b, missing) is None
+                            )
+                            absent.append(
+                                Absent(
+                                    owner=cand_cls,
+                                    member=missing,
+                                    members=(),
+                                    external_bases=(origin,) if origin else (unknown or ("object",)),
+                                    inherited=known,
+                                )
+                            )
+                    found = True
+                if not found and weak:
+                    t, name = weak[0]
+                    name = _async_variant(name, members, is_async)
+                    if set(words) & CLASS_WORDS:
+                        # "what class do I get ... deprecated": a plain word may be prose; the class
+                        # the question asks about is a subject too
+                        subjects.append(Subject(dotted=resolved[ot.index][0], mentions=(mention,)))
+                    subjects.append(Subject(dotted=f"{cand_cls}.{name}", mentions=(mention, t.text)))
+                    # other members named by words that are only names ("duplicate keys when I add
+                    # one": `keys` and `add`) are answered too
+                    for t2, name2 in weak[1:3]:
+                        if t2.low not in VOCABULARY and t2.low not in STOP and name2 != name:
+                            subjects.append(Subject(dotted=f"{cand_cls}.{name2}", mentions=(mention, t2.text)))
+                    for t2, _ in weak:
+                        used.add(t2.index)
+                    found = True
+                if found:
+                    cls = cand_cls
+                    break
+            # 2. a parameter of the constructor ("the default timeout for a Client")
+            init = self.init_parameters(cls)
+            if init is not None:
+                param = self._parameter(tokens, ot, init[1], subjects, cls, owner_idx)
+                if param is not None:
+                    t, p = param
+                    used.add(t.index)
+                    subjects[:] = [s for s in subjects if s.dotted != f"{cls}.{p.name}"]
+                    subjects.insert(0, Subject(dotted=init[0], mentions=(mention, t.text), parameter=p))
+                    found = True
+                    # `param=None` filled in from a class attribute by convention (`default_<param>`)
+                    conventional = f"default_{p.name}"
+                    if p.default in ("None", "") and conventional in self.members(cls):
+                        subjects.insert(1, Subject(dotted=f"{cls}.{conventional}", mentions=(mention, t.text)))
+            # 2b. an attribute only annotated in the class body: the assignment in a method answers it
+            for k, sub in enumerate(subjects):
+                if not sub.dotted.startswith(cls + ".") or sub.parameter is not None:
+                    continue
+                b = self.table.binding_of(sub.dotted) or self._member_binding(cls, sub.dotted.rpartition(".")[2])
+                if b is not None and b.kind is BindingKind.VALUE and not b.value:
+                    hit = self._assignment(cls, b.name)
+                    if hit is not None:
+                        subjects.insert(k + 1, Subject(dotted=hit[0], mentions=sub.mentions, assigned=hit[1:]))
+                    break
+            # 2c. an instance attribute (`self.payload = payload` in a method) named by a plain word
+            if not found:
+                tried = 0
+                for t in sorted(tokens, key=lambda x: abs(x.index - ot.index)):
+                    if (
+                        tried >= 3
+                        or t.index in used
+                        or t.index in owner_idx
+                        or not t.word
+                        or "." in t.text
+                        or t.low in STOP
+                        or t.low in VOCABULARY
+                        or len(t.low) < 3
+                        or t.low in modules_top
+                    ):
+                        continue
+                    tried += 1
+                    instance = self._instance_attribute(cls, _member_name(t), mention)
+                    if instance is not None:
+                        subjects.append(instance)
+                        used.add(t.index)
+                        found = True
+                        break
+            # 3. a member of a base outside the repository that Python itself defines (`dict.get`)
+            if not found:
+                members = self.members(cls)
+                for base in self.external_bases(cls):
+                    defined = builtin_bases.members(base)
+                    if not defined:
+                        continue
+                    for t in tokens:
+                        name = _member_name(t)
+                        if (
+                            t.index in used
+                            or t.index in owner_idx
+                            or not name
+                            or name in members
+                            or name not in defined
+                            or name.startswith("__")
+                        ):
+                            continue
+                        absent.append(
+                            Absent(owner=cls, member=name, members=(), external_bases=(base,), inherited=True)
+                        )
+                        used.add(t.index)
+                        found = True
+            used.add(ot.index)
+            if found:
+                placed_owner.add(ot.index)
+            chosen[ot.index] = cls
+
+        # 4. a member written as code that no class the question names has: absent from the nearest
+        asked: set[str] = set()
+        for t in tokens:
+            name = _member_name(t)
+            if name in asked or passed(t):
+                continue
+            asked.add(name)
+            if (
+                not owners
+                or t.index in used
+                or not name
+                or not (t.code or t.call)
+                or t.index in owner_idx
+                or name.endswith("_")
+            ):
+                continue
+            if t.index in resolved and "." not in t.text:
+                continue  # a name of its own elsewhere in the repository: a subject of its own
+            ot = min((o for o, _ in owners), key=lambda o: abs(o.index - t.index))
+            cls = chosen.get(ot.index) or owners[0][1][0]
+            if "." in t.text and t.index in resolved and not t.text.startswith(ot.text.split(".")[-1] + "."):
+                continue
+            head = t.text.split(".")[0]
+            if "." in t.text and head not in ("self", "cls") and head.lower() != ot.text.split(".")[-1].lower():
+                continue  # `options.update_width`: a member of what `options` holds, which the hop infers
+            if head in ("self", "cls") and t.text.count(".") > 1:
+                continue  # `self.json_module.loads`: a member of the attribute's type, which the hop infers
+            if head in ("self", "cls"):
+                # `self.content` in a quoted fragment: the class whose code it is, which may be any class
+                # the question names, not the nearest mention
+                for o, cl in sorted(owners, key=lambda oc: abs(oc[0].index - t.index)):
+                    mine = chosen.get(o.index) or cl[0]
+                    if name in self.members(mine) or self._instance_attribute(mine, name, o.text) is not None:
+                        ot, cls = o, mine
+                        break
+            members = self.members(cls)
+            if name in members:
+                continue
+            instance = self._instance_attribute(cls, name, ot.text)
+            if instance is not None:
+                subjects.append(instance)
+                used.add(t.index)
+                placed_owner.add(ot.index)
+                continue
+            absent.append(
+                Absent(
+                    owner=cls,
+                    member=name,
+                    members=tuple(sorted(m for m in members if not m.startswith("_")))[:40],
+                    external_bases=self.external_bases(cls),
+                )
+            )
+            used.add(t.index)
+            placed_owner.add(ot.index)
+
+        # names of their own (functions, values, classes not answered through a member)
+        for i, cands in resolved.items():
+            t = tokens[i]
+            if i in placed_owner or (i in used and i not in owner_idx):
+                continue
+            if i in owner_idx and i in placed_owner:
+                continue
+            used.add(i)
+            dotted = cands[0]
+            subjects.append(Subject(dotted=dotted, mentions=(t.text,), strong=True))
+            sub = subjects[-1]
+            fn_param = self._function_parameter(tokens, t, dotted, used, owner_idx)
+            if fn_param is not None:
+                ptok, fparam, target, hops = fn_param
+                subjects[-1] = Subject(
+                    dotted=target or sub.dotted, mentions=sub.mentions + (ptok.text,), parameter=fparam, forwarded=hops
+                )
+                used.add(ptok.index)
+
+        # `self.x(...)` / `cls.x(...)` called in quoted code: a member of the class whose code it is, a class
+        # the question names or the class of a method it names (`Map.add` ... `self.update()`). Not an
+        # attribute only assigned (`self._live = Live(...)`): what is reached through it is the hop's to infer
+        homes = list(
+            dict.fromkeys(
+                [chosen.get(o.index) or c[0] for o, c in owners]
+                + [q for q in (self._is_class(s.dotted.rpartition(".")[0]) for s in subjects) if q]
+            )
+        )
+        for t in tokens:
+            parts = t.text.split(".")
+            if (
+                len(parts) != 2
+                or parts[0] not in ("self", "cls")
+                or t.index in used
+                or passed(t)
+                or t.receiver
+                or not t.call
+                or not parts[1].isidentifier()
+            ):
+                continue
+            for home in homes[:MAX_OWNERS]:
+                if parts[1] in self.members(home):
+                    subjects.append(Subject(dotted=f"{home}.{parts[1]}", mentions=(t.text,)))
+                    used.add(t.index)
+                    break
+
+        # a plain word naming a member of a module written out ("the do extension in jinja2.ext")
+        if not subjects and not absent and not owners:
+            explicit = [t.text for t in tokens if t.text in module_ctx]
+            best_m: tuple[int, Token, str] | None = None
+            for mod in explicit:
+                mi = next(t.index for t in tokens if t.text == mod)
+                # a package named alone ("attrs define") lends meaning only to the word next to it
+                reach = len(tokens) if "." in mod else 1
+                for t in tokens:
+                    if not t.word or t.index == mi or "." in t.text or abs(t.index - mi) > reach:
+                        continue
+                    if t.low in STOP and "." not in mod:
+                        continue
+                    if self._exists(f"{mod}.{t.text}"):
+                        d = abs(t.index - mi)
+                        if best_m is None or d < best_m[0]:
+                            best_m = (d, t, f"{mod}.{t.text}")
+            if best_m is not None:
+                used.add(best_m[1].index)
+                subjects.append(Subject(dotted=best_m[2], mentions=(best_m[1].text,)))
+                fn_param = self._function_parameter(tokens, best_m[1], best_m[2], used, owner_idx)
+                if fn_param is not None:
+                    ptok, fparam, target, hops = fn_param
+                    subjects[-1] = Subject(
+                        dotted=target or best_m[2],
+                        mentions=(best_m[1].text, ptok.text),
+                        parameter=fparam,
+                        forwarded=hops,
+                    )
+                    used.add(ptok.index)
+
+        # a name spelt as words ("the default user agent" -> `USER_AGENT`, "cookie jar" -> `CookieJar`)
+        if not subjects and not absent and not owners:
+            content = [t for t in tokens if t.word and "." not in t.text and t.low not in STOP]
+            for size in (3, 2):
+                for k in range(len(content) - size + 1):
+                    run = content[k : k + size]
+                    if looked >= MAX_NAMES or run[-1].index - run[0].index != size - 1:
+                        continue
+                    parts = [t.low for t in run]
+                    if all(p in VOCABULARY for p in parts):
+                        continue
+                    for spelt in ("_".join(parts).upper(), "_".join(parts), "".join(p.capitalize() for p in parts)):
+                        if spelt in seen:
+                            continue
+                        looked += 1
+                        seen[spelt] = cands = self.candidates(spelt, hints, module_ctx, wordset)
+                        if cands:
+                            used.update(t.index for t in run)
+                            subjects.append(Subject(dotted=cands[0], mentions=(spelt,), strong=True))
+                            break
+                    if subjects:
+                        break
+                if subjects:
+                    break
+
+        # plain words, when nothing else named a subject ("Where is ok defined?")
+        if not subjects and not absent and not owners:
+            for t in tokens:
+                if not t.word or t.low in STOP or t.low in VOCABULARY or len(t.low) < 2 or t.text in seen:
+                    continue
+                if looked >= MAX_NAMES:
+                    break
+                looked += 1
+                seen[t.text] = cands = self.candidates(t.text, hints, module_ctx, wordset)
+                if cands:
+                    used.add(t.index)
+                    subjects.append(Subject(dotted=cands[0], mentions=(t.text,), strong=True))
+                    break
+
+        # a module named with nothing else: the module is the subject
+        if not subjects and not absent:
+            for m in module_ctx[:1]:
+                subjects.append(Subject(dotted=m, mentions=(m,)))
+
+        # words that found no role, when a class was named without saying what of it is asked
+        unplaced: list[str] = []
+        external: list[tuple[str, tuple[str, ...]]] = []
+        unanswered_owner = [(ot, cl) for ot, cl in owners if ot.index not in placed_owner]
+        owner_classes = {c for _, cl in owners for c in cl}
+        others = [s for s in subjects if s.parameter is not None or self._is_class(s.dotted) not in owner_classes]
+        only_modules = bool(subjects) and all(src.module_path(s.dotted) is not None for s in subjects)
+        # a name placed at one of its mentions is placed at all of them, except a member of what a call
+        # returns (`downgrade(system).get_ansi_codes()`): its receiver's type decides, not a namesake
+        placed_texts = (
+            {tokens[i].text for i in used | resolved.keys() | deferred} | {m for s in subjects for m in s.mentions}
+        ) - {t.text for t in tokens if t.result_member}
+        # a question that repeats the member of a chain it wrote out has said what it asks: the hop
+        # answers the chain (or its doubt stays)
+        if ((unanswered_owner and not others) or only_modules) and not deferred:
+            for t in tokens:
+                if (
+                    t.index in used
+                    or t.text in placed_texts
+                    or passed(t)
+                    or not t.word
+                    or t.low in STOP
+                    or t.low in VOCABULARY
+                    or t.low in hints
+                    or len(t.low) < 2
+                    or t.low in modules_top
+                ):
+                    continue
+                if any(t.low == m.rpartition(".")[2].lower() for m in module_ctx):
+                    continue
+                unplaced.append(t.text)
+            if unplaced:
+                for _ot, cl in unanswered_owner:
+                    ext = self.external_bases(cl[0])
+                    if ext:
+                        external.append((cl[0], ext))
+        # a parameter of a callable the question is about is placed ("unsign ... when max_age is exceeded")
+        param_names: set[str] = set()
+        for sub in subjects[:MAX_OWNERS]:
+            res = self.table.resolve(sub.dotted) or self.locate(sub.dotted)
+            if res is not None and not res.is_external and res.target.qualname:
+                param_names.update(p.name for p in self.callable_parameters(res.target.qualname))
+        if param_names:
+            used.update(t.index for t in tokens if t.text in param_names)
+            unplaced = [w for w in unplaced if w not in param_names]
+        # a name written as code that matched nothing at all is never silently dropped
+        named = set(unplaced)
+        for t in tokens:
+            # the receiver of a member asked (`get_width(x).normalize()`): the member carries the doubt,
+            # and the hop that infers the member's owner infers the receiver's result
+            if (
+                t.index in used
+                or t.index in resolved
+                or t.text in placed_texts
+                or passed(t)
+                or t.receiver
+                or t.index in deferred
+                or not t.word
+                or not t.code
+                or t.low in STOP
+                or t.low in VOCABULARY
+                or t.low in hints
+                or t.low in modules_top
+                or t.text in named
+                or t.text in KEYWORDS
+                or t.path
+                or self.table.src.module_path(t.text) is not None
+            ):
+                continue
+            named.add(t.text)
+            unplaced.append(t.text)
+        subjects = self._valued(subjects)
+        subjects = _order(subjects)
+        absent = [replace(a, owner_at=self._where(a.owner)) for a in _dedup_absent(absent)]
+        return Reading(
+            subjects=tuple(subjects),
+            absent=tuple(absent),
+            unplaced=tuple(dict.fromkeys(unplaced)),
+            external=tuple(external),
+            operations=tuple(dict.fromkeys(operations)),
+            owners=tuple(dict.fromkeys(chosen.get(o.index) or c[0] for o, c in owners)),
+            result_members=tuple(dict.fromkeys(t.text for t in tokens if t.result_member)),
+        )
+
+    def _top_modules(self) -> list[str]:
+        return [m for m in self.store.modules() if "." not in m]
+
+    def _member_tokens(
+        self,
+        tokens: list[Token],
+        ot: Token,
+        members: dict[str, Binding],
+        owner_idx: set[int],
+        resolved: dict[int, list[str]],
+    ) -> tuple[list[tuple[Token, str]], list[tuple[Token, str]]]:
+        """Words that name a member of the class: (written as code, plain words)."""
+        strong: list[tuple[Token, str]] = []
+        weak: list[tuple[Token, str]] = []
+        owner_last = ot.text.rpartition(".")[2]
+        for t in tokens:
+            if t.index == ot.index or t.index in owner_idx or not t.word:
+                continue
+            name = _member_name(t)
+            if not name or name == owner_last:
+                continue
+            if "." in t.text:
+                head = t.text.rpartition(".")[0]
+                if t.index in resolved and head.rpartition(".")[2] != owner_last:
+                    continue  # `Other.member`: the member of another name
+                if t.index not in resolved and "." in head and head.rpartition(".")[2] != owner_last:
+                    continue  # `url._uri_reference.copy_with`: a member of an attribute's value (sites decide)
+            if name in members:
+                (strong if t.code or t.call else weak).append((t, name))
+        # a word that is also a question word ("is label set on ...") ranks after a word that is only a name
+        weak.sort(
+            key=lambda tn: (tn[0].low in VOCABULARY or tn[0].low in STOP, abs(tn[0].index - ot.index), tn[0].index)
+        )
+        if not weak:
+            # a name of several words, each in the question ("the default base style" -> base_style)
+            present = {t.low: t for t in tokens if t.word}
+            best: tuple[int, int, Token, str] | None = None
+            for name in members:
+                parts = [p for p in name.lower().split("_") if p]
+                if len(parts) < 2 or not all(p in present for p in parts):
+                    continue
+                idx = [present[p].index for p in parts]
+                span = max(idx) - min(idx)
+                key = (span, min(idx))
+                if best is None or key < best[:2]:
+                    best = (span, min(idx), present[parts[0]], name)
+            if best is not None and best[0] <= 2 * len(best[3].split("_")):
+                weak.append((best[2], best[3]))
+        return strong, weak
+
+    def _operations(
+        self, tokens: list[Token], words: list[str], owner_idx: set[int], members: dict[str, Binding], cls: str = ""
+    ) -> list[tuple[datamodel.Match, list[str], str]]:
+        """Data-model operations the question describes, with the special methods the class has
+        (and the one it lacks, when it has none)."""
+        quoted = [t.index for t in tokens if t.quoted]
+        out: list[tuple[datamodel.Match, list[str], str]] = []
+        for m in datamodel.match(words, sorted(owner_idx), quoted):
+            if len(m.words) == 1 and m.words[0] in members and not m.words[0].startswith("__"):
+                continue  # "copy", "print": the class has a member of that very name
+            if m.operation.every:
+                names = [n for n in m.operation.methods if n in members]
+                out.append((m, names, "" if names else m.operation.methods[0]))
+                continue
+            # Python's lookup order: a method a base outside the repository defines comes before
+            # the fallbacks the repository has (`in` uses Mapping.__contains__ before __iter__)
+            chosen, missing = "", ""
+            for n in m.operation.methods:
+                if n in members:
+                    chosen = n
+                    break
+                if cls and self._outside_defines(cls, n):
+                    missing = n
+                    break
+            if not chosen and not missing:
+                missing = m.operation.methods[0]
+            out.append((m, [chosen] if chosen else [], missing))
+        return out
+
+    def _outside_defines(self, cls: str, method: str) -> str:
+        """The base outside the repository that defines `method` ("" when none can)."""
+        maybe = ""
+        for base in self.external_bases(cls):
+            defines = builtin_bases.overrides(base, method)
+            if defines:
+                return base
+            if defines is None and not maybe:
+                maybe = base
+        return maybe
+
+    def _parameter(
+        self,
+        tokens: list[Token],
+        ot: Token,
+        params: tuple[Parameter, ...],
+        subjects: list[Subject],
+        cls: str,
+        owner_idx: set[int],
+    ) -> tuple[Token, Parameter] | None:
+        """A constructor parameter the question names, when the member it names (if any) is
+        not itself the answer: an empty annotation, a property, or no member at all."""
+        by_name = {p.name: p for p in params if p.name not in ("self", "cls") and not p.kind}
+        if not by_name:
+            return None
+        # a member the question named (not a special method the data model chose: "construct")
+        member_subject = next(
+            (
+                s
+                for s in subjects
+                if s.dotted.startswith(cls + ".") and not s.dotted.rpartition(".")[2].startswith("__")
+            ),
+            None,
+        )
+        member_name = member_subject.dotted.rpartition(".")[2] if member_subject else ""
+        if member_name in by_name:
+            b = self.table.binding_of(member_subject.dotted) if member_subject else None
+            words = {t.low for t in tokens}
+            has_value = b is not None and b.kind is BindingKind.VALUE and bool(b.value)
+            if has_value or not ({"default", "defaults", "defaulting"} & words or (b and b.kind is BindingKind.VALUE)):
+                return None
+            t = next(t for t in tokens if _member_name(t) == member_name or t.low.startswith(member_name.split("_")[0]))
+            return t, by_name[member_name]
+        for t in tokens:
+            if t.index in owner_idx or t.index == ot.index or not t.word:
+                continue
+            name = _member_name(t)
+            if name in by_name and (t.code or t.call or {"default", "defaults"} & {x.low for x in tokens}):
+                return t, by_name[name]
+        present = {t.low: t for t in tokens if t.word}
+        if {"default", "defaults", "defaulting"} & set(present):
+            best: tuple[int, Token, Parameter] | None = None
+            for name, p in by_name.items():
+                parts = [x for x in name.lower().split("_") if x]
+                if all(x in present for x in parts):
+                    idx = [present[x].index for x in parts]
+                    span = max(idx) - min(idx)
+                    if span <= 2 * len(parts) and (best is None or span < best[0]):
+                        best = (span, present[parts[0]], p)
+            if best is not None:
+                return best[1], best[2]
+        return None
+
+    def _function_parameter(
+        self,
+        tokens: list[Token],
+        ft: Token,
+        dotted: str,
+        used: set[int],
+        owner_idx: set[int],
+    ) -> tuple[Token, Parameter, str, tuple[tuple[str, str, int], ...]] | None:
+        """A parameter of a named function, followed through `**kwargs` to the callable that takes it."""
+        res = self.table.resolve(dotted)
+        if res is None or res.is_external or not res.target.qualname:
+            return None
+        b = self.table.binding_of(res.target.qualname)
+        if b is None or b.kind is not BindingKind.FUNCTION:
+            return None
+        params = self.callable_parameters(res.target.qualname)
+        names = {p.name: p for p in params}
+        asks_default = bool({"default", "defaults", "defaulting"} & {t.low for t in tokens})
+        for t in tokens:
+            if t.index == ft.index or t.index in used or t.index in owner_idx or not t.word:
+                continue
+            if (
+                t.argument
+                and t.callee != ft.index
+                and not any(u.code and not u.argument and u.text == t.text for u in tokens)
+            ):
+                # passed to another call written in the question (`self.items.append((key, value))`)
+                continue
+            if not t.code and not (asks_default and t.low not in STOP and t.low not in VOCABULARY):
+                continue
+            name = _member_name(t)
+            if name in names and name not in ("self", "cls") and not names[name].kind:
+                return t, names[name], "", ()
+            kw = next((p for p in params if p.kind == "**"), None)
+            if kw is not None and name:
+                from codehop.reading.signatures import forwarded
+
+                hit = forwarded(self.table, res.target.qualname, kw.name, name)
+                if hit is not None:
+                    target, param, hops = hit
+                    return t, param, target, hops
+        return None
+
+
+def _member_name(t: Token) -> str:
+    name = t.text.rpartition(".")[2] if "." in t.text else t.text
+    return name if name and (name[0].isalpha() or name[0] == "_") else ""
+
+
+def _async_variant(name: str, members: dict[str, Binding], is_async: bool) -> str:
+    if not is_async or name.startswith("a"):
+        return name
+    for cand in (f"a{name}", f"async_{name}", f"{name}_async"):
+        if cand in members:
+            return cand
+    return name
+
+
+def _order(subjects: list[Subject]) -> list[Subject]:
+    out: list[Subject] = []
+    seen: set[tuple[str, str]] = set()
+    for s in subjects:
+        key = (s.dotted, s.parameter.name if s.parameter else "")
+        if key not in seen:
+            seen.add(key)
+            out.append(s)
+    # most specific first: parameters and members before the classes and modules they belong to
+    out.sort(key=lambda s: (0 if s.parameter is not None else 1, -len(s.mentions)))
+    return out
+
+
+def _dedup_absent(items: list[Absent]) -> list[Absent]:
+    out: dict[tuple[str, str], Absent] = {}
+    for a in items:
+        out.setdefault((a.owner, a.member), a)
+    return list(out.values())

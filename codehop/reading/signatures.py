@@ -1,0 +1,180 @@
+"""Parameters of a callable, read from its indexed signature, and `**kwargs` followed on.
+
+`parameters("def f(a, b: int = 3, **kw) -> None")` gives each parameter with
+its default as written. `forwarded()` follows a keyword that a function only
+accepts through `**kwargs` to the callable it passes them on to
+(`create_engine(**kw)` -> `pool_class(**kw)` -> the pool's `pool_size=5`),
+reading the function's body from the index. May import: records, symbols,
+store, stdlib (ast).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import textwrap
+from dataclasses import dataclass
+
+from codehop.index.symbols import SymbolTable
+from codehop.kernel.records import BindingKind
+
+MAX_FORWARDS = 3  # **kwargs hops followed from one function
+_COMMENT = re.compile(
+    r"#\s*(?:type:\s*ignore(?:\[[^\]]*\])?|noqa(?::\s*[A-Z]+\d+(?:\s*,\s*[A-Z]+\d+)*)?|pragma:\s*no\s*cover)"
+)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Parameter:
+    name: str
+    kind: str = ""  # "" (named), "*" (*args), "**" (**kwargs)
+    default: str = ""  # the default as written, "" when none
+    annotation: str = ""
+
+    def text(self) -> str:
+        out = {"*": "*", "**": "**"}.get(self.kind, "") + self.name
+        if self.annotation:
+            out += f": {self.annotation}"
+        if self.default:
+            out += f" = {self.default}" if self.annotation else f"={self.default}"
+        return out
+
+
+def parameters(signature: str) -> tuple[Parameter, ...]:
+    """The parameters of `def ...(...)` as written; () when the text is not a function header."""
+    # the index keeps a header on one line, its comments too: drop the usual ones (`# type: ignore[...]`)
+    src = _COMMENT.sub(" ", signature.strip())
+    if not src.startswith(("def ", "async def ")):
+        return ()
+    try:
+        tree = ast.parse(src + ":\n    pass\n")
+    except (SyntaxError, ValueError, RecursionError):
+        return ()
+    fn = tree.body[0] if tree.body else None
+    if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
+        return ()
+    a = fn.args
+    out: list[Parameter] = []
+    positional = a.posonlyargs + a.args
+    defaults: list[ast.expr | None] = [None] * (len(positional) - len(a.defaults)) + list(a.defaults)
+    for arg, d in zip(positional, defaults, strict=True):
+        out.append(_param(src, arg, "", d))
+    if a.vararg is not None:
+        out.append(_param(src, a.vararg, "*", None))
+    for arg, d in zip(a.kwonlyargs, a.kw_defaults, strict=True):
+        out.append(_param(src, arg, "", d))
+    if a.kwarg is not None:
+        out.append(_param(src, a.kwarg, "**", None))
+    return tuple(out)
+
+
+def _param(src: str, arg: ast.arg, kind: str, default: ast.expr | None) -> Parameter:
+    ann = ast.get_source_segment(src, arg.annotation) if arg.annotation is not None else ""
+    dft = ast.get_source_segment(src, default) if default is not None else ""
+    return Parameter(name=arg.arg, kind=kind, default=dft or "", annotation=ann or "")
+
+
+def forwarded(
+    table: SymbolTable,
+    func: str,
+    kwargs_name: str,
+    keyword: str,
+) -> tuple[str, Parameter, tuple[tuple[str, str, int], ...]] | None:
+    """Where `keyword`, accepted by `func` only through `**kwargs_name`, is declared:
+    (the callable's qualname, its parameter, the hops as (callee, origin path, line))."""
+    hops: list[tuple[str, str, int]] = []
+    seen: set[str] = set()
+    cur, kw = func, kwargs_name
+    for _ in range(MAX_FORWARDS):
+        if cur in seen:
+            return None
+        seen.add(cur)
+        step = _forward_call(table, cur, kw)
+        if step is None:
+            return None
+        callee, rel_path, line = step
+        hops.append((callee, rel_path, line))
+        params = _callable_params(table, callee)
+        if params is None:
+            return None
+        target, plist = params
+        for p in plist:
+            if p.name == keyword and p.kind == "":
+                return target, p, tuple(hops)
+        nxt = next((p for p in plist if p.kind == "**"), None)
+        if nxt is None:
+            return None
+        cur, kw = target, nxt.name
+    return None
+
+
+def _callable_params(table: SymbolTable, dotted: str) -> tuple[str, tuple[Parameter, ...]] | None:
+    res = table.resolve(dotted)
+    if res is None or res.is_external or not res.target.qualname:
+        return None
+    qual = res.target.qualname
+    if table.class_binding(qual) is not None:
+        init = table.resolve(f"{qual}.__init__")
+        if init is None or init.is_external or not init.target.qualname:
+            return None
+        qual = init.target.qualname
+    found: tuple[Parameter, ...] = ()
+    for c in table.store.chunks_named(qual):
+        if c.signature:
+            found = parameters(c.signature) or found  # the implementation after `@overload`s
+    return qual, found
+
+
+def _forward_call(table: SymbolTable, func: str, kwargs_name: str) -> tuple[str, str, int] | None:
+    """The first call in `func`'s body that passes `**kwargs_name` on: (callee dotted, path, line)."""
+    store = table.store
+    chunk = next((c for c in store.chunks_named(func) if c.signature), None)
+    if chunk is None:
+        return None
+    try:
+        tree = ast.parse(textwrap.dedent(chunk.text))
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    module = store.module_of(chunk.rel_path) or ""
+    cls_scope = func.rpartition(".")[0]
+    local: dict[str, str] = {}  # `pool_class = QueuePool` style locals: name -> the dotted value
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            dotted = _dotted(node.value)
+            if dotted:
+                local[node.targets[0].id] = dotted
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        if not any(
+            k.arg is None and isinstance(k.value, ast.Name) and k.value.id == kwargs_name for k in node.keywords
+        ):
+            continue
+        name = _dotted(node.func)
+        if not name:
+            continue
+        name = local.get(name, name)
+        head, _, rest = name.partition(".")
+        candidates = [f"{module}.{name}"]
+        if head in ("self", "cls") and rest:
+            candidates = [f"{cls_scope}.{rest}"]
+        line = chunk.start_line + node.lineno - 1
+        for cand in candidates:
+            res = table.resolve(cand)
+            if res is None or res.is_external:
+                continue
+            b = table.binding_of(res.target.qualname) if res.target.qualname else None
+            if b is not None and b.kind in (BindingKind.CLASS, BindingKind.FUNCTION):
+                return cand, chunk.rel_path, line
+    return None
+
+
+def _dotted(node: ast.expr) -> str:
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+        return ".".join(reversed(parts))
+    return ""

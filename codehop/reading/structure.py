@@ -1,0 +1,348 @@
+"""Structural reading of a context: subjects -> findings -> coverage.
+
+Shared by both generators, so the hop never depends on a model noticing a
+pointer. The question's reading (`question.SubjectFinder`) names subjects;
+each becomes a `Finding`: declared in a context chunk (answered), or not yet
+(the first link of its chain that the context shows -- an import, a
+re-export, a star import, an alias, a base class, a `**kwargs` call -- is a
+pending reference of that link's type, made by `pointers.PointerFinder`). A
+declaration whose value is computed from other module-level values, or a
+parameter whose default names one, needs those too. What the reader could
+not place (a member that does not exist, words that matched nothing) is a
+finding with a `doubt`.
+
+Coverage: a reading is `covered` only if every finding is declared in the
+context, inside the repository, with nothing pending and no doubt.
+May import: records, symbols, question, pointers, signatures, store, stdlib.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from codehop.index.symbols import SymbolTable
+from codehop.kernel.records import (
+    Binding,
+    BindingKind,
+    ChunkKind,
+    ContextItem,
+    Location,
+    PendingReference,
+    RefType,
+    Resolution,
+)
+from codehop.reading.pointers import PointerFinder, contains
+from codehop.reading.question import Reading, Subject, SubjectFinder
+
+MAX_SUBJECTS = 4
+MAX_SITE_WORDS = 4  # names not placed by the table whose sites in the context are sent to the ladder
+MAX_SITES_PER_WORD = 3
+_NAME = re.compile(r"(?<![\w.'\"])([A-Za-z_]\w*)(?![\w'\"(])")
+_LITERALS = frozenset(
+    {"None", "True", "False", "self", "cls", "not", "and", "or", "in", "is", "if", "else", "lambda", "for"}
+)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Finding:
+    subject: Subject
+    resolution: Resolution | None
+    binding: Binding | None  # the declaration's binding, when the table knows it
+    declared_in: ContextItem | None  # the context item holding the declaration
+    pending: tuple[PendingReference, ...]
+    needs: tuple[Location, ...] = ()  # values the answer depends on, found in context
+    doubt: str = ""  # why this subject cannot be answered from the repository
+    # other bindings of the same name in the same module (`try: from ._main import main` /
+    # `except ImportError: def main()`): which one runs is decided at run time
+    alternatives: tuple[tuple[Binding, Resolution | None], ...] = ()
+
+    @property
+    def covered(self) -> bool:
+        return (
+            not self.doubt
+            and not self.alternatives
+            and self.resolution is not None
+            and not self.resolution.is_external
+            and self.declared_in is not None
+            and not self.pending
+        )
+
+
+def covered(findings: Sequence[Finding]) -> bool:
+    """Every subject declared in the context and answered, nothing pending, nothing in doubt."""
+    return bool(findings) and all(f.covered for f in findings)
+
+
+class Reader:
+    def __init__(self, table: SymbolTable) -> None:
+        self.table = table
+        self.store = table.store
+        self.finder = SubjectFinder(table)
+        self.pointers = PointerFinder(table)
+
+    def read(self, question: str, context: Sequence[ContextItem], resolved: Mapping[str, Resolution]) -> list[Finding]:
+        return self.read_with(self.finder.read(question), context, resolved)
+
+    def read_with(
+        self, reading: Reading, context: Sequence[ContextItem], resolved: Mapping[str, Resolution]
+    ) -> list[Finding]:
+        findings: list[Finding] = []
+        targets: set[tuple[Location, str]] = set()
+        for s in reading.subjects[:MAX_SUBJECTS]:
+            for f in self.findings(s, context, resolved):
+                target = f.resolution.target if f.resolution is not None else None
+                key = (target, f.subject.parameter.name if f.subject.parameter else "") if target else None
+                if key is not None and key in targets:
+                    continue
+                if key is not None:
+                    targets.add(key)
+                findings.append(f)
+        reading = self._sites(reading, findings, context, resolved)
+        for doubt in reading.doubts:
+            findings.append(
+                Finding(
+                    subject=Subject(dotted="", mentions=()),
+                    resolution=None,
+                    binding=None,
+                    declared_in=None,
+                    pending=(),
+                    doubt=doubt,
+                )
+            )
+        return findings
+
+    def _sites(
+        self,
+        reading: Reading,
+        findings: list[Finding],
+        context: Sequence[ContextItem],
+        resolved: Mapping[str, Resolution],
+    ) -> Reading:
+        """A name the table cannot place may still be used in the context (`self.lexer.tokeniter(...)`):
+        its attribute and call sites are pending references for the position-based rungs (Jedi, a
+        language server). What the ladder resolved answers the name; the rest stays a doubt."""
+        sites = getattr(self.pointers, "sites", None)
+        if sites is None or not reading.unplaced:
+            return reading
+        owners = list(reading.owners) + [
+            f.resolution.target.qualname for f in findings if f.resolution is not None and f.resolution.target.qualname
+        ]
+        remaining: list[str] = []
+        for i, word in enumerate(reading.unplaced):
+            name = word.rpartition(".")[2]
+            # a member reached through something (`self.lexer.tokeniter`, `get_console().print_json`,
+            # a name asked of a class the question names): its receiver's type decides, which Jedi or a
+            # language server can infer. A bare name the whole index binds nowhere has no such receiver.
+            member_like = "." in word or word in reading.result_members or bool(reading.owners)
+            refs: list[PendingReference] = (
+                list(sites(name, context, tuple(dict.fromkeys(owners))))
+                if i < MAX_SITE_WORDS and name.isidentifier() and member_like
+                else []
+            )
+            if not refs:
+                remaining.append(word)
+                continue
+            subject = Subject(dotted=refs[0].ref_target, mentions=(word,))
+            done = next((r for r in refs if r.ref_target in resolved), None)
+            if done is not None and resolved[done.ref_target].is_external:
+                remaining.append(word)  # landed outside the repository (a builtin base): still not placed
+                continue
+            if done is not None:
+                res = resolved[done.ref_target]
+                subject = Subject(dotted=done.ref_target, mentions=(word,))
+                holder = None if res.is_external else contains(context, res.target)
+                binding = (
+                    self.table.binding_of(res.target.qualname) if res.target.qualname and not res.is_external else None
+                )
+                findings.append(
+                    Finding(subject=subject, resolution=res, binding=binding, declared_in=holder, pending=())
+                )
+                continue
+            findings.append(
+                Finding(
+                    subject=subject,
+                    resolution=None,
+                    binding=None,
+                    declared_in=None,
+                    pending=tuple(refs[:MAX_SITES_PER_WORD]),
+                )
+            )
+        return replace(reading, unplaced=tuple(remaining))
+
+    def findings(
+        self, subject: Subject, context: Sequence[ContextItem], resolved: Mapping[str, Resolution]
+    ) -> list[Finding]:
+        f = self.finding(subject, context, resolved)
+        out = [f]
+        p = subject.parameter
+        if p is None or f.resolution is None or f.resolution.is_external:
+            return out
+        if subject.forwarded:
+            out.extend(self._forwards(subject, context, resolved))
+        # a default that names module-level values: their declarations answer "where is it set"
+        module = self.store.module_of(f.resolution.target.rel_path) or ""
+        for name in dict.fromkeys(_NAME.findall(p.default)):
+            if name in _LITERALS or not module:
+                continue
+            dotted = f"{module}.{name}"
+            res = resolved.get(dotted) or self.table.resolve(dotted)
+            if res is None or res.is_external:
+                continue
+            out.append(self.finding(Subject(dotted=dotted, mentions=(p.name, name)), context, resolved))
+        return out
+
+    def _forwards(
+        self, subject: Subject, context: Sequence[ContextItem], resolved: Mapping[str, Resolution]
+    ) -> list[Finding]:
+        """Each `**kwargs` call on the way is a pointer of its own (`kwargs_forward`)."""
+        out: list[Finding] = []
+        for callee, path, line in subject.forwarded:
+            res = resolved.get(callee) or self.table.resolve(callee)
+            if res is None or res.is_external:
+                continue
+            holder = contains(context, res.target)
+            anchor = callee.rpartition(".")[2]
+            pending: tuple[PendingReference, ...] = ()
+            if holder is None:
+                col = 0
+                for c in self.store.chunks_at(path, line)[:1]:
+                    lines = c.text.splitlines()
+                    i = line - c.start_line
+                    if 0 <= i < len(lines):
+                        col = max(lines[i].find(anchor), 0)
+                pending = (
+                    PendingReference(
+                        anchor_text=anchor,
+                        ref_type=RefType.KWARGS_FORWARD,
+                        ref_target=callee,
+                        origin_path=path,
+                        origin_line=line,
+                        origin_col=col,
+                        resolution=res,
+                    ),
+                )
+            binding = self.table.binding_of(res.target.qualname) if res.target.qualname else None
+            out.append(
+                Finding(
+                    subject=Subject(dotted=callee, mentions=(anchor,)),
+                    resolution=res,
+                    binding=binding,
+                    declared_in=holder,
+                    pending=pending,
+                )
+            )
+        return out
+
+    def finding(self, subject: Subject, context: Sequence[ContextItem], resolved: Mapping[str, Resolution]) -> Finding:
+        tried = subject.dotted in resolved
+        res = resolved.get(subject.dotted) or self.table.resolve(subject.dotted) or self.finder.locate(subject.dotted)
+        if res is None:
+            return Finding(
+                subject=subject,
+                resolution=None,
+                binding=None,
+                declared_in=None,
+                pending=(),
+                doubt=f"`{subject.dotted}` has no declaration in the indexed code.",
+            )
+        if res.is_external:
+            # name the pointer once so the hop records it as external; never fetched
+            pending: tuple[PendingReference, ...] = (
+                () if tried or not res.steps else (self._pointer(subject, res, None, context),)
+            )
+            return Finding(subject=subject, resolution=res, binding=None, declared_in=None, pending=pending)
+        binding = self.table.binding_of(res.target.qualname) if res.target.qualname else None
+        holder = contains(context, res.target)
+        if holder is None:
+            ref = self._pointer(subject, res, binding, context)
+            return Finding(subject=subject, resolution=res, binding=binding, declared_in=None, pending=(ref,))
+        pending, needs = self.pointers.value_dependencies(binding, context, resolved)
+        return Finding(
+            subject=subject,
+            resolution=res,
+            binding=binding,
+            declared_in=holder,
+            pending=pending,
+            needs=needs,
+            alternatives=self._alternatives(res, binding),
+        )
+
+    def _module_level_definitions(self, module: str, name: str, known: list[Binding]) -> list[Binding]:
+        """`def name` / `class name` at the top level of the module's own code (inside `try:` or
+        `if` blocks too) that no binding row records: the indexer kept one binding of the name."""
+        path = self.store.module_path(module)
+        if path is None:
+            return []
+        pattern = re.compile(rf"^(\s{{0,8}})(?:async\s+def|def|class)\s+{re.escape(name)}\b")
+        out: list[Binding] = []
+        for c in self.store.chunks_of_file(path):
+            if c.kind is not ChunkKind.MODULE:
+                continue
+            for i, line in enumerate(c.text.splitlines()):
+                m = pattern.match(line)
+                if m is None:
+                    continue
+                n = c.start_line + i
+                if any(b.rel_path == path and b.line == n for b in known + out):
+                    continue
+                if any(x.kind is not ChunkKind.MODULE for x in self.store.chunks_at(path, n)):
+                    continue  # a method or a nested function, not the module's own name
+                kind = BindingKind.CLASS if line.lstrip().startswith("class") else BindingKind.FUNCTION
+                out.append(
+                    Binding(scope=module, name=name, kind=kind, rel_path=path, line=n, col=len(m.group(1)), end_line=n)
+                )
+        return out
+
+    def _alternatives(self, res: Resolution, binding: Binding | None) -> tuple[tuple[Binding, Resolution | None], ...]:
+        """The subject's name bound more than once in its module, differently (a conditional import
+        and its fallback, a platform switch): every binding, each with where it leads."""
+        links = [s.from_loc for s in res.steps] + [res.target]
+        for loc in links:
+            scope, _, name = loc.qualname.rpartition(".")
+            if not scope or self.store.module_path(scope) is None:
+                continue
+            rows = [b for b in self.store.bindings_named(name, limit=200) if b.scope == scope]
+            # a definition the index keeps as a chunk but not as the name's binding (a fallback `def`
+            # under `except ImportError:` when the import is the binding that counts)
+            for c in self.store.chunks_named(loc.qualname):
+                if c.kind in (ChunkKind.FUNCTION, ChunkKind.CLASS) and not any(
+                    b.rel_path == c.rel_path and c.start_line <= b.line <= c.end_line for b in rows
+                ):
+                    kind = BindingKind.CLASS if c.kind is ChunkKind.CLASS else BindingKind.FUNCTION
+                    rows.append(
+                        Binding(
+                            scope=scope,
+                            name=name,
+                            kind=kind,
+                            rel_path=c.rel_path,
+                            line=c.start_line,
+                            col=0,
+                            end_line=c.end_line,
+                        )
+                    )
+            rows += self._module_level_definitions(scope, name, rows)
+            if len(rows) < 2 or len({(b.kind, b.target, b.value) for b in rows}) < 2:
+                continue
+            out = []
+            for b in rows:
+                if b.line == loc.line:
+                    continue
+                alt = self.table.resolve(b.target) if b.target else None
+                out.append((b, alt if alt is not None and not alt.is_external else None))
+            return tuple(out)
+        return ()
+
+    def _pointer(
+        self, subject: Subject, res: Resolution, binding: Binding | None, context: Sequence[ContextItem]
+    ) -> PendingReference:
+        ref = self.pointers.pointer(subject, res, binding, context)
+        if ref.resolution is None and not res.is_external:
+            # the reader already resolved it: the ladder need not do it again
+            ref = replace(ref, resolution=res)
+        return ref
+
+
+def is_value(b: Binding | None) -> bool:
+    return b is not None and b.kind in (BindingKind.VALUE, BindingKind.ALIAS)
