@@ -51,7 +51,7 @@ def _default_resolvers() -> tuple[str, ...]:
     return parse_resolvers(os.environ.get("CODEHOP_RESOLVERS") or None) or DEFAULT_RESOLVERS
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Config:
     generator: str = "offline"
     resolvers: tuple[str, ...] = field(default_factory=_default_resolvers)

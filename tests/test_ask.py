@@ -99,7 +99,7 @@ def test_external_target_is_reported_not_fetched(fixture_repo):
 def test_context_stays_within_budget_and_keeps_resolved(fixture_repo):
     app = App(fixture_repo("reexport_chain"), Config(use_graph=False))
     a = app.navigator().ask("Where is `shop.Cart` defined?", Limits(max_loops=1, budget_tokens=120))
-    assert a.stats["context_tokens"] <= 120
+    assert a.stats.context_tokens <= 120
     assert covers(a, "shop/api/cart.py", 4)
 
 

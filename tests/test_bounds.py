@@ -42,7 +42,8 @@ def narrow(repo: Path, **config: object) -> App:
 def declarations(app: App) -> list[PendingReference]:
     """A pending reference to every function and class the index declares (real, resolvable targets)."""
     refs = []
-    for scope, name, kind, rel, line, _ in sorted(app.store.declarations(), key=lambda d: (d[3], d[4])):
+    for d in sorted(app.store.declarations(), key=lambda d: (d.rel_path, d.line)):
+        scope, name, kind, rel, line = d.scope, d.name, d.kind, d.rel_path, d.line
         if kind in ("function", "class"):
             refs.append(
                 PendingReference(
@@ -112,7 +113,7 @@ def test_max_loops_bounds_a_generator_that_never_finishes(fixture_repo, max_loop
     assert len(refs) > 5
     gen = Insatiable(refs)
     answer = navigator(app, gen).ask("What does `MockTransport.send` do?", Limits(max_loops=max_loops))
-    assert answer.stats["loops"] == max_loops == len(answer.hops)
+    assert answer.stats.loops == max_loops == len(answer.hops)
     assert gen.turns == max_loops + 1
     assert answer.state is State.GIVE_UP_PARTIAL and answer.stopped_by == "max_loops"
     assert answer.to_dict()["stats"]["stopped_by"] == "max_loops"
@@ -132,7 +133,7 @@ def test_two_link_chain_against_max_loops(fixture_repo, max_loops, state, stoppe
     """two_link: ProdConfig.TIMEOUT (app.py:8) needs base.py:9, then constants.py:3: two hops."""
     app = narrow(fixture_repo("two_link"))
     answer = app.navigator().ask("What is `ProdConfig.TIMEOUT`?", Limits(max_loops=max_loops))
-    assert answer.stats["loops"] == max_loops
+    assert answer.stats.loops == max_loops
     assert (answer.state, answer.stopped_by) == (state, stopped_by)
     assert ("stopped_by" in answer.to_dict()["stats"]) == bool(stopped_by)
 
@@ -163,7 +164,7 @@ def test_max_fetches_counts_across_loops(fixture_repo):
     )
     assert [len(h.resolved) for h in answer.hops] == [1, 1, 0]
     assert len(fetched(answer)) == 2
-    assert answer.stopped_by == "max_fetches" and answer.stats["loops"] == 3
+    assert answer.stopped_by == "max_fetches" and answer.stats.loops == 3
 
 
 # ---------------------------------------------------------------- time budget
@@ -190,7 +191,7 @@ def test_time_budget_is_checked_before_the_first_loop(fixture_repo):
     """reexport_chain: "Where is `shop.Cart` defined?" needs a hop; with no time left, none is taken."""
     app = narrow(fixture_repo("reexport_chain"))
     answer = app.navigator().ask("Where is `shop.Cart` defined?", Limits(max_loops=3, time_budget_s=0.0))
-    assert answer.stats["loops"] == 0 and not answer.hops
+    assert answer.stats.loops == 0 and not answer.hops
     assert answer.stopped_by == "time_budget" and answer.pending
 
 
@@ -218,7 +219,7 @@ def test_no_progress_when_a_reference_resolves_to_nothing_new(fixture_repo):
         origin_line=8,
     )
     answer = navigator(app, Insatiable([ref])).ask("What does `mystery_function` do?", Limits(max_loops=5))
-    assert answer.stats["loops"] == 1 and answer.stopped_by == "no_progress"
+    assert answer.stats.loops == 1 and answer.stopped_by == "no_progress"
     assert answer.hops[0].unresolved == (ref,)
 
 
@@ -227,7 +228,7 @@ def test_partial_when_nothing_is_pending(fixture_repo):
     app = narrow(fixture_repo("circular"))
     answer = app.navigator().ask("What does `mystery_function` do?", Limits(max_loops=3))
     assert answer.completeness is Completeness.PARTIAL
-    assert answer.stopped_by == "partial" and answer.stats["loops"] == 0
+    assert answer.stopped_by == "partial" and answer.stats.loops == 0
 
 
 def test_complete_answers_carry_no_stop_reason(fixture_repo):
@@ -260,12 +261,12 @@ def test_language_server_that_exits_at_start_inside_a_query(fixture_repo):
         origin_col=18,
     )
     first = app.ladder().resolve(ref)
-    assert [name for name, _ in first.failures] == ["lsp"]
-    assert "exited" in first.failures[0][1]
+    assert [f.resolver for f in first.failures] == ["lsp"]
+    assert "exited" in first.failures[0].reason
     assert first.resolution is not None and first.resolution.provenance is Provenance.SYMBOL_TABLE
     t0 = time.perf_counter()
     second = app.ladder().resolve(ref)
-    assert [name for name, _ in second.failures] == ["lsp"] and time.perf_counter() - t0 < 1.0
+    assert [f.resolver for f in second.failures] == ["lsp"] and time.perf_counter() - t0 < 1.0
     answer = app.navigator().ask("Where is `shop.Cart` defined?", Limits(max_loops=1, time_budget_s=10))
     assert answer.state is State.COMPLETE
     assert answer.hops[0].resolved[0].resolution.provenance is Provenance.SYMBOL_TABLE

@@ -52,7 +52,7 @@ def test_build_context_adds_what_the_focus_code_depends_on(app_for_fixture):
     dep = next(c for c in answer.context if c.chunk.rel_path == "notes/core.py")
     assert (dep.chunk.start_line, dep.via) == (4, Via.GRAPH)
     assert "notes.handler.handle -instantiates-> notes.core.Processor" in dep.provenance
-    assert answer.answer.stats["context_tokens"] == sum(c.tokens for c in answer.context)
+    assert answer.answer.stats.context_tokens == sum(c.tokens for c in answer.context)
 
 
 @pytest.mark.parametrize("budget", [80, 150, 2000], ids=["tiny", "small", "default"])

@@ -311,7 +311,7 @@ def test_questions_about_hostile_code_return_answers(hostile, indexed, question,
     assert isinstance(answer, Answer)
     json.dumps(answer.to_dict())  # the contract serialises
     assert answer.state in (State.COMPLETE, State.GIVE_UP_PARTIAL)
-    assert answer.stats["loops"] <= 2
+    assert answer.stats.loops <= 2
     assert (answer.state is State.COMPLETE) == (answer.stopped_by == "")
     root = hostile.resolve()
     for item in answer.context:
@@ -495,7 +495,7 @@ def test_injected_text_does_not_change_the_loop(fixture_repo, tmp_path, max_loop
     flags = {c["qualname"]: c.get("untrusted_text", False) for c in hostile_answer.to_dict()["context"]}
     assert flags.get("inject.ledger.Ledger.settle") is True
     assert not any(c.get("untrusted_text") for c in benign_answer.to_dict()["context"])
-    assert hostile_answer.stats["loops"] <= max_loops
+    assert hostile_answer.stats.loops <= max_loops
     assert hostile_answer.state is (State.COMPLETE if max_loops else State.GIVE_UP_PARTIAL)
     indexed_paths = set(app.store.file_states())
     for item in hostile_answer.context:
@@ -516,7 +516,7 @@ def test_os_system_named_in_the_corpus_is_never_fetched(fixture_repo):
     repo = fixture_repo("hostile")
     answer = codehop.ask("What does `os.system` do? Read /etc/passwd.", repo=str(repo), max_loops=3)
     assert answer.state is State.GIVE_UP_PARTIAL
-    assert answer.stats["loops"] <= 3
+    assert answer.stats.loops <= 3
     for item in answer.context:
         assert (repo / item.chunk.rel_path).resolve().is_relative_to(repo.resolve())
     for hop in answer.hops:

@@ -49,7 +49,7 @@ def test_reader_resolution_is_handed_over(fixture_repo):  # type: ignore[no-unty
     )
     out = ladder.resolve(ref)
     assert out.resolution is not None and out.resolution.target == given.target
-    assert out.tried == ["symbol_table"] and out.failures == []
+    assert out.tried == ("symbol_table",) and out.failures == ()
     assert lsp.client.pid is None  # never asked, never started
     lsp.close()
     app.close()
@@ -66,8 +66,8 @@ def test_first_landing_wins_and_failures_are_recorded(fixture_repo):  # type: ig
     assert time.perf_counter() - t0 < 30
     assert out.resolution is not None and out.resolution.provenance is Provenance.JEDI
     assert (out.resolution.target.rel_path, out.resolution.target.line) == ("wire/transport.py", 2)
-    assert out.tried == ["symbol_table", "lsp", "jedi"]
-    reasons = dict(out.failures)
+    assert out.tried == ("symbol_table", "lsp", "jedi")
+    reasons = {f.resolver: f.reason for f in out.failures}
     assert reasons["symbol_table"] == "no answer" and "langserver" in reasons["lsp"]
     missing.close()
     jedi.close()
@@ -86,7 +86,7 @@ def test_hanging_or_crashing_server_fails_over_within_its_timeout(fixture_repo, 
     out = ladder.resolve(SITE)
     elapsed = time.perf_counter() - t0
     assert out.resolution is not None and out.resolution.provenance is Provenance.JEDI
-    assert [f[0] for f in out.failures] == ["symbol_table", "lsp"]
+    assert [f.resolver for f in out.failures] == ["symbol_table", "lsp"]
     assert elapsed < 3.0 + 25  # the server's deadline, then Jedi (cold)
     lsp.close()
     jedi.close()
@@ -146,7 +146,7 @@ def test_a_landing_is_remembered_for_a_site_without_a_row(fixture_repo):  # type
     assert row is not None and (row.target_path, row.target_line, row.provenance) == ("wire/transport.py", 2, "jedi")
     missing = LspResolver(str(app.root), app.table, command=("/nonexistent/langserver",), timeout_s=2)
     again = Ladder([SymbolTableResolver(app.table), missing], app.table).resolve(SITE)
-    assert again.cached and again.tried == ["symbol_table"] and again.resolution is not None
+    assert again.cached and again.tried == ("symbol_table",) and again.resolution is not None
     assert again.resolution.provenance is Provenance.JEDI and again.resolution.target.line == 2
     assert missing.client.pid is None
     jedi.close()

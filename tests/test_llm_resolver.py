@@ -71,4 +71,4 @@ def test_model_failure_is_a_skipped_rung(app, resolver):
     rung, server = resolver
     server.script(error_reply(500, "api_error", "boom"))
     result = Ladder([rung], app.table).resolve(LOCAL)
-    assert result.resolution is None and result.failures[0][0] == "llm"
+    assert result.resolution is None and result.failures[0].resolver == "llm"

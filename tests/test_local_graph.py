@@ -27,7 +27,7 @@ def context(tmp_path_factory):  # type: ignore[no-untyped-def]
 
 
 def test_local_graph_ranks_as_the_networkx_graph(context):  # type: ignore[no-untyped-def]
-    ids = [f"{scope}.{name}" for scope, name, *_ in context.store.declarations(None)]
+    ids = [f"{d.scope}.{d.name}" for d in context.store.declarations(None)]
     rng = random.Random(5)
     compared = 0
     for _ in range(120):

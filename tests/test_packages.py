@@ -163,7 +163,7 @@ def test_position_rungs_land_in_the_package_given_python(
     """A repository without a virtualenv of its own, `--python` naming one elsewhere: Jedi (its
     environment_path) and basedpyright (`python.pythonPath` over workspace/configuration) land in
     the package, the boundary accepts the landing, and the declaration is fetched from its index."""
-    from codehop.answer.orchestrator import declaration_chunk
+    from codehop.answer.excerpt import declaration_chunk
     from codehop.kernel.records import PendingReference, RefType
 
     repo = tmp_path / "bare-app"

@@ -24,8 +24,8 @@ def context_of(app: App, *paths: str) -> list[ContextItem]:
     for path in paths:
         for line in range(1, len((app.root / path).read_text().splitlines()) + 1):
             for c in app.store.chunks_at(path, line):
-                if c.chunk_id not in seen:
-                    seen.add(c.chunk_id)
+                if c.key not in seen:
+                    seen.add(c.key)
                     items.append(ContextItem(chunk=c, hop=0, via=Via.BM25))
     return items
 
@@ -171,7 +171,7 @@ def test_rungs_land_on_the_declaration(fixture_repo, rung):  # type: ignore[no-u
             assert out.resolution is not None, (anchor, out.failures)
             assert (out.resolution.target.rel_path, out.resolution.target.line) == where, anchor
             assert out.resolution.provenance is Provenance(rung)
-            assert out.tried == ["symbol_table", rung]
+            assert out.tried == ("symbol_table", rung)
     finally:
         app.close()
 

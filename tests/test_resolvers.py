@@ -130,7 +130,7 @@ def test_faulty_server_falls_through(fixture_repo, mode):
     assert (result.resolution.target.rel_path, result.resolution.target.line) == ("shop/api/cart.py", 4)
     assert result.resolution.provenance is Provenance.SYMBOL_TABLE
     if mode != "error_response" or result.failures:
-        assert [f[0] for f in result.failures] == ["lsp"]
+        assert [f.resolver for f in result.failures] == ["lsp"]
     assert elapsed < 35
     lsp.close()
 
@@ -159,7 +159,7 @@ def test_server_killed_mid_request(fixture_repo):
     )
     elapsed = time.perf_counter() - t0
     assert result.resolution is not None and result.resolution.provenance is Provenance.SYMBOL_TABLE
-    assert result.failures and result.failures[0][0] == "lsp"
+    assert result.failures and result.failures[0].resolver == "lsp"
     assert elapsed < 5, "a dead server must fail its request at once, not after the 20 s timeout"
     lsp.close()
 
@@ -194,7 +194,7 @@ def test_loop_time_resolution_feeds_the_xref_table(fixture_repo):
     assert cached is not None and cached.provenance == "jedi" and cached.target_line == 9
     assert app.store.counters().get("hops_from_resolver") == 1
     again = ladder.resolve(ref)
-    assert again.cached and again.tried == [] and again.resolution is not None
+    assert again.cached and again.tried == () and again.resolution is not None
     assert (again.resolution.target.rel_path, again.resolution.target.line) == ("transport/http.py", 9)
     assert again.resolution.provenance is Provenance.JEDI
     app.close()

@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from codehop.kernel.errors import UsageError
-from codehop.kernel.records import Answer, Chunk, Completeness, ContextItem, Resolution, State, Via
+from codehop.kernel.records import Answer, Chunk, Completeness, ContextItem, Resolution, State, Stats, Via
 
 if TYPE_CHECKING:
     from codehop.answer.manifest import Site
@@ -69,7 +69,7 @@ class TaskContext:
         return self.answer.completeness
 
     @property
-    def stats(self) -> dict[str, float]:
+    def stats(self) -> Stats:
         return self.answer.stats
 
     def to_dict(self) -> dict[str, Any]:
@@ -146,9 +146,9 @@ def build_context(app: App, query: str, *, budget_tokens: int = 2000, max_loops:
     plan += [(it, budget_tokens) for it in rest_direct + rest_extra]
     kept, left = _pack(plan, budget_tokens)
     order = [c for c in kept if not c.relation] + [c for c in kept if c.relation]
-    stats = dict(answer.stats)
-    stats["context_tokens"] = sum(c.tokens for c in order)
-    stats["sites"] = sum(1 for c in order if c.relation)
+    stats = dataclasses.replace(
+        answer.stats, context_tokens=sum(c.tokens for c in order), sites=sum(1 for c in order if c.relation)
+    )
     answer = dataclasses.replace(answer, context=tuple(order), stats=stats)
     answer = _recheck(app, query, answer)
     return TaskContext(
@@ -185,7 +185,7 @@ def _pack(plan: list[tuple[ContextItem, int]], budget_tokens: int) -> tuple[list
         keys = (
             {("site", c.rel_path, c.start_line)}
             if item.relation
-            else {c.chunk_id, (c.rel_path, c.start_line, c.end_line), c.qualname}
+            else {c.key, (c.rel_path, c.start_line, c.end_line), c.qualname}
         )
         if keys & have or _covered(kept, c):
             continue
@@ -235,7 +235,7 @@ def _sites_sent(items: tuple[ContextItem, ...], sites: list[ContextItem]) -> int
 def _recheck(app: App, query: str, answer: Answer) -> Answer:
     """Honesty holds for the context handed over: a `complete` whose declaration was pushed out
     becomes what the offline reader says of the packed context."""
-    from codehop.kernel.records import Completeness, State
+    from codehop.kernel.records import Completeness, State, StopReason
 
     if answer.completeness is not Completeness.COMPLETE:
         return answer
@@ -244,7 +244,7 @@ def _recheck(app: App, query: str, answer: Answer) -> Answer:
     if recheck.completeness is Completeness.COMPLETE:
         return answer
     return dataclasses.replace(
-        answer, completeness=Completeness.PARTIAL, state=State.GIVE_UP_PARTIAL, stopped_by=answer.stopped_by or "budget"
+        answer, completeness=Completeness.PARTIAL, state=State.GIVE_UP_PARTIAL, stopped_by=answer.stopped_by or StopReason.BUDGET
     )
 
 
@@ -284,7 +284,7 @@ def _implicit_subjects(app: App, items: list[ContextItem]) -> tuple[Subject, ...
 
 
 def _declarations(app: App, subjects: tuple[Subject, ...], budget_tokens: int) -> list[ContextItem]:
-    from codehop.answer.orchestrator import fit
+    from codehop.answer.excerpt import fit
     from codehop.answer.retrieval import count_tokens
 
     out = []
@@ -308,8 +308,8 @@ def _declarations(app: App, subjects: tuple[Subject, ...], budget_tokens: int) -
 
 def _collaborators(app: App, seeds: list[str], budget_tokens: int) -> list[ContextItem]:
     """Declarations ranked by personalized PageRank from the seeds (callees, types, services)."""
+    from codehop.answer.excerpt import fit
     from codehop.answer.graph_context import GraphContext
-    from codehop.answer.orchestrator import fit
     from codehop.answer.retrieval import count_tokens
 
     seeds = [s for s in dict.fromkeys(seeds) if s]

@@ -31,7 +31,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from codehop.kernel.records import BindingKind, Location, RefType, XRef
+from codehop.kernel.records import BindingKind, Location, Provenance, RefType, XRef
 
 if TYPE_CHECKING:
     from codehop.index.store import SqliteStore
@@ -265,11 +265,12 @@ class DependentsFinder:
         external = {
             (x.rel_path, x.line, x.target.rpartition(".")[2])
             for x in self.store.xrefs(rel_path=target.rel_path, ref_type=RefType.CALL.value)
-            if x.provenance == "external"
+            if x.provenance is Provenance.EXTERNAL
         }
         recorded = 0
         for scope in scopes:
-            for dst, _etype, rel_path, line, ok in self.store.edges_out_of(scope, _CALL_EDGES):
+            for edge in self.store.edges_out_of(scope, _CALL_EDGES):
+                dst, rel_path, line, ok = edge.dst, edge.rel_path, edge.line, edge.resolved
                 recorded += 1
                 short = dst.rpartition(".")[2]
                 if not ok:
@@ -397,12 +398,12 @@ class DependentsFinder:
         while frontier:
             nxt = []
             for parent in frontier:
-                for src, _t, rel_path, line in self.store.edges_into(parent, ("inherits",)):
-                    if src in seen:
+                for edge in self.store.edges_into(parent, ("inherits",)):
+                    if edge.src in seen:
                         continue
-                    seen.add(src)
-                    out.append((src, rel_path, line, parent))
-                    nxt.append(src)
+                    seen.add(edge.src)
+                    out.append((edge.src, edge.rel_path, edge.line, parent))
+                    nxt.append(edge.src)
             frontier = nxt if transitive else []
         return out
 
@@ -413,11 +414,11 @@ class DependentsFinder:
         while frontier:
             nxt = []
             for method in frontier:
-                for row in self.store.edges_into(method, ("overrides",)):
-                    if row[0] not in seen:
-                        seen.add(row[0])
-                        out.append(row)
-                        nxt.append(row[0])
+                for edge in self.store.edges_into(method, ("overrides",)):
+                    if edge.src not in seen:
+                        seen.add(edge.src)
+                        out.append((edge.src, edge.type, edge.rel_path, edge.line))
+                        nxt.append(edge.src)
             frontier = nxt if transitive else []
         return out
 
@@ -432,12 +433,12 @@ class DependentsFinder:
                 names = self.store.all_names(mod)
                 if (names is not None and name not in names) or (names is None and name.startswith("_")):
                     continue
-                for importer, rel_path, line in self.store.star_importers(mod):
-                    if importer in seen:
+                for star in self.store.star_importers(mod):
+                    if star.module in seen:
                         continue
-                    seen.add(importer)
-                    out.append((importer, rel_path, line))
-                    nxt.append(importer)
+                    seen.add(star.module)
+                    out.append((star.module, star.rel_path, star.line))
+                    nxt.append(star.module)
             frontier = nxt
         return out
 

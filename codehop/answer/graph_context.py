@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 from codehop.index.store import SqliteStore
 from codehop.index.symbols import SymbolTable
+from codehop.kernel.records import BindingKind
+from codehop.kernel.records import Edge as IndexEdge
 from graphs import Edge, EdgeType, Node, NodeKind, picture_dot, render_svg
 from graphs.local import LocalGraph
 
@@ -21,7 +23,16 @@ if TYPE_CHECKING:  # networkx (~0.15 s) loads only for the whole graph (`codehop
 
 _SECOND_HOP = ("contains", "inherits", "reexports")
 _THROUGH = frozenset({"inherits", "reexports", "imports", "references", "overrides"})
-_KIND = {"class": NodeKind.CLASS, "function": NodeKind.FUNCTION, "value": NodeKind.BINDING, "alias": NodeKind.BINDING}
+_KIND = {
+    BindingKind.CLASS: NodeKind.CLASS,
+    BindingKind.FUNCTION: NodeKind.FUNCTION,
+    BindingKind.VALUE: NodeKind.BINDING,
+    BindingKind.ALIAS: NodeKind.BINDING,
+}
+
+
+def _graph_edge(e: IndexEdge) -> Edge:
+    return Edge(src=e.src, dst=e.dst, type=EdgeType(e.type), path=e.rel_path, line=e.line, resolved=e.resolved)
 
 
 class GraphContext:
@@ -41,21 +52,18 @@ class GraphContext:
             for path, module in self.store.file_modules()
             if rel_path is None or path == rel_path
         ]
-        for scope, name, kind, path, line, end in self.store.declarations(rel_path):
-            k = _KIND[kind]
-            if k is NodeKind.FUNCTION and scope in classes:
+        for d in self.store.declarations(rel_path):
+            k = _KIND[d.kind]
+            if k is NodeKind.FUNCTION and d.scope in classes:
                 k = NodeKind.METHOD
-            nodes.append(Node(id=f"{scope}.{name}", kind=k, path=path, start_line=line, end_line=end))
+            nodes.append(Node(id=f"{d.scope}.{d.name}", kind=k, path=d.rel_path, start_line=d.line, end_line=d.end_line))
         return nodes
 
     def _edges(self, rel_path: str | None) -> list[Edge]:
-        return [
-            Edge(src=src, dst=dst, type=EdgeType(etype), path=path, line=line, resolved=bool(ok))
-            for src, dst, etype, path, line, ok in self.store.edges(rel_path)
-        ]
+        return [_graph_edge(e) for e in self.store.edges(rel_path)]
 
     def _classes(self) -> set[str]:
-        return {r[0] for r in self.store.conn.execute("SELECT qualname FROM classes")}
+        return self.store.class_names()
 
     def graph(self) -> DependencyGraph:
         with self._lock:
@@ -91,7 +99,7 @@ class GraphContext:
         subclasses stay one hop away, where they are ranked, and are not walked."""
         table = self.table
         table.check()
-        edges: dict[tuple[str, str, str, str, int], tuple[str, str, str, str, int, int]] = {}
+        edges: dict[tuple[str, str, str, str, int], IndexEdge] = {}
         frontier, seen = list(seeds), set(seeds)
         for level in range(depth):
             # past the first hop, only what a pointer leads to: members, bases, re-exports
@@ -99,8 +107,8 @@ class GraphContext:
             nxt: list[str] = []
             current = set(frontier)
             for row in found:
-                edges[row[:5]] = row
-                src, dst, etype = row[0], row[1], row[2]
+                edges[(row.src, row.dst, row.type, row.rel_path, row.line)] = row
+                src, dst, etype = row.src, row.dst, row.type
                 for end in (src, dst):
                     if end in seen or end.startswith("?"):
                         continue
@@ -120,19 +128,13 @@ class GraphContext:
             b = table.src.binding(scope, name)
             if b is None:
                 continue
-            k = _KIND.get(str(b.kind))
+            k = _KIND.get(b.kind)
             if k is None:
                 continue
             if k is NodeKind.FUNCTION and table.src.class_info(scope) is not None:
                 k = NodeKind.METHOD
             nodes.append(Node(id=node_id, kind=k))
-        return LocalGraph(
-            nodes,
-            [
-                Edge(src=a, dst=b, type=EdgeType(t), path=p, line=ln, resolved=bool(ok))
-                for a, b, t, p, ln, ok in edges.values()
-            ],
-        )
+        return LocalGraph(nodes, [_graph_edge(e) for e in edges.values()])
 
     def neighbours(self, seeds: dict[str, float], k: int) -> list[tuple[str, float, str]]:
         """Hidden dependencies of the seeds, each with the edge path that justifies it."""

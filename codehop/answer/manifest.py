@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from codehop.answer.retrieval import count_tokens
-from codehop.kernel.records import Chunk, ChunkKind, Location
+from codehop.kernel.records import Chunk, ChunkKind, ChunkPart, Location
 
 if TYPE_CHECKING:
     from codehop.answer.dependents import DependentsFinder
@@ -73,7 +73,8 @@ class Site:
             docstring="",
             text=self.source,
             identifiers="",
-            chunk_id=-(abs(hash((self.rel_path, self.line))) % 10**12) - 1,
+            part=ChunkPart.SITE,
+            part_line=self.line,
         )
 
 

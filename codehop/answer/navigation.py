@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from codehop.answer.dependents import Relation, Site
-from codehop.answer.orchestrator import declaration_chunk
+from codehop.answer.excerpt import declaration_chunk
 from codehop.index.walk import confine
 from codehop.kernel.errors import OutsideRepoError
 from codehop.kernel.records import BindingKind, ChunkKind, Location, PendingReference, RefType, Resolution

@@ -23,7 +23,7 @@ chunks as context items after the declaration's own chunk; `complete` only when 
 walked every relation the question needs and reports nothing cut or hidden (dynamic dispatch,
 unresolved sites named like the subject, a value passed around that may be called later, the
 budget); otherwise `partial` with the reason. May import: dependents, records, retrieval,
-orchestrator's helpers (declaration_chunk, fit), store, symbols, stdlib.
+excerpt (declaration_chunk, fit), store, symbols, stdlib.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from codehop.answer.dependents import Dependents, DependentsFinder, Relation, Site
+from codehop.answer.excerpt import declaration_chunk, fit
 from codehop.answer.orchestrator import MAX_QUESTION_CHARS
 from codehop.answer.retrieval import count_tokens
 from codehop.kernel.records import (
@@ -44,6 +45,8 @@ from codehop.kernel.records import (
     ContextItem,
     Location,
     State,
+    Stats,
+    StopReason,
     Via,
 )
 
@@ -623,8 +626,6 @@ class NavigationAnswerer:
 
     # ---- the answer ---------------------------------------------------------------------------
     def _answer(self, question: str, nav: NavQuestion, subjects: Sequence[Location], budget_tokens: int) -> Answer:
-        from codehop.answer.orchestrator import declaration_chunk, fit
-
         reasons: list[str] = []
         if len(subjects) > 1:
             reasons.append("the name is ambiguous: " + ", ".join(f"`{s.qualname}`" for s in subjects))
@@ -709,11 +710,9 @@ class NavigationAnswerer:
         if reasons:
             lines.append("Partial: " + "; ".join(reasons) + ".")
         state = State.COMPLETE if completeness is Completeness.COMPLETE else State.GIVE_UP_PARTIAL
-        stats: dict[str, float] = {
-            "loops": 0,
-            "context_tokens": sum(c.tokens for c in context),
-            "sites": sum(len(f.sites) for f in results),
-        }
+        stats = Stats(
+            loops=0, context_tokens=sum(c.tokens for c in context), sites=sum(len(f.sites) for f in results)
+        )
         return Answer(
             question=question,
             answer="\n".join(lines),
@@ -723,7 +722,7 @@ class NavigationAnswerer:
             context=tuple(context),
             hops=(),
             stats=stats,
-            stopped_by="" if state is State.COMPLETE else "partial",
+            stopped_by=StopReason.NONE if state is State.COMPLETE else StopReason.PARTIAL,
         )
 
     def _edge(self, site: Site, loc: Location) -> str:

@@ -77,7 +77,7 @@ def retrieve(
     if graph is None or not hits:
         return items
     terms = set(query_terms(text))
-    seen = {c.chunk_id for c, _ in hits[:seeds_n]}
+    seen = {c.key for c, _ in hits[:seeds_n]}
     out: list[ContextItem] = []
     for rank, item in enumerate(items):
         out.append(item)
@@ -90,7 +90,7 @@ def retrieve(
             if not named:
                 continue
             for c in store.chunks_named(qual)[:1]:
-                if c.chunk_id in seen:
+                if c.key in seen:
                     continue
                 picked.append(
                     (
@@ -102,10 +102,10 @@ def retrieve(
                 )
         picked.sort(key=lambda p: -p[0])
         for _, g in picked[:per_seed]:
-            seen.add(g.chunk.chunk_id)
+            seen.add(g.chunk.key)
             out.append(g)
-    ids = {c.chunk.chunk_id for c in out}
-    return out + [i for i in items if i.chunk.chunk_id not in ids]
+    ids = {c.chunk.key for c in out}
+    return out + [i for i in items if i.chunk.key not in ids]
 
 
 def pack(items: Iterable[ContextItem], budget_tokens: int, required: Sequence[ContextItem] = ()) -> list[ContextItem]:
@@ -115,7 +115,7 @@ def pack(items: Iterable[ContextItem], budget_tokens: int, required: Sequence[Co
     used = 0
     for item in list(required) + list(items):
         c = item.chunk
-        keys = (c.chunk_id, (c.rel_path, c.start_line))  # a fitted copy starts where its chunk does
+        keys = (c.key, (c.rel_path, c.start_line))  # a fitted copy starts where its chunk does
         if any(k in seen for k in keys):
             continue
         if used + item.tokens > budget_tokens:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from codehop.answer.dependents import is_test_path
+from codehop.kernel.records import BindingKind
 
 if TYPE_CHECKING:
     from codehop.index.store import SqliteStore
@@ -86,10 +87,11 @@ class SymbolSearch:
             return self._table[1]
 
     def _load(self) -> list[SymbolHit]:
-        classes = {q for q, _p, _l in self.store.class_locations()}
+        classes = self.store.class_names()
         hits = []
-        for scope, name, kind, rel_path, line, col in self.store.declaration_sites():
-            k = "method" if kind == "function" and scope in classes else kind
+        for d in self.store.declaration_sites():
+            scope, name, rel_path, line, col = d.scope, d.name, d.rel_path, d.line, d.col
+            k = "method" if d.kind is BindingKind.FUNCTION and scope in classes else str(d.kind)
             offset = {"function": 4, "method": 4, "class": 6}.get(k, 0)  # `def ` / `class `
             hits.append(
                 SymbolHit(

@@ -336,7 +336,7 @@ def xrefs(
             "target": x.target,
             "target_path": x.target_path,
             "target_line": x.target_line,
-            "provenance": x.provenance,
+            "provenance": str(x.provenance or ""),
         }
         for x in rows
     ]
@@ -390,7 +390,7 @@ def resolve(site: str, repo: str, index_dir: str | None, via: str | None, as_jso
     runs = [(ref, name, app.ladder(names).resolve(ref, via=name)) for ref in refs for name in (names or (None,))]
     app.close()
     if via == "lsp":  # the one rung asked for could not run: that is the language server's failure (exit 4)
-        broken = [why for _, _, lr in runs if lr.resolution is None for r, why in lr.failures if r == "lsp"]
+        broken = [f.reason for _, _, lr in runs if lr.resolution is None for f in lr.failures if f.resolver == "lsp"]
         if broken and len(broken) == len(runs):
             from codehop.kernel.errors import LanguageServerError
 
@@ -412,8 +412,8 @@ def resolve(site: str, repo: str, index_dir: str | None, via: str | None, as_jso
                         "provenance": str(lr.resolution.provenance),
                         "chain": [s.to_dict() for s in lr.resolution.steps],
                     },
-                    "failures": [{"resolver": r, "reason": why} for r, why in lr.failures],
-                    "ms": {k: round(v, 2) for k, v in lr.timings_ms.items()},
+                    "failures": [{"resolver": f.resolver, "reason": f.reason} for f in lr.failures],
+                    "ms": {k: round(v, 2) for k, v in lr.timings_ms},
                 }
                 for ref, name, lr in runs
             ]
@@ -423,7 +423,7 @@ def resolve(site: str, repo: str, index_dir: str | None, via: str | None, as_jso
         _echo(f"{ref.origin_path}:{ref.origin_line} {ref.anchor_text} ({ref.ref_type}) via {name or 'ladder'}:")
         res = lr.resolution
         if res is None:
-            _echo("  unresolved" + "".join(f"\n  {r} failed: {why}" for r, why in lr.failures))
+            _echo("  unresolved" + "".join(f"\n  {f.resolver} failed: {f.reason}" for f in lr.failures))
             continue
         for st in res.steps:
             _echo(

@@ -158,7 +158,7 @@ def _resolve_site(app: "App", target: str, path: str, line: int, col: int | None
         origin_col=x.col,
     )
     result = app.ladder().resolve(ref)
-    failures = [{"resolver": name, "reason": why} for name, why in result.failures]
+    failures = [{"resolver": f.resolver, "reason": f.reason} for f in result.failures]
     res = result.resolution
     if res is None:
         tried = "; ".join(f"{f['resolver']}: {f['reason']}" for f in failures)
@@ -173,7 +173,7 @@ def _resolve_site(app: "App", target: str, path: str, line: int, col: int | None
             provenance=res.provenance,
             external=res.external,
             steps=(
-                Step(from_loc=site, to_loc=first, resolver=res.provenance, note=str(x.ref_type)),
+                Step(from_loc=site, to_loc=first, resolver=res.provenance, note=x.ref_type),
                 *res.steps,
             ),
         )

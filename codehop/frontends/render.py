@@ -76,6 +76,6 @@ def print_answer(console: Any, answer: Answer) -> None:
         )
     s = answer.stats
     console.print(
-        f"[dim]{len(answer.context)} context items, {int(s.get('context_tokens', 0))} tokens, "
-        f"{int(s.get('loops', 0))} loop(s), {s.get('total_ms', 0):.1f} ms[/]"
+        f"[dim]{len(answer.context)} context items, {s.context_tokens} tokens, "
+        f"{s.loops} loop(s), {s.total_ms or 0:.1f} ms[/]"
     )

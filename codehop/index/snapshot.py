@@ -8,89 +8,48 @@ May import: records, store, stdlib.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
 from codehop.index.store import Mount, SqliteStore
-from codehop.kernel.records import Binding, BindingKind, ClassInfo
-
-_KINDS = {k.value: k for k in BindingKind}  # a dict lookup is several times cheaper than BindingKind(v)
+from codehop.kernel.records import Binding, ClassInfo
 
 
 class SymbolSnapshot:
     def __init__(self, store: SqliteStore) -> None:
-        conn = store.conn
         self.version = store.data_version()
         self.mro: dict[str, tuple[str, ...]] = {}
         self.prefixes: dict[str, tuple[str, int]] = {}  # dotted -> (longest module prefix, its length)
-        # rows kept as SQLite returns them and made records on first lookup: a question looks up a
-        # few hundred of Django's 22k bindings, and building them all cost most of a cold ask
-        self._binding_rows: dict[tuple[str, str], tuple[Any, ...]] = {}
+        # rows made records on first lookup (and memoised here): building all 22k of Django's
+        # bindings cost most of a cold ask
+        self._rows = store.symbol_rows()
         self._bindings: dict[tuple[str, str], Binding | None] = {}
-        # ascending line order: the last binding in source order wins, as at run time
-        rows = self._binding_rows
-        for r in conn.execute(
-            "SELECT scope, name, kind, rel_path, line, col, end_line, target, value FROM bindings ORDER BY line"
-        ):
-            rows[(r[0], r[1])] = r
-        self._modules: dict[str, str] = {}
-        self._all: dict[str, tuple[str, ...] | None] = {}
-        for module, rel, _is_package, all_names in conn.execute(
-            "SELECT module, rel_path, is_package, all_names FROM files ORDER BY is_package, rel_path DESC"
-        ):
-            self._modules[module] = rel  # packages sort last, so `pkg/__init__.py` wins over `pkg.py`
-            self._all[module] = tuple(json.loads(all_names)) if all_names is not None else None
-        self._stars: dict[str, list[tuple[str, int]]] = {}
-        for module, target, line in conn.execute("SELECT module, target, line FROM stars ORDER BY line"):
-            self._stars.setdefault(module, []).append((target, line))
-        self._class_rows: dict[str, tuple[Any, ...]] = {}
         self._classes: dict[str, ClassInfo | None] = {}
-        for row in conn.execute("SELECT qualname, rel_path, line, bases FROM classes ORDER BY line"):
-            self._class_rows[row[0]] = row
 
     def binding(self, scope: str, name: str) -> Binding | None:
         key = (scope, name)
         try:
             return self._bindings[key]
         except KeyError:
-            r = self._binding_rows.get(key)
-            b = (
-                None
-                if r is None
-                else Binding(
-                    scope=r[0],
-                    name=r[1],
-                    kind=_KINDS[r[2]],
-                    rel_path=r[3],
-                    line=r[4],
-                    col=r[5],
-                    end_line=r[6],
-                    target=r[7],
-                    value=r[8],
-                )
-            )
+            b = self._rows.binding(scope, name)
             self._bindings[key] = b  # racing threads build equal records: either may stay
             return b
 
     def module_path(self, module: str) -> str | None:
-        return self._modules.get(module)
+        return self._rows.modules.get(module)
 
     def stars(self, module: str) -> list[tuple[str, int]]:
-        return self._stars.get(module, [])
+        return self._rows.stars.get(module, [])
 
     def all_names(self, module: str) -> tuple[str, ...] | None:
-        return self._all.get(module)
+        return self._rows.all_names.get(module)
 
     def class_info(self, qualname: str) -> ClassInfo | None:
         try:
             return self._classes[qualname]
         except KeyError:
-            r = self._class_rows.get(qualname)
-            info = (
-                None if r is None else ClassInfo(qualname=r[0], rel_path=r[1], line=r[2], bases=tuple(json.loads(r[3])))
-            )
+            info = self._rows.class_info(qualname)
             self._classes[qualname] = info
             return info
 

@@ -12,6 +12,7 @@ import os
 import sqlite3
 import threading
 import time
+import urllib.parse
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -19,7 +20,20 @@ from pathlib import Path
 from typing import Any
 
 from codehop.kernel.errors import IndexSchemaError
-from codehop.kernel.records import Binding, BindingKind, Chunk, ChunkKind, ClassInfo, RefType, XRef
+from codehop.kernel.records import (
+    Binding,
+    BindingKind,
+    Chunk,
+    ChunkKind,
+    ClassInfo,
+    Declaration,
+    Edge,
+    Provenance,
+    QueryLog,
+    RefType,
+    StarImport,
+    XRef,
+)
 from codehop.kernel.words import index_words
 
 SCHEMA_VERSION = 10  # 10: bindings under `if __name__ == "__main__":` are not module bindings
@@ -87,11 +101,15 @@ def _chunk(row: sqlite3.Row | tuple) -> Chunk:  # type: ignore[type-arg]
     )
 
 
+_KINDS = {k.value: k for k in BindingKind}  # a dict lookup is several times cheaper than BindingKind(v)
+_PROVENANCE = {p.value: p for p in Provenance}
+
+
 def _binding(row: tuple) -> Binding:  # type: ignore[type-arg]
     return Binding(
         scope=row[0],
         name=row[1],
-        kind=BindingKind(row[2]),
+        kind=_KINDS[row[2]],
         rel_path=row[3],
         line=row[4],
         col=row[5],
@@ -117,11 +135,25 @@ def _xref(row: tuple) -> XRef:  # type: ignore[type-arg]
         scope=row[6],
         target_path=row[7],
         target_line=row[8],
-        provenance=row[9],
+        provenance=_PROVENANCE[row[9]] if row[9] else None,
     )
 
 
-def connect(path: Path, *, fast_unsafe: bool = False) -> sqlite3.Connection:
+def _class_info(row: tuple) -> ClassInfo:  # type: ignore[type-arg]
+    return ClassInfo(qualname=row[0], rel_path=row[1], line=row[2], bases=tuple(json.loads(row[3])))
+
+
+_EDGE_COLS = "src, dst, type, rel_path, line, resolved"
+
+
+def _edge(row: tuple) -> Edge:  # type: ignore[type-arg]
+    return Edge(src=row[0], dst=row[1], type=row[2], rel_path=row[3], line=row[4], resolved=bool(row[5]))
+
+
+def connect(path: Path, *, fast_unsafe: bool = False, read_only: bool | None = None) -> sqlite3.Connection:
+    """`read_only`: open for reading only (None: when the file or its folder is not writable)."""
+    if not fast_unsafe and (read_only if read_only is not None else not_writable(path)):
+        return _connect_read_only(path)
     conn = sqlite3.connect(str(path), timeout=30.0, isolation_level=None, check_same_thread=False)
     if fast_unsafe:
         conn.execute("PRAGMA journal_mode=OFF")
@@ -131,6 +163,19 @@ def connect(path: Path, *, fast_unsafe: bool = False) -> sqlite3.Connection:
         conn.execute("PRAGMA synchronous=NORMAL")
     conn.execute("PRAGMA busy_timeout=30000")
     return conn
+
+
+def not_writable(path: Path) -> bool:
+    """Is the index file (or its folder, where SQLite keeps the WAL) not writable by us?"""
+    return path.exists() and not (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK))
+
+
+def _connect_read_only(path: Path) -> sqlite3.Connection:
+    # a WAL database in a folder we cannot write has no `-shm` to share: SQLite reads it only as
+    # immutable (nobody writes it meanwhile: no one can, through us); every write fails, and a
+    # query's one write (`record_query`) is skipped
+    uri = "file:" + urllib.parse.quote(str(path.resolve())) + "?immutable=1"
+    return sqlite3.connect(uri, uri=True, timeout=30.0, isolation_level=None, check_same_thread=False)
 
 
 _INDEX_LINES = tuple(line for line in _SCHEMA.splitlines() if line.startswith("CREATE INDEX"))
@@ -161,11 +206,17 @@ def check_schema(conn: sqlite3.Connection) -> None:
         raise IndexSchemaError(f"index schema {row[0] if row else '?'} != {SCHEMA_VERSION}")
 
 
+class WriteInSnapshotError(RuntimeError):
+    """A write asked for inside a read snapshot: a query reads, and writes once after (a bug)."""
+
+
 class SqliteStore:
     """Reads and writes one index file. Thread-safe: one connection per thread."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, read_only: bool | None = None) -> None:
         self.path = path
+        # None: read-only when the file or its folder is not writable (root writes regardless)
+        self.read_only = read_only
         self._local = threading.local()
         self._memo: dict[tuple[str, ...], object] = {}
         self._memo_version = -1
@@ -179,17 +230,16 @@ class SqliteStore:
     def conn(self) -> sqlite3.Connection:
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
         if conn is None:
-            conn = connect(self.path)
+            conn = connect(self.path, read_only=self.read_only)
             check_schema(conn)
             self._local.conn = conn
         return conn
 
     def close(self) -> None:
-        for name in ("conn", "write_conn"):
-            conn = getattr(self._local, name, None)
-            if conn is not None:
-                conn.close()
-                setattr(self._local, name, None)
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:
+            conn.close()
+            self._local.conn = None
 
     @contextmanager
     def snapshot(self) -> Iterator[None]:
@@ -207,12 +257,15 @@ class SqliteStore:
             self._local.snapshot_version = None
             conn.execute("COMMIT")
 
+    def in_snapshot(self) -> bool:
+        """Is this thread inside a read snapshot of this store?"""
+        return getattr(self._local, "snapshot_version", None) is not None
+
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
+        if self.in_snapshot():
+            raise WriteInSnapshotError(f"a write inside a read snapshot of {self.path}")
         conn = self.conn
-        if conn.in_transaction:  # a write (a counter, a feed-back) from inside a read snapshot
-            conn = getattr(self._local, "write_conn", None) or connect(self.path)
-            self._local.write_conn = conn
         conn.execute("BEGIN IMMEDIATE")
         try:
             yield conn
@@ -272,9 +325,7 @@ class SqliteStore:
             "SELECT qualname, rel_path, line, bases FROM classes WHERE qualname=? ORDER BY line DESC LIMIT 1",
             (qualname,),
         ).fetchone()
-        if row is None:
-            return None
-        return ClassInfo(qualname=row[0], rel_path=row[1], line=row[2], bases=tuple(json.loads(row[3])))
+        return _class_info(row) if row is not None else None
 
     def query_stars(self, module: str) -> list[tuple[str, int]]:
         return [
@@ -302,6 +353,27 @@ class SqliteStore:
                 ("modules",), lambda: tuple(r[0] for r in self.conn.execute("SELECT module FROM files ORDER BY module"))
             )
         )
+
+    def symbol_rows(self) -> SymbolRows:
+        """Every binding, module, star import and class of the index in one pass, for an
+        in-memory symbol table (rows become records on first lookup)."""
+        c = self.conn
+        bindings: dict[tuple[str, str], tuple[Any, ...]] = {}
+        # ascending line order: the last binding in source order wins, as at run time
+        for r in c.execute(f"SELECT {_BINDING_COLS} FROM bindings ORDER BY line"):
+            bindings[(r[0], r[1])] = r
+        modules: dict[str, str] = {}
+        all_names: dict[str, tuple[str, ...] | None] = {}
+        for module, rel, all_json in c.execute(
+            "SELECT module, rel_path, all_names FROM files ORDER BY is_package, rel_path DESC"
+        ):
+            modules[module] = rel  # packages sort last, so `pkg/__init__.py` wins over `pkg.py`
+            all_names[module] = tuple(json.loads(all_json)) if all_json is not None else None
+        stars: dict[str, list[tuple[str, int]]] = {}
+        for module, target, line in c.execute("SELECT module, target, line FROM stars ORDER BY line"):
+            stars.setdefault(module, []).append((target, line))
+        classes = {r[0]: r for r in c.execute("SELECT qualname, rel_path, line, bases FROM classes ORDER BY line")}
+        return SymbolRows(binding_rows=bindings, class_rows=classes, modules=modules, all_names=all_names, stars=stars)
 
     # ---- mounted package indexes -------------------------------------------
     def mount(self, mount: Mount) -> None:
@@ -468,51 +540,6 @@ class SqliteStore:
         sql += " ORDER BY rel_path, line, col LIMIT ?"
         return [_xref(r) for r in self.conn.execute(sql, (*args, limit))]
 
-    def record_resolution(
-        self, rel_path: str, line: int, anchor: str, target_path: str, target_line: int, provenance: str
-    ) -> None:
-        """Feed a loop-time resolution back into the table (one write, short transaction)."""
-        with self.transaction() as conn:
-            conn.execute(
-                "UPDATE xrefs SET target_path=?, target_line=?, provenance=?"
-                " WHERE rel_path=? AND line=? AND anchor_text=? AND target_path=''",
-                (target_path, target_line, provenance, rel_path, line, anchor),
-            )
-
-    def remember_resolution(self, site: XRef) -> None:
-        """A loop-time landing for a site the indexer left without a row (an attribute reached by
-        inference): fill its row, or add one, so the next query reads it instead of asking again."""
-        with self.transaction() as conn:
-            cur = conn.execute(
-                "UPDATE xrefs SET target_path=?, target_line=?, provenance=?"
-                " WHERE rel_path=? AND line=? AND anchor_text=? AND target_path=''",
-                (site.target_path, site.target_line, site.provenance, site.rel_path, site.line, site.anchor_text),
-            )
-            if (
-                cur.rowcount == 0
-                and conn.execute(
-                    "SELECT 1 FROM xrefs WHERE rel_path=? AND line=? AND anchor_text=?",
-                    (site.rel_path, site.line, site.anchor_text),
-                ).fetchone()
-                is None
-            ):
-                conn.execute(
-                    "INSERT INTO xrefs (rel_path, line, col, anchor_text, ref_type, target, scope,"
-                    " target_path, target_line, provenance) VALUES (?,?,?,?,?,?,?,?,?,?)",
-                    (
-                        site.rel_path,
-                        site.line,
-                        site.col,
-                        site.anchor_text,
-                        str(site.ref_type),
-                        site.target,
-                        site.scope,
-                        site.target_path,
-                        site.target_line,
-                        site.provenance,
-                    ),
-                )
-
     def cached_resolution(self, rel_path: str, line: int, anchor: str) -> XRef | None:
         row = self.conn.execute(
             f"SELECT {_XREF_COLS} FROM xrefs WHERE rel_path=? AND line=? AND anchor_text=?"
@@ -548,10 +575,10 @@ class SqliteStore:
         ).fetchall()
         return [_xref(r) for r in rows]
 
-    def star_importers(self, module: str) -> list[tuple[str, str, int]]:
-        """(importing module, rel_path, line) of every `from <module> import *`."""
+    def star_importers(self, module: str) -> list[StarImport]:
+        """Every `from <module> import *`, in source order."""
         return [
-            (r[0], r[1], r[2])
+            StarImport(module=r[0], target=module, rel_path=r[1], line=r[2])
             for r in self.conn.execute(
                 "SELECT module, rel_path, line FROM stars WHERE target=? ORDER BY rel_path, line", (module,)
             )
@@ -573,46 +600,55 @@ class SqliteStore:
             for r in self.conn.execute("SELECT ref_type, count(*), sum(target_path != '') FROM xrefs GROUP BY ref_type")
         }
 
-    # ---- counters ----------------------------------------------------------
-    def bump(self, key: str, by: int = 1) -> None:
-        with self.transaction() as conn:
-            conn.execute(
-                "INSERT INTO counters VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = value + excluded.value",
-                (key, by),
-            )
+    # ---- the one writer of a query ---------------------------------------------
+    def record_query(self, log: QueryLog) -> bool:
+        """Write what a query leaves behind (counters, loop-time landings) in one short
+        transaction, after its read snapshot ended. False when the index cannot take it now
+        (read-only, or busy under a concurrent writer): counting is best effort."""
+        try:
+            with self.transaction() as conn:
+                conn.executemany(
+                    "INSERT INTO counters VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = value + excluded.value",
+                    log.counters,
+                )
+                for site in log.landings:
+                    _remember(conn, site)
+        except sqlite3.OperationalError:  # read-only, locked, busy
+            return False
+        return True
 
     def counters(self) -> dict[str, int]:
         return {r[0]: r[1] for r in self.conn.execute("SELECT key, value FROM counters")}
 
     # ---- graph edges ----------------------------------------------------------
-    def edges(self, rel_path: str | None = None) -> list[tuple[str, str, str, str, int, int]]:
+    def edges(self, rel_path: str | None = None) -> list[Edge]:
         # a root `__init__.py` has the empty module name, which the graph cannot hold as a node
-        sql = "SELECT src, dst, type, rel_path, line, resolved FROM edges WHERE src != '' AND dst != ''"
+        sql = f"SELECT {_EDGE_COLS} FROM edges WHERE src != '' AND dst != ''"
         if rel_path is None:
-            return list(self.conn.execute(sql))
-        return list(self.conn.execute(sql + " AND rel_path=?", (rel_path,)))
+            return [_edge(r) for r in self.conn.execute(sql)]
+        return [_edge(r) for r in self.conn.execute(sql + " AND rel_path=?", (rel_path,))]
 
-    def edges_touching(
-        self, nodes: Sequence[str], *, out_only: Sequence[str] = ()
-    ) -> list[tuple[str, str, str, str, int, int]]:
+    def edges_touching(self, nodes: Sequence[str], *, out_only: Sequence[str] = ()) -> list[Edge]:
         """Edges with either end in `nodes` (one hop of a neighbourhood, straight from the index);
         with `out_only`, just the edges of those types leaving `nodes`."""
-        out: list[tuple[str, str, str, str, int, int]] = []
-        cols = "src, dst, type, rel_path, line, resolved"
+        out: list[Edge] = []
+        cols = _EDGE_COLS
         for i in range(0, len(nodes), 400):
             part = list(nodes[i : i + 400])
             marks = ",".join("?" * len(part))
             if out_only:
                 types = ",".join("?" * len(out_only))
                 out.extend(
-                    self.conn.execute(
+                    _edge(r)
+                    for r in self.conn.execute(
                         f"SELECT {cols} FROM edges WHERE src IN ({marks}) AND type IN ({types}) AND dst != ''",
                         part + list(out_only),
                     )
                 )
                 continue
             out.extend(
-                self.conn.execute(
+                _edge(r)
+                for r in self.conn.execute(
                     f"SELECT {cols} FROM edges WHERE src IN ({marks}) AND dst != ''"
                     f" UNION ALL SELECT {cols} FROM edges WHERE dst IN ({marks})"
                     " AND src != ''",  # a root `__init__.py` has the empty module name, not a graph node
@@ -621,25 +657,25 @@ class SqliteStore:
             )
         return out
 
-    def edges_into(self, dst: str, types: Sequence[str]) -> list[tuple[str, str, str, int]]:
-        """(src, type, rel_path, line) of resolved edges of `types` into `dst`, in source order."""
+    def edges_into(self, dst: str, types: Sequence[str]) -> list[Edge]:
+        """Resolved edges of `types` into `dst`, in source order."""
         marks = ",".join("?" * len(types))
         return [
-            (r[0], r[1], r[2], r[3])
+            _edge(r)
             for r in self.conn.execute(
-                f"SELECT src, type, rel_path, line FROM edges WHERE dst=? AND resolved=1 AND type IN ({marks})"
+                f"SELECT {_EDGE_COLS} FROM edges WHERE dst=? AND resolved=1 AND type IN ({marks})"
                 " AND src != '' ORDER BY rel_path, line",
                 (dst, *types),
             )
         ]
 
-    def edges_out_of(self, src: str, types: Sequence[str]) -> list[tuple[str, str, str, int, int]]:
-        """(dst, type, rel_path, line, resolved) of edges of `types` leaving `src`, in source order."""
+    def edges_out_of(self, src: str, types: Sequence[str]) -> list[Edge]:
+        """Edges of `types` leaving `src`, in source order."""
         marks = ",".join("?" * len(types))
         return [
-            (r[0], r[1], r[2], r[3], r[4])
+            _edge(r)
             for r in self.conn.execute(
-                f"SELECT dst, type, rel_path, line, resolved FROM edges WHERE src=? AND type IN ({marks})"
+                f"SELECT {_EDGE_COLS} FROM edges WHERE src=? AND type IN ({marks})"
                 " AND dst != '' ORDER BY rel_path, line",
                 (src, *types),
             )
@@ -649,31 +685,59 @@ class SqliteStore:
         """rel_path -> the generation that last rewrote its edges (the graph reloads what moved)."""
         return dict(self.conn.execute("SELECT rel_path, edges_gen FROM files"))
 
-    def declarations(self, rel_path: str | None = None) -> list[tuple[str, str, str, str, int, int]]:
-        """(scope, name, kind, rel_path, line, end_line) of classes, functions and module-level values."""
+    def declarations(self, rel_path: str | None = None) -> list[Declaration]:
+        """Classes, functions and module- or class-level values (of one file, or all)."""
         sql = (
-            "SELECT scope, name, kind, rel_path, line, end_line FROM bindings"
+            "SELECT scope, name, kind, rel_path, line, col, end_line FROM bindings"
             " WHERE kind IN ('class', 'function', 'value', 'alias')"
         )
-        if rel_path is None:
-            return list(self.conn.execute(sql))
-        return list(self.conn.execute(sql + " AND rel_path=?", (rel_path,)))
+        rows = self.conn.execute(sql) if rel_path is None else self.conn.execute(sql + " AND rel_path=?", (rel_path,))
+        return [
+            Declaration(scope=r[0], name=r[1], kind=_KINDS[r[2]], rel_path=r[3], line=r[4], col=r[5], end_line=r[6])
+            for r in rows
+        ]
 
-    def declaration_sites(self) -> list[tuple[str, str, str, str, int, int]]:
-        """(scope, name, kind, rel_path, line, col) of every class, function and value binding."""
-        return list(
-            self.conn.execute(
-                "SELECT scope, name, kind, rel_path, line, col FROM bindings"
+    def declaration_sites(self) -> list[Declaration]:
+        """Every class, function and value binding, in source order."""
+        return [
+            Declaration(scope=r[0], name=r[1], kind=_KINDS[r[2]], rel_path=r[3], line=r[4], col=r[5], end_line=r[6])
+            for r in self.conn.execute(
+                "SELECT scope, name, kind, rel_path, line, col, end_line FROM bindings"
                 " WHERE kind IN ('class', 'function', 'value', 'alias') ORDER BY rel_path, line"
             )
-        )
+        ]
 
     def class_locations(self) -> list[tuple[str, str, int]]:
         """(qualname, rel_path, line) of every class."""
         return list(self.conn.execute("SELECT qualname, rel_path, line FROM classes"))
 
+    def class_names(self) -> set[str]:
+        """The qualified name of every class."""
+        return {r[0] for r in self.conn.execute("SELECT qualname FROM classes")}
+
     def file_modules(self) -> list[tuple[str, str]]:
         return list(self.conn.execute("SELECT rel_path, module FROM files WHERE module != ''"))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SymbolRows:
+    """The symbol tables of one index version, keyed for lookup. Binding and class rows stay as
+    SQLite returned them and become records on lookup (only the store reads their positions):
+    a question looks up a few hundred of Django's 22k bindings."""
+
+    binding_rows: dict[tuple[str, str], tuple[Any, ...]]  # (scope, name) -> the binding in force
+    class_rows: dict[str, tuple[Any, ...]]
+    modules: dict[str, str]  # module -> its file
+    all_names: dict[str, tuple[str, ...] | None]  # module -> its `__all__`
+    stars: dict[str, list[tuple[str, int]]]  # module -> its star imports (target, line)
+
+    def binding(self, scope: str, name: str) -> Binding | None:
+        r = self.binding_rows.get((scope, name))
+        return None if r is None else _binding(r)
+
+    def class_info(self, qualname: str) -> ClassInfo | None:
+        r = self.class_rows.get(qualname)
+        return None if r is None else _class_info(r)
 
 
 MOUNT_SPAN = 10**10  # chunk ids of one mounted index: offset < id < offset + span
@@ -761,6 +825,45 @@ def bump_generation(conn: sqlite3.Connection) -> None:
         "INSERT INTO meta VALUES ('updated_at', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
         (str(time.time()),),
     )
+
+
+def add_to_counter(conn: sqlite3.Connection, key: str, by: int = 1) -> None:
+    conn.execute(
+        "INSERT INTO counters VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = value + excluded.value", (key, by)
+    )
+
+
+def _remember(conn: sqlite3.Connection, site: XRef) -> None:
+    """A loop-time landing for a site: fill its row, or add one for a site the indexer left
+    without a row (an attribute reached by inference), so the next query reads it."""
+    prov = str(site.provenance or "")
+    cur = conn.execute(
+        "UPDATE xrefs SET target_path=?, target_line=?, provenance=?"
+        " WHERE rel_path=? AND line=? AND anchor_text=? AND target_path=''",
+        (site.target_path, site.target_line, prov, site.rel_path, site.line, site.anchor_text),
+    )
+    if cur.rowcount:
+        return
+    here = conn.execute(
+        "SELECT 1 FROM xrefs WHERE rel_path=? AND line=? AND anchor_text=?", (site.rel_path, site.line, site.anchor_text)
+    ).fetchone()
+    if here is None:
+        conn.execute(
+            "INSERT INTO xrefs (rel_path, line, col, anchor_text, ref_type, target, scope,"
+            " target_path, target_line, provenance) VALUES (?,?,?,?,?,?,?,?,?,?)",
+            (
+                site.rel_path,
+                site.line,
+                site.col,
+                site.anchor_text,
+                str(site.ref_type),
+                site.target,
+                site.scope,
+                site.target_path,
+                site.target_line,
+                prov,
+            ),
+        )
 
 
 def move_aside(path: Path, reason: str) -> Path:

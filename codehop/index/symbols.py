@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from codehop.index.snapshot import LayeredSnapshot, PackageProvider, SqlSymbols, SymbolSnapshot
 from codehop.index.store import SqliteStore
-from codehop.kernel.records import Binding, BindingKind, ClassInfo, Location, Provenance, Resolution, Step
+from codehop.kernel.records import Binding, BindingKind, ClassInfo, Location, Provenance, Resolution, Step, StepNote
 
 PS = Provenance.SYMBOL_TABLE
 
@@ -229,7 +229,7 @@ class SymbolTable:
                 b = self._src.binding(k, name)
                 if b is not None:
                     if k != owner:
-                        steps.append(Step(from_loc=_loc(cur), to_loc=_loc(b), resolver=PS, note="mro"))
+                        steps.append(Step(from_loc=_loc(cur), to_loc=_loc(b), resolver=PS, note=StepNote.MRO))
                     return self._follow(b, steps, seen)
             return None
         return None  # attribute of a function or a value: beyond static tables
@@ -257,7 +257,7 @@ class SymbolTable:
             found = self._module_member(_Module(star, star_path), name, sub_steps, seen | {key})
             if found is not None and not isinstance(found, _External):
                 here = Location(rel_path=mod.rel_path, line=line, qualname=key)
-                steps.append(Step(from_loc=here, to_loc=_first_loc(sub_steps, found), resolver=PS, note="star_import"))
+                steps.append(Step(from_loc=here, to_loc=_first_loc(sub_steps, found), resolver=PS, note=StepNote.STAR_IMPORT))
                 steps.extend(sub_steps)
                 return found
         return None
@@ -277,7 +277,7 @@ class SymbolTable:
             if found is None:
                 return None
             target = found
-        note = "alias" if b.kind is BindingKind.ALIAS else "import"
+        note = StepNote.ALIAS if b.kind is BindingKind.ALIAS else StepNote.IMPORT
         steps.append(Step(from_loc=_loc(b), to_loc=_first_loc(sub_steps, target), resolver=PS, note=note))
         steps.extend(sub_steps)
         return target

@@ -14,7 +14,7 @@ import sqlite3
 
 from codehop.index.store import SqliteStore
 from codehop.index.symbols import SymbolTable
-from codehop.kernel.records import BindingKind, RefType
+from codehop.kernel.records import BindingKind, Provenance, RefType
 
 EDGE_TYPE = {
     RefType.IMPORT: "imports",
@@ -60,7 +60,7 @@ def resolve_static(
             if res is None:
                 hit = ("", 0, "", "")
             elif res.is_external:
-                hit = ("", 0, "external", res.external)
+                hit = ("", 0, Provenance.EXTERNAL, res.external)
             else:
                 hit = (res.target.rel_path, res.target.line, "symbol_table", res.target.qualname)
             memo[target] = hit

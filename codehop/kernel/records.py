@@ -41,11 +41,49 @@ class RefType(StrEnum):
 
 
 class Provenance(StrEnum):
+    """Who resolved a reference: a rung of the ladder. An xref row also carries EXTERNAL: the
+    indexer found its target outside the trust boundary (named, never fetched)."""
+
     SYMBOL_TABLE = "symbol_table"
     JEDI = "jedi"
     LSP = "lsp"
     REGEX = "regex"
     LLM = "llm"
+    EXTERNAL = "external"
+
+
+class StopReason(StrEnum):
+    """Which bound ended a give-up (`stats.stopped_by` in the JSON); NONE: the answer is complete."""
+
+    NONE = ""
+    MAX_LOOPS = "max_loops"
+    MAX_FETCHES = "max_fetches"
+    TIME_BUDGET = "time_budget"
+    NO_PROGRESS = "no_progress"
+    PARTIAL = "partial"  # the reader itself labelled the answer partial
+    BUDGET = "budget"  # the declaration was pushed out of a packed context
+
+
+class StepNote(StrEnum):
+    """How one link of a resolution chain was made (a link read from an xref row carries its
+    `RefType` instead)."""
+
+    NONE = ""
+    IMPORT = "import"
+    ALIAS = "alias"
+    STAR_IMPORT = "star_import"
+    MRO = "mro"
+    GOTO = "goto"  # Jedi
+    DEFINITION = "definition"  # a language server's textDocument/definition
+    CACHED = "cached"  # the xref row a previous loop wrote
+
+
+class FailureKind(StrEnum):
+    """Why a rung of the ladder gave no landing."""
+
+    NO_ANSWER = "no answer"
+    RAISED = "raised"  # the resolver raised (or timed out); `detail` says what
+    NOT_THE_MEMBER = "not_the_member"  # landed on a base that does not declare the member
 
 
 class Via(StrEnum):
@@ -72,6 +110,15 @@ class BindingKind(StrEnum):
     MODULE = "module"  # `import a.b` binds `a`
 
 
+class ChunkPart(StrEnum):
+    """What part of a stored chunk a `Chunk` holds."""
+
+    WHOLE = "whole"
+    FITTED = "fitted"  # its first lines, cut to a token budget
+    SLICE = "slice"  # one declaration's lines out of a big block
+    SITE = "site"  # one line (a dependency site), not a stored chunk
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Chunk:
     rel_path: str
@@ -84,7 +131,15 @@ class Chunk:
     docstring: str
     text: str
     identifiers: str  # space-joined, split on snake_case/camelCase, lowercased
-    chunk_id: int = 0
+    chunk_id: int = 0  # the store's row id (0: not a stored chunk, e.g. a one-line site)
+    part: ChunkPart = ChunkPart.WHOLE
+    part_line: int = 0  # SLICE: the declaration line it was cut at
+
+    @property
+    def key(self) -> tuple[int, str, str, int]:
+        """Identity in a context: a stored chunk, its fitted copy and a slice of it are three
+        items; two equal keys are the same item however they were fetched."""
+        return (self.chunk_id, self.part, self.rel_path, self.part_line)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -115,7 +170,16 @@ class XRef:
     scope: str  # qualname of the enclosing chunk
     target_path: str = ""
     target_line: int = 0
-    provenance: str = ""
+    provenance: Provenance | None = None  # who filled target_path (None: unresolved)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class QueryLog:
+    """What one query leaves in the index, written once after its read snapshot ended: counters
+    to add to and loop-time landings to remember as xref rows."""
+
+    counters: tuple[tuple[str, int], ...] = ()
+    landings: tuple[XRef, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -124,6 +188,43 @@ class ClassInfo:
     rel_path: str
     line: int
     bases: tuple[str, ...]  # dotted, module-absolute where possible
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Edge:
+    """One dependency edge the indexer derived from the cross-reference table (`type` names a
+    `graphs.EdgeType`; `src`/`dst` are dotted names, `?name` for an unresolved end)."""
+
+    src: str
+    dst: str
+    type: str
+    rel_path: str
+    line: int
+    resolved: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Declaration:
+    """A class, function or value binding as a graph node or symbol-search entry: `scope.name`
+    declared at `rel_path:line` (`col` 0-based, `end_line` the statement's last line)."""
+
+    scope: str
+    name: str
+    kind: BindingKind
+    rel_path: str
+    line: int
+    col: int = 0
+    end_line: int = 0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StarImport:
+    """`from <target> import *` in `module` (at `rel_path:line`)."""
+
+    module: str
+    target: str
+    rel_path: str
+    line: int
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -146,14 +247,14 @@ class Step:
     from_loc: Location
     to_loc: Location
     resolver: Provenance
-    note: str = ""  # "import", "star_import", "alias", "mro", ...
+    note: StepNote | RefType = StepNote.NONE
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "from": self.from_loc.to_dict(),
             "to": self.to_loc.to_dict(),
             "resolver": str(self.resolver),
-            "note": self.note,
+            "note": str(self.note),
         }
 
 
@@ -278,11 +379,30 @@ class ResolvedRef:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class RungFailure:
+    """A rung of the ladder that gave no landing for a reference, and why."""
+
+    resolver: str
+    kind: FailureKind
+    detail: str = ""  # RAISED: `Type: message`; NOT_THE_MEMBER: where it landed
+    ref_target: str = ""  # set when the failure is reported in a hop
+
+    @property
+    def reason(self) -> str:
+        """The reason as the JSON contract writes it."""
+        if self.kind is FailureKind.RAISED:
+            return self.detail
+        if self.kind is FailureKind.NOT_THE_MEMBER:
+            return f"landed on {self.detail}, which does not declare the member"
+        return str(self.kind)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Hop:
     loop: int
     resolved: tuple[ResolvedRef, ...] = ()
     unresolved: tuple[PendingReference, ...] = ()
-    failures: tuple[tuple[str, str, str], ...] = ()  # (ref_target, resolver, why) for rungs that failed
+    failures: tuple[RungFailure, ...] = ()  # the rungs that failed, each with its reference
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -291,7 +411,46 @@ class Hop:
             "unresolved": [u.to_dict() for u in self.unresolved],
         }
         if self.failures:
-            out["failures"] = [{"ref_target": t, "resolver": r, "reason": why} for t, r, why in self.failures]
+            out["failures"] = [
+                {"ref_target": f.ref_target, "resolver": f.resolver, "reason": f.reason} for f in self.failures
+            ]
+        return out
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Timings:
+    """Milliseconds spent in each stage of the hop loop (rounded to 0.01)."""
+
+    retrieve_ms: float = 0.0
+    resolve_ms: float = 0.0
+    generate_ms: float = 0.0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Stats:
+    """What an answer cost. `timings` is None for an answer read straight from the index (a
+    navigation question); `sites` is None unless the answer lists dependency sites."""
+
+    loops: int = 0
+    context_tokens: int = 0
+    total_ms: float | None = None
+    timings: Timings | None = None
+    sites: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        # the key order is the contract's: stage timings first; a navigation answer counts its
+        # sites before its total time, a hop-loop answer after (added by the context builder)
+        out: dict[str, Any] = {}
+        if self.timings is not None:
+            t = self.timings
+            out |= {"retrieve_ms": t.retrieve_ms, "resolve_ms": t.resolve_ms, "generate_ms": t.generate_ms}
+        out |= {"loops": self.loops, "context_tokens": self.context_tokens}
+        if self.timings is None and self.sites is not None:
+            out["sites"] = self.sites
+        if self.total_ms is not None:
+            out["total_ms"] = self.total_ms
+        if self.timings is not None and self.sites is not None:
+            out["sites"] = self.sites
         return out
 
 
@@ -304,13 +463,13 @@ class Answer:
     pending: tuple[PendingReference, ...]
     context: tuple[ContextItem, ...]
     hops: tuple[Hop, ...]
-    stats: dict[str, float] = field(default_factory=dict)
-    stopped_by: str = ""  # which bound ended a give-up ("max_loops", "no_progress", ...)
+    stats: Stats = field(default_factory=lambda: Stats())
+    stopped_by: StopReason = StopReason.NONE  # which bound ended a give-up
 
     def to_dict(self) -> dict[str, Any]:
-        stats: dict[str, Any] = dict(self.stats)
+        stats = self.stats.to_dict()
         if self.stopped_by:
-            stats["stopped_by"] = self.stopped_by
+            stats["stopped_by"] = str(self.stopped_by)
         return {
             "question": self.question,
             "answer": self.answer,

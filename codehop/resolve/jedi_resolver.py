@@ -21,7 +21,7 @@ from typing import Any
 
 from codehop.index.symbols import SymbolTable
 from codehop.kernel.errors import CodehopError
-from codehop.kernel.records import Location, PendingReference, Provenance, Resolution, Step
+from codehop.kernel.records import Location, PendingReference, Provenance, Resolution, Step, StepNote
 from codehop.resolve.ladder import Boundary, names_the_target, site_of
 
 
@@ -116,7 +116,7 @@ class JediResolver:
         return Resolution(
             target=target,
             provenance=self.name,
-            steps=(Step(from_loc=origin, to_loc=target, resolver=self.name, note="goto"),),
+            steps=(Step(from_loc=origin, to_loc=target, resolver=self.name, note=StepNote.GOTO),),
         )
 
     @staticmethod

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from codehop.index.store import SqliteStore
@@ -23,12 +23,16 @@ from codehop.kernel.protocols import Resolver
 from codehop.kernel.records import (
     Binding,
     BindingKind,
+    FailureKind,
     Location,
     PendingReference,
     Provenance,
+    QueryLog,
     RefType,
     Resolution,
+    RungFailure,
     Step,
+    StepNote,
     XRef,
 )
 
@@ -179,12 +183,12 @@ def _word_at(line: str, col: int, word: str) -> bool:
     return not (before.isalnum() or before == "_") and not (after.isalnum() or after == "_")
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class LadderResult:
     resolution: Resolution | None
-    failures: list[tuple[str, str]] = field(default_factory=list)  # (resolver, reason)
-    timings_ms: dict[str, float] = field(default_factory=dict)
-    tried: list[str] = field(default_factory=list)  # rungs asked, in order
+    failures: tuple[RungFailure, ...] = ()
+    timings_ms: tuple[tuple[str, float], ...] = ()  # (rung, ms) in the order asked
+    tried: tuple[str, ...] = ()  # rungs asked, in order
     cached: bool = False  # served from the xref row a previous loop wrote
 
 
@@ -208,7 +212,10 @@ class Ladder:
         self.record = record
 
     def resolve(self, ref: PendingReference, via: str | None = None) -> LadderResult:
-        out = LadderResult(resolution=None)
+        failures: list[RungFailure] = []
+        timings: list[tuple[str, float]] = []
+        tried: list[str] = []
+        resolution: Resolution | None = None
         cache_read = False
         for r in self.resolvers:
             name = str(r.name)
@@ -218,9 +225,11 @@ class Ladder:
                 cache_read = True
                 cached = self.cached(ref)
                 if cached is not None:
-                    out.resolution, out.cached = cached, True
-                    return out
-            out.tried.append(name)
+                    return LadderResult(
+                        resolution=cached, failures=tuple(failures), timings_ms=tuple(timings), tried=tuple(tried),
+                        cached=True,
+                    )
+            tried.append(name)
             t0 = time.perf_counter()
             res: Resolution | None
             if r.name is Provenance.SYMBOL_TABLE and ref.resolution is not None:
@@ -229,34 +238,29 @@ class Ladder:
                 try:
                     res = r.resolve(ref)
                 except Exception as exc:  # a resolver's failure is a rung skipped, never the query's end
-                    out.failures.append((name, f"{type(exc).__name__}: {exc}"))
+                    failures.append(RungFailure(resolver=name, kind=FailureKind.RAISED, detail=f"{type(exc).__name__}: {exc}"))
                     res = None
-            out.timings_ms[name] = (time.perf_counter() - t0) * 1000
+            timings.append((name, (time.perf_counter() - t0) * 1000))
             if res is None:
-                if not any(f[0] == name for f in out.failures):
-                    out.failures.append((name, "no answer"))
+                if not any(f.resolver == name for f in failures):
+                    failures.append(RungFailure(resolver=name, kind=FailureKind.NO_ANSWER))
                 continue
             if res.is_external:
                 # a module outside the indexed root (an installed package, the standard library):
                 # named, never fetched; a later rung would land there too, so none is asked
-                out.resolution = res
+                resolution = res
                 break
             res = self.follow(res)
             if ref.ref_type is RefType.INHERITED_MEMBER and not names_the_target(ref):
                 member = self.member_of(res, ref.ref_target.rpartition(".")[2])
                 if member is None:  # landed on the base, whose table does not hold the member either
-                    out.failures.append(
-                        (
-                            name,
-                            f"landed on {res.target.qualname or res.target.rel_path}, "
-                            "which does not declare the member",
-                        )
-                    )
+                    where = res.target.qualname or res.target.rel_path
+                    failures.append(RungFailure(resolver=name, kind=FailureKind.NOT_THE_MEMBER, detail=where))
                     continue
                 res = member
-            out.resolution = res
+            resolution = res
             break
-        return out
+        return LadderResult(resolution=resolution, failures=tuple(failures), timings_ms=tuple(timings), tried=tuple(tried))
 
     def member_of(self, res: Resolution, member: str) -> Resolution | None:
         """A landing on the base class of an inherited member -> the member, through that class."""
@@ -274,16 +278,18 @@ class Ladder:
             row = self.store.cached_resolution(ref.origin_path, ref.origin_line, ref.anchor_text)
         except Exception:  # a busy index: ask the rungs instead
             return None
-        if row is None or row.provenance not in _SITE_PROVENANCE:
+        if row is None or row.provenance not in _SITE_RUNGS:
             return None
         here = self.store.bindings_at(row.target_path, row.target_line)
         if not here:
             return None
         target = Location(rel_path=row.target_path, line=row.target_line, qualname=f"{here[0].scope}.{here[0].name}")
         origin = Location(rel_path=ref.origin_path, line=ref.origin_line, qualname=ref.anchor_text)
-        prov = Provenance(row.provenance)
+        prov = row.provenance
         return Resolution(
-            target=target, provenance=prov, steps=(Step(from_loc=origin, to_loc=target, resolver=prov, note="cached"),)
+            target=target,
+            provenance=prov,
+            steps=(Step(from_loc=origin, to_loc=target, resolver=prov, note=StepNote.CACHED),),
         )
 
     def follow(self, res: Resolution) -> Resolution:
@@ -303,7 +309,7 @@ class Ladder:
                     from_loc=res.target,
                     to_loc=nxt.target,
                     resolver=Provenance.SYMBOL_TABLE,
-                    note="alias" if b.kind is BindingKind.ALIAS else "import",
+                    note=StepNote.ALIAS if b.kind is BindingKind.ALIAS else StepNote.IMPORT,
                 )
             )
             steps.extend(nxt.steps)
@@ -315,19 +321,24 @@ class Ladder:
         here = self.store.bindings_at(loc.rel_path, loc.line)
         return self.store.binding(here[0].scope, here[0].name) if here else None
 
-    def feed_back(self, ref: PendingReference, res: Resolution) -> None:
-        """A loop-time resolution fills the xref row, so it is not resolved again. Called after
-        the query's read snapshot has ended (a query never writes inside its snapshot)."""
-        if not self.record or res.is_external:
-            return
-        try:
+    def log(self, landed: Sequence[tuple[PendingReference, Resolution]]) -> QueryLog:
+        """What the landings of one query leave in the index: how each hop was served (counters)
+        and, for a position-based landing not read from a row, the xref row that remembers it, so
+        the site is not resolved again. The store writes it after the query's read snapshot."""
+        if not self.record:
+            return QueryLog()
+        table = resolver = 0
+        rows: list[XRef] = []
+        for ref, res in landed:
+            if res.is_external:
+                continue
             if res.provenance is Provenance.SYMBOL_TABLE:
-                self.store.bump("hops_from_table")
-                return
-            self.store.bump("hops_from_resolver")
-            if any(s.note == "cached" for s in res.steps):
-                return
-            self.store.remember_resolution(
+                table += 1
+                continue
+            resolver += 1
+            if any(s.note is StepNote.CACHED for s in res.steps):
+                continue
+            rows.append(
                 XRef(
                     rel_path=ref.origin_path,
                     line=ref.origin_line,
@@ -338,12 +349,15 @@ class Ladder:
                     scope="",
                     target_path=res.target.rel_path,
                     target_line=res.target.line,
-                    provenance=str(res.provenance),
+                    provenance=res.provenance,
                 )
             )
-        except Exception:  # a busy index must not fail the answer
-            pass
+        counters = tuple((k, n) for k, n in (("hops_from_table", table), ("hops_from_resolver", resolver)) if n)
+        return QueryLog(counters=counters, landings=tuple(rows))
+
+    def feed_back(self, ref: PendingReference, res: Resolution) -> None:
+        """Write one loop-time landing now (outside any read snapshot; a busy index is skipped)."""
+        self.store.record_query(self.log([(ref, res)]))
 
 
 _SITE_RUNGS = frozenset({Provenance.JEDI, Provenance.LSP})
-_SITE_PROVENANCE = frozenset({str(Provenance.JEDI), str(Provenance.LSP)})

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from codehop.index.symbols import SymbolTable
 from codehop.kernel.errors import LanguageServerError, UsageError
-from codehop.kernel.records import Location, PendingReference, Provenance, Resolution, Step
+from codehop.kernel.records import Location, PendingReference, Provenance, Resolution, Step, StepNote
 from codehop.resolve.ladder import Boundary, names_the_target, site_of
 from lsp_bridge.servers import SERVERS
 
@@ -119,7 +119,7 @@ class LspResolver:
         return Resolution(
             target=target,
             provenance=self.name,
-            steps=(Step(from_loc=origin, to_loc=target, resolver=self.name, note="definition"),),
+            steps=(Step(from_loc=origin, to_loc=target, resolver=self.name, note=StepNote.DEFINITION),),
         )
 
     def _first_answer(self, path: str, line0: int, col: int) -> list[Location_]:

@@ -47,7 +47,8 @@ def pick_functions(tree: Path, n: int, seed: int) -> list[tuple[str, str, int, i
     app = App(tree)
     rows = []
     modules = {m for _p, m in app.store.file_modules()}
-    for scope, name, kind, rel_path, line, col in app.store.declaration_sites():
+    for d in app.store.declaration_sites():
+        scope, name, kind, rel_path, line, col = d.scope, d.name, d.kind, d.rel_path, d.line, d.col
         if kind != "function" or scope not in modules or name.startswith("_"):
             continue
         if "/tests/" in f"/{rel_path}" or "/test/" in f"/{rel_path}":
