@@ -82,6 +82,7 @@ class App:
         self._graph: object = None
         self._lock = threading.RLock()
         self._resolvers: dict[str, Resolver] = {}
+        self._generators: dict[str, Generator] = {}  # built once per session, closed with it
         self._finder: object = None
 
     def refresh(self) -> IndexReport:
@@ -95,6 +96,7 @@ class App:
                 self._graph = None
                 self._finder = None
                 self._close_resolvers()
+                self._close_generators()
             stamp = self.report.stamp
             # an index file replaced or deleted under a long-running server: reopen, never read stale pages
             replaced = self.index_replaced()
@@ -109,6 +111,7 @@ class App:
                 self.table = SymbolTable(store, packages=self.packages)
                 self._graph = None
                 self._close_resolvers()  # they hold the old table; rebuilt on next use
+                self._close_generators()
             self._index_id = _file_id(store.path)
             self.report = report
             return report
@@ -194,14 +197,25 @@ class App:
         if name == "llm":
             from codehop.answer.anthropic_generator import AnthropicGenerator, AnthropicResolver
 
-            return AnthropicResolver.from_generator(AnthropicGenerator.from_env(self.table), str(self.root))
+            gen = self.generator("anthropic")  # the session's client, not a second one
+            assert isinstance(gen, AnthropicGenerator)
+            return AnthropicResolver.from_generator(gen, str(self.root))
         raise UsageError(f"unknown resolver {name!r}; choose from {', '.join(RESOLVER_NAMES)}")
 
     def ladder(self, names: tuple[str, ...] | None = None) -> Ladder:
         return Ladder([self.resolver(n) for n in (names or self.config.resolvers)], self.table)
 
     def generator(self, name: str | None = None) -> Generator:
+        """The session's generator of that name, built on first use (an Anthropic client is
+        opened once, not per query) and closed with the session or when the index is reopened."""
         name = name or self.config.generator
+        with self._lock:
+            gen = self._generators.get(name)
+            if gen is None:
+                gen = self._generators[name] = self._make_generator(name)
+            return gen
+
+    def _make_generator(self, name: str) -> Generator:
         if name == "offline":
             from codehop.answer.offline import OfflineGenerator
 
@@ -245,7 +259,15 @@ class App:
     def close(self) -> None:
         """Shut down what this App started (the language server, Jedi's worker), then the index."""
         self._close_resolvers()
+        self._close_generators()
         self.store.close()
+
+    def _close_generators(self) -> None:
+        generators, self._generators = self._generators, {}
+        for g in generators.values():
+            close = getattr(g, "close", None)
+            if close is not None:
+                close()
 
     def _close_resolvers(self) -> None:
         resolvers, self._resolvers = self._resolvers, {}

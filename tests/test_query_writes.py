@@ -85,3 +85,18 @@ def test_an_index_codehop_cannot_write_still_answers(fixture_repo):  # type: ign
     assert app.navigator().ask(QUESTION, Limits()).state == "complete"
     assert _counters(path)["queries"] == before["queries"] + 1
     app.close()
+
+
+def test_the_generator_is_built_once_per_session_and_closed_with_it(fixture_repo, monkeypatch):  # type: ignore[no-untyped-def]
+    """One Anthropic client per session (the model rung shares it), closed when the session closes."""
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
+    monkeypatch.setenv("CODEHOP_ANTHROPIC_BASE_URL", "http://127.0.0.1:9")  # never called here
+    app = _app(fixture_repo("reexport_chain"))
+    assert app.navigator().generator is app.navigator().generator
+    gen = app.navigator(generator="anthropic").generator
+    assert app.navigator(generator="anthropic").generator is gen
+    client = gen.client  # type: ignore[attr-defined]
+    assert app.resolver("llm").client is client  # type: ignore[attr-defined]
+    assert not client.is_closed()
+    app.close()
+    assert client.is_closed()

@@ -61,7 +61,6 @@ def retrieve(
     graph_k: int = 200,
     seeds_n: int = 5,
     per_seed: int = 1,
-    hop: int = 0,
 ) -> list[ContextItem]:
     """BM25 hits in rank order; after each of the top hits, its best graph neighbours.
 
@@ -71,7 +70,7 @@ def retrieve(
     """
     hits = bm25(store, text, k)
     items = [
-        ContextItem(chunk=c, hop=hop, via=Via.BM25, provenance="bm25", score=s, tokens=count_tokens(c.text))
+        ContextItem(chunk=c, hop=0, via=Via.BM25, provenance="bm25", score=s, tokens=count_tokens(c.text))
         for c, s in hits
     ]
     if graph is None or not hits:
@@ -96,7 +95,7 @@ def retrieve(
                     (
                         (2.0 if named else 1.0) * score,
                         ContextItem(
-                            chunk=c, hop=hop, via=Via.GRAPH, provenance=why, score=score, tokens=count_tokens(c.text)
+                            chunk=c, hop=0, via=Via.GRAPH, provenance=why, score=score, tokens=count_tokens(c.text)
                         ),
                     )
                 )
