@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from codehop.answer.retrieval import count_tokens
-from codehop.kernel.records import Chunk, ChunkKind, ChunkPart, Location
+from codehop.kernel.records import Chunk, ChunkKind, ChunkPart, Location, RefType
 
 if TYPE_CHECKING:
     from codehop.answer.dependents import DependentsFinder
@@ -153,12 +153,8 @@ def reexport_sites(app: App, qualnames: list[str]) -> list[Site]:
         res = app.table.resolve(qual)
         if res is None or res.is_external:
             continue
-        for rel_path, line in app.store.conn.execute(
-            "SELECT rel_path, line FROM xrefs WHERE target_path=? AND target_line=? AND"
-            " (ref_type IN ('reexport', 'star_import') OR (ref_type='import' AND rel_path LIKE '%__init__.py'))"
-            " LIMIT 3",
-            (res.target.rel_path, res.target.line),
-        ):
+        for at in app.store.reexport_sites(res.target.rel_path, res.target.line):
+            rel_path, line = at.rel_path, at.line
             out.append(
                 Site(rel_path=rel_path, line=line, source=lines.get(rel_path, line), relation="reexports", subject=qual)
             )
@@ -166,9 +162,8 @@ def reexport_sites(app: App, qualnames: list[str]) -> list[Site]:
         if name.startswith("_"):
             continue
         # `from .m import *` passes the public names of m on (those in its `__all__`, when it has one)
-        for rel_path, line in app.store.conn.execute(
-            "SELECT rel_path, line FROM xrefs WHERE ref_type='star_import' AND target=? LIMIT 3", (module,)
-        ):
+        for at in app.store.star_import_sites(module):
+            rel_path, line = at.rel_path, at.line
             names = app.store.all_names(module)
             if names is None or name in names:
                 out.append(
@@ -194,11 +189,8 @@ def imported_sites(app: App, rel_paths: list[str], limit: int = 60) -> list[Site
         out: list[Site] = []
         per_file.append(out)
         module = app.store.module_of(rel_path) or rel_path
-        for target_path, target_line, target in app.store.conn.execute(
-            "SELECT target_path, target_line, target FROM xrefs WHERE rel_path=? AND ref_type IN ('import', 'star_import')"
-            " AND target_path != ? ORDER BY line",
-            (rel_path, rel_path),
-        ):
+        for imported in app.store.imports_in(rel_path):
+            target_path, target_line, target = imported.rel_path, imported.line, imported.qualname
             if not target_path:
                 target_path, target_line = _declared(app, target)
             if not target_path or target_path == rel_path or (target_path, target_line) in seen:
@@ -225,12 +217,8 @@ def _declared(app: App, dotted: str) -> tuple[str, int]:
     module, _, name = dotted.rpartition(".")
     if not module or app.store.module_path(module) is None:
         return "", 0
-    row = app.store.conn.execute(
-        "SELECT rel_path, line FROM bindings WHERE scope=? AND name=? AND kind IN ('class', 'function', 'value')"
-        " ORDER BY line LIMIT 1",
-        (module, name),
-    ).fetchone()
-    return (row[0], row[1]) if row else ("", 0)
+    found = app.store.first_declaration(module, name)
+    return (found.rel_path, found.line) if found else ("", 0)
 
 
 def _without_owners(subjects: tuple[Subject, ...]) -> tuple[Subject, ...]:
@@ -268,16 +256,11 @@ def _member_uses_by_name(app: App, s: Subject) -> list[tuple[str, int, str]]:
     owner, _, name = s.qualname.rpartition(".")
     if name.startswith("__") or len(name) < 4 or name in _COMMON_MEMBERS or app.store.class_info(owner) is None:
         return []
-    declared = app.store.conn.execute(
-        "SELECT count(DISTINCT b.scope) FROM bindings b JOIN classes c ON c.qualname = b.scope WHERE b.name=?", (name,)
-    ).fetchone()[0]
-    if declared > 3:
+    if app.store.classes_declaring(name) > 3:
         return []
     pattern = re.compile(rf"\.{re.escape(name)}\b")
     out: list[tuple[str, int, str]] = []
-    for rel_path, start, text in app.store.conn.execute(
-        "SELECT rel_path, start_line, text FROM chunks WHERE text LIKE ? LIMIT 400", (f"%.{name}%",)
-    ):
+    for rel_path, start, text in app.store.chunk_texts_like(f"%.{name}%", 400):
         for i, line in enumerate(text.split("\n")):
             if pattern.search(line) and not line.lstrip().startswith(("from ", "import ", "#")):
                 out.append((rel_path, start + i, "uses by name"))
@@ -286,14 +269,8 @@ def _member_uses_by_name(app: App, s: Subject) -> list[tuple[str, int, str]]:
 
 def _module_sites(app: App, s: Subject) -> list[tuple[str, int, str]]:
     """Importers and re-exporters of anything the module declares, and of the module itself."""
-    rows = app.store.conn.execute(
-        "SELECT rel_path, line, ref_type FROM xrefs WHERE ref_type IN ('import', 'reexport', 'star_import')"
-        " AND (target_path=? OR target=? OR target LIKE ?) AND rel_path != ? ORDER BY rel_path, line",
-        (s.rel_path, s.qualname, s.qualname + ".%", s.rel_path),
-    ).fetchall()
-    rel = {"import": "imports", "reexport": "reexports", "star_import": "reexports"}
-    out = [(p, ln, rel.get(t, t)) for p, ln, t in rows]
-    return out
+    rel = {RefType.IMPORT: "imports", RefType.REEXPORT: "reexports", RefType.STAR_IMPORT: "reexports"}
+    return [(at.rel_path, at.line, rel[t]) for at, t in app.store.module_import_sites(s.rel_path, s.qualname)]
 
 
 def _test_importers(app: App, s: Subject) -> list[tuple[str, int, str]]:
@@ -301,12 +278,7 @@ def _test_importers(app: App, s: Subject) -> list[tuple[str, int, str]]:
     module = s.qualname if s.kind == "module" else (app.store.module_of(s.rel_path) or "")
     if not module:
         return []
-    rows = app.store.conn.execute(
-        "SELECT rel_path, min(line) FROM xrefs WHERE ref_type IN ('import', 'star_import') AND"
-        " (target=? OR target LIKE ?) GROUP BY rel_path",
-        (module, module + ".%"),
-    ).fetchall()
-    return [(p, ln, "tests import") for p, ln in rows if _TEST_PATH.search(p)]
+    return [(at.rel_path, at.line, "tests import") for at in app.store.first_imports_of(module) if _TEST_PATH.search(at.rel_path)]
 
 
 def _registry_sites(app: App, s: Subject) -> list[tuple[str, int, str]]:
@@ -319,11 +291,7 @@ def _registry_sites(app: App, s: Subject) -> list[tuple[str, int, str]]:
                 keys.append(m.group(1))
     out: list[tuple[str, int, str]] = []
     for key in keys[:12]:
-        for rel_path, start, text in app.store.conn.execute(
-            "SELECT rel_path, start_line, text FROM chunks WHERE kind='module' AND text LIKE ? AND rel_path != ?"
-            " LIMIT 5",
-            (f'%"{key}"%', s.rel_path),
-        ):
+        for rel_path, start, text in app.store.chunk_texts_like(f'%"{key}"%', 5, modules_only=True, not_in=s.rel_path):
             for i, line in enumerate(text.split("\n")):
                 if f'"{key}"' in line or f"'{key}'" in line:
                     out.append((rel_path, start + i, f'names "{key}"'))

@@ -68,19 +68,15 @@ def build_map(app: App, *, budget_tokens: int = 1000, focus: str = "") -> RepoMa
     from graphs.rank import central
 
     store = app.store
-    rows = store.conn.execute(
-        "SELECT src, dst, type FROM edges WHERE resolved=1 AND src != '' AND dst != ''"
-    ).fetchall()
-    edges = rows  # (src, dst, type): the type strings are the EdgeType values (a StrEnum)
+    # (src, dst, type): the type strings are the EdgeType values (a StrEnum)
+    edges = [(e.src, e.dst, e.type) for e in store.resolved_edges()]
     seeds = _focus_seeds(app, focus) if focus else None
     if focus and not seeds:
         raise UsageError(f"--focus names nothing in the index: {focus!r} (a repository path or a dotted symbol)")
     rank = central(edges, seeds)
     decls = {
-        q: (p, ln, k, _signature(k, q, sig))
-        for q, p, ln, k, sig in store.conn.execute(
-            "SELECT qualname, rel_path, start_line, kind, signature FROM chunks WHERE kind != 'module'"
-        )
+        h.qualname: (h.rel_path, h.start_line, str(h.kind), _signature(str(h.kind), h.qualname, h.signature))
+        for h in store.declaration_heads()
     }
     # a class is as central as its members together: a call to `Model.save` says `Model` matters
     score = dict(rank)
@@ -160,16 +156,13 @@ def _render(header: str, chosen: list[Entry]) -> tuple[list[Entry], str]:
 def _focus_seeds(app: App, focus: str) -> dict[str, float]:
     store = app.store
     path = focus.strip().lstrip("./")
-    rows = store.conn.execute(
-        "SELECT qualname FROM chunks WHERE rel_path=? OR rel_path LIKE ?", (path, path.rstrip("/") + "/%")
-    ).fetchall()
-    if rows:
-        return {r[0]: 1.0 for r in rows}
+    under = store.qualnames_under(path)
+    if under:
+        return dict.fromkeys(under, 1.0)
     res = app.table.resolve(focus) if all(p.isidentifier() for p in focus.split(".")) else None
     if res is not None and not res.is_external:
         return {res.target.qualname: 1.0}
-    named = store.conn.execute("SELECT qualname FROM chunks WHERE name=? LIMIT 20", (focus,)).fetchall()
-    return {r[0]: 1.0 for r in named}
+    return dict.fromkeys(store.qualnames_named(focus), 1.0)
 
 
 def _private(qualname: str) -> bool:

@@ -159,14 +159,9 @@ def _lookup(
     last = parts[-1]
     if last.endswith(".py"):
         return []
-    rows = store.conn.execute(
-        "SELECT scope, name, kind, rel_path, line FROM bindings WHERE name=? AND kind IN"
-        " ('class', 'function', 'value', 'alias') LIMIT 60",
-        (last,),
-    ).fetchall()
     hits = []
-    for scope, nm, kind, rel_path, line in rows:
-        qual = f"{scope}.{nm}"
+    for d in store.declarations_named(last):
+        qual, kind, rel_path, line = f"{d.scope}.{d.name}", str(d.kind), d.rel_path, d.line
         if len(parts) > 1 and not _dotted_suffix(qual, parts):
             continue
         if not strong and kind != "class":
@@ -174,10 +169,8 @@ def _lookup(
         hits.append(Subject(qualname=qual, rel_path=rel_path, line=line, kind=kind, named_as=name))
     if len(parts) > 1 and not hits and resolve is not None:
         # `Owner.member` where Owner inherits the member: the declaration the symbol table finds
-        for scope, nm in store.conn.execute(
-            "SELECT scope, name FROM bindings WHERE name=? AND kind='class' LIMIT 5", (parts[-2],)
-        ).fetchall():
-            res = resolve(f"{scope}.{nm}.{last}")
+        for cls in store.classes_named(parts[-2]):
+            res = resolve(f"{cls}.{last}")
             if res is not None and not res.is_external:
                 t = res.target
                 kind = next((b.kind for b in store.bindings_at(t.rel_path, t.line) if b.name == last), "function")
@@ -186,11 +179,9 @@ def _lookup(
                 )
     if len(parts) > 1 and not hits:
         # `pkg.module` or the module part of a dotted name
-        module = store.conn.execute(
-            "SELECT rel_path, module FROM files WHERE module=? OR module LIKE ?", (name, f"%.{name}")
-        ).fetchall()
+        module = store.modules_matching(name)
         if len(module) == 1:
-            return [Subject(qualname=module[0][1], rel_path=module[0][0], line=1, kind="module", named_as=name)]
+            return [Subject(qualname=module[0].qualname, rel_path=module[0].rel_path, line=1, kind="module", named_as=name)]
     # a plain name declared in many places (`__init__`, `get`) says too little to be a subject
     if len(parts) == 1 and len(hits) > 3:
         return []

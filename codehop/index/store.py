@@ -24,10 +24,12 @@ from codehop.kernel.records import (
     Binding,
     BindingKind,
     Chunk,
+    ChunkHead,
     ChunkKind,
     ClassInfo,
     Declaration,
     Edge,
+    Location,
     Provenance,
     QueryLog,
     RefType,
@@ -599,6 +601,149 @@ class SqliteStore:
             r[0]: (r[1], r[2])
             for r in self.conn.execute("SELECT ref_type, count(*), sum(target_path != '') FROM xrefs GROUP BY ref_type")
         }
+
+    # ---- reads for the answer layer (task reading, manifests, the repository map) ----------
+    def declarations_named(self, name: str, limit: int = 60) -> list[Declaration]:
+        """Classes, functions and values named `name`, anywhere."""
+        rows = self.conn.execute(
+            "SELECT scope, name, kind, rel_path, line FROM bindings WHERE name=? AND kind IN"
+            " ('class', 'function', 'value', 'alias') LIMIT ?",
+            (name, limit),
+        ).fetchall()
+        return [Declaration(scope=r[0], name=r[1], kind=_KINDS[r[2]], rel_path=r[3], line=r[4]) for r in rows]
+
+    def classes_named(self, name: str, limit: int = 5) -> list[str]:
+        """Qualified names of the classes named `name`."""
+        rows = self.conn.execute(
+            "SELECT scope, name FROM bindings WHERE name=? AND kind='class' LIMIT ?", (name, limit)
+        ).fetchall()
+        return [f"{r[0]}.{r[1]}" for r in rows]
+
+    def modules_matching(self, dotted: str) -> list[Location]:
+        """Modules named `dotted` or ending in `.dotted` (qualname: the module; line 1)."""
+        rows = self.conn.execute(
+            "SELECT rel_path, module FROM files WHERE module=? OR module LIKE ?", (dotted, f"%.{dotted}")
+        ).fetchall()
+        return [Location(rel_path=r[0], line=1, qualname=r[1]) for r in rows]
+
+    def first_declaration(self, scope: str, name: str) -> Location | None:
+        """The first class, function or value binding of `scope.name` in source order."""
+        row = self.conn.execute(
+            "SELECT rel_path, line FROM bindings WHERE scope=? AND name=? AND kind IN ('class', 'function', 'value')"
+            " ORDER BY line LIMIT 1",
+            (scope, name),
+        ).fetchone()
+        return Location(rel_path=row[0], line=row[1], qualname=f"{scope}.{name}") if row else None
+
+    def classes_declaring(self, name: str) -> int:
+        """How many classes declare a member named `name`."""
+        return int(
+            self.conn.execute(
+                "SELECT count(DISTINCT b.scope) FROM bindings b JOIN classes c ON c.qualname = b.scope WHERE b.name=?",
+                (name,),
+            ).fetchone()[0]
+        )
+
+    def reexport_sites(self, target_path: str, target_line: int, limit: int = 3) -> list[Location]:
+        """Re-exports of the declaration at `target_path:target_line` (a re-export or star-import
+        row, or an import in a package `__init__.py`)."""
+        return [
+            Location(rel_path=r[0], line=r[1])
+            for r in self.conn.execute(
+                "SELECT rel_path, line FROM xrefs WHERE target_path=? AND target_line=? AND"
+                " (ref_type IN ('reexport', 'star_import') OR (ref_type='import' AND rel_path LIKE '%__init__.py'))"
+                " LIMIT ?",
+                (target_path, target_line, limit),
+            )
+        ]
+
+    def star_import_sites(self, module: str, limit: int = 3) -> list[Location]:
+        """`from <module> import *` sites."""
+        return [
+            Location(rel_path=r[0], line=r[1])
+            for r in self.conn.execute(
+                "SELECT rel_path, line FROM xrefs WHERE ref_type='star_import' AND target=? LIMIT ?", (module, limit)
+            )
+        ]
+
+    def imports_in(self, rel_path: str) -> list[Location]:
+        """What a file imports (plain and star imports), in line order: where each target is
+        declared (empty path when the index left it unresolved), qualname the dotted target."""
+        return [
+            Location(rel_path=r[0], line=r[1], qualname=r[2])
+            for r in self.conn.execute(
+                "SELECT target_path, target_line, target FROM xrefs WHERE rel_path=? AND ref_type IN"
+                " ('import', 'star_import') AND target_path != ? ORDER BY line",
+                (rel_path, rel_path),
+            )
+        ]
+
+    def module_import_sites(self, rel_path: str, module: str) -> list[tuple[Location, RefType]]:
+        """Import, re-export and star-import sites elsewhere of the module at `rel_path` or of
+        anything in it, in source order."""
+        rows = self.conn.execute(
+            "SELECT rel_path, line, ref_type FROM xrefs WHERE ref_type IN ('import', 'reexport', 'star_import')"
+            " AND (target_path=? OR target=? OR target LIKE ?) AND rel_path != ? ORDER BY rel_path, line",
+            (rel_path, module, module + ".%", rel_path),
+        ).fetchall()
+        return [(Location(rel_path=r[0], line=r[1]), RefType(r[2])) for r in rows]
+
+    def first_imports_of(self, module: str) -> list[Location]:
+        """Per importing file, its first import of `module` or of anything in it."""
+        return [
+            Location(rel_path=r[0], line=r[1])
+            for r in self.conn.execute(
+                "SELECT rel_path, min(line) FROM xrefs WHERE ref_type IN ('import', 'star_import') AND"
+                " (target=? OR target LIKE ?) GROUP BY rel_path",
+                (module, module + ".%"),
+            )
+        ]
+
+    def chunk_texts_like(
+        self, pattern: str, limit: int, *, modules_only: bool = False, not_in: str = ""
+    ) -> list[tuple[str, int, str]]:
+        """(rel_path, start_line, text) of chunks whose text matches the SQL LIKE `pattern`
+        (whole modules only, outside `not_in`, when asked)."""
+        if modules_only:
+            rows = self.conn.execute(
+                "SELECT rel_path, start_line, text FROM chunks WHERE kind='module' AND text LIKE ? AND rel_path != ?"
+                " LIMIT ?",
+                (pattern, not_in, limit),
+            )
+        else:
+            rows = self.conn.execute(
+                "SELECT rel_path, start_line, text FROM chunks WHERE text LIKE ? LIMIT ?", (pattern, limit)
+            )
+        return [(r[0], r[1], r[2]) for r in rows]
+
+    def resolved_edges(self) -> list[Edge]:
+        """Every resolved edge between two graph nodes."""
+        return [
+            _edge(r)
+            for r in self.conn.execute(
+                f"SELECT {_EDGE_COLS} FROM edges WHERE resolved=1 AND src != '' AND dst != ''"
+            )
+        ]
+
+    def declaration_heads(self) -> list[ChunkHead]:
+        """Every class, function and method chunk without its text, in index order."""
+        return [
+            ChunkHead(qualname=r[0], rel_path=r[1], start_line=r[2], kind=ChunkKind(r[3]), signature=r[4])
+            for r in self.conn.execute(
+                "SELECT qualname, rel_path, start_line, kind, signature FROM chunks WHERE kind != 'module'"
+            )
+        ]
+
+    def qualnames_under(self, path: str) -> list[str]:
+        """Qualified names of the chunks in the file `path` or in the folder `path/`."""
+        rows = self.conn.execute(
+            "SELECT qualname FROM chunks WHERE rel_path=? OR rel_path LIKE ?", (path, path.rstrip("/") + "/%")
+        ).fetchall()
+        return [r[0] for r in rows]
+
+    def qualnames_named(self, name: str, limit: int = 20) -> list[str]:
+        rows = self.conn.execute("SELECT qualname FROM chunks WHERE name=? LIMIT ?", (name, limit)).fetchall()
+        return [r[0] for r in rows]
 
     # ---- the one writer of a query ---------------------------------------------
     def record_query(self, log: QueryLog) -> bool:

@@ -143,6 +143,17 @@ class Chunk:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class ChunkHead:
+    """A stored chunk's name, place and signature, without its text."""
+
+    qualname: str
+    rel_path: str
+    start_line: int
+    kind: ChunkKind
+    signature: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Binding:
     """One name bound in a scope (`scope` is a module or class qualname)."""
 
