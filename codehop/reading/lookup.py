@@ -1,0 +1,381 @@
+"""The symbol table as the question reader needs it: whether a dotted name exists and what it
+is, a class's members and bases (its MRO, the bases outside the repository), where an instance
+attribute is assigned, a callable's parameters, the candidates a written name may denote.
+
+`SubjectFinder` (question.py) reads a question with these; they know nothing of questions.
+May import: records, symbols, store, builtin_bases, datamodel, signatures, subject, stdlib.
+"""
+
+from __future__ import annotations
+
+import re
+
+from codehop.index.symbols import SymbolTable
+from codehop.kernel.records import Binding, BindingKind, Location, Provenance, Resolution
+from codehop.reading import builtin_bases
+from codehop.reading.question_words import (
+    STOP,
+    VOCABULARY,
+    Token,
+)
+from codehop.reading.signatures import Parameter, parameters
+from codehop.reading.subject import Subject
+
+
+class RepoLookup:
+    def __init__(self, table: SymbolTable) -> None:
+        self.table = table
+        self.store = table.store
+        self._memo: dict[tuple[str, str], object] = {}  # per read: members and bases of a class
+
+    # ---- the symbol table, as the reader needs it -------------------------------
+    def _exists(self, dotted: str) -> bool:
+        res = self.table.resolve(dotted)
+        return res is not None and not res.is_external
+
+    def _is_class(self, dotted: str) -> str | None:
+        """The class qualname `dotted` denotes, if it is a class of the repository."""
+        res = self.table.resolve(dotted)
+        if res is None or res.is_external or not res.target.qualname:
+            return None
+        q = res.target.qualname
+        if self.table.class_binding(q) is not None:
+            return q
+        # a class rebound after its body (`Thing = add_repr(Thing)`): the index still has the class
+        return q if self.table.src.class_info(q) is not None else None
+
+    def mro(self, cls: str) -> tuple[str, ...]:
+        """The table's MRO, plus the repository classes behind subscripted bases it does not follow
+        (`class QueryParams(ImmutableMultiDict[str, str])`), each after the class that names it."""
+        memo = self._memo.get(("mro", cls))
+        if memo is not None:
+            return memo  # type: ignore[return-value]
+        out: list[str] = []
+        todo = [cls]
+        while todo and len(out) < 64:
+            k = todo.pop(0)
+            for c in self.table.mro(k):
+                if c in out:
+                    continue
+                out.append(c)
+                for written, b in self.table.base_classes(c):
+                    if b is None and "[" in written:
+                        base = self._subscripted_base(c, written)
+                        if base and base not in out:
+                            todo.append(base)
+        self._memo[("mro", cls)] = result = tuple(out)
+        return result
+
+    def _instance_attribute(self, cls: str, name: str, mention: str) -> Subject | None:
+        """`self.<name> = ...` in a method of the class or a base: an instance attribute, a member
+        the class body does not bind."""
+        if not name or not name.isidentifier():
+            return None
+        hit = self._assignment(cls, name)
+        if hit is None:
+            return None
+        return Subject(dotted=hit[0], mentions=(mention, name), assigned=hit[1:])
+
+    def _member_binding(self, cls: str, name: str) -> Binding | None:
+        return self.members(cls).get(name)
+
+    def _assignment(self, cls: str, name: str) -> tuple[str, int, str] | None:
+        """(method, line, text) of the first `self.<name> = ...` in the class's methods, through the MRO."""
+        pattern = re.compile(rf"\bself\.{re.escape(name)}\s*(?::[^=\n]*)?=(?!=)")
+        for k in self.mro(cls):
+            for b in self.store.bindings_in(k):
+                if b.kind is not BindingKind.FUNCTION:
+                    continue
+                for c in self.store.chunks_named(f"{k}.{b.name}")[:1]:
+                    for i, line in enumerate(c.text.splitlines()):
+                        if pattern.search(line):
+                            return f"{k}.{b.name}", c.start_line + i, line.strip()
+        return None
+
+    def _valued(self, subjects: list[Subject]) -> list[Subject]:
+        """A member that is only annotated in its class body (`http_version: bytes`) holds no value
+        there, however the question named it (`Request.http_version` or "the http_version of a
+        Request"): the constructor parameter of that name answers it, else the method that assigns it."""
+        out: list[Subject] = []
+        for sub in subjects:
+            out.append(sub)
+            written, _, name = sub.dotted.rpartition(".")
+            cls = self._is_class(written) if written and sub.parameter is None and not sub.assigned else None
+            if cls is None:
+                continue
+            b = self.table.binding_of(sub.dotted)
+            if b is None or b.kind is not BindingKind.VALUE or b.value:
+                continue
+            if any(s.parameter is not None and s.parameter.name == name for s in subjects):
+                continue  # already read as the constructor's parameter
+            init = self.init_parameters(cls)
+            param = next((p for p in init[1] if p.name == name and not p.kind), None) if init else None
+            if init is not None and param is not None:
+                out[-1] = Subject(dotted=init[0], mentions=sub.mentions, parameter=param)
+                continue
+            if not any(s.assigned and s.dotted.startswith(cls + ".") for s in subjects):
+                hit = self._assignment(cls, name)
+                if hit is not None:
+                    out.append(Subject(dotted=hit[0], mentions=sub.mentions, assigned=hit[1:]))
+        return out
+
+    def _where(self, dotted: str) -> str:
+        res = self.table.resolve(dotted)
+        if res is None or res.is_external:
+            info = self.table.src.class_info(dotted)
+            return f"{info.rel_path}:{info.line}" if info is not None else ""
+        return f"{res.target.rel_path}:{res.target.line}"
+
+    def _subscripted_base(self, cls: str, written: str) -> str | None:
+        """The repository class behind `Base[T]`, written as is or relative to the class's module."""
+        name = written.split("[", 1)[0].strip()
+        info = self.table.src.class_info(cls)
+        module = self.store.module_of(info.rel_path) if info is not None else None
+        for cand in ([f"{module}.{name}"] if module else []) + [name]:
+            if self.table.find_module(cand) is not None:
+                found = self._is_class(cand)
+                if found:
+                    return found
+        return None
+
+    def locate(self, dotted: str) -> Resolution | None:
+        """A member's own binding, found through `mro()` where the table's resolution stops
+        (a rebound class, a subscripted base)."""
+        owner, _, name = dotted.rpartition(".")
+        cls = self._is_class(owner) if owner else None
+        if cls is None:
+            return None
+        for k in self.mro(cls):
+            b = self.store.binding(k, name)
+            if b is not None:
+                res = self.table.resolve(f"{k}.{name}")
+                if res is not None:
+                    return res
+                return Resolution(
+                    target=Location(rel_path=b.rel_path, line=b.line, qualname=f"{k}.{name}", end_line=b.end_line),
+                    provenance=Provenance.SYMBOL_TABLE,
+                )
+        return None
+
+    def members(self, cls: str) -> dict[str, Binding]:
+        """Every name bound on the class or an indexed base, the nearest binding first."""
+        memo = self._memo.get(("members", cls))
+        if memo is not None:
+            return memo  # type: ignore[return-value]
+        out: dict[str, Binding] = {}
+        self._memo[("members", cls)] = out
+        for k in self.mro(cls):
+            for b in self.store.bindings_in(k):
+                out.setdefault(b.name, b)
+        return out
+
+    def external_bases(self, cls: str) -> tuple[str, ...]:
+        memo = self._memo.get(("bases", cls))
+        if memo is not None:
+            return memo  # type: ignore[return-value]
+        self._memo[("bases", cls)] = ext = self._external_bases(cls)
+        return ext
+
+    def _external_bases(self, cls: str) -> tuple[str, ...]:
+        out: list[str] = []
+        for k in self.mro(cls):
+            for written, b in self.table.base_classes(k):
+                if b is None and "[" in written and self._subscripted_base(k, written):
+                    continue  # a repository class behind a subscript: followed by mro()
+                mod = k.rpartition(".")[0]
+                shown = written
+                while mod and shown.startswith(mod + "."):
+                    # a name the indexer prefixed with the module, found nowhere: a builtin (`dict`)
+                    shown = shown[len(mod) + 1 :]
+                    mod = mod.rpartition(".")[0]
+                if b is None and shown.split("[")[0] not in (
+                    "object",
+                    "typing.Generic",
+                    "Generic",
+                    "typing.Protocol",
+                    "Protocol",
+                ):
+                    out.append(shown)
+        return tuple(dict.fromkeys(out))
+
+    def init_parameters(self, cls: str) -> tuple[str, tuple[Parameter, ...]] | None:
+        """(the constructor's qualname, its parameters), through the MRO."""
+        res = self.table.resolve(f"{cls}.__init__") or self.locate(f"{cls}.__init__")
+        if res is None or res.is_external or not res.target.qualname:
+            return None
+        return res.target.qualname, self.callable_parameters(res.target.qualname)
+
+    def callable_parameters(self, qualname: str) -> tuple[Parameter, ...]:
+        """The parameters of the last definition that parses (the implementation after `@overload`s)."""
+        found: tuple[Parameter, ...] = ()
+        for c in self.store.chunks_named(qualname):
+            if c.signature:
+                found = parameters(c.signature) or found
+        return found
+
+    def candidates(
+        self, name: str, hints: list[str], module_ctx: list[str], words: frozenset[str] = frozenset()
+    ) -> list[str]:
+        """Absolute dotted paths a mention may denote, best first."""
+        if self.table.find_module(name) is not None and self._exists(name):
+            return [name]
+        out: list[str] = []
+        head, _, tail = name.partition(".")
+        for mod in module_ctx:
+            cand = f"{mod}.{name}"
+            if self._exists(cand) or (not tail and self.store.binding(mod, name) is not None):
+                out.append(cand)  # a name bound in the module, even to something external
+        scored: list[tuple[tuple[int, int, int, int, int], str]] = []
+        for b in self.store.bindings_named(head, limit=200):
+            if b.kind is BindingKind.IMPORT or b.kind is BindingKind.MODULE:
+                continue
+            qual = f"{b.scope}.{b.name}"
+            cand = f"{qual}.{tail}" if tail else qual
+            if tail and not self._exists(cand):
+                continue
+            parts = b.scope.split(".")
+            top = parts[0].lower()
+            private = sum(p.startswith("_") and not p.startswith("__") for p in qual.split("."))
+            # the question's other words that name a module on the way ("flask's sansio Blueprint")
+            overlap = sum(p.lower().lstrip("_") in words for p in parts[1:])
+            rank = (
+                0 if (not hints or top in hints) else 1,
+                -overlap,
+                0 if b.kind in (BindingKind.CLASS, BindingKind.FUNCTION) else 1,
+                private,
+                len(qual),
+            )
+            scored.append((rank, cand))
+        for mod in self._modules_named(head):
+            cand = f"{mod}.{tail}" if tail else mod
+            if self._exists(cand):
+                scored.append(((0 if not hints or mod.split(".")[0] in hints else 1, 0, 2, 0, len(mod)), cand))
+        out += [c for _, c in sorted(scored)]
+        return list(dict.fromkeys(out))
+
+    def _modules_named(self, last: str) -> list[str]:
+        src = self.table.src
+        cache: dict[str, list[str]] | None = getattr(src, "reader_modules", None)
+        if cache is None:
+            cache = {}
+            for mod in self.store.modules():
+                cache.setdefault(mod.rpartition(".")[2], []).append(mod)
+            try:
+                src.reader_modules = cache  # type: ignore[attr-defined]
+            except AttributeError:
+                pass
+        return cache.get(last, [])
+
+    def _top_modules(self) -> list[str]:
+        return [m for m in self.store.modules() if "." not in m]
+
+    def _outside_defines(self, cls: str, method: str) -> str:
+        """The base outside the repository that defines `method` ("" when none can)."""
+        maybe = ""
+        for base in self.external_bases(cls):
+            defines = builtin_bases.overrides(base, method)
+            if defines:
+                return base
+            if defines is None and not maybe:
+                maybe = base
+        return maybe
+
+    def _parameter(
+        self,
+        tokens: list[Token],
+        ot: Token,
+        params: tuple[Parameter, ...],
+        subjects: list[Subject],
+        cls: str,
+        owner_idx: set[int],
+    ) -> tuple[Token, Parameter] | None:
+        """A constructor parameter the question names, when the member it names (if any) is
+        not itself the answer: an empty annotation, a property, or no member at all."""
+        by_name = {p.name: p for p in params if p.name not in ("self", "cls") and not p.kind}
+        if not by_name:
+            return None
+        # a member the question named (not a special method the data model chose: "construct")
+        member_subject = next(
+            (
+                s
+                for s in subjects
+                if s.dotted.startswith(cls + ".") and not s.dotted.rpartition(".")[2].startswith("__")
+            ),
+            None,
+        )
+        member_name = member_subject.dotted.rpartition(".")[2] if member_subject else ""
+        if member_name in by_name:
+            b = self.table.binding_of(member_subject.dotted) if member_subject else None
+            words = {t.low for t in tokens}
+            has_value = b is not None and b.kind is BindingKind.VALUE and bool(b.value)
+            if has_value or not ({"default", "defaults", "defaulting"} & words or (b and b.kind is BindingKind.VALUE)):
+                return None
+            t = next(t for t in tokens if _member_name(t) == member_name or t.low.startswith(member_name.split("_")[0]))
+            return t, by_name[member_name]
+        for t in tokens:
+            if t.index in owner_idx or t.index == ot.index or not t.word:
+                continue
+            name = _member_name(t)
+            if name in by_name and (t.code or t.call or {"default", "defaults"} & {x.low for x in tokens}):
+                return t, by_name[name]
+        present = {t.low: t for t in tokens if t.word}
+        if {"default", "defaults", "defaulting"} & set(present):
+            best: tuple[int, Token, Parameter] | None = None
+            for name, p in by_name.items():
+                parts = [x for x in name.lower().split("_") if x]
+                if all(x in present for x in parts):
+                    idx = [present[x].index for x in parts]
+                    span = max(idx) - min(idx)
+                    if span <= 2 * len(parts) and (best is None or span < best[0]):
+                        best = (span, present[parts[0]], p)
+            if best is not None:
+                return best[1], best[2]
+        return None
+
+    def _function_parameter(
+        self,
+        tokens: list[Token],
+        ft: Token,
+        dotted: str,
+        used: set[int],
+        owner_idx: set[int],
+    ) -> tuple[Token, Parameter, str, tuple[tuple[str, str, int], ...]] | None:
+        """A parameter of a named function, followed through `**kwargs` to the callable that takes it."""
+        res = self.table.resolve(dotted)
+        if res is None or res.is_external or not res.target.qualname:
+            return None
+        b = self.table.binding_of(res.target.qualname)
+        if b is None or b.kind is not BindingKind.FUNCTION:
+            return None
+        params = self.callable_parameters(res.target.qualname)
+        names = {p.name: p for p in params}
+        asks_default = bool({"default", "defaults", "defaulting"} & {t.low for t in tokens})
+        for t in tokens:
+            if t.index == ft.index or t.index in used or t.index in owner_idx or not t.word:
+                continue
+            if (
+                t.argument
+                and t.callee != ft.index
+                and not any(u.code and not u.argument and u.text == t.text for u in tokens)
+            ):
+                # passed to another call written in the question (`self.items.append((key, value))`)
+                continue
+            if not t.code and not (asks_default and t.low not in STOP and t.low not in VOCABULARY):
+                continue
+            name = _member_name(t)
+            if name in names and name not in ("self", "cls") and not names[name].kind:
+                return t, names[name], "", ()
+            kw = next((p for p in params if p.kind == "**"), None)
+            if kw is not None and name:
+                from codehop.reading.signatures import forwarded
+
+                hit = forwarded(self.table, res.target.qualname, kw.name, name)
+                if hit is not None:
+                    target, param, hops = hit
+                    return t, param, target, hops
+        return None
+
+
+def _member_name(t: Token) -> str:
+    name = t.text.rpartition(".")[2] if "." in t.text else t.text
+    return name if name and (name[0].isalpha() or name[0] == "_") else ""

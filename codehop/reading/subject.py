@@ -1,0 +1,81 @@
+"""What reading a question yields: its subjects (the declarations it asks about), the members
+it names that do not exist (`Absent`), and the whole `Reading` with the doubts it leaves.
+
+May import: records, signatures, stdlib.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from codehop.reading.signatures import Parameter
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Subject:
+    dotted: str  # absolute dotted path the question is about
+    mentions: tuple[str, ...]  # the words of the question it was built from
+    strong: bool = True  # named by the question (coverage needs it), not only suggested by a plain word
+    parameter: Parameter | None = None  # asked about a parameter of the callable `dotted`
+    forwarded: tuple[tuple[str, str, int], ...] = ()  # (callee, origin path, line) of **kwargs hops
+    assigned: tuple[int, str] = ()  # type: ignore[assignment]  # (line, text) of `self.x = ...` in `dotted`
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Absent:
+    """A member the question names that the class does not have, on itself or any indexed base."""
+
+    owner: str  # the class (or module) it was looked up on
+    member: str
+    members: tuple[str, ...]  # public names the owner does have
+    external_bases: tuple[str, ...]  # bases outside the repository that may hold it
+    owner_at: str = ""  # where the owner is declared (path:line)
+    inherited: bool = False  # Python itself says the outside base defines it (`dict.get`)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Reading:
+    subjects: tuple[Subject, ...]
+    absent: tuple[Absent, ...] = ()
+    unplaced: tuple[str, ...] = ()  # content words that matched nothing, when a member seemed asked for
+    external: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (class, external bases) asked about a member
+    operations: tuple[str, ...] = field(default=())  # data-model operations recognised
+    owners: tuple[str, ...] = ()  # the classes the question names, as read
+    result_members: tuple[str, ...] = ()  # names written after a call (`get_console().print_json`)
+
+    @property
+    def doubts(self) -> tuple[str, ...]:
+        """Why the reader cannot call its reading complete, one sentence each."""
+        out: list[str] = []
+        for a in self.absent:
+            head = f"`{a.owner}`" + (f" ({a.owner_at})" if a.owner_at else "") + f" has no member `{a.member}`"
+            if a.external_bases == ("object",):
+                head = (
+                    f"`{a.owner}`"
+                    + (f" ({a.owner_at})" if a.owner_at else "")
+                    + f" defines no `{a.member}`, nor does any base in the repository: Python's default "
+                    f"(from `object`) applies"
+                )
+            elif a.inherited:
+                head += (
+                    f" in the indexed code; it is inherited from `{a.external_bases[0]}`, outside the "
+                    f"repository (not indexed)"
+                )
+            elif a.external_bases:
+                head += (
+                    f" in the indexed code; it may come from "
+                    f"{', '.join(f'`{b}`' for b in a.external_bases)}, outside the repository"
+                )
+            if a.members:
+                shown = ", ".join(f"`{m}`" for m in a.members[:12])
+                head += f"; its members are {shown}" + (" …" if len(a.members) > 12 else "")
+            out.append(head + ".")
+        for cls, bases in self.external:
+            out.append(
+                f"`{cls}` inherits from {', '.join(f'`{b}`' for b in bases)}, outside the repository; "
+                f"what the question asks may be declared there (not indexed)."
+            )
+        if self.unplaced:
+            shown = ", ".join(f"'{w}'" for w in self.unplaced[:12]) + (" …" if len(self.unplaced) > 12 else "")
+            out.append(f"Not understood (no declaration matches): {shown}.")
+        return tuple(out)
