@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING, Any
 
 from codehop.index.store import (
     SqliteStore,
+    add_to_counter,
+    binding_lines,
     bump_generation,
     check_schema,
     connect,
@@ -29,7 +31,11 @@ from codehop.index.store import (
     create_schema,
     damage,
     delete_files,
+    enable_wal,
+    file_interface,
     move_aside,
+    shift_targets,
+    touch_file,
     write_file_rows,
 )
 from codehop.index.walk import SourceFile, TreeStamp, repo_root, walk_python_files
@@ -390,7 +396,7 @@ def _build_fresh(
     for suffix in ("", "-wal", "-shm", "-journal"):
         Path(str(tmp) + suffix).unlink(missing_ok=True)
     tmp_store = SqliteStore(tmp)
-    conn = tmp_store._local.conn = connect(tmp, fast_unsafe=True)  # a build file needs no journal
+    conn = tmp_store.adopt(connect(tmp, fast_unsafe=True))  # a build file needs no journal
     create_schema(conn, indexes=False)  # a bulk load reads nothing by index until it is done
     xrefs: list[tuple[Any, ...]] = []
     with tmp_store.transaction() as c:
@@ -407,8 +413,8 @@ def _build_fresh(
         phase("write")
         create_indexes(c)
         bump_generation(c)
-        c.execute("INSERT INTO counters VALUES ('rebuilds', 1) ON CONFLICT(key) DO UPDATE SET value = value + 1")
-    tmp_store.conn.execute("PRAGMA journal_mode=WAL")
+        add_to_counter(c, "rebuilds")
+    enable_wal(tmp_store.conn)
     tmp_store.close()
     gone = IndexSchemaError(
         f"the index being built ({tmp.name}) was deleted while it was written; "
@@ -428,19 +434,12 @@ def _build_fresh(
 
 def _interface(conn: sqlite3.Connection, rel: str) -> tuple[str, frozenset[tuple[str, ...]]]:
     """(module, what it binds): names, kinds and targets of its bindings, its classes' bases."""
-    row = conn.execute("SELECT module FROM files WHERE rel_path=?", (rel,)).fetchone()
-    names = {tuple(r) for r in conn.execute("SELECT scope, name, kind, target FROM bindings WHERE rel_path=?", (rel,))}
-    names |= {("class", q, b) for q, b in conn.execute("SELECT qualname, bases FROM classes WHERE rel_path=?", (rel,))}
-    names |= {("star", t) for (t,) in conn.execute("SELECT target FROM stars WHERE rel_path=?", (rel,))}
-    return (row[0] if row else "", frozenset(names))
+    return file_interface(conn, rel)
 
 
 def _declaration_lines(conn: sqlite3.Connection, rel: str) -> dict[str, int]:
     """qualname -> line of each binding in a file (the last binding of a name wins, as at run time)."""
-    return {
-        f"{s}.{n}": line
-        for s, n, line in conn.execute("SELECT scope, name, line FROM bindings WHERE rel_path=? ORDER BY line", (rel,))
-    }
+    return {f"{s}.{n}": line for s, n, line in binding_lines(conn, rel)}
 
 
 def _shift_targets(conn: sqlite3.Connection, moved: dict[str, dict[int, int]]) -> None:
@@ -449,11 +448,7 @@ def _shift_targets(conn: sqlite3.Connection, moved: dict[str, dict[int, int]]) -
     for rel, lines in moved.items():
         if not lines:
             continue
-        conn.executemany(
-            "UPDATE xrefs SET target_line=? WHERE target_path=? AND target_line=?",
-            [(-new, rel, old) for old, new in lines.items()],
-        )
-        conn.execute("UPDATE xrefs SET target_line=-target_line WHERE target_path=? AND target_line<0", (rel,))
+        shift_targets(conn, rel, lines)
 
 
 def _interface_of_rows(f: FileRows) -> frozenset[tuple[str, ...]]:
@@ -477,7 +472,7 @@ def _update(
     changed_paths = [f[0] for f in facts]
     with store.transaction() as conn:
         for rel, size, mtime in touched_only:
-            conn.execute("UPDATE files SET size=?, mtime_ns=? WHERE rel_path=?", (size, mtime, rel))
+            touch_file(conn, rel, size, mtime)
         if changed_paths or deleted:
             old = {rel: _interface(conn, rel) for rel in changed_paths + deleted}
             old_lines = {rel: _declaration_lines(conn, rel) for rel in changed_paths}
@@ -504,5 +499,5 @@ def _update(
             _shift_targets(conn, moved)
             phase("resolve")
             resolve_static(store, conn, (changed_paths, redo_into, sorted(dirty)))
-            conn.execute("INSERT INTO counters VALUES ('rebuilds', 1) ON CONFLICT(key) DO UPDATE SET value = value + 1")
+            add_to_counter(conn, "rebuilds")
         bump_generation(conn)

@@ -12,7 +12,20 @@ from __future__ import annotations
 
 import sqlite3
 
-from codehop.index.store import SqliteStore
+from codehop.index.store import (
+    SqliteStore,
+    class_qualnames,
+    declaration_rows,
+    delete_edges,
+    insert_edges,
+    insert_resolved_xrefs,
+    modules_by_path,
+    paths_referring_into,
+    set_xref_targets,
+    stamp_edges,
+    xref_sites,
+    xref_targets,
+)
 from codehop.index.symbols import SymbolTable
 from codehop.kernel.records import BindingKind, Provenance, RefType
 
@@ -46,7 +59,7 @@ def resolve_static(
         rows = [(i, *r[:2], r[4], r[5], r[6]) for i, r in enumerate(fresh)]
         paths: list[str] | None = None
     elif scope is None:
-        rows = conn.execute("SELECT id, rel_path, line, ref_type, target, scope FROM xrefs").fetchall()
+        rows = xref_sites(conn)
         paths = None
     else:
         rows, paths = _affected(conn, scope)
@@ -77,23 +90,13 @@ def resolve_static(
         else:
             edges.append((src, "?" + target, etype, rel, line, 0))
     if fresh is not None:
-        conn.executemany(
-            "INSERT INTO xrefs (rel_path, line, col, anchor_text, ref_type, target, scope, target_path,"
-            " target_line, provenance) VALUES (?,?,?,?,?,?,?,?,?,?)",
-            [(*x, *u[:3]) for x, u in zip(fresh, updates, strict=True)],
-        )
+        insert_resolved_xrefs(conn, [(*x, *u[:3]) for x, u in zip(fresh, updates, strict=True)])
     else:
-        conn.executemany("UPDATE xrefs SET target_path=?, target_line=?, provenance=? WHERE id=?", updates)
-    if paths is None:
-        conn.execute("DELETE FROM edges")
-        file_list = [r[0] for r in conn.execute("SELECT rel_path FROM files")]
-    else:
-        conn.executemany("DELETE FROM edges WHERE rel_path=?", [(p,) for p in paths])
-        file_list = paths
+        set_xref_targets(conn, updates)
+    file_list = delete_edges(conn, paths)
     edges.extend(_structural_edges(store, table, conn, file_list, paths is None))
-    conn.executemany("INSERT INTO edges VALUES (?,?,?,?,?,?)", edges)
-    generation = conn.execute("SELECT coalesce(max(value), 0) + 1 FROM counters WHERE key='generation'").fetchone()[0]
-    conn.executemany("UPDATE files SET edges_gen=? WHERE rel_path=?", [(generation, p) for p in file_list])
+    insert_edges(conn, edges)
+    stamp_edges(conn, file_list)
 
 
 def _affected(conn: sqlite3.Connection, scope: tuple[list[str], list[str], list[str]]) -> tuple[list[tuple], list[str]]:  # type: ignore[type-arg]
@@ -106,13 +109,10 @@ def _affected(conn: sqlite3.Connection, scope: tuple[list[str], list[str], list[
     touched = sorted(set(redo_into))
     paths = set(changed)
     if touched:  # (an empty IN-list placeholder would match every unresolved row's '' path)
-        marks = ",".join("?" * len(touched))
-        paths |= {
-            r[0] for r in conn.execute(f"SELECT DISTINCT rel_path FROM xrefs WHERE target_path IN ({marks})", touched)
-        }
+        paths |= paths_referring_into(conn, touched)
     if dirty:
-        all_rows = conn.execute("SELECT rel_path, ref_type, target FROM xrefs").fetchall()
-        module_of = dict(conn.execute("SELECT rel_path, module FROM files").fetchall())
+        all_rows = xref_targets(conn)
+        module_of = modules_by_path(conn)
         known = set(module_of.values()) | set(dirty)
         affected = set(dirty)
 
@@ -138,11 +138,7 @@ def _affected(conn: sqlite3.Connection, scope: tuple[list[str], list[str], list[
     rows: list[tuple] = []  # type: ignore[type-arg]
     for i in range(0, len(ordered), 400):
         part = ordered[i : i + 400]
-        rows += conn.execute(
-            f"SELECT id, rel_path, line, ref_type, target, scope FROM xrefs"
-            f" WHERE rel_path IN ({','.join('?' * len(part))})",
-            part,
-        ).fetchall()
+        rows += xref_sites(conn, part)
     return rows, ordered
 
 
@@ -153,22 +149,14 @@ def _structural_edges(
     out: list[tuple[str, str, str, str, int, int]] = []
     wanted = set(paths)
     if full:
-        rows = conn.execute(
-            "SELECT scope, name, kind, line, rel_path FROM bindings"
-            " WHERE kind IN ('class', 'function', 'value', 'alias')"
-        ).fetchall()
+        rows = declaration_rows(conn)
     else:
         rows = []
         for i in range(0, len(paths), 400):
             part = paths[i : i + 400]
-            rows += conn.execute(
-                "SELECT scope, name, kind, line, rel_path FROM bindings"
-                " WHERE kind IN ('class', 'function', 'value', 'alias')"
-                f" AND rel_path IN ({','.join('?' * len(part))})",
-                part,
-            ).fetchall()
+            rows += declaration_rows(conn, part)
     src = table.src
-    classes = {q for (q,) in conn.execute("SELECT qualname FROM classes")}
+    classes = class_qualnames(conn)
     for scope, name, kind, line, rel in rows:
         if rel not in wanted:
             continue
