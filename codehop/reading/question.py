@@ -641,6 +641,7 @@ class SubjectFinder:
                         or t.low in VOCABULARY
                         or len(t.low) < 3
                         or t.low in modules_top
+                        or self._in_compound(tokens, t, self.members(cls))
                     ):
                         continue
                     tried += 1
@@ -966,6 +967,8 @@ class SubjectFinder:
                 if t.index not in resolved and "." in head and head.rpartition(".")[2] != owner_last:
                     continue  # `url._uri_reference.copy_with`: a member of an attribute's value (sites decide)
             if name in members:
+                if not (t.code or t.call) and self._in_compound(tokens, t, members):
+                    continue
                 (strong if t.code or t.call else weak).append((t, name))
         # a word that is also a question word ("is label set on ...") ranks after a word that is only a name
         weak.sort(
@@ -973,20 +976,49 @@ class SubjectFinder:
         )
         if not weak:
             # a name of several words, each in the question ("the default base style" -> base_style)
-            present = {t.low: t for t in tokens if t.word}
+            # (the class's own mention is not one of those words: "the read timeout of a Timeout")
+            present: dict[str, list[int]] = {}
+            for t in tokens:
+                if t.word and t.index != ot.index:
+                    present.setdefault(t.low, []).append(t.index)
             best: tuple[int, int, Token, str] | None = None
             for name in members:
                 parts = [p for p in name.lower().split("_") if p]
                 if len(parts) < 2 or not all(p in present for p in parts):
                     continue
-                idx = [present[p].index for p in parts]
+                # each part at its mention nearest the first part's
+                head = present[parts[0]][0]
+                idx = [min(present[p], key=lambda i: abs(i - head)) for p in parts]
                 span = max(idx) - min(idx)
                 key = (span, min(idx))
                 if best is None or key < best[:2]:
-                    best = (span, min(idx), present[parts[0]], name)
+                    best = (span, min(idx), tokens[head], name)
             if best is not None and best[0] <= 2 * len(best[3].split("_")):
                 weak.append((best[2], best[3]))
         return strong, weak
+
+    def _in_compound(self, tokens: list[Token], t: Token, members: dict[str, Binding]) -> bool:
+        """A plain word that is half of a compound naming something else of the class: "a status code"
+        names `status_code` (a parameter of `Retry.is_retry`), not the member `status`."""
+        names: set[str] = set()
+        for nb in (t.index - 1, t.index + 1):
+            if not 0 <= nb < len(tokens):
+                continue
+            other = tokens[nb]
+            if not other.word or other.low in STOP or other.index == t.index:
+                continue
+            first, second = (other.low, t.low) if nb < t.index else (t.low, other.low)
+            names.update(f"{first}_{s}" for s in {second, second.removesuffix("s")})
+        if not names:
+            return False
+        if names & members.keys():
+            return True
+        for name, b in members.items():
+            if b.kind is BindingKind.FUNCTION and names & {
+                p.name for p in self.callable_parameters(f"{b.scope}.{name}")
+            }:
+                return True
+        return False
 
     def _operations(
         self, tokens: list[Token], words: list[str], owner_idx: set[int], members: dict[str, Binding], cls: str = ""
