@@ -987,12 +987,12 @@ class SubjectFinder:
                 if len(parts) < 2 or not all(p in present for p in parts):
                     continue
                 # each part at its mention nearest the first part's
-                head = present[parts[0]][0]
-                idx = [min(present[p], key=lambda i: abs(i - head)) for p in parts]
+                at = present[parts[0]][0]
+                idx = [min(present[p], key=lambda i, at=at: abs(i - at)) for p in parts]
                 span = max(idx) - min(idx)
                 key = (span, min(idx))
                 if best is None or key < best[:2]:
-                    best = (span, min(idx), tokens[head], name)
+                    best = (span, min(idx), tokens[at], name)
             if best is not None and best[0] <= 2 * len(best[3].split("_")):
                 weak.append((best[2], best[3]))
         return strong, weak
