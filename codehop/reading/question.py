@@ -988,7 +988,7 @@ class SubjectFinder:
                     continue
                 # each part at its mention nearest the first part's
                 at = present[parts[0]][0]
-                idx = [min(present[p], key=lambda i, at=at: abs(i - at)) for p in parts]
+                idx = [_nearest(present[p], at) for p in parts]
                 span = max(idx) - min(idx)
                 key = (span, min(idx))
                 if best is None or key < best[:2]:
@@ -1168,6 +1168,10 @@ def _async_variant(name: str, members: dict[str, Binding], is_async: bool) -> st
         if cand in members:
             return cand
     return name
+
+
+def _nearest(positions: list[int], at: int) -> int:
+    return min(positions, key=lambda i: abs(i - at))
 
 
 def _order(subjects: list[Subject]) -> list[Subject]:
