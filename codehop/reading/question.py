@@ -378,7 +378,7 @@ class SubjectFinder:
         """Subjects of the question, most specific first."""
         return list(self.read(question).subjects)
 
-    def read(self, question: str) -> Reading:
+    def read(self, question: str, *, respelt: bool = False) -> Reading:
         self._memo = {}
         tokens = tokenize(question)
         words = [t.low for t in tokens]
@@ -613,6 +613,14 @@ class SubjectFinder:
                     subjects[:] = [s for s in subjects if s.dotted != f"{cls}.{p.name}"]
                     subjects.insert(0, Subject(dotted=init[0], mentions=(mention, t.text), parameter=p))
                     found = True
+                    # the parameter's words are not also a data-model operation ("the pool size": not `len`)
+                    param_words = set(p.name.lower().split("_"))
+                    for op_match, names, missing in choice[2] if choice is not None else ():
+                        if any(tokens[i].low in param_words for i in range(op_match.start, op_match.end)):
+                            absent = [a for a in absent if not (a.owner == cls and a.member == missing)]
+                            subjects[:] = [s for s in subjects if s.dotted not in {f"{cls}.{n}" for n in names}]
+                            if op_match.operation.name in operations:
+                                operations.remove(op_match.operation.name)
                     # `param=None` filled in from a class attribute by convention (`default_<param>`)
                     conventional = f"default_{p.name}"
                     if p.default in ("None", "") and conventional in self.members(cls):
@@ -814,6 +822,23 @@ class SubjectFinder:
         # a name spelt as words ("the default user agent" -> `USER_AGENT`, "cookie jar" -> `CookieJar`)
         if not subjects and not absent and not owners:
             content = [t for t in tokens if t.word and "." not in t.text and t.low not in STOP]
+            # a class spelt as words is read as if its name were written: its members, its constructor's
+            # parameters, and the words nothing explains, as for any class the question names
+            for size in (3, 2):
+                for k in range(len(content) - size + 1):
+                    run = content[k : k + size]
+                    if respelt or looked >= MAX_NAMES or run[-1].index - run[0].index != size - 1:
+                        continue
+                    spelt = "".join(t.low.capitalize() for t in run)
+                    if spelt in seen or all(t.low in VOCABULARY for t in run):
+                        continue
+                    looked += 1
+                    seen[spelt] = cands = self.candidates(spelt, hints, module_ctx, wordset)
+                    if cands and self._is_class(cands[0]):
+                        words_run = r"\W+".join(re.escape(t.text) for t in run)
+                        again = re.sub(rf"\b{words_run}\b", spelt, question, count=1, flags=re.I)
+                        if again != question:
+                            return self.read(again, respelt=True)
             for size in (3, 2):
                 for k in range(len(content) - size + 1):
                     run = content[k : k + size]
