@@ -474,7 +474,7 @@ class Answer:
     pending: tuple[PendingReference, ...]
     context: tuple[ContextItem, ...]
     hops: tuple[Hop, ...]
-    stats: Stats = field(default_factory=lambda: Stats())
+    stats: Stats = field(default_factory=Stats)
     stopped_by: StopReason = StopReason.NONE  # which bound ended a give-up
 
     def to_dict(self) -> dict[str, Any]:

@@ -34,6 +34,7 @@ subject, lookup, stdlib.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from codehop.kernel.records import Binding, BindingKind
