@@ -27,7 +27,7 @@ from codehop.index.store import (
     xref_targets,
 )
 from codehop.index.symbols import SymbolTable
-from codehop.kernel.records import BindingKind, Provenance, RefType
+from codehop.kernel.records import BindingKind, RefType
 
 EDGE_TYPE = {
     RefType.IMPORT: "imports",
@@ -73,7 +73,7 @@ def resolve_static(
             if res is None:
                 hit = ("", 0, "", "")
             elif res.is_external:
-                hit = ("", 0, Provenance.EXTERNAL, res.external)
+                hit = ("", 0, "external", res.external)
             else:
                 hit = (res.target.rel_path, res.target.line, "symbol_table", res.target.qualname)
             memo[target] = hit
