@@ -242,7 +242,7 @@ class App:
 
     def navigation_answerer(self) -> Callable[[str, int], Answer | None]:
         """Navigation questions ("what calls X") answered from the dependents engine."""
-        from codehop.answer.navanswer import NavigationAnswerer
+        from codehop.answer.navquestion import NavigationAnswerer
 
         return NavigationAnswerer(self.store, self.table, self.dependents_finder()).answer
 
