@@ -24,6 +24,11 @@ walked every relation the question needs and reports nothing cut or hidden (dyna
 unresolved sites named like the subject, a value passed around that may be called later, the
 budget); otherwise `partial` with the reason. May import: dependents, records, retrieval,
 excerpt (declaration_chunk, fit), store, symbols, stdlib.
+
+Why this module is over 500 lines: it holds the two halves above, reading (the clause shapes
+and the `RELATIONS` table they are written against, most of the file) and answering
+(`NavigationAnswerer`, about 200 lines). That is its seam: answering can move to its own module
+once the edge-name map it uses is one (issue 18 item 5, in progress beside this), not before.
 """
 
 from __future__ import annotations
