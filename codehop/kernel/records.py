@@ -76,6 +76,7 @@ class StepNote(StrEnum):
     GOTO = "goto"  # Jedi
     DEFINITION = "definition"  # a language server's textDocument/definition
     CACHED = "cached"  # the xref row a previous loop wrote
+    BRIDGED = "bridged"  # an installed package's row, written when the package was indexed
 
 
 class FailureKind(StrEnum):
