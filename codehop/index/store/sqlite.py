@@ -1,25 +1,29 @@
-"""SQLite store: chunks + FTS5, symbol tables, cross-references, graph edges, counters.
+"""`SqliteStore`: one index file read through per-thread connections, one read snapshot per
+query, rows handed out as records (`Chunk`, `Binding`, `XRef`, `Edge`, `Declaration`, ...),
+installed packages' indexes mounted into it, and the query's one write (`record_query`) after
+its snapshot.
 
-Owns every SQL statement in codehop. One file, `<index_dir>/index.db`, WAL
-mode; a schema version is checked on open. May import: records, errors,
-stdlib (sqlite3).
+Why this module is over 500 lines: `SqliteStore` is one object whose reads share its state, the
+per-thread connection and snapshot, the memo keyed by index version, and the mounts (any read
+that takes a path, a chunk id or a dotted name may be served by an installed package's index);
+spread over mixins, each file would hold part of one object. The indexer's SQL is `write.py`.
+
+May import: records, errors, schema, write, stdlib (sqlite3).
 """
 
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
 import threading
-import time
-import urllib.parse
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from codehop.kernel.errors import IndexSchemaError
+from codehop.index.store.schema import check_schema, connect
+from codehop.index.store.write import remember_landing
 from codehop.kernel.records import (
     Binding,
     BindingKind,
@@ -36,55 +40,6 @@ from codehop.kernel.records import (
     StarImport,
     XRef,
 )
-from codehop.kernel.words import index_words
-
-SCHEMA_VERSION = 10  # 10: bindings under `if __name__ == "__main__":` are not module bindings
-
-_SCHEMA = """
-CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE files (
-    rel_path TEXT PRIMARY KEY, hash TEXT NOT NULL, size INTEGER NOT NULL,
-    mtime_ns INTEGER NOT NULL, module TEXT NOT NULL, is_package INTEGER NOT NULL,
-    all_names TEXT, has_error INTEGER NOT NULL DEFAULT 0, edges_gen INTEGER NOT NULL DEFAULT 0);
-CREATE INDEX files_module ON files(module);
-CREATE TABLE chunks (
-    id INTEGER PRIMARY KEY, rel_path TEXT NOT NULL, start_line INTEGER NOT NULL,
-    end_line INTEGER NOT NULL, kind TEXT NOT NULL, qualname TEXT NOT NULL, name TEXT NOT NULL,
-    signature TEXT NOT NULL, docstring TEXT NOT NULL, text TEXT NOT NULL);
-CREATE INDEX chunks_path ON chunks(rel_path, start_line);
-CREATE INDEX chunks_qualname ON chunks(qualname);
-CREATE VIRTUAL TABLE chunks_fts USING fts5(
-    name, qualname, words, tokenize = 'unicode61');
-CREATE VIRTUAL TABLE chunks_vocab USING fts5vocab(chunks_fts, row);
-CREATE TABLE bindings (
-    scope TEXT NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL, rel_path TEXT NOT NULL,
-    line INTEGER NOT NULL, col INTEGER NOT NULL, end_line INTEGER NOT NULL,
-    target TEXT NOT NULL, value TEXT NOT NULL);
-CREATE INDEX bindings_scope ON bindings(scope, name);
-CREATE INDEX bindings_name ON bindings(name);
-CREATE INDEX bindings_path ON bindings(rel_path);
-CREATE TABLE classes (
-    qualname TEXT NOT NULL, rel_path TEXT NOT NULL, line INTEGER NOT NULL, bases TEXT NOT NULL);
-CREATE INDEX classes_qualname ON classes(qualname);
-CREATE INDEX classes_path ON classes(rel_path);
-CREATE TABLE stars (module TEXT NOT NULL, target TEXT NOT NULL, line INTEGER NOT NULL,
-    rel_path TEXT NOT NULL);
-CREATE INDEX stars_module ON stars(module);
-CREATE TABLE xrefs (
-    id INTEGER PRIMARY KEY, rel_path TEXT NOT NULL, line INTEGER NOT NULL, col INTEGER NOT NULL,
-    anchor_text TEXT NOT NULL, ref_type TEXT NOT NULL, target TEXT NOT NULL, scope TEXT NOT NULL,
-    target_path TEXT NOT NULL DEFAULT '', target_line INTEGER NOT NULL DEFAULT 0,
-    provenance TEXT NOT NULL DEFAULT '');
-CREATE INDEX xrefs_site ON xrefs(rel_path, line);
-CREATE INDEX xrefs_target_path ON xrefs(target_path);
-CREATE TABLE edges (
-    src TEXT NOT NULL, dst TEXT NOT NULL, type TEXT NOT NULL, rel_path TEXT NOT NULL,
-    line INTEGER NOT NULL, resolved INTEGER NOT NULL);
-CREATE INDEX edges_path ON edges(rel_path);
-CREATE INDEX edges_src ON edges(src);
-CREATE INDEX edges_dst ON edges(dst);
-CREATE TABLE counters (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
-"""
 
 
 def _chunk(row: sqlite3.Row | tuple) -> Chunk:  # type: ignore[type-arg]
@@ -104,6 +59,8 @@ def _chunk(row: sqlite3.Row | tuple) -> Chunk:  # type: ignore[type-arg]
 
 
 _KINDS = {k.value: k for k in BindingKind}  # a dict lookup is several times cheaper than BindingKind(v)
+
+
 _PROVENANCE = {p.value: p for p in Provenance}
 
 
@@ -122,7 +79,11 @@ def _binding(row: tuple) -> Binding:  # type: ignore[type-arg]
 
 
 _CHUNK_COLS = "id, rel_path, start_line, end_line, kind, qualname, name, signature, docstring, text"
+
+
 _BINDING_COLS = "scope, name, kind, rel_path, line, col, end_line, target, value"
+
+
 _XREF_COLS = "rel_path, line, col, anchor_text, ref_type, target, scope, target_path, target_line, provenance"
 
 
@@ -150,62 +111,6 @@ _EDGE_COLS = "src, dst, type, rel_path, line, resolved"
 
 def _edge(row: tuple) -> Edge:  # type: ignore[type-arg]
     return Edge(src=row[0], dst=row[1], type=row[2], rel_path=row[3], line=row[4], resolved=bool(row[5]))
-
-
-def connect(path: Path, *, fast_unsafe: bool = False, read_only: bool | None = None) -> sqlite3.Connection:
-    """`read_only`: open for reading only (None: when the file or its folder is not writable)."""
-    if not fast_unsafe and (read_only if read_only is not None else not_writable(path)):
-        return _connect_read_only(path)
-    conn = sqlite3.connect(str(path), timeout=30.0, isolation_level=None, check_same_thread=False)
-    if fast_unsafe:
-        conn.execute("PRAGMA journal_mode=OFF")
-        conn.execute("PRAGMA synchronous=OFF")
-    else:
-        conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute("PRAGMA synchronous=NORMAL")
-    conn.execute("PRAGMA busy_timeout=30000")
-    return conn
-
-
-def not_writable(path: Path) -> bool:
-    """Is the index file (or its folder, where SQLite keeps the WAL) not writable by us?"""
-    return path.exists() and not (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK))
-
-
-def _connect_read_only(path: Path) -> sqlite3.Connection:
-    # a WAL database in a folder we cannot write has no `-shm` to share: SQLite reads it only as
-    # immutable (nobody writes it meanwhile: no one can, through us); every write fails, and a
-    # query's one write (`record_query`) is skipped
-    uri = "file:" + urllib.parse.quote(str(path.resolve())) + "?immutable=1"
-    return sqlite3.connect(uri, uri=True, timeout=30.0, isolation_level=None, check_same_thread=False)
-
-
-_INDEX_LINES = tuple(line for line in _SCHEMA.splitlines() if line.startswith("CREATE INDEX"))
-
-
-def create_schema(conn: sqlite3.Connection, *, indexes: bool = True) -> None:
-    """The tables (and, unless a bulk build adds them after loading, their indexes)."""
-    tables = "\n".join(line for line in _SCHEMA.splitlines() if not line.startswith("CREATE INDEX"))
-    conn.executescript(tables)
-    if indexes:
-        create_indexes(conn)
-    conn.execute("INSERT INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
-
-
-def create_indexes(conn: sqlite3.Connection) -> None:
-    """Indexes built once over loaded tables cost less than kept up row by row."""
-    for line in _INDEX_LINES:
-        conn.execute(line.rstrip(";"))
-
-
-def check_schema(conn: sqlite3.Connection) -> None:
-    """Raise IndexSchemaError unless this is a codehop index of our version."""
-    try:
-        row = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
-    except sqlite3.DatabaseError as exc:
-        raise IndexSchemaError(f"not a codehop index: {exc}") from exc
-    if row is None or row[0] != str(SCHEMA_VERSION):
-        raise IndexSchemaError(f"index schema {row[0] if row else '?'} != {SCHEMA_VERSION}")
 
 
 class WriteInSnapshotError(RuntimeError):
@@ -762,7 +667,7 @@ class SqliteStore:
                     log.counters,
                 )
                 for site in log.landings:
-                    _remember(conn, site)
+                    remember_landing(conn, site)
         except sqlite3.OperationalError:  # read-only, locked, busy
             return False
         return True
@@ -910,282 +815,3 @@ class Mount:
 
     def binding(self, b: Binding) -> Binding:
         return replace(b, rel_path=f"{self.root}/{b.rel_path}")
-
-
-def write_file_rows(
-    conn: sqlite3.Connection,
-    files: Sequence[tuple],  # type: ignore[type-arg]
-    hashes: dict[str, str],
-    stats: dict[str, tuple[int, int]],
-) -> None:
-    """Insert everything for freshly parsed files (`FileFacts.rows()`; callers delete old rows first)."""
-    file_rows: list[tuple[Any, ...]] = []
-    chunk_rows: list[tuple[Any, ...]] = []
-    fts_rows: list[tuple[Any, ...]] = []
-    binding_rows: list[tuple[Any, ...]] = []
-    class_rows: list[tuple[Any, ...]] = []
-    star_rows: list[tuple[Any, ...]] = []
-    xref_rows: list[tuple[Any, ...]] = []
-    next_id = (conn.execute("SELECT coalesce(max(id), 0) FROM chunks").fetchone()[0]) + 1
-    for rel, module, is_package, all_names, has_error, chunks, bindings, classes, stars, xrefs in files:
-        size, mtime = stats[rel]
-        file_rows.append(
-            (
-                rel,
-                hashes[rel],
-                size,
-                mtime,
-                module,
-                int(is_package),
-                json.dumps(all_names) if all_names is not None else None,
-                int(has_error),
-            )
-        )
-        path_words = index_words(rel)
-        for c in chunks:
-            chunk_rows.append((next_id, *c[:9]))
-            fts_rows.append((next_id, c[5], c[4].replace(".", " "), f"{path_words} {c[9]}"))
-            next_id += 1
-        binding_rows.extend(bindings)
-        class_rows.extend((q, r, line, json.dumps(bases)) for q, r, line, bases in classes)
-        star_rows.extend((module, target, line, rel) for target, line in stars)
-        xref_rows.extend(xrefs)
-    conn.executemany("INSERT OR REPLACE INTO files VALUES (?,?,?,?,?,?,?,?,0)", file_rows)
-    conn.executemany("INSERT INTO chunks VALUES (?,?,?,?,?,?,?,?,?,?)", chunk_rows)
-    conn.executemany("INSERT INTO chunks_fts (rowid, name, qualname, words) VALUES (?,?,?,?)", fts_rows)
-    conn.executemany("INSERT INTO bindings VALUES (?,?,?,?,?,?,?,?,?)", binding_rows)
-    conn.executemany("INSERT INTO classes VALUES (?,?,?,?)", class_rows)
-    conn.executemany("INSERT INTO stars VALUES (?,?,?,?)", star_rows)
-    conn.executemany(
-        "INSERT INTO xrefs (rel_path, line, col, anchor_text, ref_type, target, scope) VALUES (?,?,?,?,?,?,?)",
-        xref_rows,
-    )
-
-
-def delete_files(conn: sqlite3.Connection, rel_paths: Iterable[str]) -> None:
-    for rel in rel_paths:
-        conn.execute("DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE rel_path=?)", (rel,))
-        for table in ("chunks", "bindings", "classes", "stars", "xrefs", "edges", "files"):
-            conn.execute(f"DELETE FROM {table} WHERE rel_path=?", (rel,))
-
-
-def bump_generation(conn: sqlite3.Connection) -> None:
-    conn.execute("INSERT INTO counters VALUES ('generation', 1) ON CONFLICT(key) DO UPDATE SET value = value + 1")
-    conn.execute(
-        "INSERT INTO meta VALUES ('updated_at', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-        (str(time.time()),),
-    )
-
-
-# ---- index-time reads and writes, inside the indexer's transaction (rows stay tuples: bulk) ----
-def enable_wal(conn: sqlite3.Connection) -> None:
-    conn.execute("PRAGMA journal_mode=WAL")
-
-
-def touch_file(conn: sqlite3.Connection, rel_path: str, size: int, mtime_ns: int) -> None:
-    """A file whose content did not change: only its stat moved."""
-    conn.execute("UPDATE files SET size=?, mtime_ns=? WHERE rel_path=?", (size, mtime_ns, rel_path))
-
-
-def file_interface(conn: sqlite3.Connection, rel_path: str) -> tuple[str, frozenset[tuple[str, ...]]]:
-    """(module, what it binds): names, kinds and targets of its bindings, its classes' bases
-    (as stored: JSON), its star imports."""
-    row = conn.execute("SELECT module FROM files WHERE rel_path=?", (rel_path,)).fetchone()
-    names = {
-        tuple(r) for r in conn.execute("SELECT scope, name, kind, target FROM bindings WHERE rel_path=?", (rel_path,))
-    }
-    names |= {
-        ("class", q, b) for q, b in conn.execute("SELECT qualname, bases FROM classes WHERE rel_path=?", (rel_path,))
-    }
-    names |= {("star", t) for (t,) in conn.execute("SELECT target FROM stars WHERE rel_path=?", (rel_path,))}
-    return (row[0] if row else "", frozenset(names))
-
-
-def binding_lines(conn: sqlite3.Connection, rel_path: str) -> list[tuple[str, str, int]]:
-    """(scope, name, line) of each binding in a file, in line order."""
-    return list(
-        conn.execute("SELECT scope, name, line FROM bindings WHERE rel_path=? ORDER BY line", (rel_path,))
-    )
-
-
-def shift_targets(conn: sqlite3.Connection, rel_path: str, lines: dict[int, int]) -> None:
-    """References into `rel_path` follow its declarations from old to new lines (negated first,
-    so a line that moves onto another's old line is not moved twice)."""
-    conn.executemany(
-        "UPDATE xrefs SET target_line=? WHERE target_path=? AND target_line=?",
-        [(-new, rel_path, old) for old, new in lines.items()],
-    )
-    conn.execute("UPDATE xrefs SET target_line=-target_line WHERE target_path=? AND target_line<0", (rel_path,))
-
-
-_SITE_COLS = "id, rel_path, line, ref_type, target, scope"
-
-
-def xref_sites(conn: sqlite3.Connection, rel_paths: Sequence[str] | None = None) -> list[tuple[Any, ...]]:
-    """(id, rel_path, line, ref_type, target, scope) of every xref row, or of those in `rel_paths`."""
-    if rel_paths is None:
-        return conn.execute(f"SELECT {_SITE_COLS} FROM xrefs").fetchall()
-    return conn.execute(
-        f"SELECT {_SITE_COLS} FROM xrefs WHERE rel_path IN ({','.join('?' * len(rel_paths))})", list(rel_paths)
-    ).fetchall()
-
-
-def insert_resolved_xrefs(conn: sqlite3.Connection, rows: Iterable[tuple[Any, ...]]) -> None:
-    """Rows of (rel_path, line, col, anchor_text, ref_type, target, scope, target_path, target_line,
-    provenance)."""
-    conn.executemany(
-        "INSERT INTO xrefs (rel_path, line, col, anchor_text, ref_type, target, scope, target_path,"
-        " target_line, provenance) VALUES (?,?,?,?,?,?,?,?,?,?)",
-        rows,
-    )
-
-
-def set_xref_targets(conn: sqlite3.Connection, updates: Iterable[tuple[str, int, str, int]]) -> None:
-    """(target_path, target_line, provenance, id) per row."""
-    conn.executemany("UPDATE xrefs SET target_path=?, target_line=?, provenance=? WHERE id=?", updates)
-
-
-def delete_edges(conn: sqlite3.Connection, rel_paths: Sequence[str] | None) -> list[str]:
-    """Drop the edges of `rel_paths` (None: every file); returns the paths whose edges are redone."""
-    if rel_paths is None:
-        conn.execute("DELETE FROM edges")
-        return [r[0] for r in conn.execute("SELECT rel_path FROM files")]
-    conn.executemany("DELETE FROM edges WHERE rel_path=?", [(p,) for p in rel_paths])
-    return list(rel_paths)
-
-
-def insert_edges(conn: sqlite3.Connection, edges: Iterable[tuple[str, str, str, str, int, int]]) -> None:
-    """(src, dst, type, rel_path, line, resolved) per edge."""
-    conn.executemany("INSERT INTO edges VALUES (?,?,?,?,?,?)", edges)
-
-
-def stamp_edges(conn: sqlite3.Connection, rel_paths: Sequence[str]) -> None:
-    """The files whose edges were rewritten carry the generation about to be committed."""
-    generation = conn.execute("SELECT coalesce(max(value), 0) + 1 FROM counters WHERE key='generation'").fetchone()[0]
-    conn.executemany("UPDATE files SET edges_gen=? WHERE rel_path=?", [(generation, p) for p in rel_paths])
-
-
-def paths_referring_into(conn: sqlite3.Connection, target_paths: Sequence[str]) -> set[str]:
-    """Files holding a reference resolved into one of `target_paths`."""
-    marks = ",".join("?" * len(target_paths))
-    return {
-        r[0]
-        for r in conn.execute(f"SELECT DISTINCT rel_path FROM xrefs WHERE target_path IN ({marks})", list(target_paths))
-    }
-
-
-def xref_targets(conn: sqlite3.Connection) -> list[tuple[str, str, str]]:
-    """(rel_path, ref_type, target) of every xref row."""
-    return conn.execute("SELECT rel_path, ref_type, target FROM xrefs").fetchall()
-
-
-def modules_by_path(conn: sqlite3.Connection) -> dict[str, str]:
-    return dict(conn.execute("SELECT rel_path, module FROM files").fetchall())
-
-
-def declaration_rows(conn: sqlite3.Connection, rel_paths: Sequence[str] | None = None) -> list[tuple[Any, ...]]:
-    """(scope, name, kind, line, rel_path) of class, function and value bindings (of `rel_paths`)."""
-    sql = "SELECT scope, name, kind, line, rel_path FROM bindings WHERE kind IN ('class', 'function', 'value', 'alias')"
-    if rel_paths is None:
-        return conn.execute(sql).fetchall()
-    return conn.execute(sql + f" AND rel_path IN ({','.join('?' * len(rel_paths))})", list(rel_paths)).fetchall()
-
-
-def class_qualnames(conn: sqlite3.Connection) -> set[str]:
-    return {q for (q,) in conn.execute("SELECT qualname FROM classes")}
-
-
-def add_to_counter(conn: sqlite3.Connection, key: str, by: int = 1) -> None:
-    conn.execute(
-        "INSERT INTO counters VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = value + excluded.value", (key, by)
-    )
-
-
-def _remember(conn: sqlite3.Connection, site: XRef) -> None:
-    """A loop-time landing for a site: fill its row, or add one for a site the indexer left
-    without a row (an attribute reached by inference), so the next query reads it."""
-    prov = str(site.provenance or "")
-    cur = conn.execute(
-        "UPDATE xrefs SET target_path=?, target_line=?, provenance=?"
-        " WHERE rel_path=? AND line=? AND anchor_text=? AND target_path=''",
-        (site.target_path, site.target_line, prov, site.rel_path, site.line, site.anchor_text),
-    )
-    if cur.rowcount:
-        return
-    here = conn.execute(
-        "SELECT 1 FROM xrefs WHERE rel_path=? AND line=? AND anchor_text=?", (site.rel_path, site.line, site.anchor_text)
-    ).fetchone()
-    if here is None:
-        conn.execute(
-            "INSERT INTO xrefs (rel_path, line, col, anchor_text, ref_type, target, scope,"
-            " target_path, target_line, provenance) VALUES (?,?,?,?,?,?,?,?,?,?)",
-            (
-                site.rel_path,
-                site.line,
-                site.col,
-                site.anchor_text,
-                str(site.ref_type),
-                site.target,
-                site.scope,
-                site.target_path,
-                site.target_line,
-                prov,
-            ),
-        )
-
-
-def move_aside(path: Path, reason: str) -> Path:
-    """Keep a bad index (and its WAL) next to the new one; never delete silently."""
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    aside = path.with_name(f"{path.name}.{reason}-{stamp}")
-    for suffix in ("", "-wal", "-shm"):
-        src = Path(str(path) + suffix)
-        if src.exists():
-            os.replace(src, Path(str(aside) + suffix))
-    return aside
-
-
-_SQLITE_MAGIC = b"SQLite format 3\x00"
-
-
-def damage(path: Path) -> str | None:
-    """Why the index file at `path` is damaged, or None when it looks sound: the header and the
-    size first (free), then the schema and `PRAGMA quick_check` (reads every page once).
-    A database that is only busy (locked by a writer) is not damaged. Reading the header opens
-    and closes the file, which drops this process's SQLite POSIX locks on it: call it before the
-    process opens the index, or when the index is about to be moved aside anyway."""
-    try:
-        size = path.stat().st_size
-        with open(path, "rb") as fh:
-            header = fh.read(100)
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        return f"cannot read it ({exc.strerror})"
-    if size == 0:
-        return None  # SQLite's own empty database: nothing to lose, check_schema decides
-    if len(header) < 100 or not header.startswith(_SQLITE_MAGIC):
-        return "not an SQLite file (bad header)"
-    page_size = int.from_bytes(header[16:18], "big")
-    page_size = 65536 if page_size == 1 else page_size
-    if page_size < 512 or page_size & (page_size - 1) or size % page_size:
-        return f"size {size} is not a whole number of {page_size}-byte pages"
-    try:
-        conn = connect(path)
-        try:
-            check_schema(conn)
-            rows = [r[0] for r in conn.execute("PRAGMA quick_check(5)")]
-        finally:
-            conn.close()
-    except IndexSchemaError as exc:
-        return exc.message
-    except sqlite3.OperationalError as exc:
-        if "locked" in str(exc) or "busy" in str(exc):
-            return None
-        return str(exc)
-    except sqlite3.DatabaseError as exc:
-        return str(exc)
-    if rows != ["ok"]:
-        detail = "; ".join(line for r in rows for line in str(r).splitlines() if not line.startswith("***"))
-        return "quick_check: " + detail[:200]
-    return None

@@ -1,0 +1,177 @@
+"""The index file: its schema (tables, indexes, version), opening it (WAL; read-only when the
+file or its folder cannot be written), and telling a damaged file from a busy one.
+
+May import: errors, stdlib (sqlite3).
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import time
+import urllib.parse
+from pathlib import Path
+
+from codehop.kernel.errors import IndexSchemaError
+
+SCHEMA_VERSION = 10  # 10: bindings under `if __name__ == "__main__":` are not module bindings
+
+
+_SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE files (
+    rel_path TEXT PRIMARY KEY, hash TEXT NOT NULL, size INTEGER NOT NULL,
+    mtime_ns INTEGER NOT NULL, module TEXT NOT NULL, is_package INTEGER NOT NULL,
+    all_names TEXT, has_error INTEGER NOT NULL DEFAULT 0, edges_gen INTEGER NOT NULL DEFAULT 0);
+CREATE INDEX files_module ON files(module);
+CREATE TABLE chunks (
+    id INTEGER PRIMARY KEY, rel_path TEXT NOT NULL, start_line INTEGER NOT NULL,
+    end_line INTEGER NOT NULL, kind TEXT NOT NULL, qualname TEXT NOT NULL, name TEXT NOT NULL,
+    signature TEXT NOT NULL, docstring TEXT NOT NULL, text TEXT NOT NULL);
+CREATE INDEX chunks_path ON chunks(rel_path, start_line);
+CREATE INDEX chunks_qualname ON chunks(qualname);
+CREATE VIRTUAL TABLE chunks_fts USING fts5(
+    name, qualname, words, tokenize = 'unicode61');
+CREATE VIRTUAL TABLE chunks_vocab USING fts5vocab(chunks_fts, row);
+CREATE TABLE bindings (
+    scope TEXT NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL, rel_path TEXT NOT NULL,
+    line INTEGER NOT NULL, col INTEGER NOT NULL, end_line INTEGER NOT NULL,
+    target TEXT NOT NULL, value TEXT NOT NULL);
+CREATE INDEX bindings_scope ON bindings(scope, name);
+CREATE INDEX bindings_name ON bindings(name);
+CREATE INDEX bindings_path ON bindings(rel_path);
+CREATE TABLE classes (
+    qualname TEXT NOT NULL, rel_path TEXT NOT NULL, line INTEGER NOT NULL, bases TEXT NOT NULL);
+CREATE INDEX classes_qualname ON classes(qualname);
+CREATE INDEX classes_path ON classes(rel_path);
+CREATE TABLE stars (module TEXT NOT NULL, target TEXT NOT NULL, line INTEGER NOT NULL,
+    rel_path TEXT NOT NULL);
+CREATE INDEX stars_module ON stars(module);
+CREATE TABLE xrefs (
+    id INTEGER PRIMARY KEY, rel_path TEXT NOT NULL, line INTEGER NOT NULL, col INTEGER NOT NULL,
+    anchor_text TEXT NOT NULL, ref_type TEXT NOT NULL, target TEXT NOT NULL, scope TEXT NOT NULL,
+    target_path TEXT NOT NULL DEFAULT '', target_line INTEGER NOT NULL DEFAULT 0,
+    provenance TEXT NOT NULL DEFAULT '');
+CREATE INDEX xrefs_site ON xrefs(rel_path, line);
+CREATE INDEX xrefs_target_path ON xrefs(target_path);
+CREATE TABLE edges (
+    src TEXT NOT NULL, dst TEXT NOT NULL, type TEXT NOT NULL, rel_path TEXT NOT NULL,
+    line INTEGER NOT NULL, resolved INTEGER NOT NULL);
+CREATE INDEX edges_path ON edges(rel_path);
+CREATE INDEX edges_src ON edges(src);
+CREATE INDEX edges_dst ON edges(dst);
+CREATE TABLE counters (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
+"""
+
+
+def connect(path: Path, *, fast_unsafe: bool = False, read_only: bool | None = None) -> sqlite3.Connection:
+    """`read_only`: open for reading only (None: when the file or its folder is not writable)."""
+    if not fast_unsafe and (read_only if read_only is not None else not_writable(path)):
+        return _connect_read_only(path)
+    conn = sqlite3.connect(str(path), timeout=30.0, isolation_level=None, check_same_thread=False)
+    if fast_unsafe:
+        conn.execute("PRAGMA journal_mode=OFF")
+        conn.execute("PRAGMA synchronous=OFF")
+    else:
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+    conn.execute("PRAGMA busy_timeout=30000")
+    return conn
+
+
+def not_writable(path: Path) -> bool:
+    """Is the index file (or its folder, where SQLite keeps the WAL) not writable by us?"""
+    return path.exists() and not (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK))
+
+
+def _connect_read_only(path: Path) -> sqlite3.Connection:
+    # a WAL database in a folder we cannot write has no `-shm` to share: SQLite reads it only as
+    # immutable (nobody writes it meanwhile: no one can, through us); every write fails, and a
+    # query's one write (`record_query`) is skipped
+    uri = "file:" + urllib.parse.quote(str(path.resolve())) + "?immutable=1"
+    return sqlite3.connect(uri, uri=True, timeout=30.0, isolation_level=None, check_same_thread=False)
+
+
+_INDEX_LINES = tuple(line for line in _SCHEMA.splitlines() if line.startswith("CREATE INDEX"))
+
+
+def create_schema(conn: sqlite3.Connection, *, indexes: bool = True) -> None:
+    """The tables (and, unless a bulk build adds them after loading, their indexes)."""
+    tables = "\n".join(line for line in _SCHEMA.splitlines() if not line.startswith("CREATE INDEX"))
+    conn.executescript(tables)
+    if indexes:
+        create_indexes(conn)
+    conn.execute("INSERT INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+
+
+def create_indexes(conn: sqlite3.Connection) -> None:
+    """Indexes built once over loaded tables cost less than kept up row by row."""
+    for line in _INDEX_LINES:
+        conn.execute(line.rstrip(";"))
+
+
+def check_schema(conn: sqlite3.Connection) -> None:
+    """Raise IndexSchemaError unless this is a codehop index of our version."""
+    try:
+        row = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+    except sqlite3.DatabaseError as exc:
+        raise IndexSchemaError(f"not a codehop index: {exc}") from exc
+    if row is None or row[0] != str(SCHEMA_VERSION):
+        raise IndexSchemaError(f"index schema {row[0] if row else '?'} != {SCHEMA_VERSION}")
+
+
+def move_aside(path: Path, reason: str) -> Path:
+    """Keep a bad index (and its WAL) next to the new one; never delete silently."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    aside = path.with_name(f"{path.name}.{reason}-{stamp}")
+    for suffix in ("", "-wal", "-shm"):
+        src = Path(str(path) + suffix)
+        if src.exists():
+            os.replace(src, Path(str(aside) + suffix))
+    return aside
+
+
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def damage(path: Path) -> str | None:
+    """Why the index file at `path` is damaged, or None when it looks sound: the header and the
+    size first (free), then the schema and `PRAGMA quick_check` (reads every page once).
+    A database that is only busy (locked by a writer) is not damaged. Reading the header opens
+    and closes the file, which drops this process's SQLite POSIX locks on it: call it before the
+    process opens the index, or when the index is about to be moved aside anyway."""
+    try:
+        size = path.stat().st_size
+        with open(path, "rb") as fh:
+            header = fh.read(100)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return f"cannot read it ({exc.strerror})"
+    if size == 0:
+        return None  # SQLite's own empty database: nothing to lose, check_schema decides
+    if len(header) < 100 or not header.startswith(_SQLITE_MAGIC):
+        return "not an SQLite file (bad header)"
+    page_size = int.from_bytes(header[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size
+    if page_size < 512 or page_size & (page_size - 1) or size % page_size:
+        return f"size {size} is not a whole number of {page_size}-byte pages"
+    try:
+        conn = connect(path)
+        try:
+            check_schema(conn)
+            rows = [r[0] for r in conn.execute("PRAGMA quick_check(5)")]
+        finally:
+            conn.close()
+    except IndexSchemaError as exc:
+        return exc.message
+    except sqlite3.OperationalError as exc:
+        if "locked" in str(exc) or "busy" in str(exc):
+            return None
+        return str(exc)
+    except sqlite3.DatabaseError as exc:
+        return str(exc)
+    if rows != ["ok"]:
+        detail = "; ".join(line for r in rows for line in str(r).splitlines() if not line.startswith("***"))
+        return "quick_check: " + detail[:200]
+    return None

@@ -1,0 +1,241 @@
+"""The indexer's SQL, run inside its one write transaction: inserting a parsed file's rows,
+deleting a file's, the generation counter, and index-time resolution's reads and writes of the
+xref and edge tables. Rows stay tuples here (bulk paths, speed over shape).
+
+May import: records, words, stdlib (sqlite3).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from codehop.kernel.records import (
+    XRef,
+)
+from codehop.kernel.words import index_words
+
+
+def write_file_rows(
+    conn: sqlite3.Connection,
+    files: Sequence[tuple],  # type: ignore[type-arg]
+    hashes: dict[str, str],
+    stats: dict[str, tuple[int, int]],
+) -> None:
+    """Insert everything for freshly parsed files (`FileFacts.rows()`; callers delete old rows first)."""
+    file_rows: list[tuple[Any, ...]] = []
+    chunk_rows: list[tuple[Any, ...]] = []
+    fts_rows: list[tuple[Any, ...]] = []
+    binding_rows: list[tuple[Any, ...]] = []
+    class_rows: list[tuple[Any, ...]] = []
+    star_rows: list[tuple[Any, ...]] = []
+    xref_rows: list[tuple[Any, ...]] = []
+    next_id = (conn.execute("SELECT coalesce(max(id), 0) FROM chunks").fetchone()[0]) + 1
+    for rel, module, is_package, all_names, has_error, chunks, bindings, classes, stars, xrefs in files:
+        size, mtime = stats[rel]
+        file_rows.append(
+            (
+                rel,
+                hashes[rel],
+                size,
+                mtime,
+                module,
+                int(is_package),
+                json.dumps(all_names) if all_names is not None else None,
+                int(has_error),
+            )
+        )
+        path_words = index_words(rel)
+        for c in chunks:
+            chunk_rows.append((next_id, *c[:9]))
+            fts_rows.append((next_id, c[5], c[4].replace(".", " "), f"{path_words} {c[9]}"))
+            next_id += 1
+        binding_rows.extend(bindings)
+        class_rows.extend((q, r, line, json.dumps(bases)) for q, r, line, bases in classes)
+        star_rows.extend((module, target, line, rel) for target, line in stars)
+        xref_rows.extend(xrefs)
+    conn.executemany("INSERT OR REPLACE INTO files VALUES (?,?,?,?,?,?,?,?,0)", file_rows)
+    conn.executemany("INSERT INTO chunks VALUES (?,?,?,?,?,?,?,?,?,?)", chunk_rows)
+    conn.executemany("INSERT INTO chunks_fts (rowid, name, qualname, words) VALUES (?,?,?,?)", fts_rows)
+    conn.executemany("INSERT INTO bindings VALUES (?,?,?,?,?,?,?,?,?)", binding_rows)
+    conn.executemany("INSERT INTO classes VALUES (?,?,?,?)", class_rows)
+    conn.executemany("INSERT INTO stars VALUES (?,?,?,?)", star_rows)
+    conn.executemany(
+        "INSERT INTO xrefs (rel_path, line, col, anchor_text, ref_type, target, scope) VALUES (?,?,?,?,?,?,?)",
+        xref_rows,
+    )
+
+
+def delete_files(conn: sqlite3.Connection, rel_paths: Iterable[str]) -> None:
+    for rel in rel_paths:
+        conn.execute("DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE rel_path=?)", (rel,))
+        for table in ("chunks", "bindings", "classes", "stars", "xrefs", "edges", "files"):
+            conn.execute(f"DELETE FROM {table} WHERE rel_path=?", (rel,))
+
+
+def bump_generation(conn: sqlite3.Connection) -> None:
+    conn.execute("INSERT INTO counters VALUES ('generation', 1) ON CONFLICT(key) DO UPDATE SET value = value + 1")
+    conn.execute(
+        "INSERT INTO meta VALUES ('updated_at', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+        (str(time.time()),),
+    )
+
+
+# ---- index-time reads and writes, inside the indexer's transaction (rows stay tuples: bulk) ----
+def enable_wal(conn: sqlite3.Connection) -> None:
+    conn.execute("PRAGMA journal_mode=WAL")
+
+
+def touch_file(conn: sqlite3.Connection, rel_path: str, size: int, mtime_ns: int) -> None:
+    """A file whose content did not change: only its stat moved."""
+    conn.execute("UPDATE files SET size=?, mtime_ns=? WHERE rel_path=?", (size, mtime_ns, rel_path))
+
+
+def file_interface(conn: sqlite3.Connection, rel_path: str) -> tuple[str, frozenset[tuple[str, ...]]]:
+    """(module, what it binds): names, kinds and targets of its bindings, its classes' bases
+    (as stored: JSON), its star imports."""
+    row = conn.execute("SELECT module FROM files WHERE rel_path=?", (rel_path,)).fetchone()
+    names = {
+        tuple(r) for r in conn.execute("SELECT scope, name, kind, target FROM bindings WHERE rel_path=?", (rel_path,))
+    }
+    names |= {
+        ("class", q, b) for q, b in conn.execute("SELECT qualname, bases FROM classes WHERE rel_path=?", (rel_path,))
+    }
+    names |= {("star", t) for (t,) in conn.execute("SELECT target FROM stars WHERE rel_path=?", (rel_path,))}
+    return (row[0] if row else "", frozenset(names))
+
+
+def binding_lines(conn: sqlite3.Connection, rel_path: str) -> list[tuple[str, str, int]]:
+    """(scope, name, line) of each binding in a file, in line order."""
+    return list(
+        conn.execute("SELECT scope, name, line FROM bindings WHERE rel_path=? ORDER BY line", (rel_path,))
+    )
+
+
+def shift_targets(conn: sqlite3.Connection, rel_path: str, lines: dict[int, int]) -> None:
+    """References into `rel_path` follow its declarations from old to new lines (negated first,
+    so a line that moves onto another's old line is not moved twice)."""
+    conn.executemany(
+        "UPDATE xrefs SET target_line=? WHERE target_path=? AND target_line=?",
+        [(-new, rel_path, old) for old, new in lines.items()],
+    )
+    conn.execute("UPDATE xrefs SET target_line=-target_line WHERE target_path=? AND target_line<0", (rel_path,))
+
+
+_SITE_COLS = "id, rel_path, line, ref_type, target, scope"
+
+
+def xref_sites(conn: sqlite3.Connection, rel_paths: Sequence[str] | None = None) -> list[tuple[Any, ...]]:
+    """(id, rel_path, line, ref_type, target, scope) of every xref row, or of those in `rel_paths`."""
+    if rel_paths is None:
+        return conn.execute(f"SELECT {_SITE_COLS} FROM xrefs").fetchall()
+    return conn.execute(
+        f"SELECT {_SITE_COLS} FROM xrefs WHERE rel_path IN ({','.join('?' * len(rel_paths))})", list(rel_paths)
+    ).fetchall()
+
+
+def insert_resolved_xrefs(conn: sqlite3.Connection, rows: Iterable[tuple[Any, ...]]) -> None:
+    """Rows of (rel_path, line, col, anchor_text, ref_type, target, scope, target_path, target_line,
+    provenance)."""
+    conn.executemany(
+        "INSERT INTO xrefs (rel_path, line, col, anchor_text, ref_type, target, scope, target_path,"
+        " target_line, provenance) VALUES (?,?,?,?,?,?,?,?,?,?)",
+        rows,
+    )
+
+
+def set_xref_targets(conn: sqlite3.Connection, updates: Iterable[tuple[str, int, str, int]]) -> None:
+    """(target_path, target_line, provenance, id) per row."""
+    conn.executemany("UPDATE xrefs SET target_path=?, target_line=?, provenance=? WHERE id=?", updates)
+
+
+def delete_edges(conn: sqlite3.Connection, rel_paths: Sequence[str] | None) -> list[str]:
+    """Drop the edges of `rel_paths` (None: every file); returns the paths whose edges are redone."""
+    if rel_paths is None:
+        conn.execute("DELETE FROM edges")
+        return [r[0] for r in conn.execute("SELECT rel_path FROM files")]
+    conn.executemany("DELETE FROM edges WHERE rel_path=?", [(p,) for p in rel_paths])
+    return list(rel_paths)
+
+
+def insert_edges(conn: sqlite3.Connection, edges: Iterable[tuple[str, str, str, str, int, int]]) -> None:
+    """(src, dst, type, rel_path, line, resolved) per edge."""
+    conn.executemany("INSERT INTO edges VALUES (?,?,?,?,?,?)", edges)
+
+
+def stamp_edges(conn: sqlite3.Connection, rel_paths: Sequence[str]) -> None:
+    """The files whose edges were rewritten carry the generation about to be committed."""
+    generation = conn.execute("SELECT coalesce(max(value), 0) + 1 FROM counters WHERE key='generation'").fetchone()[0]
+    conn.executemany("UPDATE files SET edges_gen=? WHERE rel_path=?", [(generation, p) for p in rel_paths])
+
+
+def paths_referring_into(conn: sqlite3.Connection, target_paths: Sequence[str]) -> set[str]:
+    """Files holding a reference resolved into one of `target_paths`."""
+    marks = ",".join("?" * len(target_paths))
+    return {
+        r[0]
+        for r in conn.execute(f"SELECT DISTINCT rel_path FROM xrefs WHERE target_path IN ({marks})", list(target_paths))
+    }
+
+
+def xref_targets(conn: sqlite3.Connection) -> list[tuple[str, str, str]]:
+    """(rel_path, ref_type, target) of every xref row."""
+    return conn.execute("SELECT rel_path, ref_type, target FROM xrefs").fetchall()
+
+
+def modules_by_path(conn: sqlite3.Connection) -> dict[str, str]:
+    return dict(conn.execute("SELECT rel_path, module FROM files").fetchall())
+
+
+def declaration_rows(conn: sqlite3.Connection, rel_paths: Sequence[str] | None = None) -> list[tuple[Any, ...]]:
+    """(scope, name, kind, line, rel_path) of class, function and value bindings (of `rel_paths`)."""
+    sql = "SELECT scope, name, kind, line, rel_path FROM bindings WHERE kind IN ('class', 'function', 'value', 'alias')"
+    if rel_paths is None:
+        return conn.execute(sql).fetchall()
+    return conn.execute(sql + f" AND rel_path IN ({','.join('?' * len(rel_paths))})", list(rel_paths)).fetchall()
+
+
+def class_qualnames(conn: sqlite3.Connection) -> set[str]:
+    return {q for (q,) in conn.execute("SELECT qualname FROM classes")}
+
+
+def add_to_counter(conn: sqlite3.Connection, key: str, by: int = 1) -> None:
+    conn.execute(
+        "INSERT INTO counters VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = value + excluded.value", (key, by)
+    )
+
+
+def remember_landing(conn: sqlite3.Connection, site: XRef) -> None:
+    """A loop-time landing for a site: fill its row, or add one for a site the indexer left
+    without a row (an attribute reached by inference), so the next query reads it."""
+    prov = str(site.provenance or "")
+    cur = conn.execute(
+        "UPDATE xrefs SET target_path=?, target_line=?, provenance=?"
+        " WHERE rel_path=? AND line=? AND anchor_text=? AND target_path=''",
+        (site.target_path, site.target_line, prov, site.rel_path, site.line, site.anchor_text),
+    )
+    if cur.rowcount:
+        return
+    here = conn.execute(
+        "SELECT 1 FROM xrefs WHERE rel_path=? AND line=? AND anchor_text=?", (site.rel_path, site.line, site.anchor_text)
+    ).fetchone()
+    if here is None:
+        conn.execute(
+            "INSERT INTO xrefs (rel_path, line, col, anchor_text, ref_type, target, scope,"
+            " target_path, target_line, provenance) VALUES (?,?,?,?,?,?,?,?,?,?)",
+            (
+                site.rel_path,
+                site.line,
+                site.col,
+                site.anchor_text,
+                str(site.ref_type),
+                site.target,
+                site.scope,
+                site.target_path,
+                site.target_line,
+                prov,
+            ),
+        )
