@@ -327,13 +327,16 @@ class Ladder:
         the site is not resolved again. The store writes it after the query's read snapshot."""
         if not self.record:
             return QueryLog()
-        table = resolver = 0
+        table = bridged = resolver = 0
         rows: list[XRef] = []
         for ref, res in landed:
             if res.is_external:
                 continue
             if res.provenance is Provenance.SYMBOL_TABLE:
                 table += 1
+                continue
+            if any(s.note is StepNote.BRIDGED for s in res.steps):
+                bridged += 1  # served by a row written when an installed package was indexed
                 continue
             resolver += 1
             if any(s.note is StepNote.CACHED for s in res.steps):
@@ -352,7 +355,8 @@ class Ladder:
                     provenance=res.provenance,
                 )
             )
-        counters = tuple((k, n) for k, n in (("hops_from_table", table), ("hops_from_resolver", resolver)) if n)
+        counts = (("hops_from_table", table), ("hops_from_index", bridged), ("hops_from_resolver", resolver))
+        counters = tuple((k, n) for k, n in counts if n)
         return QueryLog(counters=counters, landings=tuple(rows))
 
     def feed_back(self, ref: PendingReference, res: Resolution) -> None:
