@@ -244,7 +244,10 @@ def _recheck(app: App, query: str, answer: Answer) -> Answer:
     if recheck.completeness is Completeness.COMPLETE:
         return answer
     return dataclasses.replace(
-        answer, completeness=Completeness.PARTIAL, state=State.GIVE_UP_PARTIAL, stopped_by=answer.stopped_by or StopReason.BUDGET
+        answer,
+        completeness=Completeness.PARTIAL,
+        state=State.GIVE_UP_PARTIAL,
+        stopped_by=answer.stopped_by or StopReason.BUDGET,
     )
 
 

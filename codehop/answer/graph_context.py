@@ -56,7 +56,9 @@ class GraphContext:
             k = _KIND[d.kind]
             if k is NodeKind.FUNCTION and d.scope in classes:
                 k = NodeKind.METHOD
-            nodes.append(Node(id=f"{d.scope}.{d.name}", kind=k, path=d.rel_path, start_line=d.line, end_line=d.end_line))
+            nodes.append(
+                Node(id=f"{d.scope}.{d.name}", kind=k, path=d.rel_path, start_line=d.line, end_line=d.end_line)
+            )
         return nodes
 
     def _edges(self, rel_path: str | None) -> list[Edge]:

@@ -278,7 +278,11 @@ def _test_importers(app: App, s: Subject) -> list[tuple[str, int, str]]:
     module = s.qualname if s.kind == "module" else (app.store.module_of(s.rel_path) or "")
     if not module:
         return []
-    return [(at.rel_path, at.line, "tests import") for at in app.store.first_imports_of(module) if _TEST_PATH.search(at.rel_path)]
+    return [
+        (at.rel_path, at.line, "tests import")
+        for at in app.store.first_imports_of(module)
+        if _TEST_PATH.search(at.rel_path)
+    ]
 
 
 def _registry_sites(app: App, s: Subject) -> list[tuple[str, int, str]]:

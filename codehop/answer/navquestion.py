@@ -715,9 +715,7 @@ class NavigationAnswerer:
         if reasons:
             lines.append("Partial: " + "; ".join(reasons) + ".")
         state = State.COMPLETE if completeness is Completeness.COMPLETE else State.GIVE_UP_PARTIAL
-        stats = Stats(
-            loops=0, context_tokens=sum(c.tokens for c in context), sites=sum(len(f.sites) for f in results)
-        )
+        stats = Stats(loops=0, context_tokens=sum(c.tokens for c in context), sites=sum(len(f.sites) for f in results))
         return Answer(
             question=question,
             answer="\n".join(lines),

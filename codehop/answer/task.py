@@ -181,7 +181,9 @@ def _lookup(
         # `pkg.module` or the module part of a dotted name
         module = store.modules_matching(name)
         if len(module) == 1:
-            return [Subject(qualname=module[0].qualname, rel_path=module[0].rel_path, line=1, kind="module", named_as=name)]
+            return [
+                Subject(qualname=module[0].qualname, rel_path=module[0].rel_path, line=1, kind="module", named_as=name)
+            ]
     # a plain name declared in many places (`__init__`, `get`) says too little to be a subject
     if len(parts) == 1 and len(hits) > 3:
         return []

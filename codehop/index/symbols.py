@@ -257,7 +257,9 @@ class SymbolTable:
             found = self._module_member(_Module(star, star_path), name, sub_steps, seen | {key})
             if found is not None and not isinstance(found, _External):
                 here = Location(rel_path=mod.rel_path, line=line, qualname=key)
-                steps.append(Step(from_loc=here, to_loc=_first_loc(sub_steps, found), resolver=PS, note=StepNote.STAR_IMPORT))
+                steps.append(
+                    Step(from_loc=here, to_loc=_first_loc(sub_steps, found), resolver=PS, note=StepNote.STAR_IMPORT)
+                )
                 steps.extend(sub_steps)
                 return found
         return None

@@ -226,7 +226,10 @@ class Ladder:
                 cached = self.cached(ref)
                 if cached is not None:
                     return LadderResult(
-                        resolution=cached, failures=tuple(failures), timings_ms=tuple(timings), tried=tuple(tried),
+                        resolution=cached,
+                        failures=tuple(failures),
+                        timings_ms=tuple(timings),
+                        tried=tuple(tried),
                         cached=True,
                     )
             tried.append(name)
@@ -238,7 +241,9 @@ class Ladder:
                 try:
                     res = r.resolve(ref)
                 except Exception as exc:  # a resolver's failure is a rung skipped, never the query's end
-                    failures.append(RungFailure(resolver=name, kind=FailureKind.RAISED, detail=f"{type(exc).__name__}: {exc}"))
+                    failures.append(
+                        RungFailure(resolver=name, kind=FailureKind.RAISED, detail=f"{type(exc).__name__}: {exc}")
+                    )
                     res = None
             timings.append((name, (time.perf_counter() - t0) * 1000))
             if res is None:
@@ -260,7 +265,9 @@ class Ladder:
                 res = member
             resolution = res
             break
-        return LadderResult(resolution=resolution, failures=tuple(failures), timings_ms=tuple(timings), tried=tuple(tried))
+        return LadderResult(
+            resolution=resolution, failures=tuple(failures), timings_ms=tuple(timings), tried=tuple(tried)
+        )
 
     def member_of(self, res: Resolution, member: str) -> Resolution | None:
         """A landing on the base class of an inherited member -> the member, through that class."""

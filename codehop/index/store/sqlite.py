@@ -630,9 +630,7 @@ class SqliteStore:
         """Every resolved edge between two graph nodes."""
         return [
             _edge(r)
-            for r in self.conn.execute(
-                f"SELECT {_EDGE_COLS} FROM edges WHERE resolved=1 AND src != '' AND dst != ''"
-            )
+            for r in self.conn.execute(f"SELECT {_EDGE_COLS} FROM edges WHERE resolved=1 AND src != '' AND dst != ''")
         ]
 
     def declaration_heads(self) -> list[ChunkHead]:

@@ -110,9 +110,7 @@ def file_interface(conn: sqlite3.Connection, rel_path: str) -> tuple[str, frozen
 
 def binding_lines(conn: sqlite3.Connection, rel_path: str) -> list[tuple[str, str, int]]:
     """(scope, name, line) of each binding in a file, in line order."""
-    return list(
-        conn.execute("SELECT scope, name, line FROM bindings WHERE rel_path=? ORDER BY line", (rel_path,))
-    )
+    return list(conn.execute("SELECT scope, name, line FROM bindings WHERE rel_path=? ORDER BY line", (rel_path,)))
 
 
 def shift_targets(conn: sqlite3.Connection, rel_path: str, lines: dict[int, int]) -> None:
@@ -220,7 +218,8 @@ def remember_landing(conn: sqlite3.Connection, site: XRef) -> None:
     if cur.rowcount:
         return
     here = conn.execute(
-        "SELECT 1 FROM xrefs WHERE rel_path=? AND line=? AND anchor_text=?", (site.rel_path, site.line, site.anchor_text)
+        "SELECT 1 FROM xrefs WHERE rel_path=? AND line=? AND anchor_text=?",
+        (site.rel_path, site.line, site.anchor_text),
     ).fetchone()
     if here is None:
         conn.execute(
