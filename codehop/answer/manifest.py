@@ -260,7 +260,8 @@ def _member_uses_by_name(app: App, s: Subject) -> list[tuple[str, int, str]]:
         return []
     pattern = re.compile(rf"\.{re.escape(name)}\b")
     out: list[tuple[str, int, str]] = []
-    for rel_path, start, text in app.store.chunk_texts_like(f"%.{name}%", 400):
+    for c in app.store.chunks_like(f"%.{name}%", 400):
+        rel_path, start, text = c.rel_path, c.start_line, c.text
         for i, line in enumerate(text.split("\n")):
             if pattern.search(line) and not line.lstrip().startswith(("from ", "import ", "#")):
                 out.append((rel_path, start + i, "uses by name"))
@@ -295,7 +296,8 @@ def _registry_sites(app: App, s: Subject) -> list[tuple[str, int, str]]:
                 keys.append(m.group(1))
     out: list[tuple[str, int, str]] = []
     for key in keys[:12]:
-        for rel_path, start, text in app.store.chunk_texts_like(f'%"{key}"%', 5, modules_only=True, not_in=s.rel_path):
+        for c in app.store.chunks_like(f'%"{key}"%', 5, modules_only=True, not_in=s.rel_path):
+            rel_path, start, text = c.rel_path, c.start_line, c.text
             for i, line in enumerate(text.split("\n")):
                 if f'"{key}"' in line or f"'{key}'" in line:
                     out.append((rel_path, start + i, f'names "{key}"'))

@@ -609,22 +609,17 @@ class SqliteStore:
             )
         ]
 
-    def chunk_texts_like(
-        self, pattern: str, limit: int, *, modules_only: bool = False, not_in: str = ""
-    ) -> list[tuple[str, int, str]]:
-        """(rel_path, start_line, text) of chunks whose text matches the SQL LIKE `pattern`
-        (whole modules only, outside `not_in`, when asked)."""
+    def chunks_like(self, pattern: str, limit: int, *, modules_only: bool = False, not_in: str = "") -> list[Chunk]:
+        """Chunks whose text matches the SQL LIKE `pattern` (whole modules only, outside the file
+        `not_in`, when asked), in index order."""
         if modules_only:
             rows = self.conn.execute(
-                "SELECT rel_path, start_line, text FROM chunks WHERE kind='module' AND text LIKE ? AND rel_path != ?"
-                " LIMIT ?",
+                f"SELECT {_CHUNK_COLS} FROM chunks WHERE kind='module' AND text LIKE ? AND rel_path != ? LIMIT ?",
                 (pattern, not_in, limit),
             )
         else:
-            rows = self.conn.execute(
-                "SELECT rel_path, start_line, text FROM chunks WHERE text LIKE ? LIMIT ?", (pattern, limit)
-            )
-        return [(r[0], r[1], r[2]) for r in rows]
+            rows = self.conn.execute(f"SELECT {_CHUNK_COLS} FROM chunks WHERE text LIKE ? LIMIT ?", (pattern, limit))
+        return [_chunk(r) for r in rows]
 
     def resolved_edges(self) -> list[Edge]:
         """Every resolved edge between two graph nodes."""
@@ -759,10 +754,6 @@ class SqliteStore:
                 " WHERE kind IN ('class', 'function', 'value', 'alias') ORDER BY rel_path, line"
             )
         ]
-
-    def class_locations(self) -> list[tuple[str, str, int]]:
-        """(qualname, rel_path, line) of every class."""
-        return list(self.conn.execute("SELECT qualname, rel_path, line FROM classes"))
 
     def class_names(self) -> set[str]:
         """The qualified name of every class."""
