@@ -204,3 +204,17 @@ def test_a_class_spelt_as_words_keeps_the_doubt_of_what_it_lacks(app):
     a = ask(app, "what does drain do on a queue pool?")
     assert a.state is not State.COMPLETE
     assert "'drain'" in a.answer
+
+
+@pytest.mark.parametrize(
+    "question", ["what does shelf backoff do by default?", "what does the engine return by default?"]
+)
+def test_a_module_alone_does_not_answer_a_default_or_a_return(app, question):
+    # a module has no default and returns nothing: the words stay a doubt
+    a = ask(app, question)
+    assert a.state is not State.COMPLETE
+    assert "Not understood" in a.answer
+
+
+def test_a_module_alone_answers_what_it_is(app):
+    assert ask(app, "what does the backoff module do?").state is State.COMPLETE

@@ -38,6 +38,7 @@ from codehop.reading.question_words import (
     CLASS_WORDS,
     CONTEXT_WORDS,
     KEYWORDS,
+    MEMBER_ASPECTS,
     STOP,
     VOCABULARY,
     Token,
@@ -896,6 +897,9 @@ class SubjectFinder:
         # answers the chain (or its doubt stays)
         if ((unanswered_owner and not others) or only_modules) and not deferred:
             for t in tokens:
+                if only_modules and t.low in MEMBER_ASPECTS and t.index not in used:
+                    unplaced.append(t.text)
+                    continue
                 if (
                     t.index in used
                     or t.text in placed_texts
