@@ -218,3 +218,10 @@ def test_a_module_alone_does_not_answer_a_default_or_a_return(app, question):
 
 def test_a_module_alone_answers_what_it_is(app):
     assert ask(app, "what does the backoff module do?").state is State.COMPLETE
+
+
+def test_a_plain_word_alone_leaves_the_capitalised_name_beside_it_a_doubt(app):
+    # `shake` is found from a plain word; "XML" names nothing: answering `Jar.shake` is not complete
+    a = ask(app, "which class can shake an XML document?")
+    assert "shelf/jar.py" in a.answer
+    assert a.state is not State.COMPLETE and "'XML'" in a.answer

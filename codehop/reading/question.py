@@ -863,7 +863,9 @@ class SubjectFinder:
                     break
 
         # plain words, when nothing else named a subject ("Where is ok defined?")
+        plain_only = False
         if not subjects and not absent and not owners:
+            plain_only = True
             for t in tokens:
                 if not t.word or t.low in STOP or t.low in VOCABULARY or len(t.low) < 2 or t.text in seen:
                     continue
@@ -942,7 +944,9 @@ class SubjectFinder:
                 or t.receiver
                 or t.index in deferred
                 or not t.word
-                or not t.code
+                # (read from a plain word alone, a capitalised name nothing matched is a doubt too:
+                # "which class handles HTTP/2 connections?" is not answered by `Pool.connections`)
+                or not (t.code or (plain_only and t.index > 0 and t.text[0].isupper()))
                 or t.low in STOP
                 or t.low in VOCABULARY
                 or t.low in hints
