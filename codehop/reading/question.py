@@ -81,6 +81,7 @@ class Reading:
     operations: tuple[str, ...] = field(default=())  # data-model operations recognised
     owners: tuple[str, ...] = ()  # the classes the question names, as read
     result_members: tuple[str, ...] = ()  # names written after a call (`get_console().print_json`)
+    several: tuple[str, ...] = ()  # a parameter named alone that several callables take, with different defaults
 
     @property
     def doubts(self) -> tuple[str, ...]:
@@ -113,6 +114,12 @@ class Reading:
             out.append(
                 f"`{cls}` inherits from {', '.join(f'`{b}`' for b in bases)}, outside the repository; "
                 f"what the question asks may be declared there (not indexed)."
+            )
+        if self.several:
+            out.append(
+                f"`{self.several[0]}` is a parameter of several callables with different defaults: "
+                + ", ".join(self.several[1:])
+                + "; the question does not say which."
             )
         if self.unplaced:
             shown = ", ".join(f"'{w}'" for w in self.unplaced[:12]) + (" …" if len(self.unplaced) > 12 else "")
@@ -862,6 +869,39 @@ class SubjectFinder:
                 if subjects:
                     break
 
+        # a parameter named without its callable ("where does the default timeout come from?", "the
+        # default for max_connections"): the callables that take it; a plain word only when a default
+        # is asked
+        several: tuple[str, ...] = ()
+        if not subjects and not absent and not owners:
+            asks_default = bool({"default", "defaults", "defaulting"} & set(words))
+            for t in tokens:
+                if (
+                    not t.word
+                    or "." in t.text
+                    or t.index in used
+                    or t.low in STOP
+                    or t.low in VOCABULARY
+                    or not (t.code or asks_default)
+                    or passed(t)
+                ):
+                    continue
+                holders = self._parameter_holders(t.text, with_default=asks_default)
+                if not holders:
+                    continue
+                used.add(t.index)
+                defaults = list(dict.fromkeys(p.default for _, p in holders))
+                shown: list[str] = []
+                for qual, held in holders:
+                    if held.default in defaults:
+                        defaults.remove(held.default)
+                        subjects.append(Subject(dotted=qual, mentions=(t.text,), parameter=held))
+                        shown.append(f"`{qual}` (`{held.default or 'no default'}`)")
+                if len(subjects) > 1:
+                    several = (t.text, *shown[:5])
+                    subjects = subjects[:3]
+                break
+
         # plain words, when nothing else named a subject ("Where is ok defined?")
         plain_only = False
         if not subjects and not absent and not owners:
@@ -970,6 +1010,7 @@ class SubjectFinder:
             operations=tuple(dict.fromkeys(operations)),
             owners=tuple(dict.fromkeys(chosen.get(o.index) or c[0] for o, c in owners)),
             result_members=tuple(dict.fromkeys(t.text for t in tokens if t.result_member)),
+            several=several,
         )
 
     def _top_modules(self) -> list[str]:
@@ -1144,6 +1185,27 @@ class SubjectFinder:
             if best is not None:
                 return best[1], best[2]
         return None
+
+    def _parameter_holders(self, name: str, *, with_default: bool) -> list[tuple[str, Parameter]]:
+        """The callables of the repository that take a parameter `name` (the full-text index finds
+        the chunks, their signatures decide), public ones and constructors first."""
+        parts = [p for p in name.lower().split("_") if p]
+        if not parts or not name.isidentifier():
+            return []
+        found: dict[str, Parameter] = {}
+        for c, _ in self.store.search('"' + " ".join(parts) + '"', 300):
+            if c.kind not in ("function", "method") or not c.signature or name not in c.signature:
+                continue
+            for p in parameters(c.signature):
+                if p.name == name and not p.kind and (p.default or not with_default):
+                    found.setdefault(c.qualname, p)
+
+        def rank(item: tuple[str, Parameter]) -> tuple[int, int, str]:
+            qual = item[0]
+            private = sum(1 for part in qual.split(".") if part.startswith("_") and not part.startswith("__"))
+            return (0 if qual.endswith(".__init__") else 1, private, qual)
+
+        return sorted(found.items(), key=rank)
 
     def _function_parameter(
         self,

@@ -1,9 +1,10 @@
 class Backoff:
     """When to try again."""
 
-    def __init__(self, total: int = 3, status: int | None = None) -> None:
+    def __init__(self, total: int = 3, status: int | None = None, timeout: float = 10.0) -> None:
         self.total = total
         self.status = status
+        self.timeout = timeout
 
     def is_retry(self, method: str, status_code: int) -> bool:
         return self.total > 0 and status_code >= 500
