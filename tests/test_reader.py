@@ -238,3 +238,9 @@ def test_a_parameter_named_alone_with_several_defaults_says_so(app):
     a = ask(app, "where does the default timeout come from?")
     assert a.state is not State.COMPLETE
     assert "`30.0`" in a.answer and "`10.0`" in a.answer and "several callables" in a.answer
+
+
+def test_a_name_prefix_is_answered_by_the_member_that_builds_names_from_it(app):
+    a = ask(app, "which method picks the visit_ function a Printer uses for a node?")
+    assert a.state is State.COMPLETE
+    assert "shelf.visitor.Visitor.lookup" in a.answer

@@ -667,6 +667,19 @@ class SubjectFinder:
                         used.add(t.index)
                         found = True
                         break
+            # 2d. a name prefix ("what visit_ function it uses for a node"): the member whose code builds
+            # names from it (`getattr(self, f"visit_{...}")`)
+            if not found:
+                for t in tokens:
+                    prefix = t.text
+                    if t.index in used or not t.word or not prefix.endswith("_") or not prefix[0].isalpha():
+                        continue
+                    builder = self._prefix_builder(cls, prefix)
+                    if builder is not None:
+                        subjects.append(Subject(dotted=builder, mentions=(mention, prefix)))
+                        used.add(t.index)
+                        found = True
+                        break
             # 3. a member of a base outside the repository that Python itself defines (`dict.get`)
             if not found:
                 members = self.members(cls)
@@ -1184,6 +1197,18 @@ class SubjectFinder:
                         best = (span, present[parts[0]], p)
             if best is not None:
                 return best[1], best[2]
+        return None
+
+    def _prefix_builder(self, cls: str, prefix: str) -> str | None:
+        """The method of `cls` (through its MRO) whose code writes a string starting with `prefix`:
+        the one that builds member names from it."""
+        literal = re.compile(r"""(?<![\w])[fFrRbBuU]{0,2}["']""" + re.escape(prefix))
+        for name, b in self.members(cls).items():
+            if b.kind is not BindingKind.FUNCTION or name.startswith(prefix):
+                continue
+            qual = f"{b.scope}.{name}"
+            if any(literal.search(c.text) for c in self.store.chunks_named(qual)):
+                return qual
         return None
 
     def _parameter_holders(self, name: str, *, with_default: bool) -> list[tuple[str, Parameter]]:
