@@ -244,3 +244,17 @@ def test_a_name_prefix_is_answered_by_the_member_that_builds_names_from_it(app):
     a = ask(app, "which method picks the visit_ function a Printer uses for a node?")
     assert a.state is State.COMPLETE
     assert "shelf.visitor.Visitor.lookup" in a.answer
+
+
+@pytest.mark.parametrize(
+    ("question", "where"),
+    [
+        ("where is that GiveUp exception declared?", "shelf/backoff.py:23"),
+        ("what does generic_visit do on a Printer when a node has no visit_ method?", "shelf/visitor.py:8"),
+    ],
+    ids=["a-word-of-a-base-name", "a-prefix-of-members"],
+)
+def test_words_that_say_what_the_class_is_raise_no_doubt(app, question, where):
+    a = ask(app, question)
+    assert a.state is State.COMPLETE, a.answer
+    assert where in a.answer

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field, replace
 
 from codehop.index.symbols import SymbolTable
 from codehop.kernel.records import Binding, BindingKind, Location, Provenance, Resolution
+from codehop.kernel.words import word_parts
 from codehop.reading import builtin_bases, datamodel
 from codehop.reading.question_words import (
     ASYNC_WORDS,
@@ -951,9 +952,17 @@ class SubjectFinder:
         # a question that repeats the member of a chain it wrote out has said what it asks: the hop
         # answers the chain (or its doubt stays)
         if ((unanswered_owner and not others) or only_modules) and not deferred:
+            # a word that is part of the name of a class asked about, or of one of its bases, says
+            # what the class is ("that exception", "the async transport"), not what of it is asked
+            named_by: set[str] = set()
+            for _ot, cl in unanswered_owner:
+                for c in (*self.mro(cl[0]), *self.external_bases(cl[0])):
+                    named_by.update(word_parts(c.rpartition(".")[2]))
             for t in tokens:
                 if only_modules and t.low in MEMBER_ASPECTS and t.index not in used:
                     unplaced.append(t.text)
+                    continue
+                if t.low in named_by or (t.low.endswith("s") and t.low[:-1] in named_by):
                     continue
                 if (
                     t.index in used
@@ -984,9 +993,19 @@ class SubjectFinder:
         if param_names:
             used.update(t.index for t in tokens if t.text in param_names)
             unplaced = [w for w in unplaced if w not in param_names]
-        # a name written as code that matched nothing at all is never silently dropped
+        # a name written as code that matched nothing at all is never silently dropped (a prefix of
+        # members of a class asked about, "no visit_ method", names them)
         named = set(unplaced)
+        prefixes = {
+            t.text
+            for t in tokens
+            if t.text.endswith("_")
+            and t.text[0].isalpha()
+            and any(m.startswith(t.text) for c in chosen.values() for m in self.members(c))
+        }
         for t in tokens:
+            if t.text in prefixes:
+                continue
             # the receiver of a member asked (`get_width(x).normalize()`): the member carries the doubt,
             # and the hop that infers the member's owner infers the receiver's result
             if (

@@ -18,3 +18,7 @@ class Timeout:
     @property
     def read_timeout(self) -> float:
         return self._read
+
+
+class GiveUp(Exception):
+    """No tries left."""
