@@ -13,8 +13,10 @@ import json
 import os
 import resource
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -190,3 +192,32 @@ def test_local_ray_instance(tmp_path: Path) -> None:
         assert row["worker"] and row["worker"].split(":")[1] != str(out["pid"])
     for repo in repos:
         _answers(repo)
+
+
+def test_a_killed_run_leaves_no_index(tmp_path: Path) -> None:
+    """SIGKILL in the middle of a build (its SQLite file is being written): the index folder holds
+    no index.db, only the build folder; the next run removes that folder and builds the index."""
+    big = _big_repo(tmp_path / "big", modules=600)
+    out_dir = tmp_path / "indexes"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "codehop", "index-many", str(big), "--out", str(out_dir), "--jobs", "1"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=_env(),
+        start_new_session=True,  # its own process group: the CLI and its parse workers
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while not list(out_dir.glob("big-*/.building-*/index.db*")) and proc.poll() is None:
+            assert time.monotonic() < deadline, "the build never started"
+            time.sleep(0.01)
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    assert proc.returncode == -signal.SIGKILL, "the run finished before it could be killed; grow the repository"
+    (index_dir,) = out_dir.glob("big-*")
+    assert not (index_dir / "index.db").exists()
+    assert [p.name.startswith(".building-") for p in index_dir.iterdir()] == [True]
+    again = _run(str(big), "--out", str(out_dir), "--json")
+    assert again.returncode == 0, again.stderr
+    assert sorted(p.name for p in index_dir.iterdir()) == ["index.db"]

@@ -284,13 +284,97 @@ def questions(index_db: Path, n: int) -> list[str]:
     return out
 
 
+def index_many_cli(dirs: list[Path], out: Path, *extra: str) -> dict:
+    """`python -m codehop index-many DIRS --out OUT --json ...` as a process: wall seconds, CPU of
+    the process and its reaped children (the pool's workers; not a Ray instance's, which are not
+    its children), and the per-repository rows."""
+    shutil.rmtree(out, ignore_errors=True)
+    args = [sys.executable, "-m", "codehop", "index-many", *map(str, dirs), "--out", str(out), "--json", *extra]
+    with tempfile.TemporaryFile("w+") as stdout, tempfile.TemporaryFile("w+") as stderr:
+        t = time.perf_counter()
+        proc = subprocess.Popen(args, stdout=stdout, stderr=stderr, env=_env())
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - t
+        stdout.seek(0)
+        stderr.seek(0)
+        if os.waitstatus_to_exitcode(status) != 0:
+            raise SystemExit(f"codehop index-many failed:\n{stderr.read()[-3000:]}")
+        return {"wall": wall, "cpu_s": usage.ru_utime + usage.ru_stime, **json.loads(stdout.read())}
+
+
+def many_table(packages: dict[str, list[SourceFile]], work: Path, backends: list[str], jobs: int) -> None:
+    """Each package as its own repository, indexed by `codehop index-many` on each backend."""
+    dirs = []
+    lines: dict[str, int] = {}
+    for name, files in packages.items():
+        root = work / "many" / name
+        shutil.rmtree(root, ignore_errors=True)
+        lay_out(files, root)
+        dirs.append(root)
+        lines[str(root)] = sum(f.lines for f in files)
+    total_lines = sum(lines.values())
+    runs = {}
+    for backend in backends:
+        extra = ["--jobs", str(jobs)] + (["--ray", "local"] if backend == "ray" else [])
+        print(f"index-many on {backend} ({jobs} at once) ...", file=sys.stderr)
+        runs[backend] = index_many_cli(dirs, work / f"many-index-{backend}", *extra)
+    print(
+        f"\n`codehop index-many` over {len(dirs)} repositories ({total_lines:,} lines), {jobs} at once; "
+        "task seconds are measured inside each task (index_repo plus the atomic move)"
+    )
+    print("| repository | lines | " + " | ".join(f"{b}: task s | {b}: s / 100k lines" for b in backends) + " |")
+    print("|---|---:|" + "---:|---:|" * len(backends))
+    for d in dirs:
+        cells = []
+        for b in backends:
+            row = next(r for r in runs[b]["repositories"] if r["path"] == str(d))
+            cells += [f"{row['seconds']:.2f}", f"{row['seconds'] / lines[str(d)] * 1e5:.2f}"]
+        print(f"| {d.name} | {lines[str(d)]:,} | " + " | ".join(cells) + " |")
+    for b in backends:
+        r = runs[b]
+        task_sum = sum(x["seconds"] for x in r["repositories"])
+        print(
+            f"{b}: wall {r['wall']:.1f} s for the command (start-up included), {r['seconds']:.1f} s inside it, "
+            f"CPU of the command and its reaped children {r['cpu_s']:.1f} s; "
+            f"sum of task seconds {task_sum:.1f} s = {task_sum / total_lines * 1e5:.2f} s per 100k lines; "
+            f"workers seen: {len({x['worker'] for x in r['repositories']})}"
+        )
+
+
+def tiny_table(work: Path, n: int, backends: list[str], jobs: int) -> None:
+    """The fixed cost of a task: `n` copies of a five-file fixture repository."""
+    dirs = []
+    for i in range(n):
+        d = work / "tiny" / f"repo{i:04d}"
+        if not d.exists():
+            shutil.copytree(ROOT / "fixtures_repos" / "reexport_chain", d, ignore=shutil.ignore_patterns(".codehop"))
+        dirs.append(d)
+    print(f"\n`codehop index-many` over {n} copies of fixtures_repos/reexport_chain (5 files), {jobs} at once")
+    print("| backend | command wall | inside | per task (wall / n) | median task | CPU (command + reaped children) |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for b in backends:
+        extra = ["--jobs", str(jobs)] + (["--ray", "local"] if b == "ray" else [])
+        r = index_many_cli(dirs, work / f"tiny-index-{b}", *extra)
+        tasks = sorted(x["seconds"] for x in r["repositories"])
+        print(
+            f"| {b} | {r['wall']:.1f} s | {r['seconds']:.1f} s | {r['seconds'] / n * 1000:.0f} ms | "
+            f"{tasks[len(tasks) // 2] * 1000:.0f} ms | {r['cpu_s']:.1f} s |"
+        )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--fractions", default="0.33,0.67,1")
     ap.add_argument("--questions", type=int, default=60)
     ap.add_argument("--keep", help="assemble the trees and indexes in this folder and keep them")
+    ap.add_argument("--many", default="", help="also `codehop index-many` on these backends: local, ray")
+    ap.add_argument("--jobs", type=int, default=2, help="index-many: trees at once")
+    ap.add_argument("--tiny", type=int, default=0, help="index-many: also N copies of a five-file fixture")
+    ap.add_argument("--no-sizes", action="store_true", help="skip the three-size table")
     a = ap.parse_args()
-    fractions = [float(x) for x in a.fractions.split(",")]
+    if a.no_sizes:
+        a.fractions = ""
+    fractions = [float(x) for x in a.fractions.split(",") if x]
     packages = package_files(fetch_sources())
     work = Path(a.keep) if a.keep else Path(tempfile.mkdtemp(prefix="codehop-scale-"))
     work.mkdir(parents=True, exist_ok=True)
@@ -315,13 +399,22 @@ def main() -> None:
             ask = _python(_ASK, str(root), str(idx), str(work / "questions.json"))
             db_mb = (idx / "index.db").stat().st_size / 2**20
             rows.append((frac, len(files), lines, parse, index, ask, db_mb))
+        if a.many:
+            many_table(packages, work, a.many.split(","), a.jobs)
+            if a.tiny:
+                tiny_table(work, a.tiny, a.many.split(","), a.jobs)
     finally:
         if not a.keep:
             shutil.rmtree(work, ignore_errors=True)
+    if rows:
+        print_sizes(packages, rows, load, len(qs))
+
+
+def print_sizes(packages: dict[str, list[SourceFile]], rows: list, load: tuple[float, ...], nq: int) -> None:
     names = ", ".join(sorted(packages))
     print(
         f"One tree of {len(packages)} top-level packages ({names}); load average before "
-        f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f}, {os.cpu_count()} cores; {len(qs)} questions at every size"
+        f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f}, {os.cpu_count()} cores; {nq} questions at every size"
     )
     print(
         "| size | files | lines | bare parse wall / CPU | `codehop index` wall / CPU | s / 100k lines wall / CPU | "
