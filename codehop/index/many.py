@@ -63,7 +63,8 @@ class TaskResult:
     files: int = 0
     parsed: int = 0
     chunks: int = 0
-    seconds: float = 0.0
+    seconds: float = 0.0  # wall, inside the task
+    cpu_seconds: float = 0.0  # this process's CPU in the task, and its parse workers' (when it had some)
     error: str = ""
     worker: str = ""  # host:pid that ran the task
     warnings: int = 0
@@ -79,6 +80,7 @@ class TaskResult:
             "parsed": self.parsed,
             "chunks": self.chunks,
             "seconds": round(self.seconds, 3),
+            "cpu_seconds": round(self.cpu_seconds, 3),
             "worker": self.worker,
             "warnings": self.warnings,
         }
@@ -90,6 +92,7 @@ class ManyReport:
     jobs: int  # tasks at once (local) or CPUs asked of a private Ray instance
     results: tuple[TaskResult, ...]
     seconds: float
+    setup_seconds: float = 0.0  # starting or joining the Ray instance (0 for the local pool)
 
     @property
     def ok(self) -> bool:
@@ -102,6 +105,7 @@ class ManyReport:
             "jobs": self.jobs,
             "pid": os.getpid(),
             "seconds": round(self.seconds, 3),
+            "setup_seconds": round(self.setup_seconds, 3),
             "repositories": [r.to_dict() for r in self.results],
         }
 
@@ -128,13 +132,17 @@ def index_many(
         raise UsageError("nothing to index: name repository folders, or installed distributions with --dist NAME")
     jobs = jobs or os.cpu_count() or 1
     if ray:
-        results = run_on_ray(targets, ray, jobs, report)
+        results, setup = run_on_ray(targets, ray, jobs, report)
     else:
-        results = run_local(targets, jobs, report)
+        results, setup = run_local(targets, jobs, report), 0.0
     order = {t.index_dir: i for i, t in enumerate(targets)}
     results.sort(key=lambda r: order[r.target.index_dir])
     return ManyReport(
-        backend="ray" if ray else "local", jobs=jobs, results=tuple(results), seconds=time.perf_counter() - t0
+        backend="ray" if ray else "local",
+        jobs=jobs,
+        results=tuple(results),
+        seconds=time.perf_counter() - t0,
+        setup_seconds=setup,
     )
 
 
@@ -206,7 +214,7 @@ def unique(targets: list[Target]) -> list[Target]:
 # ---- one task (runs in a worker: a pool process or a Ray worker) -------------------
 def index_one(target: Target, parse_workers: int = 1) -> TaskResult:
     """Index one target into a build folder beside its index, then move `index.db` into place."""
-    t0 = time.perf_counter()
+    t0, cpu0 = time.perf_counter(), _cpu()
     worker = f"{socket.gethostname()}:{os.getpid()}"
     final_dir = Path(target.index_dir)
     build: Path | None = None
@@ -236,15 +244,31 @@ def index_one(target: Target, parse_workers: int = 1) -> TaskResult:
             parsed=report.parsed,
             chunks=report.chunks,
             seconds=time.perf_counter() - t0,
+            cpu_seconds=_cpu() - cpu0,
             worker=worker,
             warnings=len(report.warnings),
         )
     except Exception as exc:  # one failing tree is a result, not the end of the run
         message = _describe(exc)
-        return TaskResult(target=target, ok=False, error=message, seconds=time.perf_counter() - t0, worker=worker)
+        return TaskResult(
+            target=target,
+            ok=False,
+            error=message,
+            seconds=time.perf_counter() - t0,
+            cpu_seconds=_cpu() - cpu0,
+            worker=worker,
+        )
     finally:
         if build is not None:
             shutil.rmtree(build, ignore_errors=True)
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and of its children reaped so far (the indexer's parse pool)."""
+    import resource
+
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + kids.ru_utime + kids.ru_stime
 
 
 def _describe(exc: BaseException) -> str:
@@ -317,10 +341,13 @@ def run_local(targets: list[Target], jobs: int, report: Report | None = None) ->
     return results
 
 
-def run_on_ray(targets: list[Target], address: str, jobs: int, report: Report | None = None) -> list[TaskResult]:
+def run_on_ray(
+    targets: list[Target], address: str, jobs: int, report: Report | None = None
+) -> tuple[list[TaskResult], float]:
     """Every target as a Ray task (one CPU each). `address`: a cluster's address, `auto` (the
     cluster this machine belongs to), or `local` (a private instance of `jobs` CPUs started for
-    this run and stopped after it). Each node must have codehop installed and see the paths."""
+    this run and stopped after it). Each node must have codehop installed and see the paths.
+    Returns the results and the seconds spent starting or joining the instance."""
     try:
         import ray
     except ImportError:
@@ -329,6 +356,7 @@ def run_on_ray(targets: list[Target], address: str, jobs: int, report: Report | 
 
     tell = report or (lambda r, done, total: None)
     started = False
+    t0 = time.perf_counter()
     if not ray.is_initialized():
         kwargs: dict[str, Any] = {"log_to_driver": False, "logging_level": logging.WARNING, "configure_logging": True}
         try:
@@ -339,6 +367,7 @@ def run_on_ray(targets: list[Target], address: str, jobs: int, report: Report | 
         except (ConnectionError, ValueError, RuntimeError) as exc:
             raise UsageError(f"cannot reach the Ray cluster at {address!r}: {exc}") from None
         started = True
+    setup = time.perf_counter() - t0
     try:
         task = ray.remote(num_cpus=1, max_retries=0)(index_one)
         refs = {task.remote(t): t for t in targets}
@@ -352,7 +381,7 @@ def run_on_ray(targets: list[Target], address: str, jobs: int, report: Report | 
                 except Exception as exc:  # the worker died (killed, out of memory): that task failed
                     results.append(TaskResult(target=refs[ref], ok=False, error=f"Ray task failed: {exc}"))
                 tell(results[-1], len(results), len(targets))
-        return results
+        return results, setup
     finally:
         if started:
             ray.shutdown()
