@@ -14,6 +14,7 @@ import os
 import resource
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -221,3 +222,15 @@ def test_a_killed_run_leaves_no_index(tmp_path: Path) -> None:
     again = _run(str(big), "--out", str(out_dir), "--json")
     assert again.returncode == 0, again.stderr
     assert sorted(p.name for p in index_dir.iterdir()) == ["index.db"]
+
+
+def test_unreachable_ray_cluster_is_named(tmp_path: Path) -> None:
+    """--ray HOST:PORT where nothing listens is exit 2 at once (Ray itself would retry for minutes)."""
+    pytest.importorskip("ray", reason="Ray is not installed (pip install -e '.[ray]')")
+    repo = _copy(tmp_path, "reexport_chain")[0]
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    done = _run(str(repo), "--ray", f"127.0.0.1:{port}", timeout=60)
+    assert done.returncode == 2 and "cannot reach the Ray cluster" in done.stderr
+    assert not (repo / ".codehop" / "index.db").exists()

@@ -341,6 +341,20 @@ def run_local(targets: list[Target], jobs: int, report: Report | None = None) ->
     return results
 
 
+def _reachable(address: str, timeout_s: float = 10.0) -> None:
+    """A `host:port` that accepts no connection is a UsageError now; Ray would retry for minutes.
+    (`auto` fails fast by itself when no instance runs on this machine.)"""
+    if address == "auto":
+        return
+    host, sep, port = address.removeprefix("ray://").rpartition(":")
+    if not sep or not port.isdigit():
+        raise UsageError(f"--ray takes HOST:PORT, auto or local, not {address!r}")
+    try:
+        socket.create_connection((host, int(port)), timeout=timeout_s).close()
+    except OSError as exc:
+        raise UsageError(f"cannot reach the Ray cluster at {address}: {exc.strerror or exc}") from None
+
+
 def run_on_ray(
     targets: list[Target], address: str, jobs: int, report: Report | None = None
 ) -> tuple[list[TaskResult], float]:
@@ -363,6 +377,7 @@ def run_on_ray(
             if address == "local":
                 ray.init(num_cpus=max(1, jobs), include_dashboard=False, **kwargs)
             else:
+                _reachable(address)
                 ray.init(address=address, **kwargs)
         except (ConnectionError, ValueError, RuntimeError) as exc:
             raise UsageError(f"cannot reach the Ray cluster at {address!r}: {exc}") from None

@@ -284,11 +284,12 @@ def questions(index_db: Path, n: int) -> list[str]:
     return out
 
 
-def index_many_cli(dirs: list[Path], out: Path, *extra: str) -> dict:
+def index_many_cli(dirs: list[Path], out: Path, *extra: str, fresh: bool = True) -> dict:
     """`python -m codehop index-many DIRS --out OUT --json ...` as a process: wall seconds, CPU of
     the process and its reaped children (the pool's workers; not a Ray instance's, which are not
-    its children), and the per-repository rows."""
-    shutil.rmtree(out, ignore_errors=True)
+    its children), and the per-repository rows. `fresh`: remove OUT first (a full build)."""
+    if fresh:
+        shutil.rmtree(out, ignore_errors=True)
     args = [sys.executable, "-m", "codehop", "index-many", *map(str, dirs), "--out", str(out), "--json", *extra]
     with tempfile.TemporaryFile("w+") as stdout, tempfile.TemporaryFile("w+") as stderr:
         t = time.perf_counter()
@@ -318,6 +319,10 @@ def many_table(packages: dict[str, list[SourceFile]], work: Path, backends: list
         extra = ["--jobs", str(jobs)] + (["--ray", "local"] if backend == "ray" else [])
         print(f"index-many on {backend} ({jobs} at once) ...", file=sys.stderr)
         runs[backend] = index_many_cli(dirs, work / f"many-index-{backend}", *extra)
+    if "local" in runs:  # nothing changed: each task copies its index, walks, parses nothing, swaps
+        print("index-many again, nothing changed ...", file=sys.stderr)
+        runs["local again"] = index_many_cli(dirs, work / "many-index-local", "--jobs", str(jobs), fresh=False)
+        backends = [*backends, "local again"]
     print(
         f"\n`codehop index-many` over {len(dirs)} repositories ({total_lines:,} lines), {jobs} at once; "
         "task seconds are measured inside each task (index_repo plus the atomic move)"
