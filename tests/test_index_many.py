@@ -128,7 +128,7 @@ def test_bad_input_is_named(tmp_path: Path) -> None:
     done = _run(str(repo), str(tmp_path / "missing"), str(a_file))
     assert done.returncode == 2
     assert "missing" in done.stderr and "notes.txt" in done.stderr and "not a directory" in done.stderr
-    assert not (repo / ".codehop" / "index.db").exists()
+    assert not (repo / ".codehop").exists()  # nothing made before every name is checked
     nothing = _run()
     assert nothing.returncode == 2 and "nothing to index" in nothing.stderr
 

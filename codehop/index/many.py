@@ -19,6 +19,7 @@ May import: kernel (errors), index (walk, indexer, environment), stdlib; ray ins
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import tempfile
@@ -148,23 +149,24 @@ def index_many(
 
 # ---- naming the targets (in the caller's process) --------------------------------
 def repository_targets(paths: Iterable[str], out: str | None = None) -> list[Target]:
-    """One target per repository path; every bad path is named in one UsageError (exit 2)."""
-    targets: list[Target] = []
+    """One target per repository path; every bad path is named in one UsageError (exit 2), before
+    any index folder is made."""
+    roots: list[tuple[str, Path]] = []
     bad: list[str] = []
     for p in paths:
         try:
-            root = repo_root(p)
+            roots.append((p, repo_root(p)))
         except CodehopError as exc:
             bad.append(exc.message)
-            continue
+    if bad:
+        raise UsageError("; ".join(bad))
+    targets: list[Target] = []
+    for p, root in roots:
         if out:
             idx = Path(out).expanduser().absolute() / repo_key(root)
         else:
-            folder, _note = locate_index(root)  # the repository's .codehop/, else the per-user cache
-            idx = folder
+            idx, _note = locate_index(root)  # the repository's .codehop/, else the per-user cache
         targets.append(Target(name=p, root=str(root), index_dir=str(idx)))
-    if bad:
-        raise UsageError("; ".join(bad))
     return targets
 
 
@@ -198,8 +200,6 @@ def distribution_targets(names: Iterable[str], env: PythonEnvironment | None, ou
 
 
 def _normalise(name: str) -> str:
-    import re
-
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
