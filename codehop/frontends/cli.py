@@ -252,7 +252,12 @@ def index(path: str, index_dir: str | None, max_file_bytes: int, as_json: bool) 
 @env_options
 @handle_errors
 def index_many(
-    paths: tuple[str, ...], dists: tuple[str, ...], out: str | None, jobs: int | None, ray_address: str | None, as_json: bool
+    paths: tuple[str, ...],
+    dists: tuple[str, ...],
+    out: str | None,
+    jobs: int | None,
+    ray_address: str | None,
+    as_json: bool,
 ) -> None:
     """Index many repositories (PATHS) and installed distributions (--dist), one index file each.
 
@@ -262,7 +267,9 @@ def index_many(
 
     def progress(result: Any, done: int, total: int) -> None:
         r = result.to_dict()
-        status = f"ok ({r['files']} files, {r['seconds']:.2f} s) -> {r['index']}" if r["ok"] else f"failed: {r['error']}"
+        status = (
+            f"ok ({r['files']} files, {r['seconds']:.2f} s) -> {r['index']}" if r["ok"] else f"failed: {r['error']}"
+        )
         _echo(f"[{done}/{total}] {r['path']}: {status}", err=True)
 
     report = run(paths, dists, out=out, jobs=jobs, ray=ray_address, report=progress)
