@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from codehop.answer.orchestrator import Limits
 from codehop.app import Config, app_for, parse_resolvers
 from codehop.kernel.records import Answer
+
+if TYPE_CHECKING:
+    from codehop.index.many import ManyReport, TaskResult
 
 
 def ask(
@@ -27,3 +31,19 @@ def ask(
     names = parse_resolvers(resolvers)
     app = app_for(repo, Config(index_dir=index_dir))
     return app.navigator(generator, names).ask(question, Limits(max_loops=max_loops, budget_tokens=budget_tokens))
+
+
+def index_many(
+    paths: Sequence[str],
+    dists: Sequence[str] = (),
+    *,
+    out: str | None = None,
+    jobs: int | None = None,
+    ray: str | None = None,
+    report: Callable[[TaskResult, int, int], None] | None = None,
+) -> ManyReport:
+    """Index many repositories and installed distributions, one index file each, on a local
+    process pool (`jobs` at once) or as Ray tasks (`ray`: an address, `auto` or `local`)."""
+    from codehop.index.many import index_many as run
+
+    return run(paths, dists, out=out, jobs=jobs, ray=ray, report=report)

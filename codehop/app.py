@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from codehop.answer.dependents import DependentsFinder
-    from codehop.kernel.records import Answer
+    from codehop.kernel.records import Answer, PendingReference, Resolution
 
 RESOLVER_NAMES = ("symbol_table", "jedi", "lsp", "regex", "llm")
 DEFAULT_RESOLVERS = ("symbol_table", "jedi", "lsp", "regex")
@@ -253,8 +253,19 @@ class App:
         with self._lock:
             finder = self._finder
             if not isinstance(finder, DependentsFinder) or finder.store is not self.store:
-                finder = self._finder = DependentsFinder(self.store, self.table, self.root)
+                finder = self._finder = DependentsFinder(self.store, self.table, self.root, infer=self._infer_at_site())
             return finder
+
+    def _infer_at_site(self) -> Callable[[PendingReference], Resolution | None] | None:
+        """The ladder's inference rung asked at one site (Jedi, when the ladder has it), for uses
+        through objects of unknown type; None without one."""
+        if "jedi" not in self.config.resolvers:
+            return None
+
+        def infer(ref: PendingReference) -> Resolution | None:
+            return self.ladder(("jedi",)).resolve(ref, via="jedi").resolution
+
+        return infer
 
     def close(self) -> None:
         """Shut down what this App started (the language server, Jedi's worker), then the index."""

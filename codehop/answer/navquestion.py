@@ -637,11 +637,11 @@ class NavigationAnswerer:
         results: list[Dependents] = []
         for loc in subjects:
             if nav.intent is Intent.CALLEES:
-                results.append(self.finder.callees(loc))
+                results.append(self.finder.callees(loc, infer=True))
             else:
                 results.append(
                     self.finder.dependents(
-                        loc, relations=_NEEDS[nav.intent], transitive=nav.intent is not Intent.IMPORTERS
+                        loc, relations=_NEEDS[nav.intent], transitive=nav.intent is not Intent.IMPORTERS, infer=True
                     )
                 )
         lines: list[str] = []
@@ -683,6 +683,8 @@ class NavigationAnswerer:
                     )
             for site in found.sites:
                 line = _site_line(site)
+                if nav.intent is Intent.CALLEES and (callee := self._resolve(site.via)) is not None:
+                    line += f", declared at {callee.rel_path}:{callee.line}"
                 if used + count_tokens(line) > budget_tokens:
                     listed_all = False
                     break

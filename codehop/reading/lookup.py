@@ -332,6 +332,39 @@ class RepoLookup:
                 return best[1], best[2]
         return None
 
+    def _prefix_builder(self, cls: str, prefix: str) -> str | None:
+        """The method of `cls` (through its MRO) whose code writes a string starting with `prefix`:
+        the one that builds member names from it."""
+        literal = re.compile(r"""(?<![\w])[fFrRbBuU]{0,2}["']""" + re.escape(prefix))
+        for name, b in self.members(cls).items():
+            if b.kind is not BindingKind.FUNCTION or name.startswith(prefix):
+                continue
+            qual = f"{b.scope}.{name}"
+            if any(literal.search(c.text) for c in self.store.chunks_named(qual)):
+                return qual
+        return None
+
+    def _parameter_holders(self, name: str, *, with_default: bool) -> list[tuple[str, Parameter]]:
+        """The callables of the repository that take a parameter `name` (the full-text index finds
+        the chunks, their signatures decide), public ones and constructors first."""
+        parts = [p for p in name.lower().split("_") if p]
+        if not parts or not name.isidentifier():
+            return []
+        found: dict[str, Parameter] = {}
+        for c, _ in self.store.search('"' + " ".join(parts) + '"', 300):
+            if c.kind not in ("function", "method") or not c.signature or name not in c.signature:
+                continue
+            for p in parameters(c.signature):
+                if p.name == name and not p.kind and (p.default or not with_default):
+                    found.setdefault(c.qualname, p)
+
+        def rank(item: tuple[str, Parameter]) -> tuple[int, int, str]:
+            qual = item[0]
+            private = sum(1 for part in qual.split(".") if part.startswith("_") and not part.startswith("__"))
+            return (0 if qual.endswith(".__init__") else 1, private, qual)
+
+        return sorted(found.items(), key=rank)
+
     def _function_parameter(
         self,
         tokens: list[Token],

@@ -38,6 +38,7 @@ import re
 from dataclasses import replace
 
 from codehop.kernel.records import Binding, BindingKind
+from codehop.kernel.words import word_parts
 from codehop.reading import builtin_bases, datamodel
 from codehop.reading.lookup import RepoLookup, _member_name
 from codehop.reading.question_words import (
@@ -45,6 +46,7 @@ from codehop.reading.question_words import (
     CLASS_WORDS,
     CONTEXT_WORDS,
     KEYWORDS,
+    MEMBER_ASPECTS,
     STOP,
     VOCABULARY,
     Token,
@@ -357,6 +359,19 @@ class SubjectFinder(RepoLookup):
                         used.add(t.index)
                         found = True
                         break
+            # 2d. a name prefix ("what visit_ function it uses for a node"): the member whose code builds
+            # names from it (`getattr(self, f"visit_{...}")`)
+            if not found:
+                for t in tokens:
+                    prefix = t.text
+                    if t.index in used or not t.word or not prefix.endswith("_") or not prefix[0].isalpha():
+                        continue
+                    builder = self._prefix_builder(cls, prefix)
+                    if builder is not None:
+                        subjects.append(Subject(dotted=builder, mentions=(mention, prefix)))
+                        used.add(t.index)
+                        found = True
+                        break
             # 3. a member of a base outside the repository that Python itself defines (`dict.get`)
             if not found:
                 members = self.members(cls)
@@ -559,8 +574,43 @@ class SubjectFinder(RepoLookup):
                 if subjects:
                     break
 
-        # plain words, when nothing else named a subject ("Where is ok defined?")
+        # a parameter named without its callable ("where does the default timeout come from?", "the
+        # default for max_connections"): the callables that take it; a plain word only when a default
+        # is asked
+        several: tuple[str, ...] = ()
         if not subjects and not absent and not owners:
+            asks_default = bool({"default", "defaults", "defaulting"} & set(words))
+            for t in tokens:
+                if (
+                    not t.word
+                    or "." in t.text
+                    or t.index in used
+                    or t.low in STOP
+                    or t.low in VOCABULARY
+                    or not (t.code or asks_default)
+                    or passed(t)
+                ):
+                    continue
+                holders = self._parameter_holders(t.text, with_default=asks_default)
+                if not holders:
+                    continue
+                used.add(t.index)
+                defaults = list(dict.fromkeys(p.default for _, p in holders))
+                shown: list[str] = []
+                for qual, held in holders:
+                    if held.default in defaults:
+                        defaults.remove(held.default)
+                        subjects.append(Subject(dotted=qual, mentions=(t.text,), parameter=held))
+                        shown.append(f"`{qual}` (`{held.default or 'no default'}`)")
+                if len(subjects) > 1:
+                    several = (t.text, *shown[:5])
+                    subjects = subjects[:3]
+                break
+
+        # plain words, when nothing else named a subject ("Where is ok defined?")
+        plain_only = False
+        if not subjects and not absent and not owners:
+            plain_only = True
             for t in tokens:
                 if not t.word or t.low in STOP or t.low in VOCABULARY or len(t.low) < 2 or t.text in seen:
                     continue
@@ -593,7 +643,18 @@ class SubjectFinder(RepoLookup):
         # a question that repeats the member of a chain it wrote out has said what it asks: the hop
         # answers the chain (or its doubt stays)
         if ((unanswered_owner and not others) or only_modules) and not deferred:
+            # a word that is part of the name of a class asked about, or of one of its bases, says
+            # what the class is ("that exception", "the async transport"), not what of it is asked
+            named_by: set[str] = set()
+            for _ot, cl in unanswered_owner:
+                for c in (*self.mro(cl[0]), *self.external_bases(cl[0])):
+                    named_by.update(word_parts(c.rpartition(".")[2]))
             for t in tokens:
+                if only_modules and t.low in MEMBER_ASPECTS and t.index not in used:
+                    unplaced.append(t.text)
+                    continue
+                if t.low in named_by or (t.low.endswith("s") and t.low[:-1] in named_by):
+                    continue
                 if (
                     t.index in used
                     or t.text in placed_texts
@@ -623,9 +684,19 @@ class SubjectFinder(RepoLookup):
         if param_names:
             used.update(t.index for t in tokens if t.text in param_names)
             unplaced = [w for w in unplaced if w not in param_names]
-        # a name written as code that matched nothing at all is never silently dropped
+        # a name written as code that matched nothing at all is never silently dropped (a prefix of
+        # members of a class asked about, "no visit_ method", names them)
         named = set(unplaced)
+        prefixes = {
+            t.text
+            for t in tokens
+            if t.text.endswith("_")
+            and t.text[0].isalpha()
+            and any(m.startswith(t.text) for c in chosen.values() for m in self.members(c))
+        }
         for t in tokens:
+            if t.text in prefixes:
+                continue
             # the receiver of a member asked (`get_width(x).normalize()`): the member carries the doubt,
             # and the hop that infers the member's owner infers the receiver's result
             if (
@@ -636,7 +707,9 @@ class SubjectFinder(RepoLookup):
                 or t.receiver
                 or t.index in deferred
                 or not t.word
-                or not t.code
+                # (read from a plain word alone, a capitalised name nothing matched is a doubt too:
+                # "which class handles HTTP/2 connections?" is not answered by `Pool.connections`)
+                or not (t.code or (plain_only and t.index > 0 and t.text[0].isupper()))
                 or t.low in STOP
                 or t.low in VOCABULARY
                 or t.low in hints
@@ -660,6 +733,7 @@ class SubjectFinder(RepoLookup):
             operations=tuple(dict.fromkeys(operations)),
             owners=tuple(dict.fromkeys(chosen.get(o.index) or c[0] for o, c in owners)),
             result_members=tuple(dict.fromkeys(t.text for t in tokens if t.result_member)),
+            several=several,
         )
 
     def _member_tokens(

@@ -24,7 +24,8 @@ STOP = frozenset(
     were what whats when where which while who whom whose why will with would you your yours i'm im i've
     should shall may might must just also only not no yes up out over about after before around between
     through during under again further once here all both each few more most other some such own same very
-    s t don't doesn't isn't aren't wasn't there's what's where's who's let's one ones""".split()
+    s t don't doesn't isn't aren't wasn't there's what's where's who's let's one ones
+    has have had having hasn't haven't""".split()
 )
 # The words of the questions the reader answers (where is X declared, what is its signature,
 # its default, its base class, its docstring, what happens when it runs): they place the intent,
@@ -58,6 +59,13 @@ CLASS_WORDS = frozenset(
     "class classes subclass subclasses inherit inherits inherited inheriting base bases parent superclass".split()
 )
 CONTEXT_WORDS = frozenset("module package file submodule".split())
+# what only a callable, a class or a value has: a module alone does not answer them ("what does
+# tenacity retry on by default?" is not answered by the module `tenacity.retry`)
+MEMBER_ASPECTS = frozenset(
+    """default defaults defaulting return returns returned returning raise raises raised raising
+    parameter parameters param params argument arguments arg args signature signatures
+    inherit inherits inherited inheriting subclass subclasses override overrides overridden""".split()
+)
 ASYNC_WORDS = frozenset("async asynchronously asynchronous await awaiting".split())
 
 

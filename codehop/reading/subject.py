@@ -42,6 +42,7 @@ class Reading:
     operations: tuple[str, ...] = field(default=())  # data-model operations recognised
     owners: tuple[str, ...] = ()  # the classes the question names, as read
     result_members: tuple[str, ...] = ()  # names written after a call (`get_console().print_json`)
+    several: tuple[str, ...] = ()  # a parameter named alone that several callables take, with different defaults
 
     @property
     def doubts(self) -> tuple[str, ...]:
@@ -74,6 +75,12 @@ class Reading:
             out.append(
                 f"`{cls}` inherits from {', '.join(f'`{b}`' for b in bases)}, outside the repository; "
                 f"what the question asks may be declared there (not indexed)."
+            )
+        if self.several:
+            out.append(
+                f"`{self.several[0]}` is a parameter of several callables with different defaults: "
+                + ", ".join(self.several[1:])
+                + "; the question does not say which."
             )
         if self.unplaced:
             shown = ", ".join(f"'{w}'" for w in self.unplaced[:12]) + (" …" if len(self.unplaced) > 12 else "")
