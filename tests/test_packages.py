@@ -319,3 +319,33 @@ def test_stdlib_stubs_vendored_by_a_tool_stay_external(tmp_path: Path) -> None:
         assert boundary.place(site / stub) is None
     assert boundary.place(site / "minireq" / "sessions.py") == str(site / "minireq" / "sessions.py")
     assert boundary.place(tmp_path / "repo" / "app" / "client.py") == "app/client.py"
+
+
+@pytest.mark.slow
+def test_text_shows_the_pin_and_the_path_from_the_import_root(app_with_venv: Path, cache: Path) -> None:
+    """The answer text, the hop trace and the context's markdown name a package file by its pin and
+    its path from the import root (`minireq==1.2.0 minireq/sessions.py:26`); the absolute path into
+    the environment is only in the JSON's `abs_path` (for editors)."""
+    import io
+
+    from rich.console import Console
+
+    from codehop.answer.context import render_markdown
+    from codehop.frontends.render import print_answer
+
+    app = App(app_with_venv)
+    try:
+        answer = app.navigator(resolvers=("symbol_table",)).ask("Where is RetrySession.get defined?", Limits())
+    finally:
+        app.close()
+    out = io.StringIO()
+    print_answer(Console(file=out, width=400, color_system=None), answer)
+    data = answer.to_dict()
+    texts = {"answer": data["answer"], "trace": out.getvalue(), "context": render_markdown(data)}
+    for name, text in texts.items():
+        assert "site-packages" not in text, (name, text)
+    assert "minireq==1.2.0 minireq/sessions.py:26" in texts["answer"]
+    assert "-> minireq==1.2.0 minireq/sessions.py:26 minireq.sessions.Session.get" in texts["trace"]
+    assert "### minireq==1.2.0 minireq/sessions.py:26-" in texts["context"]
+    [item] = [c for c in data["context"] if c["qualname"] == "minireq.sessions.Session.get"]
+    assert item["abs_path"].endswith("site-packages/minireq/sessions.py")

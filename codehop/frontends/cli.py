@@ -388,6 +388,8 @@ def resolve(site: str, repo: str, index_dir: str | None, via: str | None, as_jso
     if not refs:
         raise UsageError(f"no reference at {site}")
     runs = [(ref, name, app.ladder(names).resolve(ref, via=name)) for ref in refs for name in (names or (None,))]
+    from codehop.kernel.records import shown_path
+
     app.close()
     if via == "lsp":  # the one rung asked for could not run: that is the language server's failure (exit 4)
         broken = [why for _, _, lr in runs if lr.resolution is None for r, why in lr.failures if r == "lsp"]
@@ -420,18 +422,18 @@ def resolve(site: str, repo: str, index_dir: str | None, via: str | None, as_jso
         )
         return
     for ref, name, lr in runs:
-        _echo(f"{ref.origin_path}:{ref.origin_line} {ref.anchor_text} ({ref.ref_type}) via {name or 'ladder'}:")
+        _echo(f"{shown_path(ref.origin_path)}:{ref.origin_line} {ref.anchor_text} ({ref.ref_type}) via {name or 'ladder'}:")
         res = lr.resolution
         if res is None:
             _echo("  unresolved" + "".join(f"\n  {r} failed: {why}" for r, why in lr.failures))
             continue
         for st in res.steps:
             _echo(
-                f"  {st.from_loc.rel_path}:{st.from_loc.line} -[{st.note}, {st.resolver}]-> "
-                f"{st.to_loc.rel_path}:{st.to_loc.line} {st.to_loc.qualname}"
+                f"  {shown_path(st.from_loc.rel_path)}:{st.from_loc.line} -[{st.note}, {st.resolver}]-> "
+                f"{shown_path(st.to_loc.rel_path)}:{st.to_loc.line} {st.to_loc.qualname}"
             )
         t = res.target
-        where = f"external {res.external}" if res.is_external else f"{t.rel_path}:{t.line} {t.qualname}"
+        where = f"external {res.external}" if res.is_external else f"{shown_path(t.rel_path)}:{t.line} {t.qualname}"
         _echo(f"  => {where} [{res.provenance}]")
 
 
