@@ -34,6 +34,7 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("XDG_CACHE_HOME", str(d))
     monkeypatch.delenv("CODEHOP_PYTHON", raising=False)
     monkeypatch.delenv("VIRTUAL_ENV", raising=False)
+    monkeypatch.setenv("CODEHOP_BRIDGE", "0")  # no background Jedi worker unless a test asks for one
     return d
 
 
@@ -275,6 +276,9 @@ def test_xrefs_stats_report_the_package_side(app_with_venv: Path, cache: Path) -
     pkgs = json.loads(done.stdout)["packages"]
     assert set(pkgs) == {"minireq==1.2.0"}
     assert pkgs["minireq==1.2.0"]["rows"] > 0 and pkgs["minireq==1.2.0"]["resolved_at_index_time"] > 0
+    assert {"bridged_at_index_time", "bridge_sites", "bridge_asked", "bridge_complete"} <= set(pkgs["minireq==1.2.0"])
+    stats = json.loads(done.stdout)
+    assert {"hops_from_index", "hops_from_resolver", "hops_from_table", "rebuilds", "queries"} <= set(stats)
 
 
 @pytest.mark.slow
@@ -349,3 +353,84 @@ def test_text_shows_the_pin_and_the_path_from_the_import_root(app_with_venv: Pat
     assert "### minireq==1.2.0 minireq/sessions.py:26-" in texts["context"]
     [item] = [c for c in data["context"] if c["qualname"] == "minireq.sessions.Session.get"]
     assert item["abs_path"].endswith("site-packages/minireq/sessions.py")
+
+
+def _site(app_with_venv: Path) -> Path:
+    return next((app_with_venv / ".venv" / "lib").glob("python3*/site-packages")).resolve()
+
+
+@pytest.mark.slow
+def test_inferred_pointers_are_bridged_when_the_package_is_indexed(app_with_venv: Path, cache: Path) -> None:
+    """Placement item 6: `a.close()` in minireq's Session.close (sessions.py:32; `a` comes from
+    `self.adapters.values()`) needs inference. The index-time bridge (real Jedi, the environment's
+    interpreter) stores it as a `jedi` row in the package's shared index; a loop-time hop from that
+    site reads the row (step `bridged`, counted as `hops_from_index`) without asking Jedi."""
+    from codehop.kernel.records import PendingReference, RefType
+    from codehop.resolve.jedi_bridge import bridge_distribution
+
+    app = App(app_with_venv, Config(bridge_packages=False, resolvers=("symbol_table", "jedi")))
+    try:
+        assert app.packages is not None and app.env is not None
+        pkg = app.packages.package("minireq")
+        assert pkg is not None
+        report = bridge_distribution(pkg.mount.store, pkg.mount.root, pkg.mount.tops, python=app.env.python)
+        assert report.complete and report.bridged >= 1, report
+        row = pkg.mount.store.cached_resolution("minireq/sessions.py", 32, "a.close")
+        assert row is not None and row.provenance == "jedi"
+        assert (row.target_path, row.target_line) == ("minireq/adapters.py", 2)  # BaseAdapter.close
+        again = bridge_distribution(pkg.mount.store, pkg.mount.root, pkg.mount.tops, python=app.env.python)
+        assert again.complete and again.bridged == report.bridged  # resumable: nothing asked twice
+
+        sessions = str(_site(app_with_venv) / "minireq" / "sessions.py")
+        ref = PendingReference(
+            anchor_text="a.close", ref_type=RefType.CALL, ref_target="a.close",
+            origin_path=sessions, origin_line=32, origin_col=14,
+        )
+        ladder = app.ladder()
+        out = ladder.resolve(ref)
+        assert out.cached and out.resolution is not None, out
+        assert out.tried == ["symbol_table"]  # Jedi was not asked
+        assert out.resolution.target.qualname == "minireq.adapters.BaseAdapter.close"
+        assert [s.note for s in out.resolution.steps] == ["bridged"]
+        ladder.feed_back(ref, out.resolution)
+        assert app.store.counters().get("hops_from_index") == 1
+    finally:
+        app.close()
+
+
+@pytest.mark.slow
+def test_the_bridge_runs_in_a_worker_once(app_with_venv: Path, cache: Path) -> None:
+    """Mounting a package with a position rung configured starts one background worker (a lock in the
+    index folder); the question does not wait; the worker finishes the bridge and a second mount
+    starts none."""
+    import time
+
+    from codehop.resolve.jedi_bridge import bridge_done
+
+    app = App(app_with_venv, Config(resolvers=("symbol_table", "jedi"), bridge_packages=True))
+    try:
+        assert app.packages is not None
+        t0 = time.perf_counter()
+        pkg = app.packages.package("minireq")
+        assert pkg is not None and time.perf_counter() - t0 < 30
+        deadline = time.time() + 150
+        while not bridge_done(pkg.mount.store.counters()) and time.time() < deadline:
+            time.sleep(0.5)
+        assert bridge_done(pkg.mount.store.counters())
+        assert pkg.mount.store.counters().get("bridged_rows", 0) >= 1
+        deadline = time.time() + 10
+        while (Path(pkg.mount.store.path).parent / "bridge.lock").exists() and time.time() < deadline:
+            time.sleep(0.2)
+        assert not (Path(pkg.mount.store.path).parent / "bridge.lock").exists()
+    finally:
+        app.close()
+    from codehop.resolve.jedi_bridge import spawn_bridge
+
+    second = App(app_with_venv, Config(resolvers=("symbol_table", "jedi"), bridge_packages=True))
+    try:
+        assert second.packages is not None and second.env is not None
+        pkg = second.packages.package("minireq")
+        assert pkg is not None
+        assert spawn_bridge(pkg.mount.store, pkg.mount.root, pkg.mount.tops, python=second.env.python) is False
+    finally:
+        second.close()

@@ -308,6 +308,8 @@ def xrefs(
             "rebuild_to_query_ratio": round(rebuilds / queries, 4) if queries else None,
             "hops_from_table": counters.get("hops_from_table", 0),
             "hops_from_resolver": counters.get("hops_from_resolver", 0),
+            # hops read from rows an installed package's index bridged (Jedi) when it was indexed
+            "hops_from_index": counters.get("hops_from_index", 0),
         }
         if app.env is not None:  # the installed side: indexed once, never rebuilt while installed
             from codehop.index.packages import cached_stats
@@ -320,10 +322,15 @@ def xrefs(
             _echo(f"{k:16s} {v['rows']:7d} rows, {v['resolved_at_index_time']:7d} resolved at index time")
         _echo(
             f"rebuilds {rebuilds}, queries {queries}, ratio {data['rebuild_to_query_ratio']}; "
-            f"hops served by the table {data['hops_from_table']}, by a resolver {data['hops_from_resolver']}"
+            f"hops served by the table {data['hops_from_table']}, by a resolver at loop time "
+            f"{data['hops_from_resolver']}, by rows bridged at index time {data['hops_from_index']}"
         )
         for pin, v in data.get("packages", {}).items():
-            _echo(f"package {pin}: {v['rows']} rows, {v['resolved_at_index_time']} resolved at index time")
+            _echo(
+                f"package {pin}: {v['rows']} rows, {v['resolved_at_index_time']} resolved at index time "
+                f"({v['bridged_at_index_time']} bridged by Jedi; {v['bridge_asked']}/{v['bridge_sites']} sites asked"
+                f"{', complete' if v['bridge_complete'] else ''})"
+            )
         return
     rows = app.store.xrefs(rel_path=file, ref_type=ref_type, limit=limit)
     out = [

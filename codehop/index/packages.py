@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,6 +26,10 @@ from codehop.index.store import MOUNT_SPAN, Mount, SqliteStore
 from codehop.kernel.records import register_package
 
 MAX_FILES = 5000
+
+# Given a mounted package's index, its import root and top-level modules: start the index-time
+# bridging of its inferred pointers (a Jedi worker; wired by the door, never waited for).
+Bridge = Callable[[SqliteStore, str, frozenset[str]], object]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -46,11 +51,13 @@ class PackageIndexes:
         *,
         max_files: int = MAX_FILES,
         environ: dict[str, str] | None = None,
+        bridge: Bridge | None = None,
     ) -> None:
         self.env = env
         self.store = store
         self.max_files = max_files
         self.environ = environ
+        self.bridge = bridge
         self.warnings: list[str] = []
         self._lock = threading.RLock()
         self._by_top: dict[str, Distribution] | None = None
@@ -162,12 +169,18 @@ class PackageIndexes:
         for t in tops:
             register_package(f"{site}/{t}", dist.pin, str(site))
         self.store.mount(mount)
+        if self.bridge is not None:
+            try:
+                self.bridge(store, str(site), tops)
+            except Exception as exc:  # the bridge is an optimisation: the loop still resolves these sites
+                self.warnings.append(f"{dist.pin}: index-time bridging not started ({type(exc).__name__}: {exc})")
         return IndexedPackage(dist=dist, mount=mount, symbols=SymbolSnapshot(store), seconds=seconds, files=files)
 
 
 def cached_stats(env: PythonEnvironment) -> dict[str, dict[str, object]]:
     """For each distribution of `env` already indexed in the shared cache (none is indexed here):
-    its xref rows and how many were resolved when the package was indexed."""
+    its xref rows, how many were resolved when the package was indexed (by the symbol table, and
+    bridged by Jedi after it), and how far the bridge got (sites found, asked, done)."""
     out: dict[str, dict[str, object]] = {}
     for dist in distributions(env):
         db = package_cache_dir(dist) / "index.db"
@@ -176,11 +189,17 @@ def cached_stats(env: PythonEnvironment) -> dict[str, dict[str, object]]:
         store = SqliteStore(db)
         try:
             counts = store.xref_type_counts()
+            counters = store.counters()
         finally:
             store.close()
         out[dist.pin] = {
             "rows": sum(v[0] for v in counts.values()),
             "resolved_at_index_time": sum(v[1] or 0 for v in counts.values()),
+            "bridged_at_index_time": counters.get("bridged_rows", 0),
+            "bridge_sites": counters.get("bridge_candidates", 0),
+            "bridge_asked": counters.get("bridge_next", 0),
+            "bridge_complete": bool(counters.get("bridge_complete", 0)),
+            "bridge_seconds": round(counters.get("bridge_ms", 0) / 1000, 2),
             "index": str(db),
         }
     return out

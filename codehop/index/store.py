@@ -514,6 +514,11 @@ class SqliteStore:
                 )
 
     def cached_resolution(self, rel_path: str, line: int, anchor: str) -> XRef | None:
+        m = self.mounted(rel_path) if rel_path.startswith("/") else None
+        if m is not None:  # a site in an installed package: the row its index holds (bridged when indexed)
+            found = m.store.cached_resolution(m.rel(rel_path), line, anchor)
+            if found is not None:
+                return replace(found, rel_path=rel_path, target_path=f"{m.root}/{found.target_path}")
         row = self.conn.execute(
             f"SELECT {_XREF_COLS} FROM xrefs WHERE rel_path=? AND line=? AND anchor_text=?"
             " AND target_path != '' LIMIT 1",
