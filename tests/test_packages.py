@@ -434,3 +434,38 @@ def test_the_bridge_runs_in_a_worker_once(app_with_venv: Path, cache: Path) -> N
         assert spawn_bridge(pkg.mount.store, pkg.mount.root, pkg.mount.tops, python=second.env.python) is False
     finally:
         second.close()
+
+
+@pytest.fixture
+def app_with_chain(fixture_repo, minireq_wheel: Path, tmp_path: Path) -> Path:  # type: ignore[no-untyped-def]
+    """fixtures_repos/app_with_chain with a `.venv` holding miniauth 0.3.0, which is built on minireq 1.2.0."""
+    root: Path = fixture_repo("app_with_chain")
+    install_wheel(root / ".venv", minireq_wheel, create=True)
+    install_wheel(root / ".venv", build_wheel(DATA / "miniauth", "miniauth", "0.3.0", tmp_path))
+    return root
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("question", "qualname"),
+    [
+        ("Where is TokenSession.mount defined?", "minireq.sessions.Session.mount"),  # MRO: app -> miniauth -> minireq
+        ("Which parameters does HTTPAdapter take?", "minireq.adapters.HTTPAdapter"),  # a bare name two links away
+    ],
+    ids=["mro", "bare-name"],
+)
+def test_chains_go_through_a_dependency_of_a_dependency(
+    app_with_chain: Path, cache: Path, question: str, qualname: str
+) -> None:
+    """The app imports only miniauth; the declaration is in minireq, which miniauth imports: both
+    distributions are indexed on demand and the answer comes from minireq's index."""
+    app = App(app_with_chain)
+    try:
+        out = _ask(app, question)
+        assert app.packages is not None
+        assert {p.dist.pin for p in app.packages.indexed()} == {"miniauth==0.3.0", "minireq==1.2.0"}
+    finally:
+        app.close()
+    assert out["state"] == "complete", out["answer"]
+    [item] = [c for c in out["context"] if c["qualname"] == qualname]
+    assert item["source"] == "environment" and item["package"] == "minireq==1.2.0"

@@ -63,6 +63,7 @@ class PackageIndexes:
         self._by_top: dict[str, Distribution] | None = None
         self._done: dict[str, IndexedPackage | None] = {}  # dist key -> indexed, or None (skipped)
         store.mount_imports = self.mount_imports
+        store.mount_top = self._mount_top
         self._stamp = self._site_stamp()
 
     def _site_stamp(self) -> tuple[tuple[str, int], ...]:
@@ -87,11 +88,16 @@ class PackageIndexes:
             if self.store.module_path(top) is None:
                 self.package(top)
 
+    def _mount_top(self, top: str) -> Mount | None:
+        pkg = self.package(top)
+        return pkg.mount if pkg is not None else None
+
     def rebind(self, store: SqliteStore) -> None:
         """The repository's index was rebuilt: mount what is indexed on the new store."""
         with self._lock:
             self.store = store
             store.mount_imports = self.mount_imports
+            store.mount_top = self._mount_top
             for pkg in self._done.values():
                 if pkg is not None:
                     store.mount(pkg.mount)
