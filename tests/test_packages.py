@@ -469,3 +469,26 @@ def test_chains_go_through_a_dependency_of_a_dependency(
     assert out["state"] == "complete", out["answer"]
     [item] = [c for c in out["context"] if c["qualname"] == qualname]
     assert item["source"] == "environment" and item["package"] == "minireq==1.2.0"
+
+
+@pytest.mark.slow
+def test_graph_shows_a_package_node_as_a_leaf_unless_expanded(app_with_venv: Path, cache: Path) -> None:
+    """`codehop graph app.client.RetrySession`: the base class the indexer left unplaced
+    (`?app.client.minireq.Session`) is minireq's `Session`, a leaf marked with its pin; with
+    `expand_packages` its own edges (from minireq's index) follow, marked with the package."""
+    from codehop.answer.graph_context import GraphContext
+
+    app = App(app_with_venv)
+    try:
+        gc = GraphContext(app.store, app.table)
+        rows = gc.neighbourhood("app.client.RetrySession", 1)
+        [base] = [r for r in rows if r["type"] == "inherits"]
+        assert base["other"] == "minireq.sessions.Session" and base["leaf"] is True
+        assert (base["package"], base["package_path"]) == ("minireq==1.2.0", "minireq/sessions.py")
+        assert not any(r.get("from_package") for r in rows)
+        expanded = gc.neighbourhood("app.client.RetrySession", 1, expand_packages=True)
+        inner = [r for r in expanded if r.get("from_package") == "minireq.sessions.Session"]
+        assert any(r["type"] == "contains" and r["other"] == "minireq.sessions.Session.get" for r in inner), inner
+        assert all(r["package"] == "minireq==1.2.0" for r in inner)
+    finally:
+        app.close()

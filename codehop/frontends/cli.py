@@ -547,6 +547,9 @@ def repo_map(repo: str, index_dir: str | None, budget_tokens: int, focus: str, a
 @click.option("--stats", is_flag=True, help="Node and edge counts.")
 @click.option("--dot", "dot_path", default=None, help="Write Graphviz DOT to this file ('-' for stdout).")
 @click.option("--svg", "svg_path", default=None, help="Render SVG (needs the `dot` program).")
+@click.option(
+    "--expand-packages", is_flag=True, help="Follow an installed package's node into its own edges (else a leaf)."
+)
 @json_option
 @handle_errors
 def graph(
@@ -557,6 +560,7 @@ def graph(
     stats: bool,
     dot_path: str | None,
     svg_path: str | None,
+    expand_packages: bool,
     as_json: bool,
 ) -> None:
     """A symbol's neighbourhood in the static-dependency graph."""
@@ -564,7 +568,7 @@ def graph(
     from codehop.kernel.errors import UsageError
 
     app = _app(repo, index_dir)
-    gc = GraphContext(app.store)
+    gc = GraphContext(app.store, app.table)  # the app's table: it places names in installed packages
     if stats:
         data = gc.stats()
         if as_json:
@@ -589,14 +593,19 @@ def graph(
     if dot_path or svg_path:
         _draw(gc, node, depth, dot_path, svg_path)
         return
-    rows = gc.neighbourhood(node, depth)
+    rows = gc.neighbourhood(node, depth, expand_packages=expand_packages)
     if as_json:
         _emit_json({"symbol": node, "edges": rows})
         return
     _echo(node)
     for r in rows:
         arrow = "->" if r["direction"] == "out" else "<-"
-        _echo(f"  {arrow} {r['type']:12s} {r['other']}  ({r['path']}:{r['line']})")
+        if r.get("from_package"):  # an expanded package node's own edge
+            where = f"{r['package']} {r['path']}:{r['line']}"
+            _echo(f"      {r['from_package']} {arrow} {r['type']:12s} {r['other']}  ({where})")
+            continue
+        pkg = f"  [{r['package']} {r['package_path']}, leaf]" if r.get("leaf") else ""
+        _echo(f"  {arrow} {r['type']:12s} {r['other']}{pkg}  ({r['path']}:{r['line']})")
 
 
 def _draw(gc: Any, node: str, depth: int, dot_path: str | None, svg_path: str | None, **chain: Any) -> None:
