@@ -492,3 +492,33 @@ def test_graph_shows_a_package_node_as_a_leaf_unless_expanded(app_with_venv: Pat
         assert all(r["package"] == "minireq==1.2.0" for r in inner)
     finally:
         app.close()
+
+
+@pytest.mark.slow
+def test_the_standard_library_is_a_package_indexed_per_module_reached(app_with_venv: Path, cache: Path) -> None:
+    """A class built on `http.client.HTTPConnection`: the inherited `request` is answered from the
+    interpreter's own `Lib/http/client.py`, marked `python-stdlib==<version>`; only the `http`
+    module the chain reached is indexed (not the whole library), and nothing in it changes."""
+    import sys
+    import sysconfig
+
+    (app_with_venv / "app" / "conn.py").write_text(
+        'import http.client\n\n\nclass PlainConn(http.client.HTTPConnection):\n    """A plain connection."""\n'
+    )
+    lib = Path(sysconfig.get_paths()["stdlib"]) / "http"
+    before = _tree_state(lib)
+    app = App(app_with_venv)
+    try:
+        out = _ask(app, "What does PlainConn.request do?")
+        assert app.packages is not None
+        pins = {(p.dist.pin, p.mount.tops) for p in app.packages.indexed()}
+    finally:
+        app.close()
+    assert out["state"] == "complete", out["answer"]
+    [item] = [c for c in out["context"] if c["qualname"] == "http.client.HTTPConnection.request"]
+    version = ".".join(str(n) for n in sys.version_info[:3])
+    assert item["source"] == "environment" and item["package"] == f"python-stdlib=={version}"
+    assert item["path"] == "http/client.py"
+    assert f"python-stdlib=={version} http/client.py:" in out["answer"]
+    assert pins == {(f"python-stdlib=={version}", frozenset({"http"}))}
+    assert _tree_state(lib) == before

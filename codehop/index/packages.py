@@ -19,7 +19,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from codehop.index.environment import Distribution, PythonEnvironment, distributions, package_cache_dir
+from codehop.index.environment import (
+    Distribution,
+    PythonEnvironment,
+    distributions,
+    package_cache_dir,
+    stdlib_module,
+)
 from codehop.index.indexer import index_repo
 from codehop.index.snapshot import SymbolSnapshot
 from codehop.index.store import MOUNT_SPAN, Mount, SqliteStore
@@ -61,6 +67,7 @@ class PackageIndexes:
         self.warnings: list[str] = []
         self._lock = threading.RLock()
         self._by_top: dict[str, Distribution] | None = None
+        self._stdlib: dict[str, Distribution | None] = {}
         self._done: dict[str, IndexedPackage | None] = {}  # dist key -> indexed, or None (skipped)
         store.mount_imports = self.mount_imports
         store.mount_top = self._mount_top
@@ -85,7 +92,8 @@ class PackageIndexes:
         """Index and mount every distribution the repository imports directly (a name it never binds
         is looked up there: `HTTPAdapter` asked about in an app that imports minireq)."""
         for top in self.store.imported_tops():
-            if self.store.module_path(top) is None:
+            # installed distributions only: the standard library is indexed per module a chain reaches
+            if self.store.module_path(top) is None and self.distribution(top, stdlib=False) is not None:
                 self.package(top)
 
     def _mount_top(self, top: str) -> Mount | None:
@@ -102,7 +110,9 @@ class PackageIndexes:
                 if pkg is not None:
                     store.mount(pkg.mount)
 
-    def distribution(self, top: str) -> Distribution | None:
+    def distribution(self, top: str, *, stdlib: bool = True) -> Distribution | None:
+        """The installed distribution providing top-level module `top`, else (with `stdlib`) the
+        interpreter's standard-library module of that name."""
         with self._lock:
             if self._by_top is None:
                 self._by_top = {}
@@ -114,7 +124,12 @@ class PackageIndexes:
                                 f"{t}: claimed by both {had.pin} and {d.pin} in {d.site_dir} "
                                 f"(a stale dist-info?); {had.pin} is used"
                             )
-            return self._by_top.get(top)
+            found = self._by_top.get(top)
+            if found is None and stdlib:
+                if top not in self._stdlib:
+                    self._stdlib[top] = stdlib_module(self.env, top)
+                found = self._stdlib[top]
+            return found
 
     def indexed(self) -> list[IndexedPackage]:
         return [p for p in self._done.values() if p is not None]
@@ -126,8 +141,9 @@ class PackageIndexes:
 
     def package(self, top: str) -> IndexedPackage | None:
         dist = self.distribution(top)
-        if dist is None:
-            return None
+        return self._package_of(dist) if dist is not None else None
+
+    def _package_of(self, dist: Distribution) -> IndexedPackage | None:
         with self._lock:
             if dist.key not in self._done:
                 self._done[dist.key] = self._index(dist)
@@ -141,6 +157,12 @@ class PackageIndexes:
             if root in p.parents:
                 top = p.relative_to(root).parts[0].removesuffix(".py").removesuffix(".pyi")
                 return self.package(top)
+        for lib in self.env.stdlib_dirs:  # after the package dirs, which may lie inside it
+            root = Path(lib).resolve()
+            if root in p.parents:
+                top = p.relative_to(root).parts[0].removesuffix(".py")
+                dist = stdlib_module(self.env, top)
+                return self._package_of(dist) if dist is not None else None
         return None
 
     def _index(self, dist: Distribution) -> IndexedPackage | None:

@@ -107,7 +107,8 @@ class Boundary:
         path = path.resolve()
         if _TYPESHED.intersection(path.parts):
             # the standard library's stubs vendored by a tool (jedi/third_party/typeshed, basedpyright's
-            # typeshed-fallback) are not that tool's package code: the stdlib stays external
+            # typeshed-fallback) are not that tool's package code, nor the interpreter's own library
+            # (`Lib/`, which the environment serves): they stay external
             return None
         if self.environment(path):  # first: a `.venv` inside the repository is the environment's
             return str(path) if self.mount(str(path)) is not None else None
