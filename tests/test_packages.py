@@ -522,3 +522,33 @@ def test_the_standard_library_is_a_package_indexed_per_module_reached(app_with_v
     assert f"python-stdlib=={version} http/client.py:" in out["answer"]
     assert pins == {(f"python-stdlib=={version}", frozenset({"http"}))}
     assert _tree_state(lib) == before
+
+
+@pytest.mark.slow
+def test_a_stub_only_distribution_is_navigated_like_a_package(tmp_path: Path, cache: Path) -> None:
+    """`types-minitype` installs only `minitype-stubs/__init__.pyi` (PEP 561; the code is not
+    installed): its stubs serve `minitype`, the answer names the pin and the `.pyi` path."""
+    import venv
+
+    repo = tmp_path / "app"
+    (repo / "app").mkdir(parents=True)
+    (repo / "app" / "__init__.py").write_text("")
+    (repo / "app" / "jobs.py").write_text("import minitype\n\n\nclass Job(minitype.Task):\n    retries = 2\n")
+    venv.EnvBuilder(with_pip=False, symlinks=True).create(repo / ".venv")
+    site = next((repo / ".venv" / "lib").glob("python3*/site-packages"))
+    (site / "minitype-stubs").mkdir()
+    stub = "class Task:\n    def run(self, limit: int = ...) -> bool:\n        \"\"\"Run once.\"\"\"\n        ...\n"
+    (site / "minitype-stubs" / "__init__.pyi").write_text(stub)
+    info = site / "types_minitype-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: types-minitype\nVersion: 1.0\n")
+    (info / "RECORD").write_text("minitype-stubs/__init__.pyi,,\n")
+    app = App(repo)
+    try:
+        out = _ask(app, "Where is Job.run defined?")
+    finally:
+        app.close()
+    assert out["state"] == "complete", out["answer"]
+    [item] = [c for c in out["context"] if c["qualname"] == "minitype.Task.run"]
+    assert item["package"] == "types-minitype==1.0" and item["path"] == "minitype-stubs/__init__.pyi"
+    assert "types-minitype==1.0 minitype-stubs/__init__.pyi:2" in out["answer"]

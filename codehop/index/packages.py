@@ -124,6 +124,12 @@ class PackageIndexes:
                                 f"{t}: claimed by both {had.pin} and {d.pin} in {d.site_dir} "
                                 f"(a stale dist-info?); {had.pin} is used"
                             )
+                # a stub-only distribution (`types-requests`: `requests-stubs/`, PEP 561) serves its
+                # module when no distribution installs the module's code (code is preferred)
+                for d in distributions(self.env):
+                    for t in d.top_level:
+                        if t.endswith("-stubs"):
+                            self._by_top.setdefault(t.removesuffix("-stubs"), d)
             found = self._by_top.get(top)
             if found is None and stdlib:
                 if top not in self._stdlib:
@@ -179,7 +185,7 @@ class PackageIndexes:
             if (site / f"{t}.py").is_file():
                 files += 1
             for _dir, _sub, names in os.walk(site / t):
-                files += sum(n.endswith(".py") for n in names)
+                files += sum(n.endswith((".py", ".pyi")) for n in names)
                 if files > self.max_files:
                     self.warnings.append(
                         f"{dist.pin}: more than {self.max_files:,} Python files; not indexed (its names stay external)"
@@ -193,7 +199,9 @@ class PackageIndexes:
             return None
         seconds = time.perf_counter() - t0 if report.parsed else 0.0
         self.warnings.extend(f"{dist.pin}: {w}" for w in report.warnings)
-        mount = Mount(root=str(site), tops=tops, store=store, offset=MOUNT_SPAN * (len(self._done) + 1))
+        # a stub package's folder (`requests-stubs`) serves the module it types (`requests`)
+        serves = tops | {t.removesuffix("-stubs") for t in tops if t.endswith("-stubs")}
+        mount = Mount(root=str(site), tops=serves, store=store, offset=MOUNT_SPAN * (len(self._done) + 1))
         for t in tops:
             register_package(f"{site}/{t}", dist.pin, str(site))
         self.store.mount(mount)
