@@ -19,7 +19,7 @@ from codehop.index.environment import distribution_of, find_environment, package
 QUESTIONS = [
     ("Where is RetrySession.get defined?", "minireq.sessions.Session.get", "minireq/sessions.py"),
     ("What does RetrySession.mount do?", "minireq.sessions.Session.mount", "minireq/sessions.py"),
-    ("Which parameters does HTTPAdapter take?", "minireq.adapters.HTTPAdapter", "minireq/adapters.py"),
+    ("Which parameters does HTTPAdapter take?", "minireq.adapters.HTTPAdapter.__init__", "minireq/adapters.py"),
     ("What does minireq.get return?", "minireq.get", "minireq/__init__.py"),
 ]
 
@@ -306,7 +306,7 @@ async def test_mcp_ask_answers_from_the_package(app_with_venv: Path, cache: Path
     assert not result.is_error, result.content
     data = result.structured_content
     assert isinstance(data, dict) and data["state"] == "complete"
-    [item] = [c for c in data["context"] if c["qualname"] == "minireq.adapters.HTTPAdapter"]
+    [item] = [c for c in data["context"] if c["qualname"] == "minireq.adapters.HTTPAdapter.__init__"]
     assert item["source"] == "environment" and item["package"] == "minireq==1.2.0"
     assert item["path"] == "minireq/adapters.py"
 
@@ -450,7 +450,7 @@ def app_with_chain(fixture_repo, minireq_wheel: Path, tmp_path: Path) -> Path:  
     ("question", "qualname"),
     [
         ("Where is TokenSession.mount defined?", "minireq.sessions.Session.mount"),  # MRO: app -> miniauth -> minireq
-        ("Which parameters does HTTPAdapter take?", "minireq.adapters.HTTPAdapter"),  # a bare name two links away
+        ("Which parameters does HTTPAdapter take?", "minireq.adapters.HTTPAdapter.__init__"),  # a bare name two links away
     ],
     ids=["mro", "bare-name"],
 )

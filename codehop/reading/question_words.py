@@ -58,6 +58,10 @@ CLASS_WORDS = frozenset(
     "class classes subclass subclasses inherit inherits inherited inheriting base bases parent superclass".split()
 )
 CONTEXT_WORDS = frozenset("module package file submodule".split())
+# a question about what a callable takes: of a class, its constructor's parameters are asked
+SIGNATURE_WORDS = frozenset(
+    "signature signatures argument arguments arg args parameter parameters param params take takes accept accepts".split()
+)
 ASYNC_WORDS = frozenset("async asynchronously asynchronous await awaiting".split())
 
 
