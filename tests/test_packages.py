@@ -552,3 +552,44 @@ def test_a_stub_only_distribution_is_navigated_like_a_package(tmp_path: Path, ca
     [item] = [c for c in out["context"] if c["qualname"] == "minitype.Task.run"]
     assert item["package"] == "types-minitype==1.0" and item["path"] == "minitype-stubs/__init__.pyi"
     assert "types-minitype==1.0 minitype-stubs/__init__.pyi:2" in out["answer"]
+
+
+@pytest.mark.slow
+def test_a_bridge_stopped_by_its_budget_resumes_where_it_stopped(app_with_venv: Path, cache: Path) -> None:
+    """Runs of the bridge cut short (here: one site each) ask every site once, in the same order
+    (the rows a run wrote do not shrink the next run's list), and end complete."""
+    from codehop.resolve.jedi_bridge import bridge_distribution
+
+    app = App(app_with_venv, Config(bridge_packages=False))
+    try:
+        assert app.packages is not None and app.env is not None
+        pkg = app.packages.package("minireq")
+        assert pkg is not None
+        store, root, tops = pkg.mount.store, pkg.mount.root, pkg.mount.tops
+        first = bridge_distribution(store, root, tops, python=app.env.python, budget_s=0.0)
+        assert first.candidates >= 2 and first.asked == 1 and not first.complete, first
+        runs = 1
+        report = first
+        while not report.complete and runs < 20:
+            report = bridge_distribution(store, root, tops, python=app.env.python, budget_s=0.0)
+            assert report.candidates == first.candidates
+            runs += 1
+        assert report.complete and report.asked == first.candidates and runs == first.candidates
+        row = store.cached_resolution("minireq/sessions.py", 32, "a.close")
+        assert row is not None and (row.target_path, row.target_line) == ("minireq/adapters.py", 2)
+    finally:
+        app.close()
+
+
+@pytest.mark.slow
+def test_what_a_class_takes_is_what_its_inherited_constructor_takes(app_with_venv: Path, cache: Path) -> None:
+    """`RetrySession` declares no `__init__`: its parameters are minireq's `Session.__init__`, fetched
+    from the package (app/client.py:6 -> minireq/sessions.py:12)."""
+    app = App(app_with_venv)
+    try:
+        out = _ask(app, "Which parameters does RetrySession take?")
+    finally:
+        app.close()
+    assert out["state"] == "complete", out["answer"]
+    assert "minireq.sessions.Session.__init__" in {c["qualname"] for c in out["context"]}
+    assert "minireq==1.2.0 minireq/sessions.py:12" in out["answer"]

@@ -13,8 +13,9 @@ index folder), resumable (`bridge_next` counts the sites asked, in a fixed order
 `budget_s` per run. Bounds on the sites: only members called or used as decorators whose receiver
 is a name or an attribute chain, whose name one of the distribution's classes declares, and that
 the symbol table did not place; shallow modules first (a package's public surface), each file in
-line order. Only landings inside the distribution's own top-level modules are kept: another
-distribution's version is not part of this index's key, so a row pointing into it could go stale.
+line order; at most `max_sites` per distribution. Only landings inside the distribution's own
+top-level modules are kept: another distribution's version is not part of this index's key, so a
+row pointing into it could go stale.
 The second user of `jedi` (with the jedi resolver); Jedi runs with the environment's interpreter.
 May import: records, stdlib, jedi (in the worker only).
 """
@@ -37,6 +38,7 @@ from typing import Any, Protocol
 from codehop.kernel.records import Provenance, RefType, XRef
 
 BRIDGE_BUDGET_S = 120.0  # per worker run; a later mount resumes where it stopped
+BRIDGE_MAX_SITES = 2000  # per distribution, shallow modules first; the rest stay for the loop
 _LOCK = "bridge.lock"
 _BATCH = 25  # sites asked between two progress writes
 
@@ -116,13 +118,20 @@ def bridge_distribution(
     *,
     python: str | None,
     budget_s: float = BRIDGE_BUDGET_S,
+    max_sites: int = BRIDGE_MAX_SITES,
 ) -> BridgeReport:
     """Resolve the distribution's inferred pointers with Jedi (in the environment of `python`),
     from where an earlier run stopped, for at most `budget_s`, into `store`'s xref table."""
     t0 = time.perf_counter()
     root = Path(site_dir).resolve()
     tops = tuple(sorted(tops))
-    placed = {(x.rel_path, x.line, x.anchor_text) for x in store.xrefs() if x.target_path or x.provenance == "external"}
+    # placed by the symbol table (not by an earlier run of this bridge: the candidates, and so where
+    # a run resumes, stay the same from run to run)
+    placed = {
+        (x.rel_path, x.line, x.anchor_text)
+        for x in store.xrefs()
+        if (x.target_path and x.provenance != str(Provenance.JEDI)) or x.provenance == "external"
+    }
     classes = {q for q, _p, _l in store.class_locations()}
     members = frozenset(name for scope, name, *_ in store.declarations() if scope in classes)
     todo: list[tuple[Path, str, list[_Site]]] = []
@@ -133,6 +142,7 @@ def bridge_distribution(
             continue
         rel = path.relative_to(root).as_posix()
         sites = [s for s in _sites(code, rel, members) if (s.rel_path, s.line, s.anchor) not in placed]
+        sites = sites[: max_sites - sum(len(t[2]) for t in todo)]
         if sites:
             todo.append((path, code, sites))
     candidates = sum(len(t[2]) for t in todo)
@@ -153,7 +163,7 @@ def bridge_distribution(
             n += 1
             if n <= start:
                 continue
-            if time.perf_counter() > deadline:
+            if asked and time.perf_counter() > deadline:  # each run asks one site at least
                 break
             if jedi is None:
                 jedi, project = _jedi(root, python)
@@ -179,7 +189,7 @@ def bridge_distribution(
             if asked % _BATCH == 0:
                 _flush(store, pending, _BATCH)
                 pending = []
-        if time.perf_counter() > deadline:
+        if asked and time.perf_counter() > deadline:
             break
     _flush(store, pending, asked % _BATCH)
     done = start + asked >= candidates
