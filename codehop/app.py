@@ -5,6 +5,7 @@ May import every engine and logic module; front-ends import only this and api.
 
 from __future__ import annotations
 
+import functools
 import os
 import shlex
 import threading
@@ -67,6 +68,8 @@ class Config:
     index_dir: str | None = None
     python: str | None = None  # the interpreter whose packages the repository uses (else found)
     use_env: bool = field(default_factory=lambda: os.environ.get("CODEHOP_NO_ENV", "") in ("", "0"))
+    # resolve an installed package's inferred pointers once, in a Jedi worker after it is indexed
+    bridge_packages: bool = field(default_factory=lambda: os.environ.get("CODEHOP_BRIDGE", "") in ("", "1"))
 
 
 class App:
@@ -127,7 +130,13 @@ class App:
             return None, None
         if env is None:
             return None, None
-        return env, PackageIndexes(env, self.store)
+        bridge = None
+        if self.config.bridge_packages and {"jedi", "lsp"} & set(self.config.resolvers):
+            # the rows it writes are read before a position-based rung is asked
+            from codehop.resolve.jedi_bridge import spawn_bridge
+
+            bridge = functools.partial(spawn_bridge, python=env.python)
+        return env, PackageIndexes(env, self.store, bridge=bridge)
 
     def boundary(self) -> Boundary:
         """The trust boundary for position-based rungs: the repository plus the environment's package dirs."""

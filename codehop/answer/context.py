@@ -384,7 +384,7 @@ def render_markdown(answer: TaskContext | Answer | Mapping[str, Any]) -> str:
         cut = ", truncated" if item.get("truncated") else ""
         lines += [
             "",
-            f"### {item['path']}:{item['start_line']}-{item['end_line']} — {item['qualname']} "
+            f"### {_pin(item)}{item['path']}:{item['start_line']}-{item['end_line']} — {item['qualname']} "
             f"({item['via']}, {item['provenance']}, hop {item['hop']}{cut})",
         ]
         text = item.get("text")
@@ -479,3 +479,8 @@ _REF_TYPE = {
     "reads": "other",
     "overrides": "other",
 }
+
+
+def _pin(item: dict[str, Any]) -> str:
+    """An installed package's item is headed by its pin (`requests==2.34.2 requests/sessions.py:...`)."""
+    return f"{item['package']} " if item.get("source") == "environment" and item.get("package") else ""

@@ -35,7 +35,7 @@ from codehop.answer.dependents import Relation, Site
 from codehop.answer.orchestrator import declaration_chunk
 from codehop.index.walk import confine
 from codehop.kernel.errors import OutsideRepoError
-from codehop.kernel.records import BindingKind, ChunkKind, Location, PendingReference, RefType, Resolution
+from codehop.kernel.records import BindingKind, ChunkKind, Location, PendingReference, RefType, Resolution, shown_path
 from codehop.resolve.ladder import Ladder
 
 if TYPE_CHECKING:
@@ -145,7 +145,7 @@ def hover_markdown(app: App, rel_path: str, line: int, col: int, buffer: str | N
     if res.is_external:
         return f"**`{name}`** comes from `{res.external}`, outside the indexed repository (not followed)."
     t = res.target
-    out = [f"**`{t.qualname}`** — `{t.rel_path}:{t.line}`"]
+    out = [f"**`{t.qualname}`** — `{shown_path(t.rel_path)}:{t.line}`"]
     code, doc = _declaration_text(app, t)
     if code:  # a fence longer than any backtick run in the code: repository text cannot close it
         fence = "`" * max(3, 1 + max((len(r) for r in re.findall(r"`+", code)), default=0))
@@ -165,14 +165,14 @@ def chain_markdown(site: str, anchor: str, res: Resolution, via: str = "") -> st
     rows = [f"1. `{site}` pointer `{anchor}`" + (f", {via}" if via else "")]
     last = site
     for s in res.steps:
-        frm = f"{s.from_loc.rel_path}:{s.from_loc.line}"
+        frm = f"{shown_path(s.from_loc.rel_path)}:{s.from_loc.line}"
         label = f"{s.note or 'link'} ({s.resolver})"
         if frm == last:
             rows[-1] += f", {label}"
         else:
             rows.append(f"{len(rows) + 1}. `{frm}` {label}")
         last = frm
-    target = f"{res.target.rel_path}:{res.target.line}"
+    target = f"{shown_path(res.target.rel_path)}:{res.target.line}"
     rows.append(f"{len(rows) + 1}. `{target}` declaration `{res.target.qualname}` ({res.provenance})")
     return "\n".join(rows)
 

@@ -45,6 +45,7 @@ from codehop.kernel.records import (
     Location,
     State,
     Via,
+    shown_path,
 )
 
 if TYPE_CHECKING:
@@ -654,7 +655,7 @@ class NavigationAnswerer:
                     )
                 )
                 used += count_tokens(decl.text)
-            where = f"{loc.rel_path}:{loc.line}"
+            where = f"{shown_path(loc.rel_path)}:{loc.line}"
             lines.append(f"{_TITLE[nav.intent]} `{loc.qualname}` ({where}): {_count(found.sites)}.")
             reasons += [n for n in found.notes if n not in reasons]
             if found.cut:

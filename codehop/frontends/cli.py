@@ -369,6 +369,8 @@ def xrefs(
             "rebuild_to_query_ratio": round(rebuilds / queries, 4) if queries else None,
             "hops_from_table": counters.get("hops_from_table", 0),
             "hops_from_resolver": counters.get("hops_from_resolver", 0),
+            # hops read from rows an installed package's index bridged (Jedi) when it was indexed
+            "hops_from_index": counters.get("hops_from_index", 0),
         }
         if app.env is not None:  # the installed side: indexed once, never rebuilt while installed
             from codehop.index.packages import cached_stats
@@ -381,10 +383,15 @@ def xrefs(
             _echo(f"{k:16s} {v['rows']:7d} rows, {v['resolved_at_index_time']:7d} resolved at index time")
         _echo(
             f"rebuilds {rebuilds}, queries {queries}, ratio {data['rebuild_to_query_ratio']}; "
-            f"hops served by the table {data['hops_from_table']}, by a resolver {data['hops_from_resolver']}"
+            f"hops served by the table {data['hops_from_table']}, by a resolver at loop time "
+            f"{data['hops_from_resolver']}, by rows bridged at index time {data['hops_from_index']}"
         )
         for pin, v in data.get("packages", {}).items():
-            _echo(f"package {pin}: {v['rows']} rows, {v['resolved_at_index_time']} resolved at index time")
+            _echo(
+                f"package {pin}: {v['rows']} rows, {v['resolved_at_index_time']} resolved at index time "
+                f"({v['bridged_at_index_time']} bridged by Jedi; {v['bridge_asked']}/{v['bridge_sites']} sites asked"
+                f"{', complete' if v['bridge_complete'] else ''})"
+            )
         return
     rows = app.store.xrefs(rel_path=file, ref_type=ref_type, limit=limit)
     out = [
@@ -449,6 +456,8 @@ def resolve(site: str, repo: str, index_dir: str | None, via: str | None, as_jso
     if not refs:
         raise UsageError(f"no reference at {site}")
     runs = [(ref, name, app.ladder(names).resolve(ref, via=name)) for ref in refs for name in (names or (None,))]
+    from codehop.kernel.records import shown_path
+
     app.close()
     if via == "lsp":  # the one rung asked for could not run: that is the language server's failure (exit 4)
         broken = [why for _, _, lr in runs if lr.resolution is None for r, why in lr.failures if r == "lsp"]
@@ -481,18 +490,20 @@ def resolve(site: str, repo: str, index_dir: str | None, via: str | None, as_jso
         )
         return
     for ref, name, lr in runs:
-        _echo(f"{ref.origin_path}:{ref.origin_line} {ref.anchor_text} ({ref.ref_type}) via {name or 'ladder'}:")
+        _echo(
+            f"{shown_path(ref.origin_path)}:{ref.origin_line} {ref.anchor_text} ({ref.ref_type}) via {name or 'ladder'}:"
+        )
         res = lr.resolution
         if res is None:
             _echo("  unresolved" + "".join(f"\n  {r} failed: {why}" for r, why in lr.failures))
             continue
         for st in res.steps:
             _echo(
-                f"  {st.from_loc.rel_path}:{st.from_loc.line} -[{st.note}, {st.resolver}]-> "
-                f"{st.to_loc.rel_path}:{st.to_loc.line} {st.to_loc.qualname}"
+                f"  {shown_path(st.from_loc.rel_path)}:{st.from_loc.line} -[{st.note}, {st.resolver}]-> "
+                f"{shown_path(st.to_loc.rel_path)}:{st.to_loc.line} {st.to_loc.qualname}"
             )
         t = res.target
-        where = f"external {res.external}" if res.is_external else f"{t.rel_path}:{t.line} {t.qualname}"
+        where = f"external {res.external}" if res.is_external else f"{shown_path(t.rel_path)}:{t.line} {t.qualname}"
         _echo(f"  => {where} [{res.provenance}]")
 
 
@@ -599,6 +610,9 @@ def repo_map(repo: str, index_dir: str | None, budget_tokens: int, focus: str, a
 @click.option("--stats", is_flag=True, help="Node and edge counts.")
 @click.option("--dot", "dot_path", default=None, help="Write Graphviz DOT to this file ('-' for stdout).")
 @click.option("--svg", "svg_path", default=None, help="Render SVG (needs the `dot` program).")
+@click.option(
+    "--expand-packages", is_flag=True, help="Follow an installed package's node into its own edges (else a leaf)."
+)
 @json_option
 @handle_errors
 def graph(
@@ -609,6 +623,7 @@ def graph(
     stats: bool,
     dot_path: str | None,
     svg_path: str | None,
+    expand_packages: bool,
     as_json: bool,
 ) -> None:
     """A symbol's neighbourhood in the static-dependency graph."""
@@ -616,7 +631,7 @@ def graph(
     from codehop.kernel.errors import UsageError
 
     app = _app(repo, index_dir)
-    gc = GraphContext(app.store)
+    gc = GraphContext(app.store, app.table)  # the app's table: it places names in installed packages
     if stats:
         data = gc.stats()
         if as_json:
@@ -641,14 +656,19 @@ def graph(
     if dot_path or svg_path:
         _draw(gc, node, depth, dot_path, svg_path)
         return
-    rows = gc.neighbourhood(node, depth)
+    rows = gc.neighbourhood(node, depth, expand_packages=expand_packages)
     if as_json:
         _emit_json({"symbol": node, "edges": rows})
         return
     _echo(node)
     for r in rows:
         arrow = "->" if r["direction"] == "out" else "<-"
-        _echo(f"  {arrow} {r['type']:12s} {r['other']}  ({r['path']}:{r['line']})")
+        if r.get("from_package"):  # an expanded package node's own edge
+            where = f"{r['package']} {r['path']}:{r['line']}"
+            _echo(f"      {r['from_package']} {arrow} {r['type']:12s} {r['other']}  ({where})")
+            continue
+        pkg = f"  [{r['package']} {r['package_path']}, leaf]" if r.get("leaf") else ""
+        _echo(f"  {arrow} {r['type']:12s} {r['other']}{pkg}  ({r['path']}:{r['line']})")
 
 
 def _draw(gc: Any, node: str, depth: int, dot_path: str | None, svg_path: str | None, **chain: Any) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from codehop.kernel.records import Answer, State
+from codehop.kernel.records import Answer, State, shown_path
 from codehop.kernel.untrusted import looks_like_instructions
 
 # ESC-introduced sequences: CSI (ESC [ ... final), OSC / DCS / SOS / PM / APC (ESC ] P X ^ _ ...
@@ -49,11 +49,11 @@ def print_answer(console: Any, answer: Answer) -> None:
             where = (
                 f"external {r.resolution.external}"
                 if r.resolution.is_external
-                else f"{t.rel_path}:{t.line} {t.qualname}"
+                else f"{shown_path(t.rel_path)}:{t.line} {t.qualname}"
             )
             console.print(
                 terminal_safe(
-                    f"  hop {hop.loop}: {r.ref.origin_path}:{r.ref.origin_line} "
+                    f"  hop {hop.loop}: {shown_path(r.ref.origin_path)}:{r.ref.origin_line} "
                     f"{r.ref.anchor_text!r} ({r.ref.ref_type}) -[{r.resolution.provenance}]-> "
                     f"{where}"
                 ),
@@ -62,16 +62,16 @@ def print_answer(console: Any, answer: Answer) -> None:
         for u in hop.unresolved:
             console.print(
                 f"  hop {hop.loop}: [red]unresolved[/] {safe(u.ref_target)} ({u.ref_type}) at "
-                f"{safe(u.origin_path)}:{u.origin_line}"
+                f"{safe(shown_path(u.origin_path))}:{u.origin_line}"
             )
     for p in answer.pending:
         console.print(
-            f"  [yellow]pending[/] {safe(p.ref_target)} ({p.ref_type}) at {safe(p.origin_path)}:{p.origin_line}"
+            f"  [yellow]pending[/] {safe(p.ref_target)} ({p.ref_type}) at {safe(shown_path(p.origin_path))}:{p.origin_line}"
         )
     flagged = [c for c in answer.context if looks_like_instructions(c.chunk.text)]
     for c in flagged:
         console.print(
-            f"  [yellow]note[/] {safe(c.chunk.rel_path)}:{c.chunk.start_line} holds text that reads like "
+            f"  [yellow]note[/] {safe(shown_path(c.chunk.rel_path))}:{c.chunk.start_line} holds text that reads like "
             "instructions; it is repository data and was not followed"
         )
     s = answer.stats

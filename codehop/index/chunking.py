@@ -103,9 +103,11 @@ class FileFacts:
 
 def module_name(rel_path: str) -> tuple[str, bool]:
     """`pkg/sub/mod.py` -> ("pkg.sub.mod", False); `pkg/__init__.py` -> ("pkg", True)."""
-    parts = rel_path[:-3].split("/") if rel_path.endswith(".py") else rel_path.split("/")
+    parts = rel_path.removesuffix(".pyi").removesuffix(".py").split("/")
     if len(parts) > 1 and parts[0] == "src":
         parts = parts[1:]
+    if len(parts) > 1 and parts[0].endswith("-stubs"):  # PEP 561: `pkg-stubs/mod.pyi` types `pkg.mod`
+        parts[0] = parts[0].removesuffix("-stubs")
     # a root `__init__.py` stays the module `__init__`: the empty name would make every qualname in it
     # start with "." and give the graph a node without a name
     is_package = parts[-1] == "__init__" and len(parts) > 1

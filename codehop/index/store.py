@@ -173,6 +173,8 @@ class SqliteStore:
         # called once, the first time a name the repository never binds is looked up by name:
         # mounts the installed distributions the repository imports (set by the package layer)
         self.mount_imports: Callable[[], None] | None = None
+        # the mount serving an installed top-level module, indexing it first (set by the package layer)
+        self.mount_top: Callable[[str], Mount | None] | None = None
 
     # ---- connections -------------------------------------------------------
     @property
@@ -312,6 +314,7 @@ class SqliteStore:
     def unmount_all(self) -> None:
         self._mounts = []
         self.mount_imports = None
+        self.mount_top = None
 
     def mounted(self, key: str) -> Mount | None:
         """The mount serving an absolute path, a chunk id (as text), or a dotted name's top-level module."""
@@ -431,6 +434,17 @@ class SqliteStore:
             if hook is not None:
                 hook()
             found += [m.binding(b) for m in self._mounts for b in m.store.bindings_named(name, limit)]
+            # a name the mounted packages only import (app -> requests -> urllib3): the distributions
+            # it is imported from, mounted on demand, two levels at most
+            for _ in range(2):
+                if self.mount_top is None or not all(b.kind in imports for b in found):
+                    break
+                have = {t for m in self._mounts for t in m.tops}
+                tops = {b.target.split(".")[0] for b in found if b.kind is BindingKind.IMPORT and b.target} - have
+                new = [m for t in sorted(tops) if (m := self.mount_top(t)) is not None]
+                if not new:
+                    break
+                found += [m.binding(b) for m in new for b in m.store.bindings_named(name, limit)]
         return found[:limit]
 
     def imported_tops(self) -> list[str]:
@@ -514,6 +528,11 @@ class SqliteStore:
                 )
 
     def cached_resolution(self, rel_path: str, line: int, anchor: str) -> XRef | None:
+        m = self.mounted(rel_path) if rel_path.startswith("/") else None
+        if m is not None:  # a site in an installed package: the row its index holds (bridged when indexed)
+            found = m.store.cached_resolution(m.rel(rel_path), line, anchor)
+            if found is not None:
+                return replace(found, rel_path=rel_path, target_path=f"{m.root}/{found.target_path}")
         row = self.conn.execute(
             f"SELECT {_XREF_COLS} FROM xrefs WHERE rel_path=? AND line=? AND anchor_text=?"
             " AND target_path != '' LIMIT 1",

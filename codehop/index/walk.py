@@ -149,14 +149,16 @@ def walk_python_files(
                 is_dir = not is_link and e.is_dir(follow_symlinks=False)
             except OSError:
                 continue
-            if include is not None and not rel_dir and (name if is_dir else name[:-3]) not in include:
+            if include is not None and not rel_dir and (name if is_dir else name.removesuffix(".py")) not in include:
                 continue
             if is_dir:
                 if name in SKIP_DIRS or name.endswith(".egg-info") or ignored(rel, True):
                     continue
                 subdirs.append((e.path, rel))
                 continue
-            if not name.endswith(".py") or ignored(rel, False):
+            # `.pyi` only inside an installed stub-only package (`requests-stubs/`, PEP 561)
+            stub = name.endswith(".pyi") and include is not None and rel.split("/", 1)[0].endswith("-stubs")
+            if not (name.endswith(".py") or stub) or ignored(rel, False):
                 continue
             try:
                 rel.encode("utf-8")

@@ -216,6 +216,14 @@ def source_fields(path: str) -> dict[str, Any]:
     return {"source": "environment", "package": pkg[0], "path": path[len(pkg[1]) + 1 :], "abs_path": path}
 
 
+def shown_path(path: str) -> str:
+    """A path as a person reads it: repository paths as stored; a file of an installed package as
+    its pin and its path from the package's import root (`requests==2.34.2 requests/sessions.py`),
+    never the absolute path into the environment (that stays in the JSON's `abs_path`)."""
+    f = source_fields(path)
+    return f"{f['package']} {f['path']}" if f["source"] == "environment" else path
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ContextItem:
     chunk: Chunk

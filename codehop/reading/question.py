@@ -40,6 +40,7 @@ from codehop.reading.question_words import (
     CONTEXT_WORDS,
     KEYWORDS,
     MEMBER_ASPECTS,
+    SIGNATURE_WORDS,
     STOP,
     VOCABULARY,
     Token,
@@ -233,6 +234,17 @@ class SubjectFinder:
                 hit = self._assignment(cls, name)
                 if hit is not None:
                     out.append(Subject(dotted=hit[0], mentions=sub.mentions, assigned=hit[1:]))
+        return out
+
+    def _constructed(self, subjects: list[Subject]) -> list[Subject]:
+        """What a class takes is what its constructor takes ("Which parameters does HTTPAdapter take?"):
+        the class subject is read as its `__init__`, through the MRO (the class's own chunk may end
+        before its methods); a class with no constructor of its own or inherited stays the class."""
+        out: list[Subject] = []
+        for sub in subjects:
+            cls = self._is_class(sub.dotted) if sub.parameter is None and not sub.assigned else None
+            init = self.init_parameters(cls) if cls is not None else None
+            out.append(replace(sub, dotted=init[0]) if init is not None else sub)
         return out
 
     def _where(self, dotted: str) -> str:
@@ -1032,6 +1044,8 @@ class SubjectFinder:
             named.add(t.text)
             unplaced.append(t.text)
         subjects = self._valued(subjects)
+        if wordset & SIGNATURE_WORDS:
+            subjects = self._constructed(subjects)
         subjects = _order(subjects)
         absent = [replace(a, owner_at=self._where(a.owner)) for a in _dedup_absent(absent)]
         return Reading(

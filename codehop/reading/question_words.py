@@ -66,6 +66,10 @@ MEMBER_ASPECTS = frozenset(
     parameter parameters param params argument arguments arg args signature signatures
     inherit inherits inherited inheriting subclass subclasses override overrides overridden""".split()
 )
+# a question about what a callable takes: of a class, its constructor's parameters are asked
+SIGNATURE_WORDS = frozenset(
+    "signature signatures argument arguments arg args parameter parameters param params take takes accept accepts".split()
+)
 ASYNC_WORDS = frozenset("async asynchronously asynchronous await awaiting".split())
 
 

@@ -107,7 +107,8 @@ class Boundary:
         path = path.resolve()
         if _TYPESHED.intersection(path.parts):
             # the standard library's stubs vendored by a tool (jedi/third_party/typeshed, basedpyright's
-            # typeshed-fallback) are not that tool's package code: the stdlib stays external
+            # typeshed-fallback) are not that tool's package code, nor the interpreter's own library
+            # (`Lib/`, which the environment serves): they stay external
             return None
         if self.environment(path):  # first: a `.venv` inside the repository is the environment's
             return str(path) if self.mount(str(path)) is not None else None
@@ -282,8 +283,11 @@ class Ladder:
         target = Location(rel_path=row.target_path, line=row.target_line, qualname=f"{here[0].scope}.{here[0].name}")
         origin = Location(rel_path=ref.origin_path, line=ref.origin_line, qualname=ref.anchor_text)
         prov = Provenance(row.provenance)
+        # a row in an installed package's index was bridged when the package was indexed; a row in
+        # the repository's was written by an earlier loop
+        note = _BRIDGED if self.store.mounted(ref.origin_path) is not None else _CACHED
         return Resolution(
-            target=target, provenance=prov, steps=(Step(from_loc=origin, to_loc=target, resolver=prov, note="cached"),)
+            target=target, provenance=prov, steps=(Step(from_loc=origin, to_loc=target, resolver=prov, note=note),)
         )
 
     def follow(self, res: Resolution) -> Resolution:
@@ -324,8 +328,11 @@ class Ladder:
             if res.provenance is Provenance.SYMBOL_TABLE:
                 self.store.bump("hops_from_table")
                 return
+            if any(s.note == _BRIDGED for s in res.steps):
+                self.store.bump("hops_from_index")  # served by a row bridged when the package was indexed
+                return
             self.store.bump("hops_from_resolver")
-            if any(s.note == "cached" for s in res.steps):
+            if any(s.note == _CACHED for s in res.steps):
                 return
             self.store.remember_resolution(
                 XRef(
@@ -346,4 +353,6 @@ class Ladder:
 
 
 _SITE_RUNGS = frozenset({Provenance.JEDI, Provenance.LSP})
+_CACHED = "cached"  # a step read from the repository's xref row, written by an earlier loop
+_BRIDGED = "bridged"  # a step read from an installed package's row, written when it was indexed
 _SITE_PROVENANCE = frozenset({str(Provenance.JEDI), str(Provenance.LSP)})
