@@ -41,7 +41,7 @@ from typing import Any
 
 import anthropic
 
-from codehop.errors import CodehopError, GenerationError
+from codehop.errors import GenerationError
 from codehop.offline import OfflineGenerator
 from codehop.records import Completeness, ContextItem, Generation, PendingReference, Provenance, RefType, Resolution
 from codehop.structure import Finding, Reader, covered
@@ -456,14 +456,9 @@ class AnthropicResolver:
         return cls(gen.table, root, client=gen.client, model=gen.model, timeout_s=gen.timeout_s)
 
     def resolve(self, ref: PendingReference) -> Resolution | None:
-        from codehop.walk import confine
+        from codehop.walk import line_of, repo_lines
 
-        line = ""
-        try:
-            text = confine(self.root, ref.origin_path).read_text(encoding="utf-8", errors="replace")
-            line = text.splitlines()[ref.origin_line - 1]
-        except (OSError, IndexError, CodehopError):
-            pass
+        line = line_of(repo_lines(self.root, ref.origin_path), ref.origin_line) or ""
         prompt = (
             f"Reference `{_escape(ref.anchor_text)}` ({ref.ref_type}) at {_escape(ref.origin_path)}:"
             f"{ref.origin_line}, meant as `{_escape(ref.ref_target)}`.\n<code>{_escape(line)}</code>"

@@ -28,9 +28,9 @@ from codehop.retrieval import count_tokens
 from codehop.walk import line_of, repo_lines
 
 if TYPE_CHECKING:
+    from codehop.dependents import DependentsFinder
     from codehop.store import SqliteStore
     from codehop.symbols import SymbolTable
-    from codehop.dependents import DependentsFinder
     from codehop.task import Subject
 
 MAX_SITES_PER_SUBJECT = 400

@@ -34,8 +34,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from codehop.orchestrator import declaration_chunk
-from codehop.sites import under
 from codehop.records import BindingKind, ChunkKind, Location, PendingReference, RefType, Resolution
+from codehop.sites import under
 from codehop.walk import file_lines, line_of, repo_lines, split_lines
 
 if TYPE_CHECKING:

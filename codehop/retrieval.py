@@ -1,5 +1,5 @@
 """Retrieval: BM25 over chunks (SQLite FTS5), hidden dependencies from the graph,
-packing into a token budget. May import: records, store, chunking (identifier
+packing into a token budget. May import: records, store, words (identifier
 splitting), stdlib; the graph arrives as a `Neighbours` callable.
 """
 
@@ -11,13 +11,8 @@ from collections.abc import Callable, Iterable, Sequence
 
 from codehop.records import Chunk, ContextItem, Via
 from codehop.store import SqliteStore
-from codehop.words import split_identifiers
+from codehop.words import STOP, split_identifiers
 
-STOP = frozenset(
-    """a an and are as at be by can do does did for from how i if in into is it its me my of on or so
-    that the their them then there these this to was what when where which who why will with you your
-    show tell give has have had any some actually really much many i'm im""".split()
-)
 _PRUNE_FROM_CHUNKS = 2000
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -85,16 +80,14 @@ def retrieve(
             continue
         picked: list[tuple[float, ContextItem]] = []
         for qual, score, why in graph({item.chunk.qualname: 1.0}, graph_k):
-            name = qual.rpartition(".")[2].lower()
-            named = name in terms
-            if not named:
-                continue
+            if qual.rpartition(".")[2].lower() not in terms:
+                continue  # only a neighbour the question names
             for c in store.chunks_named(qual)[:1]:
                 if c.chunk_id in seen:
                     continue
                 picked.append(
                     (
-                        (2.0 if named else 1.0) * score,
+                        score,
                         ContextItem(
                             chunk=c, hop=hop, via=Via.GRAPH, provenance=why, score=score, tokens=count_tokens(c.text)
                         ),

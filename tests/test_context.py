@@ -9,10 +9,10 @@ import pytest
 from shared import CONTRACT_KEYS, ITEM_KEYS
 
 from codehop.app import App, Config
-from codehop.render import render_markdown
 from codehop.errors import UsageError
 from codehop.orchestrator import Limits
 from codehop.records import Answer, Chunk, ChunkKind, Completeness, ContextItem, State, Via
+from codehop.render import render_markdown
 
 CONTEXT_KEYS = CONTRACT_KEYS | {"manifest", "left_out"}
 
