@@ -10,6 +10,10 @@ return records; the modules below never see the App: the door hands each one wha
 May import every layer below (kernel, index, resolve, reading, answer) and the libraries
 (graphs, lsp_bridge); the front-ends (cli, mcp_server, lsp_server) import only this module,
 api, records, errors and their render module. Engines load lazily, inside the operations.
+
+Why one module of ~600 lines: the door is the one list of what a front-end may ask, and it
+reads best whole. Each operation is a few lines that hand the engines to a module below and
+return its record; what would split off (the wiring of the engines) is what they all share.
 """
 
 from __future__ import annotations

@@ -193,26 +193,15 @@ def _first_per_file(items: list[ContextItem], files: set[str]) -> tuple[list[Con
 
 
 def _pack(plan: list[tuple[ContextItem, int]], budget_tokens: int) -> tuple[list[ContextItem], list[LeftOut]]:
-    kept: list[ContextItem] = []
-    left: list[LeftOut] = []
-    have: set[object] = set()
-    used = 0
-    for item, cap in plan:
-        c = item.chunk
-        keys = (
-            {("site", c.rel_path, c.start_line)}
-            if item.relation
-            else {c.chunk_id, (c.rel_path, c.start_line, c.end_line), c.qualname}
-        )
-        if keys & have or _covered(kept, c):
-            continue
-        if used + item.tokens <= min(cap, budget_tokens):
-            kept.append(item)
-            have |= keys
-            used += item.tokens
-        else:
-            name = f"{c.rel_path}:{c.start_line}" if item.relation else c.qualname
-            left.append(LeftOut(name=name, tokens=item.tokens))
+    """retrieval's packer over the plan: a site is one per line, a body one per chunk, span or
+    name, and nothing a kept body already holds; what did not fit is named once."""
+    from codehop.retrieval import pack_plan
+
+    kept, over = pack_plan(plan, budget_tokens, keys=_keys, skip=_covered)
+    left = [
+        LeftOut(name=f"{it.chunk.rel_path}:{it.chunk.start_line}" if it.relation else it.chunk.qualname, tokens=it.tokens)
+        for it in over
+    ]
     # a left-out item that was later kept in another form is not left out
     names = {c.chunk.qualname for c in kept if not c.relation} | {
         f"{c.chunk.rel_path}:{c.chunk.start_line}" for c in kept if c.relation
@@ -226,8 +215,16 @@ def _pack(plan: list[tuple[ContextItem, int]], budget_tokens: int) -> tuple[list
     return kept, out
 
 
-def _covered(kept: list[ContextItem], c: Chunk) -> bool:
+def _keys(item: ContextItem) -> set[object]:
+    c = item.chunk
+    if item.relation:
+        return {("site", c.rel_path, c.start_line)}
+    return {c.chunk_id, (c.rel_path, c.start_line, c.end_line), c.qualname}
+
+
+def _covered(kept: list[ContextItem], item: ContextItem) -> bool:
     """Lines a kept body already holds (a site inside a body sent, or a smaller body)."""
+    c = item.chunk
     return any(
         not k.relation
         and k.chunk.rel_path == c.rel_path

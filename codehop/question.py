@@ -36,7 +36,6 @@ from codehop.question_words import (
     CLASS_WORDS,
     CONTEXT_WORDS,
     KEYWORDS,
-    STOP,
     VOCABULARY,
     Token,
     tokenize,
@@ -44,6 +43,7 @@ from codehop.question_words import (
 from codehop.records import Binding, BindingKind, Location, Provenance, Resolution
 from codehop.signatures import Parameter, parameters
 from codehop.symbols import SymbolTable
+from codehop.words import STOP
 
 MAX_NAMES = 160  # distinct names looked up in the symbol table per question
 MAX_OWNERS = 8  # distinct classes whose members are matched against the question's words

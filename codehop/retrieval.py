@@ -103,17 +103,36 @@ def retrieve(
 
 def pack(items: Iterable[ContextItem], budget_tokens: int, required: Sequence[ContextItem] = ()) -> list[ContextItem]:
     """Required items first (never pruned unless alone over budget), then the rest greedily."""
-    out: list[ContextItem] = []
-    seen: set[object] = set()
+    return pack_plan(((it, budget_tokens) for it in (*required, *items)), budget_tokens)[0]
+
+
+def _chunk_keys(item: ContextItem) -> set[object]:
+    c = item.chunk
+    return {c.chunk_id, (c.rel_path, c.start_line)}  # a fitted copy starts where its chunk does
+
+
+def pack_plan(
+    plan: Iterable[tuple[ContextItem, int]],
+    budget_tokens: int,
+    *,
+    keys: Callable[[ContextItem], set[object]] = _chunk_keys,
+    skip: Callable[[list[ContextItem], ContextItem], bool] | None = None,
+) -> tuple[list[ContextItem], list[ContextItem]]:
+    """The one packer: each (item, cap) in order is kept when it is new (none of its `keys` kept
+    already, and not `skip`ped given what is kept) and the tokens used stay within both the
+    budget and its cap. Returns (kept, the new items that did not fit)."""
+    kept: list[ContextItem] = []
+    over: list[ContextItem] = []
+    have: set[object] = set()
     used = 0
-    for item in list(required) + list(items):
-        c = item.chunk
-        keys = (c.chunk_id, (c.rel_path, c.start_line))  # a fitted copy starts where its chunk does
-        if any(k in seen for k in keys):
+    for item, cap in plan:
+        k = keys(item)
+        if k & have or (skip is not None and skip(kept, item)):
             continue
-        if used + item.tokens > budget_tokens:
-            continue
-        seen.update(keys)
-        out.append(item)
-        used += item.tokens
-    return out
+        if used + item.tokens <= min(cap, budget_tokens):
+            kept.append(item)
+            have |= k
+            used += item.tokens
+        else:
+            over.append(item)
+    return kept, over
