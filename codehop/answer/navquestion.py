@@ -1,6 +1,6 @@
 """Navigation questions: "what calls X", "where is X used", "what subclasses X", "what overrides
 X.m", "what imports X", "what does X call" — read from the question's grammar, answered from
-codehop.answer.dependents.
+codehop.dependents.
 
 Reading: the question is cut into clauses; a clause asks a navigation question when it has one
 of three shapes around a *relation word* (a verb or noun from `RELATIONS`, a table of the
@@ -34,9 +34,10 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from codehop.answer.dependents import Dependents, DependentsFinder, Relation, Site
+from codehop.answer.dependents import RELATION_OF, Dependents, DependentsFinder, Relation, Site
 from codehop.answer.orchestrator import MAX_QUESTION_CHARS
 from codehop.answer.retrieval import count_tokens
+from codehop.index.xref_resolve import EDGE_TYPE
 from codehop.kernel.records import (
     Answer,
     BindingKind,
@@ -46,6 +47,7 @@ from codehop.kernel.records import (
     State,
     Via,
 )
+from graphs import EdgeType
 
 if TYPE_CHECKING:
     from codehop.index.store import SqliteStore
@@ -516,14 +518,12 @@ _NEEDS: dict[Intent, tuple[Relation, ...]] = {
     Intent.SUBCLASSES: (Relation.INHERITS,),
     Intent.OVERRIDES: (Relation.OVERRIDES,),
 }
-_EDGE = {
-    Relation.CALLS: "calls",
-    Relation.USES_INHERITED: "calls",
-    Relation.IMPORTS: "imports",
-    Relation.REEXPORTS: "reexports",
-    Relation.INHERITS: "inherits",
-    Relation.OVERRIDES: "overrides",
-    Relation.DECORATES: "decorates",
+# a site's edge in the graph: the edge of the reference it was read from (the index's one map),
+# and the two relations no single reference gives
+_EDGE: dict[Relation, EdgeType] = {
+    **{rel: EDGE_TYPE[ref] for ref, rel in RELATION_OF.items()},
+    Relation.USES_INHERITED: EdgeType.CALLS,
+    Relation.OVERRIDES: EdgeType.OVERRIDES,
 }
 _TITLE = {
     Intent.CALLERS: "Callers of",
@@ -729,9 +729,9 @@ class NavigationAnswerer:
     def _edge(self, site: Site, loc: Location) -> str:
         """The provenance of a site's chunk, as graph_context writes it: `graph: src -type-> dst`."""
         if site.relation is Relation.CALLEE:
-            kind = "instantiates" if self.table.class_binding(site.via) is not None else "calls"
+            kind = EdgeType.INSTANTIATES if self.table.class_binding(site.via) is not None else EdgeType.CALLS
             return f"graph: {loc.qualname} -{kind}-> {site.via}"
-        kind = _EDGE.get(site.relation, "references")
+        kind = _EDGE.get(site.relation, EdgeType.REFERENCES)
         return f"graph: {site.via or site.scope} -{kind}-> {loc.qualname}"
 
     def _site_chunk(self, site: Site):  # type: ignore[no-untyped-def]

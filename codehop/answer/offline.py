@@ -57,15 +57,6 @@ def _first_line(doc: str) -> str:
     return ""
 
 
-def chain_text(res: Resolution) -> str:
-    parts = []
-    for s in res.steps:
-        parts.append(
-            f"{s.from_loc.rel_path}:{s.from_loc.line} -[{s.note}, {s.resolver}]-> {s.to_loc.rel_path}:{s.to_loc.line}"
-        )
-    return "; ".join(parts)
-
-
 def describe(f: Finding, context: Sequence[ContextItem]) -> str:
     name = f.subject.dotted
     res = f.resolution
@@ -111,7 +102,7 @@ def describe(f: Finding, context: Sequence[ContextItem]) -> str:
         if chunk.signature:
             out.append(f"Signature: `{chunk.signature}`")
         if res.steps:
-            out.append("Chain: " + chain_text(res))
+            out.append("Chain: " + res.chain_text())
         return "\n".join(out)
     if b is not None and b.kind is BindingKind.VALUE and not b.value:
         line = _line_of(chunk, t.line)
@@ -149,7 +140,7 @@ def describe(f: Finding, context: Sequence[ContextItem]) -> str:
     for p in f.pending:
         out.append(f"Still needed: `{p.ref_target}` ({p.ref_type} at {p.origin_path}:{p.origin_line}).")
     if res.steps:
-        out.append("Chain: " + chain_text(res))
+        out.append("Chain: " + res.chain_text())
     return "\n".join(out)
 
 

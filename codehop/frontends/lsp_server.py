@@ -2,14 +2,15 @@
 
     python -m codehop.frontends.lsp_server              stdio
     python -m codehop.frontends.lsp_server --tcp 127.0.0.1:2087
-    codehop lsp [--tcp HOST:PORT]            (calls `serve`)
+    codehop lsp [--tcp HOST:PORT]                       (calls `serve`)
 
-Every handler has one shape: get the document, call `codehop.answer.navigation` in a
+Every handler has one shape: get the document, call the door (`App`) in a
 worker thread, convert with `lsp_range` / `lsp_location`, return None when
 there is nothing. Positions: codehop uses 1-based lines and code-point
-columns; the converters below are the only place that speaks LSP's 0-based
-lines and client units (UTF-16 unless the client negotiated another
-encoding).
+columns; in this server only the converters below speak LSP's 0-based lines
+and client units (UTF-16 unless the client negotiated another encoding). The
+LSP resolver rung converts for the language servers it asks on its own side,
+with lsp_bridge.client's converters.
 
 Features: definition (through every pointer), declaration (the import site),
 hover (Markdown: chain, signature or value, docstring), references (through
@@ -45,7 +46,7 @@ command arguments or params that do not parse become `InvalidParams`; any
 other exception becomes `InternalError` (pygls). Bad initializationOptions
 become a `window/showMessage` warning and the defaults. The server stays up.
 
-May import: codehop (app, navigation, orchestrator, records, errors, walk), pygls, lsprotocol, stdlib.
+May import: the door (codehop.app), records, errors, pygls, lsprotocol, cattrs, stdlib.
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from cattrs import transform_error
 from lsprotocol import types
@@ -73,14 +74,12 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 from pygls.workspace.position_codec import PositionCodec
 
-from codehop.answer import navigation
-from codehop.answer.context import build_context
-from codehop.answer.dependents import Relation, Site
-from codehop.answer.orchestrator import Limits
 from codehop.app import App
-from codehop.index.walk import confine
 from codehop.kernel.errors import CodehopError, OutsideRepoError, RepoNotFoundError, UsageError
 from codehop.kernel.records import Location
+
+if TYPE_CHECKING:
+    from codehop.app import Item, Outline, Site
 
 log = logging.getLogger(__name__)
 _T = TypeVar("_T")
@@ -147,31 +146,15 @@ def lsp_range(codec: PositionCodec, text: str, line: int, start_col: int, end_co
 
 def lsp_location(app: App, codec: PositionCodec, loc: Location) -> types.Location:
     """A codehop Location -> an LSP Location spanning the declared name on its line."""
-    text = navigation.source_line(app, loc.rel_path, loc.line) or ""
-    start, end = navigation.name_span(text, loc.qualname.rpartition(".")[2])
+    text, start, end = app.name_at(loc)
     return types.Location(
         uri=uris.from_fs_path(str(app.root / loc.rel_path)) or "", range=lsp_range(codec, text, loc.line, start, end)
     )
 
 
 def site_range(app: App, codec: PositionCodec, site: Site, target_name: str) -> types.Range:
-    """The range of the name at a dependent site: the identifier at its column (`X` of `a.X`),
-    the right-hand name of an alias line (`measure = area`), the `*` of a star import."""
-    text = navigation.source_line(app, site.rel_path, site.line) or ""
-    start = site.col
-    if site.relation is Relation.ALIASES and target_name and "=" in text:
-        eq = text.index("=") + 1
-        s0, e0 = navigation.name_span(text[eq:], target_name)
-        if text[eq + s0 : eq + e0] == target_name:
-            return lsp_range(codec, text, site.line, eq + s0, eq + e0)
-    if site.anchor_text == "*" and "*" in text:
-        start = text.index("*")
-        return lsp_range(codec, text, site.line, start, start + 1)
-    end = start
-    while end < len(text) and (text[end] == "_" or text[end].isalnum()):
-        end += 1
-    if end == start:
-        start, end = navigation.name_span(text, site.anchor_text.rpartition(".")[2])
+    """The range of the name at a dependent site (the door finds its columns)."""
+    text, start, end = app.site_span(site, target_name)
     return lsp_range(codec, text, site.line, start, end)
 
 
@@ -351,14 +334,6 @@ class CodehopLanguageServer(LanguageServer):
         self.build_progress = _BuildProgress(self)
         self.refreshes = _Refresh()
         self.loop: asyncio.AbstractEventLoop | None = None
-        self._symbols: Any = None
-
-    def symbol_search(self, app: App) -> Any:
-        from codehop.answer.symbol_search import SymbolSearch
-
-        if self._symbols is None or self._symbols.store is not app.store:
-            self._symbols = SymbolSearch(app.store)
-        return self._symbols
 
     # -- threads -> event loop
     def on_loop(self, fn: Callable[..., Any], *args: Any) -> None:
@@ -492,12 +467,12 @@ def document_path(ls: CodehopLanguageServer, app: App, uri: str) -> str:
     if doc.path is None or not uri.startswith("file:"):
         raise JsonRpcInvalidParams(f"not a file document: {uri}")
     try:
-        full = confine(app.root, doc.path)
+        rel_path = app.rel_path(doc.path)
     except OutsideRepoError:
         raise JsonRpcInvalidParams(f"document is outside the workspace {app.root}: {uri}") from None
-    if not full.is_file():
+    if not (app.root / rel_path).is_file():
         raise JsonRpcInvalidParams(f"no such document: {uri}")
-    return full.relative_to(app.root).as_posix()
+    return rel_path
 
 
 PositionParams = (
@@ -538,7 +513,7 @@ async def cursor(ls: CodehopLanguageServer, params: PositionParams) -> Cursor:
         lines = buffer.splitlines()
         text = lines[line - 1] if 0 < line <= len(lines) else ""
     else:
-        text = navigation.source_line(app, rel_path, line) or ""
+        text = app.source_line(rel_path, line) or ""
     col = codepoint_col(ls.workspace.position_codec, text, params.position.character)
     return Cursor(app, rel_path, line, col, buffer)
 
@@ -606,11 +581,11 @@ def did_change_watched_files(ls: CodehopLanguageServer, params: types.DidChangeW
     ls.schedule_refresh()
 
 
-# ---- navigation ------------------------------------------------------------------------------
+# ---- definition, declaration, hover, references ------------------------------------------------
 @server.feature(types.TEXT_DOCUMENT_DEFINITION)
 async def definition(ls: CodehopLanguageServer, params: types.DefinitionParams) -> types.Location | None:
     c = await cursor(ls, params)
-    res = await ls.run(navigation.definition, c.app, c.rel_path, c.line, c.col, c.buffer)
+    res = await ls.run(c.app.definition, c.rel_path, c.line, c.col, c.buffer)
     if res is None or res.is_external:
         return None
     return lsp_location(c.app, ls.workspace.position_codec, res.target)
@@ -619,7 +594,7 @@ async def definition(ls: CodehopLanguageServer, params: types.DefinitionParams) 
 @server.feature(types.TEXT_DOCUMENT_DECLARATION)
 async def declaration(ls: CodehopLanguageServer, params: types.DeclarationParams) -> types.Location | None:
     c = await cursor(ls, params)
-    loc = await ls.run(navigation.declaration, c.app, c.rel_path, c.line, c.col, c.buffer)
+    loc = await ls.run(c.app.declaration, c.rel_path, c.line, c.col, c.buffer)
     if loc is None:
         return None
     return lsp_location(c.app, ls.workspace.position_codec, loc)
@@ -628,7 +603,7 @@ async def declaration(ls: CodehopLanguageServer, params: types.DeclarationParams
 @server.feature(types.TEXT_DOCUMENT_HOVER)
 async def hover(ls: CodehopLanguageServer, params: types.HoverParams) -> types.Hover | None:
     c = await cursor(ls, params)
-    markdown = await ls.run(navigation.hover_markdown, c.app, c.rel_path, c.line, c.col, c.buffer)
+    markdown = await ls.run(c.app.hover, c.rel_path, c.line, c.col, c.buffer)
     if not markdown:
         return None
     hover_caps = ls.client_capabilities.text_document and ls.client_capabilities.text_document.hover
@@ -644,7 +619,7 @@ async def references(ls: CodehopLanguageServer, params: types.ReferenceParams) -
     c = await cursor(ls, params)
     include = params.context.include_declaration
     target, sites = await ls.run(
-        lambda: navigation.references(c.app, c.rel_path, c.line, c.col, include_declaration=include, buffer=c.buffer)
+        lambda: c.app.references(c.rel_path, c.line, c.col, include_declaration=include, buffer=c.buffer)
     )
     if target is None:
         return None
@@ -667,10 +642,10 @@ _SYMBOL_KIND = {
 }
 
 
-def hierarchy_item(app: App, codec: PositionCodec, it: navigation.Item, cls: Any = types.CallHierarchyItem) -> Any:
-    """A navigation.Item -> a CallHierarchyItem or TypeHierarchyItem (its qualname in `data`)."""
+def hierarchy_item(app: App, codec: PositionCodec, it: Item, cls: Any = types.CallHierarchyItem) -> Any:
+    """A hierarchy Item -> a CallHierarchyItem or TypeHierarchyItem (its qualname in `data`)."""
     name_loc = lsp_location(app, codec, Location(rel_path=it.rel_path, line=it.line, qualname=it.qualname))
-    last = navigation.source_line(app, it.rel_path, it.end_line) or ""
+    last = app.source_line(it.rel_path, it.end_line) or ""
     full = types.Range(
         start=types.Position(line=it.line - 1, character=0), end=lsp_position(codec, last, it.end_line, len(last))
     )
@@ -701,7 +676,7 @@ async def prepare_call_hierarchy(
     ls: CodehopLanguageServer, params: types.CallHierarchyPrepareParams
 ) -> list[types.CallHierarchyItem] | None:
     c = await cursor(ls, params)
-    it = await ls.run(navigation.item_at, c.app, c.rel_path, c.line, c.col, c.buffer)
+    it = await ls.run(c.app.item_at, c.rel_path, c.line, c.col, c.buffer)
     if it is None or it.kind not in ("function", "method", "class"):
         return None
     return [hierarchy_item(c.app, ls.workspace.position_codec, it)]
@@ -712,7 +687,7 @@ async def incoming_calls(
     ls: CodehopLanguageServer, params: types.CallHierarchyIncomingCallsParams
 ) -> list[types.CallHierarchyIncomingCall] | None:
     app = await ls.app()
-    groups = await ls.run(navigation.incoming_calls, app, item_qualname(params.item))
+    groups = await ls.run(app.hierarchy, "incoming", item_qualname(params.item))
     codec = ls.workspace.position_codec
     return [
         types.CallHierarchyIncomingCall(
@@ -727,7 +702,7 @@ async def outgoing_calls(
     ls: CodehopLanguageServer, params: types.CallHierarchyOutgoingCallsParams
 ) -> list[types.CallHierarchyOutgoingCall] | None:
     app = await ls.app()
-    groups = await ls.run(navigation.outgoing_calls, app, item_qualname(params.item))
+    groups = await ls.run(app.hierarchy, "outgoing", item_qualname(params.item))
     codec = ls.workspace.position_codec
     return [
         types.CallHierarchyOutgoingCall(
@@ -742,7 +717,7 @@ async def prepare_type_hierarchy(
     ls: CodehopLanguageServer, params: types.TypeHierarchyPrepareParams
 ) -> list[types.TypeHierarchyItem] | None:
     c = await cursor(ls, params)
-    it = await ls.run(navigation.item_at, c.app, c.rel_path, c.line, c.col, c.buffer)
+    it = await ls.run(c.app.item_at, c.rel_path, c.line, c.col, c.buffer)
     if it is None or it.kind != "class":
         return None
     return [hierarchy_item(c.app, ls.workspace.position_codec, it, types.TypeHierarchyItem)]
@@ -754,9 +729,9 @@ async def supertypes(
 ) -> list[types.TypeHierarchyItem] | None:
     """The bases in method-resolution order (the order Python looks members up)."""
     app = await ls.app()
-    items = await ls.run(navigation.supertypes, app, item_qualname(params.item))
+    items = await ls.run(app.hierarchy, "supertypes", item_qualname(params.item))
     codec = ls.workspace.position_codec
-    return [hierarchy_item(app, codec, it, types.TypeHierarchyItem) for it in items] or None
+    return [hierarchy_item(app, codec, it, types.TypeHierarchyItem) for it, _ in items] or None
 
 
 @server.feature(types.TYPE_HIERARCHY_SUBTYPES)
@@ -764,9 +739,9 @@ async def subtypes(
     ls: CodehopLanguageServer, params: types.TypeHierarchySubtypesParams
 ) -> list[types.TypeHierarchyItem] | None:
     app = await ls.app()
-    items = await ls.run(navigation.subtypes, app, item_qualname(params.item))
+    items = await ls.run(app.hierarchy, "subtypes", item_qualname(params.item))
     codec = ls.workspace.position_codec
-    return [hierarchy_item(app, codec, it, types.TypeHierarchyItem) for it in items] or None
+    return [hierarchy_item(app, codec, it, types.TypeHierarchyItem) for it, _ in items] or None
 
 
 # ---- symbols ------------------------------------------------------------------------------------
@@ -776,12 +751,12 @@ async def document_symbol(
 ) -> list[types.DocumentSymbol] | None:
     app = await ls.app()
     rel_path = document_path(ls, app, params.text_document.uri)
-    outline = await ls.run(navigation.document_symbols, app, rel_path)
+    outline = await ls.run(app.outline, rel_path)
     codec = ls.workspace.position_codec
 
-    def convert(node: navigation.Outline) -> types.DocumentSymbol:
-        first = navigation.source_line(app, rel_path, node.line) or ""
-        last = navigation.source_line(app, rel_path, node.end_line) or ""
+    def convert(node: Outline) -> types.DocumentSymbol:
+        first = app.source_line(rel_path, node.line) or ""
+        last = app.source_line(rel_path, node.end_line) or ""
         return types.DocumentSymbol(
             name=node.name,
             kind=_SYMBOL_KIND.get(node.kind, types.SymbolKind.Variable),
@@ -803,7 +778,7 @@ async def workspace_symbol(
 ) -> list[types.WorkspaceSymbol] | None:
     """Fuzzy and ranked: the exact name, then a prefix, then a subsequence; dotted qualnames."""
     app = await ls.app()
-    hits = await ls.run(ls.symbol_search(app).search, params.query)
+    hits = await ls.run(app.symbols, params.query)
     out = []
     for h in hits:
         start = types.Position(line=h.line - 1, character=h.name_col)
@@ -826,7 +801,7 @@ async def code_lens(ls: CodehopLanguageServer, params: types.CodeLensParams) -> 
         return None
     app = await ls.app()
     rel_path = document_path(ls, app, params.text_document.uri)
-    lenses = await ls.run(navigation.class_lenses, app, rel_path)
+    lenses = await ls.run(app.lenses, rel_path)
     codec = ls.workspace.position_codec
     out = []
     for loc, n_members, n_files in lenses:
@@ -846,8 +821,11 @@ async def ask(ls: CodehopLanguageServer, *args: Any) -> dict[str, Any]:
     max_loops = args[1] if len(args) == 2 else ls.options.max_loops
     if isinstance(max_loops, bool) or not isinstance(max_loops, int) or not 0 <= max_loops <= 8:
         raise JsonRpcInvalidParams(f"{ASK_COMMAND}: max_loops must be an integer 0..8, not {max_loops!r}")
-    limits = Limits(max_loops=max_loops, budget_tokens=ls.options.budget_tokens)
-    return await answer(ls, args[0], limits)
+    app = await ls.app()
+    question = args[0]  # the Navigator cuts an over-long question and says so in the answer
+    return await ls.run(
+        lambda: app.ask(question, max_loops=max_loops, budget_tokens=ls.options.budget_tokens).to_dict()
+    )
 
 
 @server.feature(CONTEXT_REQUEST)
@@ -859,10 +837,8 @@ async def context(ls: CodehopLanguageServer, params: Any) -> dict[str, Any]:
         raise JsonRpcInvalidParams(f"{CONTEXT_REQUEST} needs {{query: string, budget_tokens?: int}}")
     if isinstance(budget, bool) or not isinstance(budget, int) or budget <= 0:
         raise JsonRpcInvalidParams(f"{CONTEXT_REQUEST}: budget_tokens must be a positive integer, not {budget!r}")
-    app = await ls.app()  # the one context builder every front-end shares (codehop.answer.context)
-    return await ls.run(
-        lambda: build_context(app, query, budget_tokens=budget, max_loops=ls.options.max_loops).to_dict()
-    )
+    app = await ls.app()  # the door's context: the same as the CLI's and the MCP tool's
+    return await ls.run(lambda: app.context(query, budget_tokens=budget, max_loops=ls.options.max_loops).to_dict())
 
 
 def plain(params: Any) -> dict[str, Any]:
@@ -871,15 +847,6 @@ def plain(params: Any) -> dict[str, Any]:
         return params
     as_dict = getattr(params, "_asdict", None)
     return dict(as_dict()) if callable(as_dict) else {}
-
-
-async def answer(ls: CodehopLanguageServer, question: str, limits: Limits) -> dict[str, Any]:
-    app = await ls.app()
-
-    def _ask() -> dict[str, Any]:  # the Navigator cuts an over-long question and says so in the answer
-        return app.navigator().ask(question, limits).to_dict()
-
-    return await ls.run(_ask)
 
 
 # ---- entry points --------------------------------------------------------------------------------

@@ -156,6 +156,11 @@ class Step:
             "note": self.note,
         }
 
+    def text(self) -> str:
+        """The link as every front-end and the offline answer write it: `a.py:3 -[import, symbol_table]-> b.py:9`."""
+        frm, to = self.from_loc, self.to_loc
+        return f"{frm.rel_path}:{frm.line} -[{self.note}, {self.resolver}]-> {to.rel_path}:{to.line}"
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Resolution:
@@ -169,6 +174,15 @@ class Resolution:
     @property
     def is_external(self) -> bool:
         return bool(self.external)
+
+    def where(self) -> str:
+        """Where the chain ends, in one short form: `b.py:9 pkg.b.Name`, or `external pkg`."""
+        t = self.target
+        return f"external {self.external}" if self.is_external else f"{t.rel_path}:{t.line} {t.qualname}"
+
+    def chain_text(self, sep: str = "; ") -> str:
+        """Every link of the chain (`Step.text`), joined."""
+        return sep.join(s.text() for s in self.steps)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
