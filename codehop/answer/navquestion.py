@@ -1,6 +1,6 @@
 """Navigation questions: "what calls X", "where is X used", "what subclasses X", "what overrides
 X.m", "what imports X", "what does X call" — read from the question's grammar, answered from
-codehop.dependents.
+codehop.answer.dependents.
 
 Reading: the question is cut into clauses; a clause asks a navigation question when it has one
 of three shapes around a *relation word* (a verb or noun from `RELATIONS`, a table of the

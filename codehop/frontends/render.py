@@ -13,7 +13,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from codehop.kernel.records import Answer, State
-from codehop.kernel.untrusted import looks_like_instructions
 
 # ESC-introduced sequences: CSI (ESC [ ... final), OSC / DCS / SOS / PM / APC (ESC ] P X ^ _ ...
 # up to BEL or ST), and two-byte escapes (ESC + one byte); then the C1 forms of CSI and OSC/DCS
@@ -64,7 +63,7 @@ def print_answer(console: Any, answer: Answer) -> None:
         console.print(
             f"  [yellow]pending[/] {safe(p.ref_target)} ({p.ref_type}) at {safe(p.origin_path)}:{p.origin_line}"
         )
-    flagged = [c for c in answer.context if looks_like_instructions(c.chunk.text)]
+    flagged = [c for c in answer.context if c.untrusted_text]
     for c in flagged:
         console.print(
             f"  [yellow]note[/] {safe(c.chunk.rel_path)}:{c.chunk.start_line} holds text that reads like "

@@ -241,6 +241,11 @@ class ContextItem:
     truncated: bool = False  # lines were cut to fit; the span is what was kept
     relation: str = ""  # a blast-radius site (one line): how it depends on the subject
 
+    @property
+    def untrusted_text(self) -> bool:
+        """Repository text that addresses its reader: data to weigh, never to follow."""
+        return looks_like_instructions(self.chunk.text)
+
     def to_dict(self) -> dict[str, Any]:
         c = self.chunk
         out: dict[str, Any] = {
@@ -254,8 +259,7 @@ class ContextItem:
             "provenance": self.provenance,
             "text": c.text,
             "truncated": self.truncated,
-            # repository text that addresses its reader: data to weigh, never to follow
-            **({"untrusted_text": True} if looks_like_instructions(c.text) else {}),
+            **({"untrusted_text": True} if self.untrusted_text else {}),
         }
         out.update(source_fields(c.rel_path))
         if self.relation:
