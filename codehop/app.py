@@ -41,8 +41,10 @@ if TYPE_CHECKING:
     from typing import Any
 
     from codehop.answer.context import Dependents, TaskContext
-    from codehop.answer.dependents import DependentsFinder, Site
-    from codehop.answer.hierarchy import Item, Outline
+    from codehop.answer.dependents import DependentsFinder
+    from codehop.answer.dependents import Site as Site  # the records the door returns, named for front-ends
+    from codehop.answer.hierarchy import Item as Item
+    from codehop.answer.hierarchy import Outline as Outline
     from codehop.answer.navigation import Sources
     from codehop.answer.repomap import RepoMap
     from codehop.kernel.records import Answer, Chunk, Location, PendingReference, Resolution, XRef
