@@ -258,6 +258,8 @@ CASES = [
     ("codehop.kernel.records", ["codehop.index.store", "codehop.index.chunking", "tree_sitter", "sqlite3"]),
     ("codehop.kernel.errors", ["codehop.kernel.records", "sqlite3"]),
     ("codehop.frontends.cli", ["tree_sitter", "jedi", "networkx", "anthropic", "pygls", "codehop.index.store"]),
+    # the MCP front-end loads the SDK and the door only when a server starts
+    ("codehop.frontends.mcp_server", ["mcp", "codehop.app", "codehop.index", "codehop.answer", "tree_sitter"]),
     ("codehop.index.store", ["tree_sitter", "jedi", "networkx", "anthropic", "pygls", "click"]),
     ("codehop.index.chunking", ["codehop.index.store", "jedi", "networkx", "anthropic", "pygls", "click"]),
     ("codehop.answer.orchestrator", ["tree_sitter", "jedi", "anthropic", "pygls", "click", "networkx"]),
