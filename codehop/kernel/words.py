@@ -5,16 +5,13 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-# English function words (and the filler of a request: "show", "tell me", "actually"): never a
-# search term, never a question's subject by themselves (they can still be a member's name)
+# English function words and the filler of a request ("show", "tell me", "actually"): never a
+# search term (retrieval), and never a question's subject by itself (the reader adds the rest of
+# the function words to these, in codehop.reading.question_words)
 STOP = frozenset(
-    """a an and are as at be been being but by can could do does did doing done for from how i if in into is
-    it its it's me my of off on or so than that the their them then there these they this those to too was we
-    were what whats when where which while who whom whose why will with would you your yours i'm im i've
-    should shall may might must just also only not no yes up out over about after before around between
-    through during under again further once here all both each few more most other some such own same very
-    s t don't doesn't isn't aren't wasn't there's what's where's who's let's one ones
-    show tell give has have had any actually really much many""".split()
+    """a an and are as at be by can do does did for from how i if in into is it its me my of on or so
+    that the their them then there these this to was what when where which who why will with you your
+    show tell give has have had any some actually really much many i'm im""".split()
 )
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")

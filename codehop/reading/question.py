@@ -32,13 +32,13 @@ from dataclasses import dataclass, field, replace
 
 from codehop.index.symbols import SymbolTable
 from codehop.kernel.records import Binding, BindingKind, Location, Provenance, Resolution
-from codehop.kernel.words import STOP
 from codehop.reading import builtin_bases, datamodel
 from codehop.reading.question_words import (
     ASYNC_WORDS,
     CLASS_WORDS,
     CONTEXT_WORDS,
     KEYWORDS,
+    STOP,
     VOCABULARY,
     Token,
     tokenize,

@@ -5,9 +5,9 @@
 question is linear in its length. `STOP` (English function words) and
 `VOCABULARY` (the words of the questions the reader answers) place the
 intent, never the subject; neither hides a real member of a class the
-question names (question.py looks every word up first). `STOP` is the one
-list codehop has (codehop.kernel.words; retrieval drops the same words). May import:
-words, stdlib.
+question names (question.py looks every word up first). `STOP` extends
+the search's stop words (codehop.kernel.words.STOP, what retrieval drops) with
+the function words a search keeps. May import: kernel.words, stdlib.
 """
 
 from __future__ import annotations
@@ -16,9 +16,21 @@ import keyword
 import re
 from dataclasses import dataclass
 
+from codehop.kernel.words import STOP as SEARCH_STOP
+
 # one alternative per token kind, none nested: no backtracking, linear in the text
 _TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:[./][A-Za-z_][A-Za-z0-9_]*)*|==|!=|<=|>=|\+=|[-+*/|&<>]")
 
+# English function words: never a subject by themselves (they can still be a member's name). The
+# search's stop words, and the function words a search keeps because code uses them too
+# ("not", "all", "before", "same": `not in`, `all()`, `before_request`)
+STOP = SEARCH_STOP | frozenset(
+    """been being but could doing done it's off than they those too we were whats while whom whose
+    would yours i've should shall may might must just also only not no yes up out over about after
+    before around between through during under again further once here all both each few more most
+    other such own same very s t don't doesn't isn't aren't wasn't there's what's where's who's
+    let's one ones""".split()
+)
 # The words of the questions the reader answers (where is X declared, what is its signature,
 # its default, its base class, its docstring, what happens when it runs): they place the intent,
 # not the subject, so they are never "not understood".
