@@ -19,6 +19,7 @@ return its record; what would split off (the wiring of the engines) is what they
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import threading
 from collections.abc import Sequence
@@ -52,6 +53,7 @@ if TYPE_CHECKING:
     from codehop.resolve.sites import SiteResolution
 
 RESOLVER_NAMES = ("symbol_table", "jedi", "lsp", "regex", "llm")
+_SITE = re.compile(r"^(?P<path>.+?):(?P<line>\d+)(?::(?P<col>\d+))?$")  # PATH:LINE[:COL]
 DEFAULT_RESOLVERS = ("symbol_table", "jedi", "lsp", "regex")
 
 
@@ -362,13 +364,24 @@ class App:
 
         return declaration(self.table, symbol)
 
-    def resolve_at(self, path: str, line: int, col: int | None = None) -> SiteResolution:
+    def resolve(self, target: str) -> SiteResolution:
+        """A dotted symbol (`pkg.mod.Class.member`) or a site (`PATH:LINE[:COL]`) to its declaration."""
+        from codehop.resolve.sites import SiteResolution
+
+        target = target.strip()
+        site = _SITE.match(target)
+        if site is None:
+            return SiteResolution(target=target, kind="symbol", resolution=self.resolve_symbol(target))
+        col = int(site["col"]) if site["col"] is not None else None
+        return self.resolve_at(site["path"], int(site["line"]), col, target=target)
+
+    def resolve_at(self, path: str, line: int, col: int | None = None, *, target: str = "") -> SiteResolution:
         """The declaration the reference at PATH:LINE[:COL] leads to, the chain starting at that
         reference (a declaration line points at itself); UsageError when nothing resolves."""
         from codehop.kernel.records import Location, Provenance, Resolution, Step
         from codehop.resolve.sites import SiteResolution, pending, pick
 
-        target = f"{path}:{line}" + (f":{col}" if col is not None else "")
+        target = target or f"{path}:{line}" + (f":{col}" if col is not None else "")
         rel_path = self.rel_path(path)
         if self.store.module_of(rel_path) is None:
             raise UsageError(f"not an indexed Python file: {rel_path}", path=rel_path)
