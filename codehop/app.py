@@ -264,8 +264,19 @@ class App:
         with self._lock:
             finder = self._finder
             if not isinstance(finder, DependentsFinder) or finder.store is not self.store:
-                finder = self._finder = DependentsFinder(self.store, self.table, self.root)
+                finder = self._finder = DependentsFinder(self.store, self.table, self.root, infer=self._infer_at_site())
             return finder
+
+    def _infer_at_site(self) -> Callable[[PendingReference], Resolution | None] | None:
+        """The ladder's inference rung asked at one site (Jedi, when the ladder has it), for uses
+        through objects of unknown type; None without one."""
+        if "jedi" not in self.config.resolvers:
+            return None
+
+        def infer(ref: PendingReference) -> Resolution | None:
+            return self.ladder(("jedi",)).resolve(ref, via="jedi").resolution
+
+        return infer
 
     # ---- the door: questions -------------------------------------------------------
     def ask(

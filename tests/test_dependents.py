@@ -11,7 +11,9 @@ from pathlib import Path
 import pytest
 
 from codehop.answer.dependents import DependentsFinder, Relation
+from codehop.answer.orchestrator import Limits
 from codehop.app import App
+from codehop.kernel.records import State
 
 
 @pytest.fixture
@@ -168,3 +170,34 @@ def test_importers_of_a_module(finder):
         ("geo/square.py:3", "imports"),
         ("tests/test_geo.py:3", "imports"),
     ]
+
+
+# ---- uses through objects of unknown type, placed by inference (fixture untyped_calls) ------------
+@pytest.fixture(scope="module")
+def untyped(tmp_path_factory):  # type: ignore[no-untyped-def]
+    import shutil
+
+    from codehop.app import App, Config
+
+    dest = tmp_path_factory.mktemp("untyped") / "untyped_calls"
+    shutil.copytree(Path(__file__).resolve().parent.parent / "fixtures_repos" / "untyped_calls", dest)
+    app = App(dest, Config())
+    yield app
+    app.close()
+
+
+@pytest.mark.slow
+def test_a_call_on_a_typed_parameter_is_placed_and_a_namesake_is_not(untyped):
+    a = untyped.navigator().ask("what calls Retry.is_retry?", Limits())
+    assert "svc/pool.py:6" in a.answer  # `retries: Retry`
+    assert "svc/pool.py:10" not in a.answer.split("Partial")[0]  # `o: Other`: another is_retry
+    # `thing.is_retry(2)`: nothing to infer from, so the list may be short: said, not complete
+    assert a.state is not State.COMPLETE
+    assert "svc/pool.py:14" in a.answer
+
+
+@pytest.mark.slow
+def test_every_site_placed_by_inference_is_complete(untyped):
+    a = untyped.navigator().ask("what calls Retry.sleep?", Limits())
+    assert a.state is State.COMPLETE
+    assert "svc/pool.py:5" in a.answer

@@ -175,3 +175,53 @@ def test_quoted_code_still_says_what_is_missing(app):
     assert "has no member `shake`" in a.answer and "no member `key`" not in a.answer, a.answer
     a = ask(app, "What does `Box` do with `self.nozzle`?")
     assert a.state is State.GIVE_UP_PARTIAL and "has no member `nozzle`" in a.answer
+
+
+def test_a_word_of_a_compound_is_not_the_member_it_spells(app):
+    # "a status code" names `status_code` (a parameter of `is_retry`), not the attribute `status`:
+    # answering `self.status = status` would be a wrong complete
+    a = ask(app, "how does Backoff decide whether a status code should be retried?")
+    assert a.state is not State.COMPLETE
+    assert "self.status" not in a.answer
+
+
+def test_a_member_of_two_words_is_found_beside_the_class_that_repeats_one(app):
+    a = ask(app, "how is the read timeout of a shelf Timeout worked out?")
+    assert a.state is State.COMPLETE
+    assert "read_timeout" in a.answer and "shelf/backoff.py" in a.answer
+
+
+def test_a_class_spelt_as_words_is_read_like_its_name(app):
+    # "a queue pool" is `QueuePool`: its constructor's parameter answers, and "size" in "pool size" is
+    # the parameter's word, not the data model's `len`
+    a = ask(app, "what's the default pool size of a queue pool?")
+    assert a.state is State.COMPLETE
+    assert "pool_size" in a.answer and "`5`" in a.answer and "__len__" not in a.answer
+
+
+def test_a_class_spelt_as_words_keeps_the_doubt_of_what_it_lacks(app):
+    # written `QueuePool`, "drain" is a word nothing explains; spelt as words it must stay so
+    a = ask(app, "what does drain do on a queue pool?")
+    assert a.state is not State.COMPLETE
+    assert "'drain'" in a.answer
+
+
+@pytest.mark.parametrize(
+    "question", ["what does shelf backoff do by default?", "what does the engine return by default?"]
+)
+def test_a_module_alone_does_not_answer_a_default_or_a_return(app, question):
+    # a module has no default and returns nothing: the words stay a doubt
+    a = ask(app, question)
+    assert a.state is not State.COMPLETE
+    assert "Not understood" in a.answer
+
+
+def test_a_module_alone_answers_what_it_is(app):
+    assert ask(app, "what does the backoff module do?").state is State.COMPLETE
+
+
+def test_a_plain_word_alone_leaves_the_capitalised_name_beside_it_a_doubt(app):
+    # `shake` is found from a plain word; "XML" names nothing: answering `Jar.shake` is not complete
+    a = ask(app, "which class can shake an XML document?")
+    assert "shelf/jar.py" in a.answer
+    assert a.state is not State.COMPLETE and "'XML'" in a.answer

@@ -31,6 +31,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from codehop.answer.callers import Infer, candidates, infer_uses
 from codehop.index.walk import file_lines
 from codehop.kernel.records import BindingKind, Location, RefType, XRef
 
@@ -172,10 +173,11 @@ ALL_RELATIONS = tuple(r for r in Relation if r is not Relation.CALLEE)
 class DependentsFinder:
     """Answers "what depends on X" and "what does X call" over one index."""
 
-    def __init__(self, store: SqliteStore, table: SymbolTable, root: Path) -> None:
+    def __init__(self, store: SqliteStore, table: SymbolTable, root: Path, *, infer: Infer | None = None) -> None:
         self.store = store
         self.table = table
         self.root = Path(root)
+        self.infer = infer  # an inference rung asked at a site (uses through objects of unknown type)
         self._tokens: dict[tuple[str, int, int], list[tuple[int, int, str, int]]] = {}
         self._lines: dict[str, tuple[int, list[str]]] = {}  # rel_path -> (mtime_ns, lines)
 
@@ -187,8 +189,10 @@ class DependentsFinder:
         relations: Iterable[Relation] = ALL_RELATIONS,
         transitive: bool = False,
         limit: int = DEFAULT_LIMIT,
+        infer: bool = False,
     ) -> Dependents:
-        """Sites that depend on the declaration at `target` (qualname, rel_path and line set)."""
+        """Sites that depend on the declaration at `target` (qualname, rel_path and line set); with
+        `infer`, a member's uses through objects of unknown type are asked of the inference rung."""
         wanted = tuple(relations)
         found: dict[tuple[str, int, int, Relation], Site] = {}
         notes: list[str] = []
@@ -236,12 +240,14 @@ class DependentsFinder:
         if owner_is_class and (Relation.USES_INHERITED in wanted or Relation.CALLS in wanted):
             self._scan_member_uses(found, target, owner, name, subclasses)
         if owner_is_class:
-            notes.append(
-                f"{name} is a member of {owner}: calls through objects of unknown type "
-                "(parameters, attributes, return values) are not traced statically"
-            )
+            notes += self._inferred_uses(found, target, owner, name, wanted, infer)
         unresolved = self.store.unresolved_xrefs_named(name, limit=50)
-        unresolved = [x for x in unresolved if x.target != qual and not x.target.startswith("?")]
+        placed = {(k[0], k[1]) for k in found}  # (a site inference placed is not a doubt)
+        unresolved = [
+            x
+            for x in unresolved
+            if x.target != qual and not x.target.startswith("?") and (x.rel_path, x.line) not in placed
+        ]
         if unresolved:
             shown = ", ".join(f"{x.rel_path}:{x.line}" for x in unresolved[:3])
             notes.append(f"{len(unresolved)} site(s) named {name} stayed unresolved ({shown})")
@@ -618,6 +624,38 @@ class DependentsFinder:
                         self._scope_at(rel_path, line),
                         via="" if cls == owner else cls,
                     )
+
+    def _inferred_uses(
+        self,
+        found: dict,  # type: ignore[type-arg]
+        target: Location,
+        owner: str,
+        name: str,
+        wanted: tuple[Relation, ...],
+        infer: bool,
+    ) -> list[str]:
+        """Uses through objects of unknown type, each `.name` site asked of the inference rung."""
+        if (
+            not infer
+            or self.infer is None
+            or not ({Relation.CALLS, Relation.READS, Relation.USES_INHERITED} & set(wanted))
+        ):
+            return [
+                f"{name} is a member of {owner}: calls through objects of unknown type "
+                "(parameters, attributes, return values) are not traced statically"
+            ]
+        known = {(k[0], k[1]) for k in found}
+        got = infer_uses(target, candidates(self.store, self._tokens_of, name), self.infer, known=known)
+        for c in got.uses:
+            relation = Relation.CALLS if c.called else Relation.READS
+            if relation in wanted:
+                self._add(found, c.rel_path, c.line, c.col, relation, name, self._scope_at(c.rel_path, c.line))
+        doubtful = got.unknown + got.unchecked
+        if not doubtful:
+            return []
+        shown = ", ".join(f"{c.rel_path}:{c.line}" for c in doubtful[:5]) + (" …" if len(doubtful) > 5 else "")
+        past = f", {len(got.unchecked)} of them past the bound of sites asked" if got.unchecked else ""
+        return [f"{len(doubtful)} site(s) spelt `.{name}` on objects whose type was not inferred ({shown}{past})"]
 
     def _tokens_of(self, rel_path: str) -> list[tuple[int, int, str, int]]:
         """(line, col, text, kind) of the file's NAME and OP tokens (kind: 1 name, 0 op); cached by stat."""

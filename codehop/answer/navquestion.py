@@ -635,7 +635,7 @@ class NavigationAnswerer:
             else:
                 results.append(
                     self.finder.dependents(
-                        loc, relations=_NEEDS[nav.intent], transitive=nav.intent is not Intent.IMPORTERS
+                        loc, relations=_NEEDS[nav.intent], transitive=nav.intent is not Intent.IMPORTERS, infer=True
                     )
                 )
         lines: list[str] = []

@@ -38,6 +38,7 @@ from codehop.reading.question_words import (
     CLASS_WORDS,
     CONTEXT_WORDS,
     KEYWORDS,
+    MEMBER_ASPECTS,
     STOP,
     VOCABULARY,
     Token,
@@ -378,7 +379,7 @@ class SubjectFinder:
         """Subjects of the question, most specific first."""
         return list(self.read(question).subjects)
 
-    def read(self, question: str) -> Reading:
+    def read(self, question: str, *, respelt: bool = False) -> Reading:
         self._memo = {}
         tokens = tokenize(question)
         words = [t.low for t in tokens]
@@ -613,6 +614,14 @@ class SubjectFinder:
                     subjects[:] = [s for s in subjects if s.dotted != f"{cls}.{p.name}"]
                     subjects.insert(0, Subject(dotted=init[0], mentions=(mention, t.text), parameter=p))
                     found = True
+                    # the parameter's words are not also a data-model operation ("the pool size": not `len`)
+                    param_words = set(p.name.lower().split("_"))
+                    for op_match, names, missing in choice[2] if choice is not None else ():
+                        if any(tokens[i].low in param_words for i in range(op_match.start, op_match.end)):
+                            absent = [a for a in absent if not (a.owner == cls and a.member == missing)]
+                            subjects[:] = [s for s in subjects if s.dotted not in {f"{cls}.{n}" for n in names}]
+                            if op_match.operation.name in operations:
+                                operations.remove(op_match.operation.name)
                     # `param=None` filled in from a class attribute by convention (`default_<param>`)
                     conventional = f"default_{p.name}"
                     if p.default in ("None", "") and conventional in self.members(cls):
@@ -641,6 +650,7 @@ class SubjectFinder:
                         or t.low in VOCABULARY
                         or len(t.low) < 3
                         or t.low in modules_top
+                        or self._in_compound(tokens, t, self.members(cls))
                     ):
                         continue
                     tried += 1
@@ -813,6 +823,23 @@ class SubjectFinder:
         # a name spelt as words ("the default user agent" -> `USER_AGENT`, "cookie jar" -> `CookieJar`)
         if not subjects and not absent and not owners:
             content = [t for t in tokens if t.word and "." not in t.text and t.low not in STOP]
+            # a class spelt as words is read as if its name were written: its members, its constructor's
+            # parameters, and the words nothing explains, as for any class the question names
+            for size in (3, 2):
+                for k in range(len(content) - size + 1):
+                    run = content[k : k + size]
+                    if respelt or looked >= MAX_NAMES or run[-1].index - run[0].index != size - 1:
+                        continue
+                    spelt = "".join(t.low.capitalize() for t in run)
+                    if spelt in seen or all(t.low in VOCABULARY for t in run):
+                        continue
+                    looked += 1
+                    seen[spelt] = cands = self.candidates(spelt, hints, module_ctx, wordset)
+                    if cands and self._is_class(cands[0]):
+                        words_run = r"\W+".join(re.escape(t.text) for t in run)
+                        again = re.sub(rf"\b{words_run}\b", spelt, question, count=1, flags=re.I)
+                        if again != question:
+                            return self.read(again, respelt=True)
             for size in (3, 2):
                 for k in range(len(content) - size + 1):
                     run = content[k : k + size]
@@ -836,7 +863,9 @@ class SubjectFinder:
                     break
 
         # plain words, when nothing else named a subject ("Where is ok defined?")
+        plain_only = False
         if not subjects and not absent and not owners:
+            plain_only = True
             for t in tokens:
                 if not t.word or t.low in STOP or t.low in VOCABULARY or len(t.low) < 2 or t.text in seen:
                     continue
@@ -870,6 +899,9 @@ class SubjectFinder:
         # answers the chain (or its doubt stays)
         if ((unanswered_owner and not others) or only_modules) and not deferred:
             for t in tokens:
+                if only_modules and t.low in MEMBER_ASPECTS and t.index not in used:
+                    unplaced.append(t.text)
+                    continue
                 if (
                     t.index in used
                     or t.text in placed_texts
@@ -912,7 +944,9 @@ class SubjectFinder:
                 or t.receiver
                 or t.index in deferred
                 or not t.word
-                or not t.code
+                # (read from a plain word alone, a capitalised name nothing matched is a doubt too:
+                # "which class handles HTTP/2 connections?" is not answered by `Pool.connections`)
+                or not (t.code or (plain_only and t.index > 0 and t.text[0].isupper()))
                 or t.low in STOP
                 or t.low in VOCABULARY
                 or t.low in hints
@@ -966,6 +1000,8 @@ class SubjectFinder:
                 if t.index not in resolved and "." in head and head.rpartition(".")[2] != owner_last:
                     continue  # `url._uri_reference.copy_with`: a member of an attribute's value (sites decide)
             if name in members:
+                if not (t.code or t.call) and self._in_compound(tokens, t, members):
+                    continue
                 (strong if t.code or t.call else weak).append((t, name))
         # a word that is also a question word ("is label set on ...") ranks after a word that is only a name
         weak.sort(
@@ -973,20 +1009,49 @@ class SubjectFinder:
         )
         if not weak:
             # a name of several words, each in the question ("the default base style" -> base_style)
-            present = {t.low: t for t in tokens if t.word}
+            # (the class's own mention is not one of those words: "the read timeout of a Timeout")
+            present: dict[str, list[int]] = {}
+            for t in tokens:
+                if t.word and t.index != ot.index:
+                    present.setdefault(t.low, []).append(t.index)
             best: tuple[int, int, Token, str] | None = None
             for name in members:
                 parts = [p for p in name.lower().split("_") if p]
                 if len(parts) < 2 or not all(p in present for p in parts):
                     continue
-                idx = [present[p].index for p in parts]
+                # each part at its mention nearest the first part's
+                at = present[parts[0]][0]
+                idx = [_nearest(present[p], at) for p in parts]
                 span = max(idx) - min(idx)
                 key = (span, min(idx))
                 if best is None or key < best[:2]:
-                    best = (span, min(idx), present[parts[0]], name)
+                    best = (span, min(idx), tokens[at], name)
             if best is not None and best[0] <= 2 * len(best[3].split("_")):
                 weak.append((best[2], best[3]))
         return strong, weak
+
+    def _in_compound(self, tokens: list[Token], t: Token, members: dict[str, Binding]) -> bool:
+        """A plain word that is half of a compound naming something else of the class: "a status code"
+        names `status_code` (a parameter of `Retry.is_retry`), not the member `status`."""
+        names: set[str] = set()
+        for nb in (t.index - 1, t.index + 1):
+            if not 0 <= nb < len(tokens):
+                continue
+            other = tokens[nb]
+            if not other.word or other.low in STOP or other.index == t.index:
+                continue
+            first, second = (other.low, t.low) if nb < t.index else (t.low, other.low)
+            names.update(f"{first}_{s}" for s in {second, second.removesuffix("s")})
+        if not names:
+            return False
+        if names & members.keys():
+            return True
+        for name, b in members.items():
+            if b.kind is BindingKind.FUNCTION and names & {
+                p.name for p in self.callable_parameters(f"{b.scope}.{name}")
+            }:
+                return True
+        return False
 
     def _operations(
         self, tokens: list[Token], words: list[str], owner_idx: set[int], members: dict[str, Binding], cls: str = ""
@@ -1136,6 +1201,10 @@ def _async_variant(name: str, members: dict[str, Binding], is_async: bool) -> st
         if cand in members:
             return cand
     return name
+
+
+def _nearest(positions: list[int], at: int) -> int:
+    return min(positions, key=lambda i: abs(i - at))
 
 
 def _order(subjects: list[Subject]) -> list[Subject]:

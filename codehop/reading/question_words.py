@@ -63,6 +63,13 @@ CLASS_WORDS = frozenset(
     "class classes subclass subclasses inherit inherits inherited inheriting base bases parent superclass".split()
 )
 CONTEXT_WORDS = frozenset("module package file submodule".split())
+# what only a callable, a class or a value has: a module alone does not answer them ("what does
+# tenacity retry on by default?" is not answered by the module `tenacity.retry`)
+MEMBER_ASPECTS = frozenset(
+    """default defaults defaulting return returns returned returning raise raises raised raising
+    parameter parameters param params argument arguments arg args signature signatures
+    inherit inherits inherited inheriting subclass subclasses override overrides overridden""".split()
+)
 ASYNC_WORDS = frozenset("async asynchronously asynchronous await awaiting".split())
 
 

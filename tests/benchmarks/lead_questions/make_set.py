@@ -1,4 +1,4 @@
-"""28 questions over requests 2.32.3, starlette 0.41.3 and attrs 24.2.0, written by hand the way a
+"""51 questions over requests 2.32.3, starlette 0.41.3, attrs 24.2.0, urllib3 2.2.3 and marshmallow 3.23.1, written by hand the way a
 colleague asks (re-exports, inherited members, data-model phrasings, absent members, members that
 live outside the package), with gold taken from `inspect` on the real packages.
 
@@ -17,7 +17,7 @@ import sys
 import zipfile
 from pathlib import Path
 
-PINS = {"requests": "2.32.3", "starlette": "0.41.3", "attrs": "24.2.0"}
+PINS = {"requests": "2.32.3", "starlette": "0.41.3", "attrs": "24.2.0", "urllib3": "2.2.3", "marshmallow": "3.23.1"}
 _GOLD = """import importlib, inspect, json, os, sys
 root, mod, qual = sys.argv[1:4]
 sys.path.insert(0, root)
