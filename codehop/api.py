@@ -17,8 +17,20 @@ from codehop.kernel.records import Answer
 if TYPE_CHECKING:
     from codehop.doctor import Check
     from codehop.index.indexer import IndexReport
+    from codehop.index.many import ManyReport, TaskResult
 
-__all__ = ["App", "Config", "ask", "discover_root", "doctor", "index", "parse_resolvers", "repair_index", "repo_root"]
+__all__ = [
+    "App",
+    "Config",
+    "ask",
+    "discover_root",
+    "doctor",
+    "index",
+    "index_many",
+    "parse_resolvers",
+    "repair_index",
+    "repo_root",
+]
 
 
 def ask(
@@ -84,3 +96,19 @@ def doctor(repo: str, index_dir: str | None = None) -> list[Check]:
     from codehop.doctor import run_checks
 
     return run_checks(repo, index_dir)
+
+
+def index_many(
+    paths: Sequence[str],
+    dists: Sequence[str] = (),
+    *,
+    out: str | None = None,
+    jobs: int | None = None,
+    ray: str | None = None,
+    report: Callable[[TaskResult, int, int], None] | None = None,
+) -> ManyReport:
+    """Index many repositories and installed distributions, one index file each, on a local
+    process pool (`jobs` at once) or as Ray tasks (`ray`: an address, `auto` or `local`)."""
+    from codehop.index.many import index_many as run
+
+    return run(paths, dists, out=out, jobs=jobs, ray=ray, report=report)

@@ -201,3 +201,10 @@ def test_every_site_placed_by_inference_is_complete(untyped):
     a = untyped.navigator().ask("what calls Retry.sleep?", Limits())
     assert a.state is State.COMPLETE
     assert "svc/pool.py:5" in a.answer
+
+
+@pytest.mark.slow
+def test_a_call_on_a_call_result_is_placed_by_inference(untyped):
+    a = untyped.navigator().ask("what does run call?", Limits())
+    assert "svc.retry.Retry.sleep" in a.answer and "svc/retry.py:5" in a.answer
+    assert a.state is State.COMPLETE

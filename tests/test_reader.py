@@ -225,3 +225,36 @@ def test_a_plain_word_alone_leaves_the_capitalised_name_beside_it_a_doubt(app):
     a = ask(app, "which class can shake an XML document?")
     assert "shelf/jar.py" in a.answer
     assert a.state is not State.COMPLETE and "'XML'" in a.answer
+
+
+def test_a_parameter_named_alone_is_found_on_the_callable_that_takes_it(app):
+    a = ask(app, "what's the default max_overflow?")
+    assert a.state is State.COMPLETE
+    assert "shelf.pool.QueuePool.__init__" in a.answer and "`10`" in a.answer
+
+
+def test_a_parameter_named_alone_with_several_defaults_says_so(app):
+    # `timeout` is 30.0 on QueuePool and 10.0 on Backoff: both shown, and the question did not say which
+    a = ask(app, "where does the default timeout come from?")
+    assert a.state is not State.COMPLETE
+    assert "`30.0`" in a.answer and "`10.0`" in a.answer and "several callables" in a.answer
+
+
+def test_a_name_prefix_is_answered_by_the_member_that_builds_names_from_it(app):
+    a = ask(app, "which method picks the visit_ function a Printer uses for a node?")
+    assert a.state is State.COMPLETE
+    assert "shelf.visitor.Visitor.lookup" in a.answer
+
+
+@pytest.mark.parametrize(
+    ("question", "where"),
+    [
+        ("where is that GiveUp exception declared?", "shelf/backoff.py:23"),
+        ("what does generic_visit do on a Printer when a node has no visit_ method?", "shelf/visitor.py:8"),
+    ],
+    ids=["a-word-of-a-base-name", "a-prefix-of-members"],
+)
+def test_words_that_say_what_the_class_is_raise_no_doubt(app, question, where):
+    a = ask(app, question)
+    assert a.state is State.COMPLETE, a.answer
+    assert where in a.answer

@@ -110,3 +110,40 @@ def infer_uses(
         else:
             namesakes += 1
     return Inferred(uses=tuple(uses), unknown=tuple(unknown), unchecked=tuple(unchecked), namesakes=namesakes)
+
+
+def attribute_calls(toks: Sequence[tuple[int, int, str, int]], first: int, last: int) -> list[tuple[int, int, str]]:
+    """(line, col, name) of each `.name(` call in lines first..last of a file's tokens."""
+    out: list[tuple[int, int, str]] = []
+    for i in range(1, len(toks) - 1):
+        line, col, text, kind = toks[i]
+        if not first <= line <= last or kind != 1:
+            continue
+        if toks[i - 1][2] == "." and toks[i - 1][3] == 0 and toks[i + 1][2] == "(" and toks[i + 1][3] == 0:
+            out.append((line, col, text))
+    return out
+
+
+def land(
+    rel_path: str, sites: Sequence[tuple[int, int, str]], infer: Infer, *, max_sites: int = MAX_SITES
+) -> list[tuple[int, int, str, Resolution | None]]:
+    """Where the inference rung says each call site's name lands (None: no answer), bounded."""
+    out: list[tuple[int, int, str, Resolution | None]] = []
+    start = time.monotonic()
+    for line, col, name in sites[:max_sites]:
+        if time.monotonic() - start > DEADLINE_S:
+            break
+        ref = PendingReference(
+            anchor_text=name,
+            ref_type=RefType.CALL,
+            ref_target=f"?{name}",
+            origin_path=rel_path,
+            origin_line=line,
+            origin_col=col,
+        )
+        try:
+            res = infer(ref)
+        except Exception:  # a rung's failure leaves the call untraced, never the question's end
+            res = None
+        out.append((line, col, name, res))
+    return out

@@ -31,7 +31,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from codehop.answer.callers import Infer, candidates, infer_uses
+from codehop.answer.callers import Infer, attribute_calls, candidates, infer_uses, land
 from codehop.index.walk import file_lines
 from codehop.kernel.records import BindingKind, Location, RefType, XRef
 
@@ -258,7 +258,7 @@ class DependentsFinder:
         cut = len(sites) > limit
         return Dependents(target=target, sites=tuple(sites[:limit]), walked=wanted, cut=cut, notes=tuple(notes))
 
-    def callees(self, target: Location, *, limit: int = DEFAULT_LIMIT) -> Dependents:
+    def callees(self, target: Location, *, limit: int = DEFAULT_LIMIT, infer: bool = False) -> Dependents:
         """What the declaration calls or instantiates: the graph's outgoing call edges (a class's
         methods included), in source order. Calls outside the repository are listed with their
         dotted name; calls the index could not place (on a parameter, a call's result, a local)
@@ -306,6 +306,20 @@ class DependentsFinder:
             self._add(
                 found, target.rel_path, line, col, Relation.CALLEE, member, target.qualname, via=res.target.qualname
             )
+        if infer and self.infer is not None:
+            # calls on objects of unknown type (`get_console().print_json(...)`): asked at the site
+            placed = {(k[1], k[2]) for k in found}
+            end = target.end_line or target.line
+            toks = self._tokens_of(target.rel_path)
+            asked = [s for s in attribute_calls(toks, target.line, end) if (s[0], s[1]) not in placed]
+            for line, col, member, res in land(target.rel_path, asked, self.infer):
+                if res is None:
+                    continue
+                recorded += 1
+                via = res.target.qualname or res.target.rel_path
+                if res.is_external:
+                    via = f"{via} (outside the repository)"
+                self._add(found, target.rel_path, line, col, Relation.CALLEE, member, target.qualname, via=via)
         sites = sorted(found.values(), key=lambda s: (s.rel_path, s.line, s.col))
         notes = []
         if unresolved:

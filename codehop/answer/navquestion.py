@@ -631,7 +631,7 @@ class NavigationAnswerer:
         results: list[Dependents] = []
         for loc in subjects:
             if nav.intent is Intent.CALLEES:
-                results.append(self.finder.callees(loc))
+                results.append(self.finder.callees(loc, infer=True))
             else:
                 results.append(
                     self.finder.dependents(
@@ -677,6 +677,8 @@ class NavigationAnswerer:
                     )
             for site in found.sites:
                 line = _site_line(site)
+                if nav.intent is Intent.CALLEES and (callee := self._resolve(site.via)) is not None:
+                    line += f", declared at {callee.rel_path}:{callee.line}"
                 if used + count_tokens(line) > budget_tokens:
                     listed_all = False
                     break

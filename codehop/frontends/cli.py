@@ -228,6 +228,67 @@ def index(path: str, index_dir: str | None, max_file_bytes: int, as_json: bool) 
     )
 
 
+@main.command("index-many")
+@click.argument("paths", nargs=-1, type=click.Path(path_type=str))
+@click.option(
+    "--dist",
+    "dists",
+    multiple=True,
+    metavar="NAME",
+    help="An installed distribution of the environment (--python), indexed into the shared package cache; repeatable.",
+)
+@click.option(
+    "--out",
+    default=None,
+    type=click.Path(file_okay=False, path_type=str),
+    help="Keep every index in this folder, one subfolder each (default: where `codehop index` keeps it).",
+)
+@click.option("--jobs", "-j", default=None, type=click.IntRange(min=1), help="Trees at once (default: the CPU count).")
+@click.option(
+    "--ray",
+    "ray_address",
+    default=None,
+    metavar="ADDRESS|auto|local",
+    help="Each tree as a Ray task: a cluster's address, `auto`, or `local` (a private instance of --jobs CPUs). "
+    "Needs `pip install 'codehop[ray]'`; every node must see the paths.",
+)
+@json_option
+@env_options
+@handle_errors
+def index_many(
+    paths: tuple[str, ...],
+    dists: tuple[str, ...],
+    out: str | None,
+    jobs: int | None,
+    ray_address: str | None,
+    as_json: bool,
+) -> None:
+    """Index many repositories (PATHS) and installed distributions (--dist), one index file each.
+
+    Each tree is one task on a local process pool, or a Ray task with --ray; a task writes its
+    index atomically, and a failing tree does not stop the others (exit 1 if any failed)."""
+    from codehop.api import index_many as run
+
+    def progress(result: Any, done: int, total: int) -> None:
+        r = result.to_dict()
+        status = (
+            f"ok ({r['files']} files, {r['seconds']:.2f} s) -> {r['index']}" if r["ok"] else f"failed: {r['error']}"
+        )
+        _echo(f"[{done}/{total}] {r['path']}: {status}", err=True)
+
+    report = run(paths, dists, out=out, jobs=jobs, ray=ray_address, report=progress)
+    if as_json:
+        _emit_json(report.to_dict())
+    failed = sum(not r.ok for r in report.results)
+    _echo(
+        f"indexed {len(report.results) - failed} of {len(report.results)} trees in {report.seconds:.1f} s "
+        f"({report.backend}, {report.jobs} at once)" + (f"; {failed} failed" if failed else ""),
+        err=True,
+    )
+    if failed:
+        sys.exit(1)
+
+
 class _ProgressLine:
     """One status line on a terminal's stderr: the phase (walk, parse, resolve, write) and file
     counts, redrawn in place at most ten times a second and on every phase change."""

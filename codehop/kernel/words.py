@@ -26,6 +26,12 @@ def _word_parts(ident: str) -> tuple[str, ...]:
     return tuple(parts)
 
 
+def word_parts(ident: str) -> tuple[str, ...]:
+    """An identifier lowercased, with its snake_case and camelCase parts (`AsyncBaseTransport` ->
+    asyncbasetransport, async, base, transport)."""
+    return _word_parts(ident)
+
+
 def split_identifiers(text: str) -> str:
     """Identifiers lowercased, each also split on snake_case and camelCase."""
     out: set[str] = set()

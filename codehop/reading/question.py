@@ -32,6 +32,7 @@ from dataclasses import dataclass, field, replace
 
 from codehop.index.symbols import SymbolTable
 from codehop.kernel.records import Binding, BindingKind, Location, Provenance, Resolution
+from codehop.kernel.words import word_parts
 from codehop.reading import builtin_bases, datamodel
 from codehop.reading.question_words import (
     ASYNC_WORDS,
@@ -81,6 +82,7 @@ class Reading:
     operations: tuple[str, ...] = field(default=())  # data-model operations recognised
     owners: tuple[str, ...] = ()  # the classes the question names, as read
     result_members: tuple[str, ...] = ()  # names written after a call (`get_console().print_json`)
+    several: tuple[str, ...] = ()  # a parameter named alone that several callables take, with different defaults
 
     @property
     def doubts(self) -> tuple[str, ...]:
@@ -113,6 +115,12 @@ class Reading:
             out.append(
                 f"`{cls}` inherits from {', '.join(f'`{b}`' for b in bases)}, outside the repository; "
                 f"what the question asks may be declared there (not indexed)."
+            )
+        if self.several:
+            out.append(
+                f"`{self.several[0]}` is a parameter of several callables with different defaults: "
+                + ", ".join(self.several[1:])
+                + "; the question does not say which."
             )
         if self.unplaced:
             shown = ", ".join(f"'{w}'" for w in self.unplaced[:12]) + (" …" if len(self.unplaced) > 12 else "")
@@ -660,6 +668,19 @@ class SubjectFinder:
                         used.add(t.index)
                         found = True
                         break
+            # 2d. a name prefix ("what visit_ function it uses for a node"): the member whose code builds
+            # names from it (`getattr(self, f"visit_{...}")`)
+            if not found:
+                for t in tokens:
+                    prefix = t.text
+                    if t.index in used or not t.word or not prefix.endswith("_") or not prefix[0].isalpha():
+                        continue
+                    builder = self._prefix_builder(cls, prefix)
+                    if builder is not None:
+                        subjects.append(Subject(dotted=builder, mentions=(mention, prefix)))
+                        used.add(t.index)
+                        found = True
+                        break
             # 3. a member of a base outside the repository that Python itself defines (`dict.get`)
             if not found:
                 members = self.members(cls)
@@ -862,6 +883,39 @@ class SubjectFinder:
                 if subjects:
                     break
 
+        # a parameter named without its callable ("where does the default timeout come from?", "the
+        # default for max_connections"): the callables that take it; a plain word only when a default
+        # is asked
+        several: tuple[str, ...] = ()
+        if not subjects and not absent and not owners:
+            asks_default = bool({"default", "defaults", "defaulting"} & set(words))
+            for t in tokens:
+                if (
+                    not t.word
+                    or "." in t.text
+                    or t.index in used
+                    or t.low in STOP
+                    or t.low in VOCABULARY
+                    or not (t.code or asks_default)
+                    or passed(t)
+                ):
+                    continue
+                holders = self._parameter_holders(t.text, with_default=asks_default)
+                if not holders:
+                    continue
+                used.add(t.index)
+                defaults = list(dict.fromkeys(p.default for _, p in holders))
+                shown: list[str] = []
+                for qual, held in holders:
+                    if held.default in defaults:
+                        defaults.remove(held.default)
+                        subjects.append(Subject(dotted=qual, mentions=(t.text,), parameter=held))
+                        shown.append(f"`{qual}` (`{held.default or 'no default'}`)")
+                if len(subjects) > 1:
+                    several = (t.text, *shown[:5])
+                    subjects = subjects[:3]
+                break
+
         # plain words, when nothing else named a subject ("Where is ok defined?")
         plain_only = False
         if not subjects and not absent and not owners:
@@ -898,9 +952,17 @@ class SubjectFinder:
         # a question that repeats the member of a chain it wrote out has said what it asks: the hop
         # answers the chain (or its doubt stays)
         if ((unanswered_owner and not others) or only_modules) and not deferred:
+            # a word that is part of the name of a class asked about, or of one of its bases, says
+            # what the class is ("that exception", "the async transport"), not what of it is asked
+            named_by: set[str] = set()
+            for _ot, cl in unanswered_owner:
+                for c in (*self.mro(cl[0]), *self.external_bases(cl[0])):
+                    named_by.update(word_parts(c.rpartition(".")[2]))
             for t in tokens:
                 if only_modules and t.low in MEMBER_ASPECTS and t.index not in used:
                     unplaced.append(t.text)
+                    continue
+                if t.low in named_by or (t.low.endswith("s") and t.low[:-1] in named_by):
                     continue
                 if (
                     t.index in used
@@ -931,9 +993,19 @@ class SubjectFinder:
         if param_names:
             used.update(t.index for t in tokens if t.text in param_names)
             unplaced = [w for w in unplaced if w not in param_names]
-        # a name written as code that matched nothing at all is never silently dropped
+        # a name written as code that matched nothing at all is never silently dropped (a prefix of
+        # members of a class asked about, "no visit_ method", names them)
         named = set(unplaced)
+        prefixes = {
+            t.text
+            for t in tokens
+            if t.text.endswith("_")
+            and t.text[0].isalpha()
+            and any(m.startswith(t.text) for c in chosen.values() for m in self.members(c))
+        }
         for t in tokens:
+            if t.text in prefixes:
+                continue
             # the receiver of a member asked (`get_width(x).normalize()`): the member carries the doubt,
             # and the hop that infers the member's owner infers the receiver's result
             if (
@@ -970,6 +1042,7 @@ class SubjectFinder:
             operations=tuple(dict.fromkeys(operations)),
             owners=tuple(dict.fromkeys(chosen.get(o.index) or c[0] for o, c in owners)),
             result_members=tuple(dict.fromkeys(t.text for t in tokens if t.result_member)),
+            several=several,
         )
 
     def _top_modules(self) -> list[str]:
@@ -1144,6 +1217,39 @@ class SubjectFinder:
             if best is not None:
                 return best[1], best[2]
         return None
+
+    def _prefix_builder(self, cls: str, prefix: str) -> str | None:
+        """The method of `cls` (through its MRO) whose code writes a string starting with `prefix`:
+        the one that builds member names from it."""
+        literal = re.compile(r"""(?<![\w])[fFrRbBuU]{0,2}["']""" + re.escape(prefix))
+        for name, b in self.members(cls).items():
+            if b.kind is not BindingKind.FUNCTION or name.startswith(prefix):
+                continue
+            qual = f"{b.scope}.{name}"
+            if any(literal.search(c.text) for c in self.store.chunks_named(qual)):
+                return qual
+        return None
+
+    def _parameter_holders(self, name: str, *, with_default: bool) -> list[tuple[str, Parameter]]:
+        """The callables of the repository that take a parameter `name` (the full-text index finds
+        the chunks, their signatures decide), public ones and constructors first."""
+        parts = [p for p in name.lower().split("_") if p]
+        if not parts or not name.isidentifier():
+            return []
+        found: dict[str, Parameter] = {}
+        for c, _ in self.store.search('"' + " ".join(parts) + '"', 300):
+            if c.kind not in ("function", "method") or not c.signature or name not in c.signature:
+                continue
+            for p in parameters(c.signature):
+                if p.name == name and not p.kind and (p.default or not with_default):
+                    found.setdefault(c.qualname, p)
+
+        def rank(item: tuple[str, Parameter]) -> tuple[int, int, str]:
+            qual = item[0]
+            private = sum(1 for part in qual.split(".") if part.startswith("_") and not part.startswith("__"))
+            return (0 if qual.endswith(".__init__") else 1, private, qual)
+
+        return sorted(found.items(), key=rank)
 
     def _function_parameter(
         self,

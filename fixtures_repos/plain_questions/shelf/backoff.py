@@ -1,9 +1,10 @@
 class Backoff:
     """When to try again."""
 
-    def __init__(self, total: int = 3, status: int | None = None) -> None:
+    def __init__(self, total: int = 3, status: int | None = None, timeout: float = 10.0) -> None:
         self.total = total
         self.status = status
+        self.timeout = timeout
 
     def is_retry(self, method: str, status_code: int) -> bool:
         return self.total > 0 and status_code >= 500
@@ -17,3 +18,7 @@ class Timeout:
     @property
     def read_timeout(self) -> float:
         return self._read
+
+
+class GiveUp(Exception):
+    """No tries left."""

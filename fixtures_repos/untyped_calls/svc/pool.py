@@ -12,3 +12,11 @@ def other(o: Other) -> bool:
 
 def unknown(thing):  # nothing says what `thing` is
     return thing.is_retry(2)
+
+
+def make() -> Retry:
+    return Retry()
+
+
+def run() -> None:
+    make().sleep()  # a member of a call's result
