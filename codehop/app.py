@@ -498,9 +498,7 @@ class App:
         """The declaration under the cursor and every site that names it."""
         from codehop.answer.hierarchy import references
 
-        return references(
-            self.sources(), rel_path, line, col, include_declaration=include_declaration, buffer=buffer
-        )
+        return references(self.sources(), rel_path, line, col, include_declaration=include_declaration, buffer=buffer)
 
     def item_at(self, rel_path: str, line: int, col: int, buffer: str | None = None) -> Item | None:
         """The declaration under the cursor as a hierarchy item."""

@@ -127,8 +127,7 @@ def build_context(
     manifest = blast_radius(store, table, root, subjects, tests=not reading.is_question or reading.mentions_tests)
     named = _declarations(store, subjects, budget_tokens)
     collab = _collaborators(
-        store,
-        table, [s.qualname for s in subjects] + [c.chunk.qualname for c in loop_items[:2]], budget_tokens
+        store, table, [s.qualname for s in subjects] + [c.chunk.qualname for c in loop_items[:2]], budget_tokens
     )
     in_manifest = {(s.rel_path, s.line) for s in manifest.sites}
     tops = [_top_level(store, c.chunk) for c in loop_items + named + collab]
@@ -199,7 +198,9 @@ def _pack(plan: list[tuple[ContextItem, int]], budget_tokens: int) -> tuple[list
 
     kept, over = pack_plan(plan, budget_tokens, keys=_keys, skip=_covered)
     left = [
-        LeftOut(name=f"{it.chunk.rel_path}:{it.chunk.start_line}" if it.relation else it.chunk.qualname, tokens=it.tokens)
+        LeftOut(
+            name=f"{it.chunk.rel_path}:{it.chunk.start_line}" if it.relation else it.chunk.qualname, tokens=it.tokens
+        )
         for it in over
     ]
     # a left-out item that was later kept in another form is not left out

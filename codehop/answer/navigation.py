@@ -430,5 +430,3 @@ def at_buffer(nav: Sources, rel_path: str, line: int, col: int, buffer: str | No
         return mapped, None
     lines = split_lines(buffer)
     return 0, lines[line - 1] if 0 < line <= len(lines) else ""
-
-

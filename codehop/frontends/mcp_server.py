@@ -280,7 +280,9 @@ def serve(repo: str) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m codehop.frontends.mcp_server", description="codehop's MCP server over stdio")
+    parser = argparse.ArgumentParser(
+        prog="python -m codehop.frontends.mcp_server", description="codehop's MCP server over stdio"
+    )
     parser.add_argument("--repo", default=".", help="the repository to serve (default: .)")
     args = parser.parse_args(argv)
     try:

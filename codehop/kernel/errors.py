@@ -51,4 +51,3 @@ class LanguageServerError(CodehopError):
 
 class GenerationError(CodehopError):
     exit_code = 5
-
