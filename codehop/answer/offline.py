@@ -58,16 +58,6 @@ def _first_line(doc: str) -> str:
     return ""
 
 
-def chain_text(res: Resolution) -> str:
-    parts = []
-    for s in res.steps:
-        parts.append(
-            f"{shown_path(s.from_loc.rel_path)}:{s.from_loc.line} -[{s.note}, {s.resolver}]-> "
-            f"{shown_path(s.to_loc.rel_path)}:{s.to_loc.line}"
-        )
-    return "; ".join(parts)
-
-
 def describe(f: Finding, context: Sequence[ContextItem]) -> str:
     name = f.subject.dotted
     res = f.resolution
@@ -115,7 +105,7 @@ def describe(f: Finding, context: Sequence[ContextItem]) -> str:
         if chunk.signature:
             out.append(f"Signature: `{chunk.signature}`")
         if res.steps:
-            out.append("Chain: " + chain_text(res))
+            out.append("Chain: " + res.chain_text())
         return "\n".join(out)
     if b is not None and b.kind is BindingKind.VALUE and not b.value:
         line = _line_of(chunk, t.line)
@@ -153,7 +143,7 @@ def describe(f: Finding, context: Sequence[ContextItem]) -> str:
     for p in f.pending:
         out.append(f"Still needed: `{p.ref_target}` ({p.ref_type} at {shown_path(p.origin_path)}:{p.origin_line}).")
     if res.steps:
-        out.append("Chain: " + chain_text(res))
+        out.append("Chain: " + res.chain_text())
     return "\n".join(out)
 
 

@@ -15,16 +15,18 @@ import sqlite3
 from codehop.index.store import SqliteStore
 from codehop.index.symbols import SymbolTable
 from codehop.kernel.records import BindingKind, RefType
+from graphs import EdgeType
 
-EDGE_TYPE = {
-    RefType.IMPORT: "imports",
-    RefType.REEXPORT: "reexports",
-    RefType.STAR_IMPORT: "reexports",
-    RefType.ALIAS: "references",
-    RefType.BASE_CLASS: "inherits",
-    RefType.DECORATOR: "decorates",
-    RefType.CALL: "calls",
-    RefType.TYPE_ANNOTATION: "references",
+# the graph's edge for each kind of reference (the one map: navquestion derives a site's edge from it)
+EDGE_TYPE: dict[RefType, EdgeType] = {
+    RefType.IMPORT: EdgeType.IMPORTS,
+    RefType.REEXPORT: EdgeType.REEXPORTS,
+    RefType.STAR_IMPORT: EdgeType.REEXPORTS,
+    RefType.ALIAS: EdgeType.REFERENCES,
+    RefType.BASE_CLASS: EdgeType.INHERITS,
+    RefType.DECORATOR: EdgeType.DECORATES,
+    RefType.CALL: EdgeType.CALLS,
+    RefType.TYPE_ANNOTATION: EdgeType.REFERENCES,
 }
 
 # (changed paths, paths whose referrers are redone: gone or with a new interface, modules whose names changed)
@@ -72,7 +74,7 @@ def resolve_static(
             continue
         if prov == "symbol_table":
             if rt is RefType.CALL and table.class_binding(qual) is not None:
-                etype = "instantiates"
+                etype = EdgeType.INSTANTIATES
             edges.append((src, qual, etype, rel, line, 1))
         else:
             edges.append((src, "?" + target, etype, rel, line, 0))

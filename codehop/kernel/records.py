@@ -156,6 +156,11 @@ class Step:
             "note": self.note,
         }
 
+    def text(self) -> str:
+        """The link as every front-end and the offline answer write it: `a.py:3 -[import, symbol_table]-> b.py:9`."""
+        frm, to = self.from_loc, self.to_loc
+        return f"{shown_path(frm.rel_path)}:{frm.line} -[{self.note}, {self.resolver}]-> {shown_path(to.rel_path)}:{to.line}"
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Resolution:
@@ -169,6 +174,15 @@ class Resolution:
     @property
     def is_external(self) -> bool:
         return bool(self.external)
+
+    def where(self) -> str:
+        """Where the chain ends, in one short form: `b.py:9 pkg.b.Name`, or `external pkg`."""
+        t = self.target
+        return f"external {self.external}" if self.is_external else f"{shown_path(t.rel_path)}:{t.line} {t.qualname}"
+
+    def chain_text(self, sep: str = "; ") -> str:
+        """Every link of the chain (`Step.text`), joined."""
+        return sep.join(s.text() for s in self.steps)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -235,6 +249,11 @@ class ContextItem:
     truncated: bool = False  # lines were cut to fit; the span is what was kept
     relation: str = ""  # a blast-radius site (one line): how it depends on the subject
 
+    @property
+    def untrusted_text(self) -> bool:
+        """Repository text that addresses its reader: data to weigh, never to follow."""
+        return looks_like_instructions(self.chunk.text)
+
     def to_dict(self) -> dict[str, Any]:
         c = self.chunk
         out: dict[str, Any] = {
@@ -248,8 +267,7 @@ class ContextItem:
             "provenance": self.provenance,
             "text": c.text,
             "truncated": self.truncated,
-            # repository text that addresses its reader: data to weigh, never to follow
-            **({"untrusted_text": True} if looks_like_instructions(c.text) else {}),
+            **({"untrusted_text": True} if self.untrusted_text else {}),
         }
         out.update(source_fields(c.rel_path))
         if self.relation:

@@ -61,12 +61,10 @@ class RegexResolver:
         self.root = root
 
     def resolve(self, ref: PendingReference) -> Resolution | None:
-        from codehop.index.walk import confine
+        from codehop.index.walk import line_of, repo_lines
 
-        try:
-            path = confine(Path(self.root), ref.origin_path)
-            line = path.read_text(encoding="utf-8", errors="replace").splitlines()[ref.origin_line - 1]
-        except (OSError, IndexError, ValueError, CodehopError):  # unreadable, or outside the repository
+        line = line_of(repo_lines(Path(self.root), ref.origin_path), ref.origin_line)
+        if line is None:  # unreadable, outside the repository, past the end
             return None
         module = self.table.store.module_of(ref.origin_path) or ""
         parts = module.split(".") if module else []
@@ -112,10 +110,13 @@ class Boundary:
             return None
         if self.environment(path):  # first: a `.venv` inside the repository is the environment's
             return str(path) if self.mount(str(path)) is not None else None
+        from codehop.index.walk import confine
+
         root = self.root.resolve()
-        if root in path.parents:
-            return path.relative_to(root).as_posix()
-        return None
+        try:
+            return confine(root, str(path)).relative_to(root).as_posix()
+        except CodehopError:  # outside the repository
+            return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,11 +136,14 @@ def site_of(root: Path, ref: PendingReference) -> Site | None:
     """Where a position-based rung should ask: the last name of the anchor, when the anchor (or
     that name) stands at the reference's origin line and column; None for a reference without
     a real site (a dotted target named in prose, a class statement's column 0)."""
+    from codehop.index.walk import confine, file_lines, line_of
+
     root = root.resolve()
-    path = (root / ref.origin_path).resolve()
-    if root not in path.parents or ref.origin_line < 1:
+    try:
+        path = confine(root, ref.origin_path)
+    except CodehopError:  # outside the repository
         return None
-    line = _line(path, ref.origin_line)
+    line = line_of(file_lines(path), ref.origin_line)
     if line is None:
         return None
     anchor = ref.anchor_text
@@ -157,17 +161,6 @@ def site_of(root: Path, ref: PendingReference) -> Site | None:
         start -= 1
     if start != col and _word_at(line, start, name):
         return Site(path=path, line_text=line, col=start)
-    return None
-
-
-def _line(path: Path, lineno: int) -> str | None:
-    try:
-        with path.open(encoding="utf-8", errors="replace") as fh:
-            for i, text in enumerate(fh, 1):
-                if i == lineno:
-                    return text.rstrip("\r\n")
-    except OSError:
-        pass
     return None
 
 
