@@ -51,7 +51,8 @@ FRONTEND_DOOR = {"codehop", "codehop.app", "codehop.api", "codehop.kernel.record
 LIBRARY_HOME = {
     "tree_sitter": ("codehop.index.chunking",),
     "tree_sitter_python": ("codehop.index.chunking",),
-    "jedi": ("codehop.resolve.jedi_resolver",),
+    # Jedi at loop time (the ladder's rung) and at index time (an installed package's bridge worker)
+    "jedi": ("codehop.resolve.jedi_resolver", "codehop.resolve.jedi_bridge"),
     "anthropic": ("codehop.answer.anthropic_generator",),
     "networkx": ("graphs",),
     "numpy": ("graphs",),

@@ -334,8 +334,7 @@ def test_text_shows_the_pin_and_the_path_from_the_import_root(app_with_venv: Pat
 
     from rich.console import Console
 
-    from codehop.answer.context import render_markdown
-    from codehop.frontends.render import print_answer
+    from codehop.frontends.render import print_answer, render_markdown
 
     app = App(app_with_venv)
     try:
