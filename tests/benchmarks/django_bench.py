@@ -3,8 +3,8 @@
 Every figure comes from one run of this script; ratios are to the bare parse measured in it.
 Each phase runs in a fresh subprocess so peak RSS is its own.
 
-The CLI figures run `codehop` as a process the way a user does (the console script beside this
-interpreter, bytecode written as an installed package has it), best of --repeat runs each, with
+The CLI figures run `codehop` as a process the way a user does (`python -m codehop`, bytecode
+written as an installed package has it), best of --repeat runs each, with
 that process's own peak RSS (wait4).
 
 usage: python tests/benchmarks/django_bench.py [--version 5.2] [--questions 120] [--django DIR] [--repeat 3]
@@ -147,9 +147,9 @@ atexit.register(_peak)
 
 
 def _cli() -> list[str]:
-    """`codehop` as installed beside this interpreter (not a pyenv shim), else `python -m codehop`."""
-    script = Path(sys.executable).parent / "codehop"
-    return [str(script)] if script.exists() else [sys.executable, "-m", "codehop"]
+    """`python -m codehop`: the codehop this interpreter imports (PYTHONPATH first), not whatever
+    checkout a `codehop` console script beside it was installed from."""
+    return [sys.executable, "-m", "codehop"]
 
 
 def _cli_env() -> dict[str, str]:
