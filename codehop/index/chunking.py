@@ -12,12 +12,14 @@ statements, and one per run of module-level lines between definitions.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
 import tree_sitter_python
-from tree_sitter import Language, Node, Parser, Query, QueryCursor
+from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
 
 from codehop.kernel.records import Binding, BindingKind, Chunk, ChunkKind, ClassInfo, RefType, XRef
 from codehop.kernel.words import index_words
@@ -142,10 +144,72 @@ def _parser() -> Parser:
     return Parser(_LANGUAGE)
 
 
+# the last trees parsed in this process, by path: a file saved again (an editor's save, a watcher)
+# re-parses only what changed. Keyed by path alone: an old source of another tree under the same
+# path costs speed, never correctness (the edit always describes old -> new in full)
+_TREES: OrderedDict[str, tuple[bytes, Tree]] = OrderedDict()
+_TREES_KEPT = 16
+_TREES_LOCK = threading.Lock()
+
+
+def _parse_tree(rel_path: str, source: bytes) -> Tree:
+    with _TREES_LOCK:
+        old = _TREES.pop(rel_path, None)
+    if old is None or old[1].root_node.has_error:
+        tree = _parser().parse(source)
+    elif old[0] == source:
+        tree = old[1]
+    else:
+        old_src, old_tree = old
+        start, old_end, new_end = _changed_span(old_src, source)
+        old_tree.edit(
+            start,
+            old_end,
+            new_end,
+            _point(source, start),
+            _point(old_src, old_end),
+            _point(source, new_end),
+        )
+        tree = _parser().parse(source, old_tree)
+    with _TREES_LOCK:
+        _TREES[rel_path] = (source, tree)
+        while len(_TREES) > _TREES_KEPT:
+            _TREES.popitem(last=False)
+    return tree
+
+
+def _changed_span(old: bytes, new: bytes) -> tuple[int, int, int]:
+    """(start, end in old, end in new) of the bytes that differ: common prefix and suffix found by
+    halving (slice comparisons run in C)."""
+    n = min(len(old), len(new))
+    lo, hi = 0, n  # the common prefix is at least lo, less than hi + 1
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if old[:mid] == new[:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    start = lo
+    lo, hi = 0, n - start  # the common suffix, not overlapping the prefix
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if old[len(old) - mid :] == new[len(new) - mid :]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return start, len(old) - lo, len(new) - lo
+
+
+def _point(source: bytes, offset: int) -> tuple[int, int]:
+    """(row, byte column) of a byte offset."""
+    row = source.count(b"\n", 0, offset)
+    return row, offset - (source.rfind(b"\n", 0, offset) + 1)
+
+
 def parse_rows(rel_path: str, source: bytes) -> FileRows:
     """One file's facts as plain tuples: what SQLite takes, cheap to send between processes."""
     module, is_package = module_name(rel_path)
-    tree = _parser().parse(source)
+    tree = _parse_tree(rel_path, source)
     w = _Walker(rel_path, module, is_package, source)
     w.walk(tree.root_node)
     return (
