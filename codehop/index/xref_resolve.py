@@ -10,7 +10,10 @@ symbols, stdlib.
 
 from __future__ import annotations
 
+import os
+import pickle
 import sqlite3
+import threading
 
 from codehop.index.store import SqliteStore
 from codehop.index.symbols import SymbolTable
@@ -50,28 +53,20 @@ def resolve_static(
         paths = None
     else:
         rows, paths = _affected(conn, scope)
-    memo: dict[str, tuple[str, int, str, str]] = {}
+    targets = list(dict.fromkeys(r[4] for r in rows))
+    # a full build's table is all in memory: half its targets can be resolved in a forked process
+    memo = _resolve_forked(table, targets) if fresh is not None else _resolve_all(table, targets)
     updates: list[tuple[str, int, str, int]] = []
     edges: list[tuple[str, str, str, str, int, int]] = []
     for xid, rel, line, ref_type, target, src in rows:
-        hit = memo.get(target)
-        if hit is None:
-            res = table.resolve(target)
-            if res is None:
-                hit = ("", 0, "", "")
-            elif res.is_external:
-                hit = ("", 0, "external", res.external)
-            else:
-                hit = (res.target.rel_path, res.target.line, "symbol_table", res.target.qualname)
-            memo[target] = hit
-        t_path, t_line, prov, qual = hit
+        t_path, t_line, prov, qual, is_class = memo[target]
         updates.append((t_path, t_line, prov, xid))
         rt = RefType(ref_type)
         etype = EDGE_TYPE.get(rt)
         if etype is None:
             continue
         if prov == "symbol_table":
-            if rt is RefType.CALL and table.class_binding(qual) is not None:
+            if rt is RefType.CALL and is_class:
                 etype = "instantiates"
             edges.append((src, qual, etype, rel, line, 1))
         else:
@@ -94,6 +89,59 @@ def resolve_static(
     conn.executemany("INSERT INTO edges VALUES (?,?,?,?,?,?)", edges)
     generation = conn.execute("SELECT coalesce(max(value), 0) + 1 FROM counters WHERE key='generation'").fetchone()[0]
     conn.executemany("UPDATE files SET edges_gen=? WHERE rel_path=?", [(generation, p) for p in file_list])
+
+
+Hit = tuple[str, int, str, str, bool]  # (target path, line, provenance, qualname, names a class)
+_FORK_MIN_TARGETS = 2000
+
+
+def _resolve_all(table: SymbolTable, targets: list[str]) -> dict[str, Hit]:
+    out: dict[str, Hit] = {}
+    for target in targets:
+        res = table.resolve(target)
+        if res is None:
+            out[target] = ("", 0, "", "", False)
+        elif res.is_external:
+            out[target] = ("", 0, "external", res.external, False)
+        else:
+            qual = res.target.qualname
+            out[target] = (res.target.rel_path, res.target.line, "symbol_table", qual, table.class_binding(qual) is not None)
+    return out
+
+
+def _resolve_forked(table: SymbolTable, targets: list[str]) -> dict[str, Hit]:
+    """Resolve the second half of `targets` in a forked copy of this process (it inherits the
+    loaded symbol table and touches no SQLite connection) while this process resolves the first:
+    the end of a full build otherwise runs on one core while the other idles. Serial when few
+    targets, when other threads run (a fork copies only this one, maybe while another holds a
+    lock) or when the child fails."""
+    if len(targets) < _FORK_MIN_TARGETS or threading.active_count() > 1 or not hasattr(os, "fork"):
+        return _resolve_all(table, targets)
+    mine, theirs = targets[: len(targets) // 2], targets[len(targets) // 2 :]
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: resolve, write, leave without running any of the parent's cleanup
+        code = 1
+        try:
+            os.close(read_fd)
+            with os.fdopen(write_fd, "wb") as out:
+                out.write(pickle.dumps(_resolve_all(table, theirs), protocol=pickle.HIGHEST_PROTOCOL))
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(write_fd)
+    reader = os.fdopen(read_fd, "rb")
+    try:
+        memo = _resolve_all(table, mine)
+        data = reader.read()
+    finally:
+        reader.close()  # first: a child blocked on a full pipe then fails instead of waiting forever
+        _, status = os.waitpid(pid, 0)
+    if os.waitstatus_to_exitcode(status) == 0 and data:
+        memo.update(pickle.loads(data))  # our own child's dict of strings and ints
+    else:
+        memo.update(_resolve_all(table, theirs))
+    return memo
 
 
 def _affected(conn: sqlite3.Connection, scope: tuple[list[str], list[str], list[str]]) -> tuple[list[tuple], list[str]]:  # type: ignore[type-arg]
