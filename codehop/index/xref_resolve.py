@@ -61,12 +61,11 @@ def resolve_static(
     for xid, rel, line, ref_type, target, src in rows:
         t_path, t_line, prov, qual, is_class = memo[target]
         updates.append((t_path, t_line, prov, xid))
-        rt = RefType(ref_type)
-        etype = EDGE_TYPE.get(rt)
+        etype = EDGE_TYPE.get(ref_type)  # a StrEnum key matches its plain string value
         if etype is None:
             continue
         if prov == "symbol_table":
-            if rt is RefType.CALL and is_class:
+            if ref_type == RefType.CALL and is_class:
                 etype = "instantiates"
             edges.append((src, qual, etype, rel, line, 1))
         else:
