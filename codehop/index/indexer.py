@@ -370,10 +370,8 @@ def index_repo(
 
 
 def _fill_counts(store: SqliteStore, report: IndexReport) -> None:
-    counts = store.counts()
-    report.files = counts["files"]  # what the index holds; skipped files are in the warnings
-    report.chunks = counts["chunks"]
-    report.xrefs = counts["xrefs"]
+    # what the index holds; skipped files are in the warnings
+    report.files, report.chunks, report.xrefs = store.index_size()
 
 
 def _build_fresh(
