@@ -14,6 +14,8 @@ import os
 import pickle
 import sqlite3
 import threading
+from collections.abc import Callable
+from typing import TypeVar
 
 from codehop.index.store import SqliteStore
 from codehop.index.symbols import SymbolTable
@@ -54,8 +56,14 @@ def resolve_static(
     else:
         rows, paths = _affected(conn, scope)
     targets = list(dict.fromkeys(r[4] for r in rows))
-    # a full build's table is all in memory: half its targets can be resolved in a forked process
-    memo = _resolve_forked(table, targets) if fresh is not None else _resolve_all(table, targets)
+    structural: list[tuple[str, str, str, str, int, int]] | None = None
+    if fresh is not None:  # the table is all in memory: a forked process resolves part of the targets
+        every_file = [r[0] for r in conn.execute("SELECT rel_path FROM files")]
+        memo, structural = _resolve_forked(
+            table, targets, lambda: _structural_edges(store, table, conn, every_file, True)
+        )
+    else:
+        memo = _resolve_all(table, targets)
     updates: list[tuple[str, int, str, int]] = []
     edges: list[tuple[str, str, str, str, int, int]] = []
     for xid, rel, line, ref_type, target, src in rows:
@@ -84,7 +92,9 @@ def resolve_static(
     else:
         conn.executemany("DELETE FROM edges WHERE rel_path=?", [(p,) for p in paths])
         file_list = paths
-    edges.extend(_structural_edges(store, table, conn, file_list, paths is None))
+    if structural is None:
+        structural = _structural_edges(store, table, conn, file_list, paths is None)
+    edges.extend(structural)
     conn.executemany("INSERT INTO edges VALUES (?,?,?,?,?,?)", edges)
     generation = conn.execute("SELECT coalesce(max(value), 0) + 1 FROM counters WHERE key='generation'").fetchone()[0]
     conn.executemany("UPDATE files SET edges_gen=? WHERE rel_path=?", [(generation, p) for p in file_list])
@@ -92,6 +102,7 @@ def resolve_static(
 
 Hit = tuple[str, int, str, str, bool]  # (target path, line, provenance, qualname, names a class)
 _FORK_MIN_TARGETS = 2000
+_T = TypeVar("_T")
 
 
 def _resolve_all(table: SymbolTable, targets: list[str]) -> dict[str, Hit]:
@@ -108,15 +119,18 @@ def _resolve_all(table: SymbolTable, targets: list[str]) -> dict[str, Hit]:
     return out
 
 
-def _resolve_forked(table: SymbolTable, targets: list[str]) -> dict[str, Hit]:
-    """Resolve the second half of `targets` in a forked copy of this process (it inherits the
-    loaded symbol table and touches no SQLite connection) while this process resolves the first:
-    the end of a full build otherwise runs on one core while the other idles. Serial when few
-    targets, when other threads run (a fork copies only this one, maybe while another holds a
+def _resolve_forked(
+    table: SymbolTable, targets: list[str], meanwhile: Callable[[], _T]
+) -> tuple[dict[str, Hit], _T]:
+    """Resolve most of `targets` in a forked copy of this process (it inherits the loaded symbol
+    table and touches no SQLite connection) while this process runs `meanwhile` and resolves the
+    rest: the end of a full build otherwise runs on one core while the other idles. Serial when
+    few targets, when other threads run (a fork copies only this one, maybe while another holds a
     lock) or when the child fails."""
     if len(targets) < _FORK_MIN_TARGETS or threading.active_count() > 1 or not hasattr(os, "fork"):
-        return _resolve_all(table, targets)
-    mine, theirs = targets[: len(targets) // 2], targets[len(targets) // 2 :]
+        return _resolve_all(table, targets), meanwhile()
+    split = len(targets) * 2 // 5  # this process also runs `meanwhile`
+    mine, theirs = targets[:split], targets[split:]
     read_fd, write_fd = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: resolve, write, leave without running any of the parent's cleanup
@@ -131,6 +145,7 @@ def _resolve_forked(table: SymbolTable, targets: list[str]) -> dict[str, Hit]:
     os.close(write_fd)
     reader = os.fdopen(read_fd, "rb")
     try:
+        also = meanwhile()
         memo = _resolve_all(table, mine)
         data = reader.read()
     finally:
@@ -140,7 +155,7 @@ def _resolve_forked(table: SymbolTable, targets: list[str]) -> dict[str, Hit]:
         memo.update(pickle.loads(data))  # our own child's dict of strings and ints
     else:
         memo.update(_resolve_all(table, theirs))
-    return memo
+    return memo, also
 
 
 def _affected(conn: sqlite3.Connection, scope: tuple[list[str], list[str], list[str]]) -> tuple[list[tuple], list[str]]:  # type: ignore[type-arg]
