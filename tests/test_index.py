@@ -105,44 +105,55 @@ def test_reexport_chain_xrefs_resolve_to_declarations(fixture_repo):
     assert star.target == "shop.api.flow" and star.target_path == "shop/api/flow.py"
 
 
+_FORKED_BUILD = """
+import os, sys
+from codehop.index import xref_resolve
+from codehop.index.indexer import index_repo
+forks = []
+real_fork = os.fork
+def counted_fork():
+    pid = real_fork()
+    if pid:
+        forks.append(pid)
+    return pid
+xref_resolve.os.fork = counted_fork
+xref_resolve._FORK_MIN_TARGETS = int(sys.argv[3])
+index_repo(sys.argv[1], index_dir=sys.argv[2])
+print(len(forks))
+"""
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["reexport_chain", "inherited_member", "aliases", "dependents"])
-def test_a_full_build_resolving_in_a_forked_process_writes_the_same_index(fixture_repo, monkeypatch, name):
-    """fixtures_repos/<name>, built twice: cross-references resolved half in a forked child (the
-    end of a large full build) and all in this process give the same xrefs and edges."""
-    import threading
+def test_a_full_build_resolving_in_a_forked_process_writes_the_same_index(fixture_repo, name):
+    """fixtures_repos/<name>, built twice, each in a fresh interpreter (the indexer forks only when
+    no other thread runs): cross-references resolved partly in a forked child (the end of a large
+    full build) and all in one process give the same xrefs and edges."""
+    import subprocess
+    import sys
 
-    from codehop.index import xref_resolve
-
-    if threading.active_count() > 1:
-        pytest.skip("another thread runs in this test process: the indexer resolves serially")
     repo = fixture_repo(name)
-    forks: list[int] = []
-    real_fork = os.fork
-
-    def counted_fork() -> int:
-        pid = real_fork()
-        if pid:
-            forks.append(pid)
-        return pid
-
     tables = []
-    for threshold in (0, 10**9):
-        monkeypatch.setattr(xref_resolve, "_FORK_MIN_TARGETS", threshold)
-        monkeypatch.setattr(xref_resolve.os, "fork", counted_fork)
-        store, _ = index_repo(repo, index_dir=repo.parent / f"idx-{threshold}")
-        tables.append(
-            {
-                "xrefs": sorted(
-                    store.conn.execute(
-                        "SELECT rel_path, line, col, ref_type, target, target_path, target_line, provenance FROM xrefs"
-                    ).fetchall()
-                ),
-                "edges": sorted(store.conn.execute("SELECT * FROM edges").fetchall()),
-            }
+    for threshold, forks in ((0, "1"), (10**9, "0")):
+        idx = repo.parent / f"idx-{threshold}"
+        out = subprocess.run(
+            [sys.executable, "-c", _FORKED_BUILD, str(repo), str(idx), str(threshold)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=True,
         )
-        store.close()
-    assert len(forks) == 1
-    assert tables[0]["xrefs"] and tables[0] == tables[1]
+        assert out.stdout.split() == [forks]
+        conn = sqlite3.connect(idx / "index.db")
+        cols = "rel_path, line, col, ref_type, target, target_path, target_line, provenance"
+        tables.append(
+            (
+                sorted(conn.execute(f"SELECT {cols} FROM xrefs").fetchall()),
+                sorted(conn.execute("SELECT * FROM edges").fetchall()),
+            )
+        )
+        conn.close()
+    assert tables[0][0] and tables[0][1] and tables[0] == tables[1]
 
 
 def test_star_import_honours_all(fixture_repo):
