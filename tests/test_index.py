@@ -105,57 +105,6 @@ def test_reexport_chain_xrefs_resolve_to_declarations(fixture_repo):
     assert star.target == "shop.api.flow" and star.target_path == "shop/api/flow.py"
 
 
-_FORKED_BUILD = """
-import os, sys
-from codehop.index import xref_resolve
-from codehop.index.indexer import index_repo
-forks = []
-real_fork = os.fork
-def counted_fork():
-    pid = real_fork()
-    if pid:
-        forks.append(pid)
-    return pid
-xref_resolve.os.fork = counted_fork
-xref_resolve._FORK_MIN_TARGETS = int(sys.argv[3])
-index_repo(sys.argv[1], index_dir=sys.argv[2])
-print(len(forks))
-"""
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("name", ["reexport_chain", "inherited_member", "aliases", "dependents"])
-def test_a_full_build_resolving_in_a_forked_process_writes_the_same_index(fixture_repo, name):
-    """fixtures_repos/<name>, built twice, each in a fresh interpreter (the indexer forks only when
-    no other thread runs): cross-references resolved partly in a forked child (the end of a large
-    full build) and all in one process give the same xrefs and edges."""
-    import subprocess
-    import sys
-
-    repo = fixture_repo(name)
-    tables = []
-    for threshold, forks in ((0, "1"), (10**9, "0")):
-        idx = repo.parent / f"idx-{threshold}"
-        out = subprocess.run(
-            [sys.executable, "-c", _FORKED_BUILD, str(repo), str(idx), str(threshold)],
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=True,
-        )
-        assert out.stdout.split() == [forks]
-        conn = sqlite3.connect(idx / "index.db")
-        cols = "rel_path, line, col, ref_type, target, target_path, target_line, provenance"
-        tables.append(
-            (
-                sorted(conn.execute(f"SELECT {cols} FROM xrefs").fetchall()),
-                sorted(conn.execute("SELECT * FROM edges").fetchall()),
-            )
-        )
-        conn.close()
-    assert tables[0][0] and tables[0][1] and tables[0] == tables[1]
-
-
 def test_star_import_honours_all(fixture_repo):
     """reexport_chain: `_helper` is not in flow.__all__, so `shop.api._helper` does not exist."""
     from codehop.index.symbols import SymbolTable

@@ -10,12 +10,7 @@ symbols, stdlib.
 
 from __future__ import annotations
 
-import os
-import pickle
 import sqlite3
-import threading
-from collections.abc import Callable
-from typing import TypeVar
 
 from codehop.index.store import SqliteStore
 from codehop.index.symbols import SymbolTable
@@ -56,24 +51,17 @@ def resolve_static(
     else:
         rows, paths = _affected(conn, scope)
     targets = list(dict.fromkeys(r[4] for r in rows))
-    structural: list[tuple[str, str, str, str, int, int]] | None = None
-    if fresh is not None:  # the table is all in memory: a forked process resolves part of the targets
-        every_file = [r[0] for r in conn.execute("SELECT rel_path FROM files")]
-        memo, structural = _resolve_forked(
-            table, targets, lambda: _structural_edges(store, table, conn, every_file, True)
-        )
-    else:
-        memo = _resolve_all(table, targets)
+    memo = _resolve_all(table, targets)
     updates: list[tuple[str, int, str, int]] = []
     edges: list[tuple[str, str, str, str, int, int]] = []
     for xid, rel, line, ref_type, target, src in rows:
-        t_path, t_line, prov, qual, is_class = memo[target]
+        t_path, t_line, prov, qual = memo[target]
         updates.append((t_path, t_line, prov, xid))
         etype = EDGE_TYPE.get(ref_type)  # a StrEnum key matches its plain string value
         if etype is None:
             continue
         if prov == "symbol_table":
-            if ref_type == RefType.CALL and is_class:
+            if ref_type == RefType.CALL and table.class_binding(qual) is not None:
                 etype = "instantiates"
             edges.append((src, qual, etype, rel, line, 1))
         else:
@@ -92,17 +80,13 @@ def resolve_static(
     else:
         conn.executemany("DELETE FROM edges WHERE rel_path=?", [(p,) for p in paths])
         file_list = paths
-    if structural is None:
-        structural = _structural_edges(store, table, conn, file_list, paths is None)
-    edges.extend(structural)
+    edges.extend(_structural_edges(store, table, conn, file_list, paths is None))
     conn.executemany("INSERT INTO edges VALUES (?,?,?,?,?,?)", edges)
     generation = conn.execute("SELECT coalesce(max(value), 0) + 1 FROM counters WHERE key='generation'").fetchone()[0]
     conn.executemany("UPDATE files SET edges_gen=? WHERE rel_path=?", [(generation, p) for p in file_list])
 
 
-Hit = tuple[str, int, str, str, bool]  # (target path, line, provenance, qualname, names a class)
-_FORK_MIN_TARGETS = 2000
-_T = TypeVar("_T")
+Hit = tuple[str, int, str, str]  # (target path, line, provenance, qualname)
 
 
 def _resolve_all(table: SymbolTable, targets: list[str]) -> dict[str, Hit]:
@@ -110,52 +94,12 @@ def _resolve_all(table: SymbolTable, targets: list[str]) -> dict[str, Hit]:
     for target in targets:
         res = table.resolve(target)
         if res is None:
-            out[target] = ("", 0, "", "", False)
+            out[target] = ("", 0, "", "")
         elif res.is_external:
-            out[target] = ("", 0, "external", res.external, False)
+            out[target] = ("", 0, "external", res.external)
         else:
-            qual = res.target.qualname
-            out[target] = (res.target.rel_path, res.target.line, "symbol_table", qual, table.class_binding(qual) is not None)
+            out[target] = (res.target.rel_path, res.target.line, "symbol_table", res.target.qualname)
     return out
-
-
-def _resolve_forked(
-    table: SymbolTable, targets: list[str], meanwhile: Callable[[], _T]
-) -> tuple[dict[str, Hit], _T]:
-    """Resolve most of `targets` in a forked copy of this process (it inherits the loaded symbol
-    table and touches no SQLite connection) while this process runs `meanwhile` and resolves the
-    rest: the end of a full build otherwise runs on one core while the other idles. Serial when
-    few targets, when other threads run (a fork copies only this one, maybe while another holds a
-    lock) or when the child fails."""
-    if len(targets) < _FORK_MIN_TARGETS or threading.active_count() > 1 or not hasattr(os, "fork"):
-        return _resolve_all(table, targets), meanwhile()
-    split = len(targets) * 2 // 5  # this process also runs `meanwhile`
-    mine, theirs = targets[:split], targets[split:]
-    read_fd, write_fd = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: resolve, write, leave without running any of the parent's cleanup
-        code = 1
-        try:
-            os.close(read_fd)
-            with os.fdopen(write_fd, "wb") as out:
-                out.write(pickle.dumps(_resolve_all(table, theirs), protocol=pickle.HIGHEST_PROTOCOL))
-            code = 0
-        finally:
-            os._exit(code)
-    os.close(write_fd)
-    reader = os.fdopen(read_fd, "rb")
-    try:
-        also = meanwhile()
-        memo = _resolve_all(table, mine)
-        data = reader.read()
-    finally:
-        reader.close()  # first: a child blocked on a full pipe then fails instead of waiting forever
-        _, status = os.waitpid(pid, 0)
-    if os.waitstatus_to_exitcode(status) == 0 and data:
-        memo.update(pickle.loads(data))  # our own child's dict of strings and ints
-    else:
-        memo.update(_resolve_all(table, theirs))
-    return memo, also
 
 
 def _affected(conn: sqlite3.Connection, scope: tuple[list[str], list[str], list[str]]) -> tuple[list[tuple], list[str]]:  # type: ignore[type-arg]
