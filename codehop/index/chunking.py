@@ -153,6 +153,8 @@ _TREES_LOCK = threading.Lock()
 
 
 def _parse_tree(rel_path: str, source: bytes) -> Tree:
+    """The tree of `source`, re-parsed from this path's last tree when one is kept. The tree taken
+    out of the cache belongs to this call alone (another thread may edit only what it took out)."""
     with _TREES_LOCK:
         old = _TREES.pop(rel_path, None)
     if old is None or old[1].root_node.has_error:
@@ -171,11 +173,15 @@ def _parse_tree(rel_path: str, source: bytes) -> Tree:
             _point(source, new_end),
         )
         tree = _parser().parse(source, old_tree)
+    return tree
+
+
+def _keep_tree(rel_path: str, source: bytes, tree: Tree) -> None:
+    """Keep a tree for the next parse of its path, once nothing reads it any more."""
     with _TREES_LOCK:
         _TREES[rel_path] = (source, tree)
         while len(_TREES) > _TREES_KEPT:
             _TREES.popitem(last=False)
-    return tree
 
 
 def _changed_span(old: bytes, new: bytes) -> tuple[int, int, int]:
@@ -212,12 +218,14 @@ def parse_rows(rel_path: str, source: bytes) -> FileRows:
     tree = _parse_tree(rel_path, source)
     w = _Walker(rel_path, module, is_package, source)
     w.walk(tree.root_node)
+    has_error = tree.root_node.has_error
+    _keep_tree(rel_path, source, tree)
     return (
         rel_path,
         module,
         is_package,
         w.all_names,
-        tree.root_node.has_error,
+        has_error,
         w.chunks,
         w.bindings,
         w.classes,
