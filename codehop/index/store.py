@@ -576,6 +576,14 @@ class SqliteStore:
             )
         ]
 
+    def index_size(self) -> tuple[int, int, int]:
+        """(files, chunks, xrefs) in one statement: what every `codehop index` reports, without the
+        scans of `counts()` (resolved xrefs, edges)."""
+        files, chunks, xrefs = self.conn.execute(
+            "SELECT (SELECT count(*) FROM files), (SELECT count(*) FROM chunks), (SELECT count(*) FROM xrefs)"
+        ).fetchone()
+        return int(files), int(chunks), int(xrefs)
+
     def counts(self) -> dict[str, int]:
         c = self.conn
         return {
