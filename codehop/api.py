@@ -1,17 +1,36 @@
-"""The Python API: `codehop.ask(...)` and `codehop.answer.context(...)`."""
+"""The Python API, and the door's functions that need no session: `codehop.ask(...)`; indexing,
+repairing a damaged index, finding a repository's root, and the doctor's checks.
+
+A front-end imports this module and codehop.app (the session, `App`), nothing below them.
+"""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
-from codehop.answer.orchestrator import Limits
-from codehop.app import Config, app_for, parse_resolvers
+from codehop.app import App, Config, app_for, parse_resolvers
 from codehop.kernel.records import Answer
 
 if TYPE_CHECKING:
+    from codehop.doctor import Check
+    from codehop.index.indexer import IndexReport
     from codehop.index.many import ManyReport, TaskResult
+
+__all__ = [
+    "App",
+    "Config",
+    "ask",
+    "discover_root",
+    "doctor",
+    "index",
+    "index_many",
+    "parse_resolvers",
+    "repair_index",
+    "repo_root",
+]
 
 
 def ask(
@@ -30,7 +49,53 @@ def ask(
     the language server starts on the first question that needs it and is reused after."""
     names = parse_resolvers(resolvers)
     app = app_for(repo, Config(index_dir=index_dir))
-    return app.navigator(generator, names).ask(question, Limits(max_loops=max_loops, budget_tokens=budget_tokens))
+    return app.ask(question, max_loops=max_loops, budget_tokens=budget_tokens, generator=generator, resolvers=names)
+
+
+def index(
+    path: str | os.PathLike[str],
+    *,
+    index_dir: str | None = None,
+    max_file_bytes: int = 1_000_000,
+    progress: Callable[[str, int, int], None] | None = None,
+    verify: bool = False,
+) -> IndexReport:
+    """Index (or incrementally update) the repository at `path`; the report of what was done."""
+    from codehop.index.indexer import index_repo
+
+    store, report = index_repo(
+        path, index_dir=index_dir, max_file_bytes=max_file_bytes, progress=progress, verify=verify
+    )
+    store.close()
+    return report
+
+
+def repair_index(repo: str | os.PathLike[str], index_dir: str | None = None) -> str | None:
+    """A damaged index moved aside (it is rebuilt on next use): why, or None when it was not damaged."""
+    from codehop.index.indexer import repair_index
+
+    return repair_index(repo, index_dir)
+
+
+def discover_root(start: str | os.PathLike[str] = ".") -> Path:
+    """The project `start` is in, found as git finds its root (RepoNotFoundError when none)."""
+    from codehop.index.walk import discover_root
+
+    return discover_root(start)
+
+
+def repo_root(repo: str | os.PathLike[str]) -> Path:
+    """The repository folder `repo` names (RepoNotFoundError when it does not exist)."""
+    from codehop.index.walk import repo_root
+
+    return repo_root(repo)
+
+
+def doctor(repo: str, index_dir: str | None = None) -> list[Check]:
+    """Checks of the index, the environment, the language servers and the Anthropic configuration."""
+    from codehop.doctor import run_checks
+
+    return run_checks(repo, index_dir)
 
 
 def index_many(

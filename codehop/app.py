@@ -1,11 +1,26 @@
-"""Wiring: builds a Navigator from configuration. The only module that names concrete classes.
+"""The door: one session object (`App`) per repository, with every operation a front-end needs.
 
-May import every engine and logic module; front-ends import only this and api.
+`App` wires the engines from configuration (the only place that names concrete classes: the
+store, the symbol table, the ladder's rungs, the generators, the dependents engine) and keeps
+them warm across queries. Its operations (ask, context, map, resolve_at, resolve_symbol,
+dependents, definition, references, hover, hierarchy, lenses, ...) take plain values and
+return records; the modules below never see the App: the door hands each one what it reads
+(a store, a symbol table, a ladder, a root).
+
+May import every layer below (kernel, index, resolve, reading, answer) and the libraries
+(graphs, lsp_bridge); the front-ends (cli, mcp_server, lsp_server) import only this module,
+api, records, errors and their render module. Engines load lazily, inside the operations.
+
+Why one module of ~600 lines: the door is the one list of what a front-end may ask, and it
+reads best whole. Each operation is a few lines that hand the engines to a module below and
+return its record; what would split off (the wiring of the engines) is what they all share.
 """
 
 from __future__ import annotations
 
+import functools
 import os
+import re
 import shlex
 import threading
 from collections.abc import Sequence
@@ -25,11 +40,21 @@ from codehop.resolve.ladder import Boundary, Ladder, RegexResolver, SymbolTableR
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from typing import Any
 
+    from codehop.answer.context import Dependents, TaskContext
     from codehop.answer.dependents import DependentsFinder
-    from codehop.kernel.records import Answer, PendingReference, Resolution
+    from codehop.answer.dependents import Site as Site  # the records the door returns, named for front-ends
+    from codehop.answer.hierarchy import Item as Item
+    from codehop.answer.hierarchy import Outline as Outline
+    from codehop.answer.navigation import Sources
+    from codehop.answer.repomap import RepoMap
+    from codehop.kernel.records import Answer, Chunk, Location, PendingReference, Resolution, XRef
+    from codehop.resolve.ladder import LadderResult
+    from codehop.resolve.sites import SiteResolution
 
 RESOLVER_NAMES = ("symbol_table", "jedi", "lsp", "regex", "llm")
+_SITE = re.compile(r"^(?P<path>.+?):(?P<line>\d+)(?::(?P<col>\d+))?$")  # PATH:LINE[:COL]
 DEFAULT_RESOLVERS = ("symbol_table", "jedi", "lsp", "regex")
 
 
@@ -67,6 +92,8 @@ class Config:
     index_dir: str | None = None
     python: str | None = None  # the interpreter whose packages the repository uses (else found)
     use_env: bool = field(default_factory=lambda: os.environ.get("CODEHOP_NO_ENV", "") in ("", "0"))
+    # resolve an installed package's inferred pointers once, in a Jedi worker after it is indexed
+    bridge_packages: bool = field(default_factory=lambda: os.environ.get("CODEHOP_BRIDGE", "") in ("", "1"))
 
 
 class App:
@@ -84,6 +111,7 @@ class App:
         self._resolvers: dict[str, Resolver] = {}
         self._generators: dict[str, Generator] = {}  # built once per session, closed with it
         self._finder: object = None
+        self._symbols: object = None
 
     def refresh(self) -> IndexReport:
         """Re-index what changed on disk (a few stat calls when nothing did)."""
@@ -130,7 +158,13 @@ class App:
             return None, None
         if env is None:
             return None, None
-        return env, PackageIndexes(env, self.store)
+        bridge = None
+        if self.config.bridge_packages and {"jedi", "lsp"} & set(self.config.resolvers):
+            # the rows it writes are read before a position-based rung is asked
+            from codehop.resolve.jedi_bridge import spawn_bridge
+
+            bridge = functools.partial(spawn_bridge, python=env.python)
+        return env, PackageIndexes(env, self.store, bridge=bridge)
 
     def boundary(self) -> Boundary:
         """The trust boundary for position-based rungs: the repository plus the environment's package dirs."""
@@ -266,6 +300,319 @@ class App:
             return self.ladder(("jedi",)).resolve(ref, via="jedi").resolution
 
         return infer
+
+    # ---- the door: questions -------------------------------------------------------
+    def ask(
+        self,
+        question: str,
+        *,
+        max_loops: int = 1,
+        budget_tokens: int = 2000,
+        generator: str | None = None,
+        resolvers: Sequence[str] | None = None,
+    ) -> Answer:
+        """Answer a question: retrieval, graph context, then bounded hops through the ladder."""
+        from codehop.answer.orchestrator import Limits
+
+        limits = Limits(max_loops=max_loops, budget_tokens=budget_tokens)
+        return self.navigator(generator, resolvers).ask(question, limits)
+
+    def context(self, query: str, *, budget_tokens: int = 2000, max_loops: int = 1) -> TaskContext:
+        """What an agent should read for a question or a task, packed to the budget (the same
+        loop as `ask`, then the blast radius of its subjects and their collaborators)."""
+        from codehop.answer.context import build_context
+
+        answer = self.ask(query, max_loops=max_loops, budget_tokens=budget_tokens)
+        return build_context(
+            query,
+            answer,
+            store=self.store,
+            table=self.table,
+            root=self.root,
+            recheck=self.generator("offline"),
+            budget_tokens=budget_tokens,
+        )
+
+    def map(self, *, budget_tokens: int = 1000, focus: str = "") -> RepoMap:
+        """The most central declarations as signatures, grouped by file (PageRank over the graph)."""
+        from codehop.answer.repomap import build_map
+
+        return build_map(self.store, self.table, budget_tokens=budget_tokens, focus=focus)
+
+    def search(self, query: str, k: int = 10) -> list[tuple[Chunk, float]]:
+        """BM25 over the chunks (for debugging retrieval)."""
+        from codehop.answer.retrieval import bm25
+
+        return bm25(self.store, query, k)
+
+    def xrefs(self, *, rel_path: str | None = None, ref_type: str | None = None, limit: int = 200) -> list[XRef]:
+        return self.store.xrefs(rel_path=rel_path, ref_type=ref_type, limit=limit)
+
+    def xref_stats(self) -> dict[str, Any]:
+        """Rows per reference type, rebuilds per query, and how hops were served (table vs resolver);
+        the installed packages' indexes too when an environment is in use."""
+        counters = self.store.counters()
+        queries = counters.get("queries", 0)
+        rebuilds = counters.get("rebuilds", 0)
+        data: dict[str, Any] = {
+            "by_type": {
+                k: {"rows": v[0], "resolved_at_index_time": v[1]}
+                for k, v in sorted(self.store.xref_type_counts().items())
+            },
+            "rebuilds": rebuilds,
+            "queries": queries,
+            "rebuild_to_query_ratio": round(rebuilds / queries, 4) if queries else None,
+            "hops_from_table": counters.get("hops_from_table", 0),
+            "hops_from_resolver": counters.get("hops_from_resolver", 0),
+            # hops read from rows an installed package's index bridged (Jedi) when it was indexed
+            "hops_from_index": counters.get("hops_from_index", 0),
+        }
+        if self.env is not None:  # the installed side: indexed once, never rebuilt while installed
+            from codehop.index.packages import cached_stats
+
+            data["packages"] = cached_stats(self.env)
+        return data
+
+    # ---- the door: resolving ---------------------------------------------------------
+    def rel_path(self, path: str) -> str:
+        """`path` (relative to the root, or absolute) as repo-relative; OutsideRepoError when it
+        leaves the repository (absolute elsewhere, `..` out, a symlink out)."""
+        from codehop.index.walk import confine
+
+        return confine(self.root, path).relative_to(self.root).as_posix()
+
+    def refs_at(self, path: str, line: int, col: int) -> list[PendingReference]:
+        """The references indexed at PATH:LINE (those under COL when col >= 0 and some are);
+        UsageError naming what is wrong with the site."""
+        from codehop.resolve.sites import refs_at
+
+        return refs_at(self.store, self.root, path, line, col)
+
+    def resolve_ref(
+        self, ref: PendingReference, *, via: str | None = None, resolvers: Sequence[str] | None = None
+    ) -> LadderResult:
+        """One reference through the ladder (or through the one rung `via`)."""
+        return self.ladder(tuple(resolvers) if resolvers else None).resolve(ref, via=via)
+
+    def resolve_symbol(self, symbol: str) -> Resolution:
+        """The in-repository declaration of a dotted symbol, or UsageError saying why not."""
+        from codehop.answer.context import declaration
+
+        return declaration(self.table, symbol)
+
+    def resolve(self, target: str) -> SiteResolution:
+        """A dotted symbol (`pkg.mod.Class.member`) or a site (`PATH:LINE[:COL]`) to its declaration."""
+        from codehop.resolve.sites import SiteResolution
+
+        target = target.strip()
+        site = _SITE.match(target)
+        if site is None:
+            return SiteResolution(target=target, kind="symbol", resolution=self.resolve_symbol(target))
+        col = int(site["col"]) if site["col"] is not None else None
+        return self.resolve_at(site["path"], int(site["line"]), col, target=target)
+
+    def resolve_at(self, path: str, line: int, col: int | None = None, *, target: str = "") -> SiteResolution:
+        """The declaration the reference at PATH:LINE[:COL] leads to, the chain starting at that
+        reference (a declaration line points at itself); UsageError when nothing resolves."""
+        from codehop.kernel.records import Location, Provenance, Resolution, Step
+        from codehop.resolve.sites import SiteResolution, pending, pick
+
+        target = target or f"{path}:{line}" + (f":{col}" if col is not None else "")
+        rel_path = self.rel_path(path)
+        if self.store.module_of(rel_path) is None:
+            raise UsageError(f"not an indexed Python file: {rel_path}", path=rel_path)
+        if line < 1:
+            raise UsageError(f"line numbers start at 1: {target}", path=rel_path)
+        xrefs = self.store.xrefs(rel_path=rel_path, line=line)
+        if not xrefs:
+            decl = [c for c in self.store.chunks_at(rel_path, line) if c.start_line == line and c.kind != "module"]
+            if not decl:
+                raise UsageError(f"no reference or declaration at {rel_path}:{line}", path=rel_path)
+            c = decl[0]
+            here = Location(rel_path=rel_path, line=line, qualname=c.qualname, end_line=c.end_line)
+            itself = Resolution(target=here, provenance=Provenance.SYMBOL_TABLE)
+            return SiteResolution(target=target, kind="declaration", resolution=itself)
+        x = pick(xrefs, col)
+        result = self.ladder().resolve(pending(x))
+        res = result.resolution
+        if res is None:
+            tried = "; ".join(f"{f.resolver}: {f.reason}" for f in result.failures)
+            what = f"`{x.anchor_text}` at {rel_path}:{line} ({x.ref_type} of {x.target})"
+            raise UsageError(f"{what} did not resolve" + (f" ({tried})" if tried else ""), path=rel_path)
+        site = Location(rel_path=rel_path, line=line, qualname=x.scope)
+        first = res.steps[0].from_loc if res.steps else res.target
+        if not res.is_external and first != site:  # the chain starts at the reference asked about
+            step = Step(from_loc=site, to_loc=first, resolver=res.provenance, note=x.ref_type)
+            res = Resolution(
+                target=res.target, provenance=res.provenance, external=res.external, steps=(step, *res.steps)
+            )
+        return SiteResolution(
+            target=target,
+            kind="reference",
+            resolution=res,
+            reference=x,
+            others=tuple(o for o in xrefs if o != x),
+            failures=tuple(result.failures),
+        )
+
+    def dependents(self, symbol: str) -> Dependents:
+        """The sites that use a dotted symbol (importers, re-exporters, callers, subclasses, ...)."""
+        from codehop.answer.context import dependents
+
+        return dependents(self.dependents_finder(), self.table, symbol)
+
+    # ---- the door: editor navigation (1-based lines, code-point columns) ---------------
+    def sources(self) -> Sources:
+        """What navigation reads: the index, the table, the ladder (recording nothing), the engine."""
+        from codehop.answer.navigation import Sources
+
+        def ladder() -> Ladder:
+            # editor navigation only reads the index, it never writes to it
+            return Ladder([self.resolver(n) for n in self.config.resolvers], self.table, record=False)
+
+        env = self.env
+        return Sources(
+            root=self.root,
+            store=self.store,
+            table=self.table,
+            ladder=ladder,
+            finder=self.dependents_finder,
+            installed=(lambda path: env.contains(path)) if env is not None else (lambda path: False),
+        )
+
+    def source_line(self, rel_path: str, line: int) -> str | None:
+        """Line `line` of a repository file (or of an installed package's file, by absolute path)."""
+        from codehop.answer.navigation import source_line
+
+        return source_line(self.sources(), rel_path, line)
+
+    def name_at(self, loc: Location) -> tuple[str, int, int]:
+        """(the text of `loc`'s line, the code-point columns of the name it declares there)."""
+        from codehop.answer.navigation import name_span
+
+        text = self.source_line(loc.rel_path, loc.line) or ""
+        return (text, *name_span(text, loc.qualname.rpartition(".")[2]))
+
+    def site_span(self, site: Site, target_name: str) -> tuple[str, int, int]:
+        """(the text of a dependent site's line, the code-point columns of the name used there)."""
+        from codehop.answer.hierarchy import site_span
+
+        return site_span(self.sources(), site, target_name)
+
+    def definition(self, rel_path: str, line: int, col: int, buffer: str | None = None) -> Resolution | None:
+        """The real declaration under the cursor, through every pointer (`buffer`: unsaved text)."""
+        from codehop.answer.navigation import definition
+
+        return definition(self.sources(), rel_path, line, col, buffer)
+
+    def declaration(self, rel_path: str, line: int, col: int, buffer: str | None = None) -> Location | None:
+        """Where the name under the cursor is bound in its file (the import site, not the target)."""
+        from codehop.answer.navigation import declaration
+
+        return declaration(self.sources(), rel_path, line, col, buffer)
+
+    def hover(self, rel_path: str, line: int, col: int, buffer: str | None = None) -> str | None:
+        """Markdown for the name under the cursor: declaration, signature or value, docstring, chain."""
+        from codehop.answer.navigation import hover_markdown
+
+        return hover_markdown(self.sources(), rel_path, line, col, buffer)
+
+    def references(
+        self, rel_path: str, line: int, col: int, *, include_declaration: bool, buffer: str | None = None
+    ) -> tuple[Location | None, list[Site]]:
+        """The declaration under the cursor and every site that names it."""
+        from codehop.answer.hierarchy import references
+
+        return references(self.sources(), rel_path, line, col, include_declaration=include_declaration, buffer=buffer)
+
+    def item_at(self, rel_path: str, line: int, col: int, buffer: str | None = None) -> Item | None:
+        """The declaration under the cursor as a hierarchy item."""
+        from codehop.answer.hierarchy import item_at
+
+        return item_at(self.sources(), rel_path, line, col, buffer)
+
+    def hierarchy(self, direction: str, qualname: str) -> list[tuple[Item, list[Site]]]:
+        """`incoming` (callers) or `outgoing` (callees) calls grouped by declaration, each with its
+        call sites; `supertypes` (MRO order) or `subtypes` (across files), without sites."""
+        from codehop.answer import hierarchy
+
+        nav = self.sources()
+        if direction == "incoming":
+            return hierarchy.incoming_calls(nav, qualname)
+        if direction == "outgoing":
+            return hierarchy.outgoing_calls(nav, qualname)
+        if direction == "supertypes":
+            return [(it, []) for it in hierarchy.supertypes(nav, qualname)]
+        if direction == "subtypes":
+            return [(it, []) for it in hierarchy.subtypes(nav, qualname)]
+        raise UsageError(f"unknown hierarchy direction {direction!r}")
+
+    def outline(self, rel_path: str) -> list[Outline]:
+        """The file's classes, functions, methods and values, nested by span."""
+        from codehop.answer.hierarchy import document_symbols
+
+        return document_symbols(self.sources(), rel_path)
+
+    def lenses(self, rel_path: str) -> list[tuple[Location, int, int]]:
+        """(class statement, inherited members, their files) for each class of a file that inherits any."""
+        from codehop.answer.hierarchy import class_lenses
+
+        return class_lenses(self.sources(), rel_path)
+
+    def symbols(self, query: str) -> list[Any]:
+        """Declarations matching `query` (exact name, prefix, subsequence; dotted qualnames)."""
+        from codehop.answer.symbol_search import SymbolSearch
+
+        with self._lock:
+            search = self._symbols
+            if not isinstance(search, SymbolSearch) or search.store is not self.store:
+                search = self._symbols = SymbolSearch(self.store)
+        return search.search(query)
+
+    # ---- the door: the graph -----------------------------------------------------------
+    def _pictures(self) -> Any:
+        from codehop.answer.graph_context import GraphContext
+
+        return GraphContext(self.store, self.table)
+
+    def graph_stats(self) -> dict[str, int]:
+        """Node and edge counts of the dependency graph."""
+        return dict(self._pictures().stats())
+
+    def graph_node(self, symbol: str) -> str:
+        """The graph node a symbol names (UsageError listing the candidates of a short name)."""
+        from codehop.answer.picture import find_node
+
+        return find_node(self._pictures(), self.table, symbol)
+
+    def neighbourhood(self, node: str, depth: int) -> list[dict[str, Any]]:
+        """The edges around `node`, `depth` steps out: {direction, type, other, path, line}."""
+        return list(self._pictures().neighbourhood(node, depth))
+
+    def picture(self, node: str, depth: int) -> str:
+        """DOT of `node`'s neighbourhood."""
+        return str(self._pictures().picture(node, depth))
+
+    def answer_picture(self, answer: Answer) -> str:
+        """DOT of the neighbourhood of what `answer` is about, what it followed highlighted."""
+        from codehop.answer.picture import answer_picture
+
+        return answer_picture(self._pictures(), answer)
+
+    def svg(self, dot: str) -> bytes:
+        """DOT rendered by Graphviz, with a deadline (CodehopError / UsageError when it cannot be)."""
+        from codehop.answer.picture import svg
+
+        return svg(self._pictures(), dot)
+
+    def repair(self) -> str | None:
+        """A damaged index moved aside and rebuilt (why, or None when it was not damaged)."""
+        from codehop.index.indexer import repair_index
+
+        why = repair_index(self.root, self.config.index_dir)
+        if why is not None:
+            self.reopen()
+        return why
 
     def close(self) -> None:
         """Shut down what this App started (the language server, Jedi's worker), then the index."""

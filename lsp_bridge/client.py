@@ -28,6 +28,14 @@ Exceptions::
 Using a client after :meth:`LanguageServerClient.close` raises the root
 :class:`LanguageServerError`.  ``OSError`` from reading a queried document
 (e.g. ``FileNotFoundError``) propagates unchanged.
+
+Why one module of ~800 lines: it is one mechanism, a process and the session
+that talks to it. The session (`_Session`: spawn, handshake, document sync,
+crash detection, shutdown) and the blocking facade (`LanguageServerClient`:
+lazy start, deadlines, restart after a crash) share one event loop thread, one
+lock and one pending-request table; split across modules they would reach into
+each other's private state. The position converters and result shapes at the
+top are small and only this client's.
 """
 
 from __future__ import annotations

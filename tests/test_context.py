@@ -1,4 +1,4 @@
-"""codehop.answer.context: build_context, render_markdown and dependents on real indexes of fixtures_repos/."""
+"""The door's context and dependents (codehop.answer.context), render_markdown on real indexes of fixtures_repos/."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from shared import CONTRACT_KEYS, ITEM_KEYS
 
-from codehop.answer.context import build_context, dependents, render_markdown
 from codehop.answer.orchestrator import Limits
 from codehop.app import App, Config
+from codehop.frontends.render import render_markdown
 from codehop.kernel.errors import UsageError
 from codehop.kernel.records import Answer, Chunk, ChunkKind, Completeness, ContextItem, State, Via
 
@@ -33,7 +33,7 @@ def app_for_fixture(fixture_repo: Callable[[str], Path]) -> Iterator[Callable[[s
 def test_build_context_is_the_answer_json_contract(app_for_fixture):
     """reexport_chain: "Where is `Cart` defined?" -> complete, the class at shop/api/cart.py:4 in context."""
     app = app_for_fixture("reexport_chain")
-    answer = build_context(app, "Where is `Cart` defined?")
+    answer = app.context("Where is `Cart` defined?")
     data = answer.to_dict()
     assert set(data) == CONTEXT_KEYS
     assert all(set(item) - {"relation"} == ITEM_KEYS for item in data["context"])
@@ -47,7 +47,7 @@ def test_build_context_is_the_answer_json_contract(app_for_fixture):
 def test_build_context_adds_what_the_focus_code_depends_on(app_for_fixture):
     """injection: `handle` (notes/handler.py:14) makes a Processor: notes/core.py:4 joins the context."""
     app = app_for_fixture("injection")
-    answer = build_context(app, "What does `handle` call?")
+    answer = app.context("What does `handle` call?")
     assert answer.context[0].chunk.qualname == "notes.handler.handle"
     dep = next(c for c in answer.context if c.chunk.rel_path == "notes/core.py")
     assert (dep.chunk.start_line, dep.via) == (4, Via.GRAPH)
@@ -59,14 +59,14 @@ def test_build_context_adds_what_the_focus_code_depends_on(app_for_fixture):
 def test_build_context_stays_within_the_budget(app_for_fixture, budget):
     """reexport_chain: whatever is added, the context fits budget_tokens."""
     app = app_for_fixture("reexport_chain")
-    answer = build_context(app, "How does checkout use the Cart?", budget_tokens=budget)
+    answer = app.context("How does checkout use the Cart?", budget_tokens=budget)
     assert sum(c.tokens for c in answer.context) <= budget
 
 
 def test_render_markdown_has_headers_and_fenced_code(app_for_fixture):
     """injection: a `### path:start-end — qualname (via, provenance, hop)` header and a fence per item."""
     app = app_for_fixture("injection")
-    answer = build_context(app, "What does `handle` call?")
+    answer = app.context("What does `handle` call?")
     md = render_markdown(answer)
     first = md.splitlines()[0]
     assert first.startswith("## codehop context — state: complete, completeness: complete")
@@ -86,7 +86,7 @@ def test_render_markdown_has_headers_and_fenced_code(app_for_fixture):
 def test_render_markdown_from_the_json_dict_is_the_same_as_from_the_context(app_for_fixture):
     """reexport_chain: the JSON carries each item's text, so it renders the same prompt section."""
     app = app_for_fixture("reexport_chain")
-    ctx = build_context(app, "Where is `Cart` defined?")
+    ctx = app.context("Where is `Cart` defined?")
     md = render_markdown(ctx.to_dict())
     assert "### shop/api/cart.py:4-7 — shop.api.cart.Cart (bm25, bm25, hop 0)" in md
     assert md == render_markdown(ctx)
@@ -127,23 +127,23 @@ def test_dependents_of_a_reexported_class(app_for_fixture, symbol):
     """reexport_chain: Cart (shop/api/cart.py:4) is re-exported at shop/api/__init__.py:3 and
     shop/__init__.py:6, imported at app.py:3 and called at app.py:7."""
     app = app_for_fixture("reexport_chain")
-    found = {(d["path"], d["line"], d["ref_type"]) for d in dependents(app, symbol)}
+    found = {(d["path"], d["line"], d["ref_type"]) for d in app.dependents(symbol).to_dict()["dependents"]}
     assert found == {
         ("shop/api/__init__.py", 3, "reexport"),
         ("shop/__init__.py", 6, "reexport"),
         ("app.py", 3, "import"),
         ("app.py", 7, "call"),
     }
-    first = dependents(app, symbol)[0]
+    first = app.dependents(symbol).to_dict()["dependents"][0]
     assert set(first) == {"path", "line", "ref_type", "anchor_text", "scope", "relation", "col", "code", "is_test"}
 
 
 def test_dependents_include_subclasses_and_overrides(app_for_fixture):
     """inherited_member: HTTPTransport (transport/http.py:6) subclasses BaseTransport, overrides send (:9)."""
     app = app_for_fixture("inherited_member")
-    base = dependents(app, "transport.base.BaseTransport")
+    base = app.dependents("transport.base.BaseTransport").to_dict()["dependents"]
     assert ("transport/http.py", 6, "base_class") in {(d["path"], d["line"], d["ref_type"]) for d in base}
-    send = dependents(app, "transport.base.BaseTransport.send")
+    send = app.dependents("transport.base.BaseTransport.send").to_dict()["dependents"]
     assert [(d["path"], d["line"], d["relation"]) for d in send] == [("transport/http.py", 9, "overrides")]
 
 
@@ -162,7 +162,7 @@ def test_dependents_of_an_unknown_symbol_is_a_usage_error(app_for_fixture, fixtu
     """A symbol that does not name a declaration in the repository is the caller's error."""
     app = app_for_fixture(fixture)
     with pytest.raises(UsageError, match=message.replace(".", r"\.")):
-        dependents(app, symbol)
+        app.dependents(symbol).to_dict()["dependents"]
 
 
 def _outside_fences(md: str) -> list[str]:
@@ -182,7 +182,7 @@ def test_task_context_brings_the_callers_of_its_subject(fixture_repo):
     """inherited_member: BaseTransport.__exit__ (transport/base.py:14) calls self.close (:7); a task
     about changing `close` gets its caller even when retrieval alone returns only `close`."""
     app = App(fixture_repo("inherited_member"), Config(retrieve_k=1, use_graph=False))
-    answer = build_context(app, "Change the signature of `BaseTransport.close` and update every caller")
+    answer = app.context("Change the signature of `BaseTransport.close` and update every caller")
     spans = {(c.chunk.rel_path, c.chunk.start_line) for c in answer.context}
     assert ("transport/base.py", 7) in spans
     caller = next(c for c in answer.context if c.chunk.qualname == "transport.base.BaseTransport.__exit__")
@@ -197,7 +197,7 @@ def test_the_manifest_names_every_call_site_through_aliases_and_reexports(app_fo
     """blast_radius: fetch_record (store/fetch.py:5) is called at app/main.py:5, app/batch.py:5 (imported
     `as get`) and tests/test_fetch.py:5, and re-exported at store/__init__.py:1; all are named, complete."""
     app = app_for_fixture("blast_radius")
-    ctx = build_context(app, RETRIES_TASK, budget_tokens=2000)
+    ctx = app.context(RETRIES_TASK, budget_tokens=2000)
     data = ctx.to_dict()
     sites = {(c["path"], c["start_line"]): c for c in data["context"] if c.get("relation")}
     seen = {(c["path"], ln) for c in data["context"] for ln in range(c["start_line"], c["end_line"] + 1)}
@@ -212,7 +212,7 @@ def test_the_manifest_names_every_call_site_through_aliases_and_reexports(app_fo
 def test_every_item_carries_the_exact_lines_sent(app_for_fixture):
     """blast_radius: each body's text is its file's lines start..end; a site's text is its stripped line."""
     app = app_for_fixture("blast_radius")
-    data = build_context(app, RETRIES_TASK, budget_tokens=2000).to_dict()
+    data = app.context(RETRIES_TASK, budget_tokens=2000).to_dict()
     for item in data["context"]:
         lines = (app.root / item["path"]).read_text().split("\n")[item["start_line"] - 1 : item["end_line"]]
         if item.get("relation"):
@@ -225,7 +225,7 @@ def test_a_small_budget_is_honest_about_what_it_left_out(app_for_fixture):
     """blast_radius at 120 tokens: the context fits, the manifest says it is cut, and what did not
     fit is named with its token count."""
     app = app_for_fixture("blast_radius")
-    ctx = build_context(app, RETRIES_TASK, budget_tokens=120)
+    ctx = app.context(RETRIES_TASK, budget_tokens=120)
     data = ctx.to_dict()
     assert data["stats"]["context_tokens"] == sum(c.tokens for c in ctx.context) <= 120
     assert data["left_out"]["items"] == len(data["left_out"]["names"]) > 0
@@ -244,7 +244,7 @@ def test_a_cut_body_is_marked_truncated(fixture_repo):
     (repo / "store" / "long.py").write_text(f"def long_task():\n{body}\n    return 0\n")
     app = App(repo)
     try:
-        ctx = build_context(app, "Change what `long_task` returns", budget_tokens=300)
+        ctx = app.context("Change what `long_task` returns", budget_tokens=300)
         cut = [c for c in ctx.context if c.chunk.qualname == "store.long.long_task"]
         assert cut and cut[0].truncated and cut[0].chunk.end_line < 202
         lines = (repo / "store" / "long.py").read_text().split("\n")
@@ -258,7 +258,7 @@ def test_a_cut_body_is_marked_truncated(fixture_repo):
 def test_a_string_key_brings_the_registry_that_holds_it(app_for_fixture):
     """blast_radius: render (store/render.py:5) looks up "record.key"; store/styles.py:2 declares it."""
     app = app_for_fixture("blast_radius")
-    data = build_context(app, "Give `render` a separate style for empty values", budget_tokens=2000).to_dict()
+    data = app.context("Give `render` a separate style for empty values", budget_tokens=2000).to_dict()
     sites = [c for c in data["context"] if c.get("relation", "").startswith("names")]
     assert ("store/styles.py", 2) in {(c["path"], c["start_line"]) for c in sites}
 

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from codehop.answer.context import declaration
 from codehop.answer.dependents import DependentsFinder, Relation
 from codehop.answer.orchestrator import Limits
 from codehop.app import App
@@ -32,7 +31,7 @@ def finder(fixture_repo: Callable[[str], Path]) -> Iterator[Callable[[str], tupl
 
 
 def sites(app: App, engine: DependentsFinder, symbol: str, **kw: object) -> list[tuple[str, int, str]]:
-    found = engine.dependents(declaration(app, symbol).target, **kw)  # type: ignore[arg-type]
+    found = engine.dependents(app.resolve_symbol(symbol).target, **kw)  # type: ignore[arg-type]
     return [(f"{s.rel_path}:{s.line}", s.code, str(s.relation)) for s in found.sites]
 
 
@@ -60,7 +59,7 @@ def test_callers_through_reexport_alias_as_and_module_alias(finder):
         ("tests/test_geo.py:3", "from geo.core import area", "imports"),
         ("tests/test_geo.py:8", "assert area(Square(3)) == 9", "calls"),
     ]
-    found = engine.dependents(declaration(app, "geo.core.area").target)
+    found = engine.dependents(app.resolve_symbol("geo.core.area").target)
     assert found.complete
     assert {s.rel_path for s in found.sites if s.is_test} == {"tests/test_geo.py"}
     # the same declaration through its re-exported name
@@ -82,7 +81,7 @@ def test_overrides_of_a_method_across_files(finder):
     """dependents: Shape.area (geo/core.py:12) is overridden by Square.area (geo/square.py:10), which
     Cube.area (app/cube.py:7) overrides in turn; describe calls it through self (geo/core.py:16)."""
     app, engine = finder("dependents")
-    found = engine.dependents(declaration(app, "geo.core.Shape.area").target)
+    found = engine.dependents(app.resolve_symbol("geo.core.Shape.area").target)
     assert [(f"{s.rel_path}:{s.line}", str(s.relation), s.via) for s in found.sites] == [
         ("app/cube.py:7", "overrides", "app.cube.Cube.area"),
         ("geo/core.py:16", "calls", ""),
@@ -95,7 +94,7 @@ def test_uses_of_an_inherited_member_on_subclasses(finder):
     """dependents: describe is declared on Shape (geo/core.py:15) and used as `Square(2).describe()`
     (app/main.py:16) and `cube = Cube(1); cube.describe()` (app/main.py:18)."""
     app, engine = finder("dependents")
-    found = engine.dependents(declaration(app, "geo.core.Shape.describe").target)
+    found = engine.dependents(app.resolve_symbol("geo.core.Shape.describe").target)
     assert [(f"{s.rel_path}:{s.line}:{s.col}", str(s.relation), s.via) for s in found.sites] == [
         ("app/main.py:16:20", "uses_inherited", "geo.square.Square"),
         ("app/main.py:18:15", "uses_inherited", "app.cube.Cube"),
@@ -116,7 +115,7 @@ def test_callees_from_the_graph(finder):
     """callees: report (app/main.py:11) calls area four ways, Square and Cube, and `describe` on a
     Square (`Square(2).describe()`) and on a Cube (`cube = Cube(1)` then `cube.describe()`)."""
     app, engine = finder("dependents")
-    found = engine.callees(declaration(app, "app.main.report").target)
+    found = engine.callees(app.resolve_symbol("app.main.report").target)
     assert [(s.line, s.via) for s in found.sites] == [
         (12, "geo.core.area"),
         (13, "geo.core.area"),
@@ -128,14 +127,14 @@ def test_callees_from_the_graph(finder):
         (18, "geo.core.Shape.describe"),
     ]
     assert found.complete
-    describe = engine.callees(declaration(app, "geo.core.Shape.describe").target)
+    describe = engine.callees(app.resolve_symbol("geo.core.Shape.describe").target)
     assert [(s.line, s.via) for s in describe.sites] == [(16, "geo.core.Shape.area")] and describe.complete
 
 
 def test_callees_on_objects_of_unknown_type_are_counted(finder):
     """callees: area (geo/core.py:4) calls `shape.area()` on a parameter: partial, and says so."""
     app, engine = finder("dependents")
-    found = engine.callees(declaration(app, "geo.core.area").target)
+    found = engine.callees(app.resolve_symbol("geo.core.area").target)
     assert found.sites == () and found.notes == (
         "1 call(s) on objects of unknown type (parameters, locals, call results) are not traced statically",
     )
@@ -144,7 +143,7 @@ def test_callees_on_objects_of_unknown_type_are_counted(finder):
 def test_the_limit_cuts_and_says_so(finder):
     """dependents: a limit below the number of sites gives `cut`, never `complete`."""
     app, engine = finder("dependents")
-    found = engine.dependents(declaration(app, "geo.core.area").target, limit=3)
+    found = engine.dependents(app.resolve_symbol("geo.core.area").target, limit=3)
     assert len(found.sites) == 3 and found.cut and not found.complete
 
 

@@ -44,6 +44,33 @@ def test_decorators_stay_with_their_definition():
 
 
 @pytest.mark.parametrize(
+    "edit",
+    [
+        lambda s: s.replace(b"def send(", b"def send_now(", 1),
+        lambda s: b"import os\n" + s,
+        lambda s: s + b"\n\nclass Extra(BaseTransport):\n    def send(self, request):\n        return 1\n",
+        lambda s: s.replace(b"\n", b"\n\n", 3),
+        lambda s: s[: len(s) // 2],
+    ],
+    ids=["rename", "prepend", "append-class", "blank-lines", "truncated"],
+)
+def test_a_file_parsed_again_gives_what_a_fresh_parse_gives(fixture_repo, edit):
+    """inherited_member/transport/base.py parsed, edited, parsed again in one process (an editor's
+    save: tree-sitter re-parses from the last tree) gives the rows of a parse in a new process."""
+    from codehop.index import chunking
+
+    repo = fixture_repo("inherited_member")
+    src = (repo / "transport/base.py").read_bytes()
+    chunking.parse_rows("transport/base.py", src)
+    assert "transport/base.py" in chunking._TREES
+    again = chunking.parse_rows("transport/base.py", edit(src))
+    chunking._TREES.clear()
+    fresh = chunking.parse_rows("transport/base.py", edit(src))
+    assert again[:9] == fresh[:9]
+    assert sorted(again[9]) == sorted(fresh[9])
+
+
+@pytest.mark.parametrize(
     ("path", "expected"),
     [
         ("pkg/mod.py", ("pkg.mod", False)),

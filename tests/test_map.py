@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from codehop.answer.repomap import build_map
 from codehop.answer.retrieval import count_tokens
 from codehop.app import App
 from codehop.frontends.cli import main
@@ -25,7 +24,7 @@ def app(fixture_repo: Callable[[str], Path]) -> Iterator[App]:
 def test_the_most_used_class_ranks_first_and_an_unused_function_below_what_is_called(app):
     """blast_radius: Record (store/models.py:1) is instantiated, subclassed and re-exported; lonely.unused
     is used by nothing and ranks below fetch_record (called from three files)."""
-    m = build_map(app, budget_tokens=2000)
+    m = app.map(budget_tokens=2000)
     order = [e.qualname for e in sorted(m.entries, key=lambda e: -e.rank)]
     assert order[0] == "store.models.Record"
     assert order.index("store.fetch.fetch_record") < order.index("lonely.unused")
@@ -34,12 +33,12 @@ def test_the_most_used_class_ranks_first_and_an_unused_function_below_what_is_ca
 
 def test_the_map_is_signatures_grouped_by_file_within_the_budget(app):
     """blast_radius: each file once, its declarations in line order, a method under its class header."""
-    m = build_map(app, budget_tokens=60)
+    m = app.map(budget_tokens=60)
     assert m.tokens == count_tokens(m.text) <= 60
     assert m.left_out > 0
     headers = [ln for ln in m.text.splitlines() if ln.endswith(".py:")]
     assert len(headers) == len(set(headers)) >= 1
-    assert "store/models.py:\nclass Record\n    def __init__(self, key, value)" in build_map(app).text
+    assert "store/models.py:\nclass Record\n    def __init__(self, key, value)" in app.map().text
     for path in {e.rel_path for e in m.entries}:
         lines = [e.line for e in m.entries if e.rel_path == path]
         assert lines == sorted(lines)
@@ -48,11 +47,11 @@ def test_the_map_is_signatures_grouped_by_file_within_the_budget(app):
 def test_focus_centres_the_map(app):
     """blast_radius: focused on store/styles.py, `lookup` (store/styles.py:7) comes first; an unknown focus
     is a usage error."""
-    m = build_map(app, budget_tokens=2000, focus="store/styles.py")
+    m = app.map(budget_tokens=2000, focus="store/styles.py")
     assert max(m.entries, key=lambda e: e.rank).qualname == "store.styles.lookup"
-    assert build_map(app, focus="store.render.render").entries
+    assert app.map(focus="store.render.render").entries
     with pytest.raises(UsageError):
-        build_map(app, focus="no/such/file.py")
+        app.map(focus="no/such/file.py")
 
 
 def test_the_cli_prints_the_map_and_its_json(fixture_repo):

@@ -19,7 +19,7 @@ from codehop.index.environment import distribution_of, find_environment, package
 QUESTIONS = [
     ("Where is RetrySession.get defined?", "minireq.sessions.Session.get", "minireq/sessions.py"),
     ("What does RetrySession.mount do?", "minireq.sessions.Session.mount", "minireq/sessions.py"),
-    ("Which parameters does HTTPAdapter take?", "minireq.adapters.HTTPAdapter", "minireq/adapters.py"),
+    ("Which parameters does HTTPAdapter take?", "minireq.adapters.HTTPAdapter.__init__", "minireq/adapters.py"),
     ("What does minireq.get return?", "minireq.get", "minireq/__init__.py"),
 ]
 
@@ -34,6 +34,7 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("XDG_CACHE_HOME", str(d))
     monkeypatch.delenv("CODEHOP_PYTHON", raising=False)
     monkeypatch.delenv("VIRTUAL_ENV", raising=False)
+    monkeypatch.setenv("CODEHOP_BRIDGE", "0")  # no background Jedi worker unless a test asks for one
     return d
 
 
@@ -275,6 +276,9 @@ def test_xrefs_stats_report_the_package_side(app_with_venv: Path, cache: Path) -
     pkgs = json.loads(done.stdout)["packages"]
     assert set(pkgs) == {"minireq==1.2.0"}
     assert pkgs["minireq==1.2.0"]["rows"] > 0 and pkgs["minireq==1.2.0"]["resolved_at_index_time"] > 0
+    assert {"bridged_at_index_time", "bridge_sites", "bridge_asked", "bridge_complete"} <= set(pkgs["minireq==1.2.0"])
+    stats = json.loads(done.stdout)
+    assert {"hops_from_index", "hops_from_resolver", "hops_from_table", "rebuilds", "queries"} <= set(stats)
 
 
 @pytest.mark.slow
@@ -302,7 +306,7 @@ async def test_mcp_ask_answers_from_the_package(app_with_venv: Path, cache: Path
     assert not result.is_error, result.content
     data = result.structured_content
     assert isinstance(data, dict) and data["state"] == "complete"
-    [item] = [c for c in data["context"] if c["qualname"] == "minireq.adapters.HTTPAdapter"]
+    [item] = [c for c in data["context"] if c["qualname"] == "minireq.adapters.HTTPAdapter.__init__"]
     assert item["source"] == "environment" and item["package"] == "minireq==1.2.0"
     assert item["path"] == "minireq/adapters.py"
 
@@ -319,3 +323,279 @@ def test_stdlib_stubs_vendored_by_a_tool_stay_external(tmp_path: Path) -> None:
         assert boundary.place(site / stub) is None
     assert boundary.place(site / "minireq" / "sessions.py") == str(site / "minireq" / "sessions.py")
     assert boundary.place(tmp_path / "repo" / "app" / "client.py") == "app/client.py"
+
+
+@pytest.mark.slow
+def test_text_shows_the_pin_and_the_path_from_the_import_root(app_with_venv: Path, cache: Path) -> None:
+    """The answer text, the hop trace and the context's markdown name a package file by its pin and
+    its path from the import root (`minireq==1.2.0 minireq/sessions.py:26`); the absolute path into
+    the environment is only in the JSON's `abs_path` (for editors)."""
+    import io
+
+    from rich.console import Console
+
+    from codehop.frontends.render import print_answer, render_markdown
+
+    app = App(app_with_venv)
+    try:
+        answer = app.navigator(resolvers=("symbol_table",)).ask("Where is RetrySession.get defined?", Limits())
+    finally:
+        app.close()
+    out = io.StringIO()
+    print_answer(Console(file=out, width=400, color_system=None), answer)
+    data = answer.to_dict()
+    texts = {"answer": data["answer"], "trace": out.getvalue(), "context": render_markdown(data)}
+    for name, text in texts.items():
+        assert "site-packages" not in text, (name, text)
+    assert "minireq==1.2.0 minireq/sessions.py:26" in texts["answer"]
+    assert "-> minireq==1.2.0 minireq/sessions.py:26 minireq.sessions.Session.get" in texts["trace"]
+    assert "### minireq==1.2.0 minireq/sessions.py:26-" in texts["context"]
+    [item] = [c for c in data["context"] if c["qualname"] == "minireq.sessions.Session.get"]
+    assert item["abs_path"].endswith("site-packages/minireq/sessions.py")
+
+
+def _site(app_with_venv: Path) -> Path:
+    return next((app_with_venv / ".venv" / "lib").glob("python3*/site-packages")).resolve()
+
+
+@pytest.mark.slow
+def test_inferred_pointers_are_bridged_when_the_package_is_indexed(app_with_venv: Path, cache: Path) -> None:
+    """Placement item 6: `a.close()` in minireq's Session.close (sessions.py:32; `a` comes from
+    `self.adapters.values()`) needs inference. The index-time bridge (real Jedi, the environment's
+    interpreter) stores it as a `jedi` row in the package's shared index; a loop-time hop from that
+    site reads the row (step `bridged`, counted as `hops_from_index`) without asking Jedi."""
+    from codehop.kernel.records import PendingReference, RefType
+    from codehop.resolve.jedi_bridge import bridge_distribution
+
+    app = App(app_with_venv, Config(bridge_packages=False, resolvers=("symbol_table", "jedi")))
+    try:
+        assert app.packages is not None and app.env is not None
+        pkg = app.packages.package("minireq")
+        assert pkg is not None
+        report = bridge_distribution(pkg.mount.store, pkg.mount.root, pkg.mount.tops, python=app.env.python)
+        assert report.complete and report.bridged >= 1, report
+        row = pkg.mount.store.cached_resolution("minireq/sessions.py", 32, "a.close")
+        assert row is not None and row.provenance == "jedi"
+        assert (row.target_path, row.target_line) == ("minireq/adapters.py", 2)  # BaseAdapter.close
+        again = bridge_distribution(pkg.mount.store, pkg.mount.root, pkg.mount.tops, python=app.env.python)
+        assert again.complete and again.bridged == report.bridged  # resumable: nothing asked twice
+
+        sessions = str(_site(app_with_venv) / "minireq" / "sessions.py")
+        ref = PendingReference(
+            anchor_text="a.close",
+            ref_type=RefType.CALL,
+            ref_target="a.close",
+            origin_path=sessions,
+            origin_line=32,
+            origin_col=14,
+        )
+        ladder = app.ladder()
+        out = ladder.resolve(ref)
+        assert out.cached and out.resolution is not None, out
+        assert out.tried == ("symbol_table",)  # Jedi was not asked
+        assert out.resolution.target.qualname == "minireq.adapters.BaseAdapter.close"
+        assert [s.note for s in out.resolution.steps] == ["bridged"]
+        ladder.feed_back(ref, out.resolution)
+        assert app.store.counters().get("hops_from_index") == 1
+    finally:
+        app.close()
+
+
+@pytest.mark.slow
+def test_the_bridge_runs_in_a_worker_once(app_with_venv: Path, cache: Path) -> None:
+    """Mounting a package with a position rung configured starts one background worker (a lock in the
+    index folder); the question does not wait; the worker finishes the bridge and a second mount
+    starts none."""
+    import time
+
+    from codehop.resolve.jedi_bridge import bridge_done
+
+    app = App(app_with_venv, Config(resolvers=("symbol_table", "jedi"), bridge_packages=True))
+    try:
+        assert app.packages is not None
+        t0 = time.perf_counter()
+        pkg = app.packages.package("minireq")
+        assert pkg is not None and time.perf_counter() - t0 < 30
+        deadline = time.time() + 150
+        while not bridge_done(pkg.mount.store.counters()) and time.time() < deadline:
+            time.sleep(0.5)
+        assert bridge_done(pkg.mount.store.counters())
+        assert pkg.mount.store.counters().get("bridged_rows", 0) >= 1
+        deadline = time.time() + 10
+        while (Path(pkg.mount.store.path).parent / "bridge.lock").exists() and time.time() < deadline:
+            time.sleep(0.2)
+        assert not (Path(pkg.mount.store.path).parent / "bridge.lock").exists()
+    finally:
+        app.close()
+    from codehop.resolve.jedi_bridge import spawn_bridge
+
+    second = App(app_with_venv, Config(resolvers=("symbol_table", "jedi"), bridge_packages=True))
+    try:
+        assert second.packages is not None and second.env is not None
+        pkg = second.packages.package("minireq")
+        assert pkg is not None
+        assert spawn_bridge(pkg.mount.store, pkg.mount.root, pkg.mount.tops, python=second.env.python) is False
+    finally:
+        second.close()
+
+
+@pytest.fixture
+def app_with_chain(fixture_repo, minireq_wheel: Path, tmp_path: Path) -> Path:  # type: ignore[no-untyped-def]
+    """fixtures_repos/app_with_chain with a `.venv` holding miniauth 0.3.0, which is built on minireq 1.2.0."""
+    root: Path = fixture_repo("app_with_chain")
+    install_wheel(root / ".venv", minireq_wheel, create=True)
+    install_wheel(root / ".venv", build_wheel(DATA / "miniauth", "miniauth", "0.3.0", tmp_path))
+    return root
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("question", "qualname"),
+    [
+        ("Where is TokenSession.mount defined?", "minireq.sessions.Session.mount"),  # MRO: app -> miniauth -> minireq
+        (
+            "Which parameters does HTTPAdapter take?",
+            "minireq.adapters.HTTPAdapter.__init__",
+        ),  # a bare name two links away
+    ],
+    ids=["mro", "bare-name"],
+)
+def test_chains_go_through_a_dependency_of_a_dependency(
+    app_with_chain: Path, cache: Path, question: str, qualname: str
+) -> None:
+    """The app imports only miniauth; the declaration is in minireq, which miniauth imports: both
+    distributions are indexed on demand and the answer comes from minireq's index."""
+    app = App(app_with_chain)
+    try:
+        out = _ask(app, question)
+        assert app.packages is not None
+        assert {p.dist.pin for p in app.packages.indexed()} == {"miniauth==0.3.0", "minireq==1.2.0"}
+    finally:
+        app.close()
+    assert out["state"] == "complete", out["answer"]
+    [item] = [c for c in out["context"] if c["qualname"] == qualname]
+    assert item["source"] == "environment" and item["package"] == "minireq==1.2.0"
+
+
+@pytest.mark.slow
+def test_graph_shows_a_package_node_as_a_leaf_unless_expanded(app_with_venv: Path, cache: Path) -> None:
+    """`codehop graph app.client.RetrySession`: the base class the indexer left unplaced
+    (`?app.client.minireq.Session`) is minireq's `Session`, a leaf marked with its pin; with
+    `expand_packages` its own edges (from minireq's index) follow, marked with the package."""
+    from codehop.answer.graph_context import GraphContext
+
+    app = App(app_with_venv)
+    try:
+        gc = GraphContext(app.store, app.table)
+        rows = gc.neighbourhood("app.client.RetrySession", 1)
+        [base] = [r for r in rows if r["type"] == "inherits"]
+        assert base["other"] == "minireq.sessions.Session" and base["leaf"] is True
+        assert (base["package"], base["package_path"]) == ("minireq==1.2.0", "minireq/sessions.py")
+        assert not any(r.get("from_package") for r in rows)
+        expanded = gc.neighbourhood("app.client.RetrySession", 1, expand_packages=True)
+        inner = [r for r in expanded if r.get("from_package") == "minireq.sessions.Session"]
+        assert any(r["type"] == "contains" and r["other"] == "minireq.sessions.Session.get" for r in inner), inner
+        assert all(r["package"] == "minireq==1.2.0" for r in inner)
+    finally:
+        app.close()
+
+
+@pytest.mark.slow
+def test_the_standard_library_is_a_package_indexed_per_module_reached(app_with_venv: Path, cache: Path) -> None:
+    """A class built on `http.client.HTTPConnection`: the inherited `request` is answered from the
+    interpreter's own `Lib/http/client.py`, marked `python-stdlib==<version>`; only the `http`
+    module the chain reached is indexed (not the whole library), and nothing in it changes."""
+    import sys
+    import sysconfig
+
+    (app_with_venv / "app" / "conn.py").write_text(
+        'import http.client\n\n\nclass PlainConn(http.client.HTTPConnection):\n    """A plain connection."""\n'
+    )
+    lib = Path(sysconfig.get_paths()["stdlib"]) / "http"
+    before = _tree_state(lib)
+    app = App(app_with_venv)
+    try:
+        out = _ask(app, "What does PlainConn.request do?")
+        assert app.packages is not None
+        pins = {(p.dist.pin, p.mount.tops) for p in app.packages.indexed()}
+    finally:
+        app.close()
+    assert out["state"] == "complete", out["answer"]
+    [item] = [c for c in out["context"] if c["qualname"] == "http.client.HTTPConnection.request"]
+    version = ".".join(str(n) for n in sys.version_info[:3])
+    assert item["source"] == "environment" and item["package"] == f"python-stdlib=={version}"
+    assert item["path"] == "http/client.py"
+    assert f"python-stdlib=={version} http/client.py:" in out["answer"]
+    assert pins == {(f"python-stdlib=={version}", frozenset({"http"}))}
+    assert _tree_state(lib) == before
+
+
+@pytest.mark.slow
+def test_a_stub_only_distribution_is_navigated_like_a_package(tmp_path: Path, cache: Path) -> None:
+    """`types-minitype` installs only `minitype-stubs/__init__.pyi` (PEP 561; the code is not
+    installed): its stubs serve `minitype`, the answer names the pin and the `.pyi` path."""
+    import venv
+
+    repo = tmp_path / "app"
+    (repo / "app").mkdir(parents=True)
+    (repo / "app" / "__init__.py").write_text("")
+    (repo / "app" / "jobs.py").write_text("import minitype\n\n\nclass Job(minitype.Task):\n    retries = 2\n")
+    venv.EnvBuilder(with_pip=False, symlinks=True).create(repo / ".venv")
+    site = next((repo / ".venv" / "lib").glob("python3*/site-packages"))
+    (site / "minitype-stubs").mkdir()
+    stub = 'class Task:\n    def run(self, limit: int = ...) -> bool:\n        """Run once."""\n        ...\n'
+    (site / "minitype-stubs" / "__init__.pyi").write_text(stub)
+    info = site / "types_minitype-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: types-minitype\nVersion: 1.0\n")
+    (info / "RECORD").write_text("minitype-stubs/__init__.pyi,,\n")
+    app = App(repo)
+    try:
+        out = _ask(app, "Where is Job.run defined?")
+    finally:
+        app.close()
+    assert out["state"] == "complete", out["answer"]
+    [item] = [c for c in out["context"] if c["qualname"] == "minitype.Task.run"]
+    assert item["package"] == "types-minitype==1.0" and item["path"] == "minitype-stubs/__init__.pyi"
+    assert "types-minitype==1.0 minitype-stubs/__init__.pyi:2" in out["answer"]
+
+
+@pytest.mark.slow
+def test_a_bridge_stopped_by_its_budget_resumes_where_it_stopped(app_with_venv: Path, cache: Path) -> None:
+    """Runs of the bridge cut short (here: one site each) ask every site once, in the same order
+    (the rows a run wrote do not shrink the next run's list), and end complete."""
+    from codehop.resolve.jedi_bridge import bridge_distribution
+
+    app = App(app_with_venv, Config(bridge_packages=False))
+    try:
+        assert app.packages is not None and app.env is not None
+        pkg = app.packages.package("minireq")
+        assert pkg is not None
+        store, root, tops = pkg.mount.store, pkg.mount.root, pkg.mount.tops
+        first = bridge_distribution(store, root, tops, python=app.env.python, budget_s=0.0)
+        assert first.candidates >= 2 and first.asked == 1 and not first.complete, first
+        runs = 1
+        report = first
+        while not report.complete and runs < 20:
+            report = bridge_distribution(store, root, tops, python=app.env.python, budget_s=0.0)
+            assert report.candidates == first.candidates
+            runs += 1
+        assert report.complete and report.asked == first.candidates and runs == first.candidates
+        row = store.cached_resolution("minireq/sessions.py", 32, "a.close")
+        assert row is not None and (row.target_path, row.target_line) == ("minireq/adapters.py", 2)
+    finally:
+        app.close()
+
+
+@pytest.mark.slow
+def test_what_a_class_takes_is_what_its_inherited_constructor_takes(app_with_venv: Path, cache: Path) -> None:
+    """`RetrySession` declares no `__init__`: its parameters are minireq's `Session.__init__`, fetched
+    from the package (app/client.py:6 -> minireq/sessions.py:12)."""
+    app = App(app_with_venv)
+    try:
+        out = _ask(app, "Which parameters does RetrySession take?")
+    finally:
+        app.close()
+    assert out["state"] == "complete", out["answer"]
+    assert "minireq.sessions.Session.__init__" in {c["qualname"] for c in out["context"]}
+    assert "minireq==1.2.0 minireq/sessions.py:12" in out["answer"]

@@ -43,7 +43,7 @@ import anthropic
 
 from codehop.answer.offline import OfflineGenerator
 from codehop.index.symbols import SymbolTable
-from codehop.kernel.errors import CodehopError, GenerationError
+from codehop.kernel.errors import GenerationError
 from codehop.kernel.records import (
     Completeness,
     ContextItem,
@@ -464,14 +464,9 @@ class AnthropicResolver:
         return cls(gen.table, root, client=gen.client, model=gen.model, timeout_s=gen.timeout_s)
 
     def resolve(self, ref: PendingReference) -> Resolution | None:
-        from codehop.index.walk import confine
+        from codehop.index.walk import line_of, repo_lines
 
-        line = ""
-        try:
-            text = confine(self.root, ref.origin_path).read_text(encoding="utf-8", errors="replace")
-            line = text.splitlines()[ref.origin_line - 1]
-        except (OSError, IndexError, CodehopError):
-            pass
+        line = line_of(repo_lines(self.root, ref.origin_path), ref.origin_line) or ""
         prompt = (
             f"Reference `{_escape(ref.anchor_text)}` ({ref.ref_type}) at {_escape(ref.origin_path)}:"
             f"{ref.origin_line}, meant as `{_escape(ref.ref_target)}`.\n<code>{_escape(line)}</code>"

@@ -1,7 +1,7 @@
 """Context for a task: what an agent should read, ready to paste; and what uses a symbol.
 
 `build_context` is the one context builder of every front-end (CLI, MCP,
-LSP). It runs the navigator (the same loop as `ask`), reads the task
+LSP). It starts from the navigator's answer (the same loop as `ask`), reads the task
 (codehop.answer.task: the files and declarations it names, whether an interface
 changes), lists the blast radius of its subjects as one-line sites
 (codehop.answer.manifest, on the dependents engine), ranks their collaborators by
@@ -9,27 +9,34 @@ personalized PageRank, adds the declarations the focus files import and the
 re-export lines of what is sent, and packs all of it to the budget: every
 token sent is counted, each item carries its text (and `truncated` when cut),
 and what did not fit is named. Only structure chooses what is added; chunk
-text never does. `render_markdown` turns it into a prompt section;
-`dependents` lists the sites that use a declaration.
+text never does. `dependents` lists the sites that use a declaration; the
+front-ends' render module turns a context into a prompt section.
 
-May import: app (wiring), orchestrator, records, retrieval, store, task,
-manifest, graph_context, dependents, errors, stdlib.
+May import: orchestrator, records, retrieval, store, symbols, task, manifest,
+graph_context, dependents, errors, stdlib; the door runs the navigator and hands
+over its answer and what is read (store, symbol table, root, the offline reader).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import itertools
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from codehop.answer.dependents import Relation
 from codehop.kernel.errors import UsageError
-from codehop.kernel.records import Answer, Chunk, Completeness, ContextItem, Resolution, State, Stats, Via
+from codehop.kernel.records import Answer, Chunk, Completeness, ContextItem, RefType, Resolution, State, Stats, Via
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
+    from codehop.answer.dependents import DependentsFinder
+    from codehop.answer.dependents import Site as DependentSite
     from codehop.answer.manifest import Site
     from codehop.answer.task import Subject
-    from codehop.app import App
+    from codehop.index.store import SqliteStore
+    from codehop.index.symbols import SymbolTable
+    from codehop.kernel.protocols import Generator
 
 # ---- build_context ---------------------------------------------------------------
 SITE_SHARE = 0.30  # of the budget, for the first site of each file the change reaches
@@ -91,38 +98,47 @@ class TaskContext:
         return data
 
 
-def build_context(app: App, query: str, *, budget_tokens: int = 2000, max_loops: int = 1) -> TaskContext:
-    """The loop's context for `query`, the blast radius of its subjects and their collaborators,
-    packed to `budget_tokens` (every token sent is counted; what did not fit is named).
+def build_context(
+    query: str,
+    answer: Answer,
+    *,
+    store: SqliteStore,
+    table: SymbolTable,
+    root: Path,
+    recheck: Generator,
+    budget_tokens: int = 2000,
+) -> TaskContext:
+    """The loop's context for `query` (`answer`, the navigator's answer to it within the same
+    budget), the blast radius of its subjects and their collaborators, packed to `budget_tokens`
+    (every token sent is counted; what did not fit is named). `recheck` (the offline reader)
+    says whether a `complete` still holds for the packed context.
 
     Order of claims on the budget: the loop's first item (what the task is about), the first
     site of every file the change reaches (one line each), the subjects' declarations, the
     loop's other items and the subjects' collaborators by rank, then the remaining sites.
     """
     from codehop.answer.manifest import blast_radius, imported_sites, reexport_sites
-    from codehop.answer.orchestrator import Limits
     from codehop.answer.task import read_task
 
-    answer = app.navigator().ask(query, Limits(max_loops=max_loops, budget_tokens=budget_tokens))
-    reading = read_task(app.store, query, app.table.resolve)
+    reading = read_task(store, query, table.resolve)
     loop_items = list(answer.context)
-    subjects = reading.subjects or _implicit_subjects(app, loop_items)
+    subjects = reading.subjects or _implicit_subjects(loop_items)
     # tests come by default when behaviour changes; a question about the code does not need them
-    manifest = blast_radius(app, subjects, tests=not reading.is_question or reading.mentions_tests)
-    named = _declarations(app, subjects, budget_tokens)
+    manifest = blast_radius(store, table, root, subjects, tests=not reading.is_question or reading.mentions_tests)
+    named = _declarations(store, subjects, budget_tokens)
     collab = _collaborators(
-        app, [s.qualname for s in subjects] + [c.chunk.qualname for c in loop_items[:2]], budget_tokens
+        store, table, [s.qualname for s in subjects] + [c.chunk.qualname for c in loop_items[:2]], budget_tokens
     )
     in_manifest = {(s.rel_path, s.line) for s in manifest.sites}
-    tops = [_top_level(app, c.chunk) for c in loop_items + named + collab]
+    tops = [_top_level(store, c.chunk) for c in loop_items + named + collab]
     public = [
         s
-        for s in reexport_sites(app, list(dict.fromkeys(t for t in tops if t)))
+        for s in reexport_sites(store, table, root, list(dict.fromkeys(t for t in tops if t)))
         if (s.rel_path, s.line) not in in_manifest
     ]
     in_manifest |= {(s.rel_path, s.line) for s in public}
     focus_files = list(dict.fromkeys([s.rel_path for s in subjects] + [c.chunk.rel_path for c in loop_items[:3]]))
-    imported = [s for s in imported_sites(app, focus_files[:3]) if (s.rel_path, s.line) not in in_manifest]
+    imported = [s for s in imported_sites(store, root, focus_files[:3]) if (s.rel_path, s.line) not in in_manifest]
     direct = [_site_item(s) for s in manifest.sites]
     extra = [_site_item(s) for s in public + imported]
     share = SITE_SHARE_INTERFACE if reading.interface_change else SITE_SHARE
@@ -150,7 +166,7 @@ def build_context(app: App, query: str, *, budget_tokens: int = 2000, max_loops:
         answer.stats, context_tokens=sum(c.tokens for c in order), sites=sum(1 for c in order if c.relation)
     )
     answer = dataclasses.replace(answer, context=tuple(order), stats=stats)
-    answer = _recheck(app, query, answer)
+    answer = _recheck(recheck, query, answer)
     return TaskContext(
         answer=answer,
         subjects=tuple(s.qualname for s in subjects),
@@ -176,26 +192,17 @@ def _first_per_file(items: list[ContextItem], files: set[str]) -> tuple[list[Con
 
 
 def _pack(plan: list[tuple[ContextItem, int]], budget_tokens: int) -> tuple[list[ContextItem], list[LeftOut]]:
-    kept: list[ContextItem] = []
-    left: list[LeftOut] = []
-    have: set[object] = set()
-    used = 0
-    for item, cap in plan:
-        c = item.chunk
-        keys = (
-            {("site", c.rel_path, c.start_line)}
-            if item.relation
-            else {c.key, (c.rel_path, c.start_line, c.end_line), c.qualname}
+    """retrieval's packer over the plan: a site is one per line, a body one per chunk, span or
+    name, and nothing a kept body already holds; what did not fit is named once."""
+    from codehop.answer.retrieval import pack_plan
+
+    kept, over = pack_plan(plan, budget_tokens, keys=_keys, skip=_covered)
+    left = [
+        LeftOut(
+            name=f"{it.chunk.rel_path}:{it.chunk.start_line}" if it.relation else it.chunk.qualname, tokens=it.tokens
         )
-        if keys & have or _covered(kept, c):
-            continue
-        if used + item.tokens <= min(cap, budget_tokens):
-            kept.append(item)
-            have |= keys
-            used += item.tokens
-        else:
-            name = f"{c.rel_path}:{c.start_line}" if item.relation else c.qualname
-            left.append(LeftOut(name=name, tokens=item.tokens))
+        for it in over
+    ]
     # a left-out item that was later kept in another form is not left out
     names = {c.chunk.qualname for c in kept if not c.relation} | {
         f"{c.chunk.rel_path}:{c.chunk.start_line}" for c in kept if c.relation
@@ -209,8 +216,16 @@ def _pack(plan: list[tuple[ContextItem, int]], budget_tokens: int) -> tuple[list
     return kept, out
 
 
-def _covered(kept: list[ContextItem], c: Chunk) -> bool:
+def _keys(item: ContextItem) -> set[object]:
+    c = item.chunk
+    if item.relation:
+        return {("site", c.rel_path, c.start_line)}
+    return {c.key, (c.rel_path, c.start_line, c.end_line), c.qualname}
+
+
+def _covered(kept: list[ContextItem], item: ContextItem) -> bool:
     """Lines a kept body already holds (a site inside a body sent, or a smaller body)."""
+    c = item.chunk
     return any(
         not k.relation
         and k.chunk.rel_path == c.rel_path
@@ -232,7 +247,7 @@ def _sites_sent(items: tuple[ContextItem, ...], sites: list[ContextItem]) -> int
     )
 
 
-def _recheck(app: App, query: str, answer: Answer) -> Answer:
+def _recheck(offline: Generator, query: str, answer: Answer) -> Answer:
     """Honesty holds for the context handed over: a `complete` whose declaration was pushed out
     becomes what the offline reader says of the packed context."""
     from codehop.kernel.records import Completeness, State, StopReason
@@ -240,7 +255,7 @@ def _recheck(app: App, query: str, answer: Answer) -> Answer:
     if answer.completeness is not Completeness.COMPLETE:
         return answer
     bodies = [c for c in answer.context if not c.relation]
-    recheck = app.generator("offline").generate(query, bodies, {})
+    recheck = offline.generate(query, bodies, {})
     if recheck.completeness is Completeness.COMPLETE:
         return answer
     return dataclasses.replace(
@@ -262,15 +277,15 @@ def _site_item(site: Site) -> ContextItem:
     )
 
 
-def _top_level(app: App, chunk: Chunk) -> str:
+def _top_level(store: SqliteStore, chunk: Chunk) -> str:
     """The module-level declaration that holds a chunk (a method's class), or '' for a module."""
-    module = app.store.module_of(chunk.rel_path)
+    module = store.module_of(chunk.rel_path)
     if module is None or not chunk.qualname.startswith(module + "."):
         return ""
     return f"{module}.{chunk.qualname[len(module) + 1 :].split('.')[0]}"
 
 
-def _implicit_subjects(app: App, items: list[ContextItem]) -> tuple[Subject, ...]:
+def _implicit_subjects(items: list[ContextItem]) -> tuple[Subject, ...]:
     """When the task names nothing the index declares: the declarations the loop ranked first."""
     from codehop.answer.task import Subject
 
@@ -286,7 +301,7 @@ def _implicit_subjects(app: App, items: list[ContextItem]) -> tuple[Subject, ...
     return tuple(out)
 
 
-def _declarations(app: App, subjects: tuple[Subject, ...], budget_tokens: int) -> list[ContextItem]:
+def _declarations(store: SqliteStore, subjects: tuple[Subject, ...], budget_tokens: int) -> list[ContextItem]:
     from codehop.answer.excerpt import fit
     from codehop.answer.retrieval import count_tokens
 
@@ -294,7 +309,7 @@ def _declarations(app: App, subjects: tuple[Subject, ...], budget_tokens: int) -
     for s in subjects:
         if s.kind == "module":
             continue
-        for chunk in app.store.chunks_named(s.qualname)[:1]:
+        for chunk in store.chunks_named(s.qualname)[:1]:
             kept = fit(chunk, max(64, int(budget_tokens * BODY_SHARE)))
             out.append(
                 ContextItem(
@@ -309,7 +324,7 @@ def _declarations(app: App, subjects: tuple[Subject, ...], budget_tokens: int) -
     return out
 
 
-def _collaborators(app: App, seeds: list[str], budget_tokens: int) -> list[ContextItem]:
+def _collaborators(store: SqliteStore, table: SymbolTable, seeds: list[str], budget_tokens: int) -> list[ContextItem]:
     """Declarations ranked by personalized PageRank from the seeds (callees, types, services)."""
     from codehop.answer.excerpt import fit
     from codehop.answer.graph_context import GraphContext
@@ -318,14 +333,14 @@ def _collaborators(app: App, seeds: list[str], budget_tokens: int) -> list[Conte
     seeds = [s for s in dict.fromkeys(seeds) if s]
     if not seeds:
         return []
-    gc = GraphContext(app.store, app.table)
+    gc = GraphContext(store, table)
     graph = gc.local_graph(seeds)
     present = {s: 1.0 for s in seeds if s in graph}
     if not present:
         return []
     out = []
     for n in graph.related(present, limit=COLLABORATORS * 3, method="ppr"):
-        chunks = app.store.chunks_named(n.id)
+        chunks = store.chunks_named(n.id)
         if not chunks or str(chunks[0].kind) == "module":
             continue
         chunk = chunks[0]
@@ -355,86 +370,12 @@ def _interleave(*lists: list[ContextItem]) -> list[ContextItem]:
     return out
 
 
-# ---- render_markdown ----------------------------------------------------------------
-def render_markdown(answer: TaskContext | Answer | Mapping[str, Any]) -> str:
-    """A prompt section: a header with state and completeness, each code item as a fenced block,
-    the blast-radius manifest one line a site, and what was left out by name.
-
-    A dict (the JSON contract) renders the same, from each item's `text`.
-    """
-    data = answer.to_dict() if isinstance(answer, (TaskContext, Answer)) else dict(answer)
-    items = data.get("context", [])
-    tokens = data.get("stats", {}).get("context_tokens", "?")
-    lines = [
-        f"## codehop context — state: {data.get('state', '?')}, "
-        f"completeness: {data.get('answer_completeness', '?')} ({len(items)} items, {tokens} tokens)",
-        "",
-        f"Query: {data.get('question', '')}",
-    ]
-    if data.get("answer"):
-        lines += ["", data["answer"]]
-    pending = data.get("pending_references", [])
-    if pending:
-        lines += ["", "Unresolved references (not in this context):"]
-        lines += [
-            f"- `{p['anchor_text']}` ({p['ref_type']} -> {p['ref_target']}) at "
-            f"{p['origin']['path']}:{p['origin']['line']}"
-            for p in pending
-        ]
-    for item in items:
-        if item.get("relation"):
-            continue
-        cut = ", truncated" if item.get("truncated") else ""
-        lines += [
-            "",
-            f"### {item['path']}:{item['start_line']}-{item['end_line']} — {item['qualname']} "
-            f"({item['via']}, {item['provenance']}, hop {item['hop']}{cut})",
-        ]
-        text = item.get("text")
-        if text is not None:
-            fence = _fence(text)
-            lines += [f"{fence}python", text.rstrip("\n"), fence]
-    sites = [i for i in items if i.get("relation")]
-    manifest = data.get("manifest")
-    if sites:
-        state = ""
-        if manifest:
-            state = (
-                " (complete)"
-                if manifest.get("complete")
-                else f" ({manifest.get('left_out_sites', 0)} more sites left out)"
-            )
-        block = "\n".join(str(i.get("provenance", "")).removeprefix("site: ") for i in sites)
-        fence = _fence(block)
-        lines += [
-            "",
-            f"Sites the change may have to touch{state}, `path:line  source  [relation subject]`:",
-            fence,
-            block,
-            fence,
-        ]
-    left = data.get("left_out")
-    if left and left.get("items"):
-        names = ", ".join(left["names"][:40]) + (" ..." if len(left["names"]) > 40 else "")
-        lines += ["", f"Left out: {left['items']} items, {left['tokens']:,} tokens: {names}"]
-    return "\n".join(lines) + "\n"
-
-
-def _fence(text: str) -> str:
-    """A backtick fence longer than any run of backticks in the text, so it cannot be closed early."""
-    longest = run = 0
-    for ch in text:
-        run = run + 1 if ch == "`" else 0
-        longest = max(longest, run)
-    return "`" * max(3, longest + 1)
-
-
 # ---- dependents -----------------------------------------------------------------------
-def declaration(app: App, symbol: str) -> Resolution:
+def declaration(table: SymbolTable, symbol: str) -> Resolution:
     """The in-repository declaration of a dotted symbol, or UsageError saying why not."""
     if not symbol or not all(part.isidentifier() for part in symbol.split(".")):
         raise UsageError(f"not a dotted symbol: {symbol!r} (expected pkg.mod.Class.member)", symbol=symbol)
-    res = app.table.resolve(symbol)
+    res = table.resolve(symbol)
     if res is None:
         raise UsageError(
             f"symbol not found in the index: {symbol} (use the module-absolute dotted name, e.g. pkg.mod.Class.member)",
@@ -445,40 +386,59 @@ def declaration(app: App, symbol: str) -> Resolution:
     return res
 
 
-def dependents(app: App, symbol: str) -> list[dict[str, Any]]:
-    """What uses `symbol` (codehop.answer.dependents does the walk): importers, re-exporters, aliases,
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class Dependents:
+    """What uses a symbol (codehop.answer.dependents does the walk): importers, re-exporters, aliases,
     callers through all of those, subclasses, overriders, uses of an inherited member on a
-    subclass, reads. Each item: {path, line, ref_type, anchor_text, scope, relation, col, code,
-    is_test}, in path/line order."""
-    from codehop.answer.dependents import DependentsFinder
+    subclass, reads; in path/line order."""
 
-    target = declaration(app, symbol).target
-    found = DependentsFinder(app.store, app.table, app.root).dependents(target, transitive=True)
-    return [
-        {
-            "path": s.rel_path,
-            "line": s.line,
-            "ref_type": _REF_TYPE.get(str(s.relation), "other"),
-            "anchor_text": s.anchor_text,
-            "scope": s.scope,
-            "relation": str(s.relation),
-            "col": s.col,
-            "code": s.code,
-            "is_test": s.is_test,
+    symbol: str
+    declaration: Resolution
+    sites: tuple[DependentSite, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """{symbol, declaration, dependents: [{path, line, ref_type, anchor_text, scope, relation,
+        col, code, is_test}]}"""
+        return {
+            "symbol": self.symbol,
+            "declaration": self.declaration.target.to_dict(),
+            "dependents": [
+                {
+                    "path": s.rel_path,
+                    "line": s.line,
+                    "ref_type": _REF_TYPE.get(s.relation, RefType.OTHER).value,
+                    "anchor_text": s.anchor_text,
+                    "scope": s.scope,
+                    "relation": str(s.relation),
+                    "col": s.col,
+                    "code": s.code,
+                    "is_test": s.is_test,
+                }
+                for s in self.sites
+            ],
         }
-        for s in found.sites
-    ]
 
 
+def dependents(finder: DependentsFinder, table: SymbolTable, symbol: str) -> Dependents:
+    """What uses `symbol` (UsageError when it names no declaration of the repository)."""
+    res = declaration(table, symbol)
+    found = finder.dependents(res.target, transitive=True)
+    return Dependents(symbol=symbol, declaration=res, sites=tuple(found.sites))
+
+
+# the reference type a dependent site reports (the JSON contract's `ref_type`); the rest `other`
 _REF_TYPE = {
-    "imports": "import",
-    "reexports": "reexport",
-    "aliases": "alias",
-    "inherits": "base_class",
-    "decorates": "decorator",
-    "annotates": "type_annotation",
-    "calls": "call",
-    "uses_inherited": "inherited_member",
-    "reads": "other",
-    "overrides": "other",
+    Relation.IMPORTS: RefType.IMPORT,
+    Relation.REEXPORTS: RefType.REEXPORT,
+    Relation.ALIASES: RefType.ALIAS,
+    Relation.INHERITS: RefType.BASE_CLASS,
+    Relation.DECORATES: RefType.DECORATOR,
+    Relation.ANNOTATES: RefType.TYPE_ANNOTATION,
+    Relation.CALLS: RefType.CALL,
+    Relation.USES_INHERITED: RefType.INHERITED_MEMBER,
 }
+
+
+def _pin(item: dict[str, Any]) -> str:
+    """An installed package's item is headed by its pin (`requests==2.34.2 requests/sessions.py:...`)."""
+    return f"{item['package']} " if item.get("source") == "environment" and item.get("package") else ""

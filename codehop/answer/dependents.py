@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from codehop.answer.callers import Infer, attribute_calls, candidates, infer_uses, land
+from codehop.index.walk import file_lines
 from codehop.kernel.records import BindingKind, Location, Provenance, RefType, XRef
 
 if TYPE_CHECKING:
@@ -64,7 +65,8 @@ class Relation(StrEnum):
     CALLEE = "callee"  # (callees) a declaration the subject calls
 
 
-_FROM_REF = {
+# how a site depends on the declaration, by the kind of reference read there
+RELATION_OF = {
     RefType.IMPORT: Relation.IMPORTS,
     RefType.REEXPORT: Relation.REEXPORTS,
     RefType.STAR_IMPORT: Relation.REEXPORTS,
@@ -209,7 +211,7 @@ class DependentsFinder:
         if target.line == 1 and self.store.module_path(qual) == target.rel_path:
             rows = self._module_importers(qual) + [x for x in rows if x.ref_type not in _BINDERS]
         for x in rows:
-            rel = _FROM_REF.get(x.ref_type, Relation.READS)
+            rel = RELATION_OF.get(x.ref_type, Relation.READS)
             if rel is Relation.CALLS and owner_is_class and self._names_subclass(x, owner, name):
                 rel = Relation.USES_INHERITED
             if rel is Relation.IMPORTS and x.ref_type is RefType.IMPORT and self._is_package_init(x.rel_path):
@@ -816,10 +818,7 @@ class DependentsFinder:
         hit = self._lines.get(rel_path)
         if hit is not None and hit[0] == stamp:
             return hit[1]
-        try:
-            lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
-        except OSError:
-            lines = []
+        lines = file_lines(path)
         if len(self._lines) > 2000:
             self._lines.clear()
         self._lines[rel_path] = (stamp, lines)

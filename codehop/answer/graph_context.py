@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from codehop.index.store import SqliteStore
 from codehop.index.symbols import SymbolTable
-from codehop.kernel.records import BindingKind
+from codehop.kernel.records import BindingKind, source_fields
 from codehop.kernel.records import Edge as IndexEdge
 from graphs import Edge, EdgeType, Node, NodeKind, picture_dot, render_svg
 from graphs.local import LocalGraph
@@ -246,23 +246,56 @@ class GraphContext:
             max_nodes=max_nodes,
         )
 
-    def neighbourhood(self, node: str, depth: int) -> list[dict[str, Any]]:
+    def neighbourhood(self, node: str, depth: int, *, expand_packages: bool = False) -> list[dict[str, Any]]:
+        """`node`'s edges within `depth`. An end the repository does not declare that the symbol
+        table places in an installed package becomes that package's node, a leaf (`package`,
+        `leaf`); with `expand_packages`, its own edges in the package's index follow, marked."""
         rows = []
+        expand: dict[str, Any] = {}
         for edge, direction in self.graph().neighbourhood(node, depth):
             other = edge.dst if direction == "out" else edge.src
-            rows.append(
-                {
-                    "direction": direction,
-                    "type": str(edge.type),
-                    "src": edge.src,
-                    "dst": edge.dst,
-                    "other": other,
-                    "path": edge.path,
-                    "line": edge.line,
-                    "resolved": edge.resolved,
-                }
-            )
+            row: dict[str, Any] = {
+                "direction": direction,
+                "type": str(edge.type),
+                "src": edge.src,
+                "dst": edge.dst,
+                "other": other,
+                "path": edge.path,
+                "line": edge.line,
+                "resolved": edge.resolved,
+            }
+            placed = self._package_node(other, edge.src if direction == "out" else edge.dst)
+            if placed is not None:
+                qualname, mount, where = placed
+                row.update(other=qualname, package=where["package"], package_path=where["path"], leaf=True)
+                expand.setdefault(qualname, mount)
+            rows.append(row)
+        if expand_packages:
+            for qualname, mount in expand.items():
+                inner = GraphContext(mount.store)
+                for r in inner.neighbourhood(qualname, depth):
+                    pin = source_fields(f"{mount.root}/{r['path']}").get("package", "")
+                    rows.append({**r, "from_package": qualname, "package": pin})
         return rows
+
+    def _package_node(self, end: str, near: str) -> tuple[str, Any, dict[str, Any]] | None:
+        """(qualname, mount, source fields) of an unresolved end (`?requests.Session`) that lies in an
+        installed package; the indexer may have qualified a name it could not place by the module
+        that uses it (`?app.client.requests.Session`), so that prefix is also tried without."""
+        if not end.startswith("?"):
+            return None
+        name = end[1:]
+        parts = near.split(".")
+        scopes = [".".join(parts[:i]) for i in range(len(parts), 0, -1)]
+        tries = [name] + [name[len(p) + 1 :] for p in scopes if name.startswith(p + ".")]
+        for dotted in tries:
+            res = self.table.resolve(dotted)
+            if res is None or res.is_external or not res.target.rel_path.startswith("/"):
+                continue
+            mount = self.store.mounted(res.target.rel_path)
+            if mount is not None:
+                return res.target.qualname, mount, source_fields(res.target.rel_path)
+        return None
 
     def stats(self) -> dict[str, int]:
         return self.graph().stats()

@@ -11,7 +11,7 @@ Order: every file once (the first site of each file, subjects in the order the
 task named them), then the remaining sites, so a cut manifest still names as
 many files as it can; the manifest says how many sites it left out.
 
-May import: app, context (dependents), records, store, stdlib.
+May import: dependents, records, retrieval (the token count), store, symbols, walk, stdlib.
 """
 
 from __future__ import annotations
@@ -24,12 +24,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from codehop.answer.retrieval import count_tokens
+from codehop.index.walk import line_of, repo_lines
 from codehop.kernel.records import Chunk, ChunkKind, ChunkPart, Location, RefType
 
 if TYPE_CHECKING:
     from codehop.answer.dependents import DependentsFinder
     from codehop.answer.task import Subject
-    from codehop.app import App
+    from codehop.index.store import SqliteStore
+    from codehop.index.symbols import SymbolTable
 
 MAX_SITES_PER_SUBJECT = 400
 # members every file object, string or container has: `x.read()` names no class of ours
@@ -101,27 +103,29 @@ _PRIORITY = {
 }
 
 
-def blast_radius(app: App, subjects: tuple[Subject, ...], *, tests: bool = True) -> Manifest:
+def blast_radius(
+    store: SqliteStore, table: SymbolTable, root: Path, subjects: tuple[Subject, ...], *, tests: bool = True
+) -> Manifest:
     """The sites that depend on `subjects`: one per file first (subjects round-robin), then the rest.
     With `tests`, also the test files that import a subject's module (they exercise its behaviour)."""
     from codehop.answer.dependents import DependentsFinder
 
-    finder = DependentsFinder(app.store, app.table, app.root)
-    lines = _Lines(app.root)
+    finder = DependentsFinder(store, table, root)
+    lines = _Lines(root)
     subjects = _without_owners(subjects)
     per_subject: list[list[Site]] = []
     seen: set[tuple[str, int]] = set()
     complete = True
     for s in subjects:
         if s.kind == "module":
-            raw = _module_sites(app, s)
+            raw = _module_sites(store, s)
         else:
             raw, whole = _dependents_of(finder, s)
             complete = complete and whole
-            raw += _member_uses_by_name(app, s)
-        raw += _registry_sites(app, s)
+            raw += _member_uses_by_name(store, s)
+        raw += _registry_sites(store, s)
         if tests:
-            raw += _test_importers(app, s)
+            raw += _test_importers(store, s)
         raw.sort(key=lambda r: _PRIORITY.get(r[2], 2))
         if len(raw) > MAX_SITES_PER_SUBJECT:
             complete = False
@@ -144,16 +148,16 @@ def blast_radius(app: App, subjects: tuple[Subject, ...], *, tests: bool = True)
     return Manifest(sites=tuple(_files_first(per_subject)), complete=complete)
 
 
-def reexport_sites(app: App, qualnames: list[str]) -> list[Site]:
+def reexport_sites(store: SqliteStore, table: SymbolTable, root: Path, qualnames: list[str]) -> list[Site]:
     """Where each declaration is re-exported (a package `__init__`, `__all__`): the public
     registration a sibling added next to it needs too."""
-    lines = _Lines(app.root)
+    lines = _Lines(root)
     out: list[Site] = []
     for qual in qualnames:
-        res = app.table.resolve(qual)
+        res = table.resolve(qual)
         if res is None or res.is_external:
             continue
-        for at in app.store.reexport_sites(res.target.rel_path, res.target.line):
+        for at in store.reexport_sites(res.target.rel_path, res.target.line):
             rel_path, line = at.rel_path, at.line
             out.append(
                 Site(rel_path=rel_path, line=line, source=lines.get(rel_path, line), relation="reexports", subject=qual)
@@ -162,9 +166,9 @@ def reexport_sites(app: App, qualnames: list[str]) -> list[Site]:
         if name.startswith("_"):
             continue
         # `from .m import *` passes the public names of m on (those in its `__all__`, when it has one)
-        for at in app.store.star_import_sites(module):
+        for at in store.star_import_sites(module):
             rel_path, line = at.rel_path, at.line
-            names = app.store.all_names(module)
+            names = store.all_names(module)
             if names is None or name in names:
                 out.append(
                     Site(
@@ -178,21 +182,21 @@ def reexport_sites(app: App, qualnames: list[str]) -> list[Site]:
     return out
 
 
-def imported_sites(app: App, rel_paths: list[str], limit: int = 60) -> list[Site]:
+def imported_sites(store: SqliteStore, root: Path, rel_paths: list[str], limit: int = 60) -> list[Site]:
     """What the focus files import from the repository, as the imported declaration's own line
     (`flask/json/tag.py:243  class TaggedJSONSerializer:  [imported by flask/sessions.py]`):
     the defaults, constants, types and helpers a change in those files reads, one line each."""
-    lines = _Lines(app.root)
+    lines = _Lines(root)
     per_file: list[list[Site]] = []
     seen: set[tuple[str, int]] = set()
     for rel_path in rel_paths:
         out: list[Site] = []
         per_file.append(out)
-        module = app.store.module_of(rel_path) or rel_path
-        for imported in app.store.imports_in(rel_path):
+        module = store.module_of(rel_path) or rel_path
+        for imported in store.imports_in(rel_path):
             target_path, target_line, target = imported.rel_path, imported.line, imported.qualname
             if not target_path:
-                target_path, target_line = _declared(app, target)
+                target_path, target_line = _declared(store, target)
             if not target_path or target_path == rel_path or (target_path, target_line) in seen:
                 continue
             seen.add((target_path, target_line))
@@ -210,14 +214,14 @@ def imported_sites(app: App, rel_paths: list[str], limit: int = 60) -> list[Site
     return merged[:limit]
 
 
-def _declared(app: App, dotted: str) -> tuple[str, int]:
+def _declared(store: SqliteStore, dotted: str) -> tuple[str, int]:
     """Where a repository module declares `dotted` itself (a class, function or value), when the
     symbol table left the import unresolved (a later re-binding of the name, as in an
     `if __name__ == "__main__":` demo that imports the module's own class)."""
     module, _, name = dotted.rpartition(".")
-    if not module or app.store.module_path(module) is None:
+    if not module or store.module_path(module) is None:
         return "", 0
-    found = app.store.first_declaration(module, name)
+    found = store.first_declaration(module, name)
     return (found.rel_path, found.line) if found else ("", 0)
 
 
@@ -250,17 +254,17 @@ def _dependents_of(finder: DependentsFinder, s: Subject) -> tuple[list[tuple[str
     return [(x.rel_path, x.line, str(x.relation)) for x in found.sites], found.complete
 
 
-def _member_uses_by_name(app: App, s: Subject) -> list[tuple[str, int, str]]:
+def _member_uses_by_name(store: SqliteStore, s: Subject) -> list[tuple[str, int, str]]:
     """`obj.name` sites for a member whose name few classes declare: calls through objects of
     unknown type (`current_app.ensure_sync`), which no resolver traces statically."""
     owner, _, name = s.qualname.rpartition(".")
-    if name.startswith("__") or len(name) < 4 or name in _COMMON_MEMBERS or app.store.class_info(owner) is None:
+    if name.startswith("__") or len(name) < 4 or name in _COMMON_MEMBERS or store.class_info(owner) is None:
         return []
-    if app.store.classes_declaring(name) > 3:
+    if store.classes_declaring(name) > 3:
         return []
     pattern = re.compile(rf"\.{re.escape(name)}\b")
     out: list[tuple[str, int, str]] = []
-    for c in app.store.chunks_like(f"%.{name}%", 400):
+    for c in store.chunks_like(f"%.{name}%", 400):
         rel_path, start, text = c.rel_path, c.start_line, c.text
         for i, line in enumerate(text.split("\n")):
             if pattern.search(line) and not line.lstrip().startswith(("from ", "import ", "#")):
@@ -268,27 +272,27 @@ def _member_uses_by_name(app: App, s: Subject) -> list[tuple[str, int, str]]:
     return out
 
 
-def _module_sites(app: App, s: Subject) -> list[tuple[str, int, str]]:
+def _module_sites(store: SqliteStore, s: Subject) -> list[tuple[str, int, str]]:
     """Importers and re-exporters of anything the module declares, and of the module itself."""
     rel = {RefType.IMPORT: "imports", RefType.REEXPORT: "reexports", RefType.STAR_IMPORT: "reexports"}
-    return [(at.rel_path, at.line, rel[t]) for at, t in app.store.module_import_sites(s.rel_path, s.qualname)]
+    return [(at.rel_path, at.line, rel[t]) for at, t in store.module_import_sites(s.rel_path, s.qualname)]
 
 
-def _test_importers(app: App, s: Subject) -> list[tuple[str, int, str]]:
+def _test_importers(store: SqliteStore, s: Subject) -> list[tuple[str, int, str]]:
     """Test files that import anything from the subject's module."""
-    module = s.qualname if s.kind == "module" else (app.store.module_of(s.rel_path) or "")
+    module = s.qualname if s.kind == "module" else (store.module_of(s.rel_path) or "")
     if not module:
         return []
     return [
         (at.rel_path, at.line, "tests import")
-        for at in app.store.first_imports_of(module)
+        for at in store.first_imports_of(module)
         if _TEST_PATH.search(at.rel_path)
     ]
 
 
-def _registry_sites(app: App, s: Subject) -> list[tuple[str, int, str]]:
+def _registry_sites(store: SqliteStore, s: Subject) -> list[tuple[str, int, str]]:
     """Registries that hold the subject's dotted string keys (`"progress.elapsed"` -> a styles table)."""
-    chunks = app.store.chunks_named(s.qualname)[:1] if s.kind != "module" else app.store.chunks_of_file(s.rel_path)
+    chunks = store.chunks_named(s.qualname)[:1] if s.kind != "module" else store.chunks_of_file(s.rel_path)
     keys: list[str] = []
     for c in chunks:
         for m in _STRING_KEY.finditer(c.text):
@@ -296,7 +300,7 @@ def _registry_sites(app: App, s: Subject) -> list[tuple[str, int, str]]:
                 keys.append(m.group(1))
     out: list[tuple[str, int, str]] = []
     for key in keys[:12]:
-        for c in app.store.chunks_like(f'%"{key}"%', 5, modules_only=True, not_in=s.rel_path):
+        for c in store.chunks_like(f'%"{key}"%', 5, modules_only=True, not_in=s.rel_path):
             rel_path, start, text = c.rel_path, c.start_line, c.text
             for i, line in enumerate(text.split("\n")):
                 if f'"{key}"' in line or f"'{key}'" in line:
@@ -315,9 +319,5 @@ class _Lines:
     def get(self, rel_path: str, line: int) -> str:
         lines = self._files.get(rel_path)
         if lines is None:
-            try:
-                lines = (self.root / rel_path).read_text(encoding="utf-8", errors="replace").split("\n")
-            except OSError:
-                lines = []
-            self._files[rel_path] = lines
-        return lines[line - 1].strip()[:160] if 0 < line <= len(lines) else ""
+            lines = self._files[rel_path] = repo_lines(self.root, rel_path)
+        return (line_of(lines, line) or "").strip()[:160]

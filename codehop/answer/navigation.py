@@ -1,7 +1,7 @@
 """Position-based navigation for editors: what is under the cursor, and where it really lives.
 
 A cursor (`rel_path`, 1-based `line`, 0-based code-point `col`) becomes a
-dotted name in the file's module scope (`symbol_at`), which the symbol table
+dotted name in the file's module scope (`_symbol`), which the symbol table
 follows through re-exports, aliases, star imports and the MRO to the real
 declaration (`definition`), or stops at the import site (`declaration`).
 `hover_markdown` renders the chain and the declaration; `inherited_members`
@@ -20,26 +20,29 @@ Qualifying the name under the cursor, first rule that applies wins:
 Lines are read from disk (what the index saw); with an editor's unsaved buffer, a buffer line
 is mapped to the disk line it still equals (a line diff), and a line the disk does not have is
 read from the buffer and qualified by its text and the module's names alone.
-May import: records, store, symbols, resolve, orchestrator, dependents, walk, errors, stdlib.
+May import: records, store, symbols, resolve, orchestrator, dependents, walk, errors, stdlib; the door
+hands over what it reads (`Sources`). References, hierarchies and outlines: codehop.hierarchy.
 """
 
 from __future__ import annotations
 
 import keyword
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from codehop.answer.dependents import Relation, Site
 from codehop.answer.excerpt import declaration_chunk
-from codehop.index.walk import confine
-from codehop.kernel.errors import OutsideRepoError
-from codehop.kernel.records import BindingKind, ChunkKind, Location, PendingReference, RefType, Resolution
-from codehop.resolve.ladder import Ladder
+from codehop.index.walk import file_lines, line_of, repo_lines, split_lines
+from codehop.kernel.records import BindingKind, ChunkKind, Location, PendingReference, RefType, Resolution, shown_path
+from codehop.resolve.sites import under
 
 if TYPE_CHECKING:
-    from codehop.app import App
+    from codehop.answer.dependents import DependentsFinder
+    from codehop.index.store import SqliteStore
+    from codehop.index.symbols import SymbolTable
+    from codehop.resolve.ladder import Ladder
 
 _IMPORT_FROM = re.compile(r"^\s*from\s+(\.*)([\w.]*)\s+import\b")
 _IMPORT = re.compile(r"^\s*import\s+")
@@ -57,43 +60,49 @@ class _Symbol:
     local_scope: str = ""
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Sources:
+    """What navigation reads, handed over by the door: the repository's index and symbol table,
+    the ladder's rungs after the table (built on first use, recording nothing: editor navigation
+    only reads the index), the dependents engine, and which absolute paths are installed packages'."""
+
+    root: Path
+    store: SqliteStore
+    table: SymbolTable
+    ladder: Callable[[], Ladder]
+    finder: Callable[[], DependentsFinder]
+    installed: Callable[[str], bool]
+
+
 # ---- public ------------------------------------------------------------------
-def source_line(app: App, rel_path: str, line: int) -> str | None:
-    """Line `line` (1-based) of a repository file (or of an installed package's file, named by its
-    absolute path inside the chosen environment) as text, or None (missing, outside, past the end)."""
-    try:
-        if rel_path.startswith("/") and app.env is not None and app.env.contains(rel_path):
-            path = Path(rel_path)
-        else:
-            path = confine(app.root, rel_path)
-        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
-    except (OSError, OutsideRepoError):
-        return None
-    return lines[line - 1] if 1 <= line <= len(lines) else None
+def read_lines(nav: Sources, rel_path: str) -> list[str]:
+    """The lines of a repository file, or of an installed package's file named by its absolute
+    path inside the chosen environment ([] when missing or outside both)."""
+    if rel_path.startswith("/") and nav.installed(rel_path):
+        return file_lines(Path(rel_path))
+    return repo_lines(nav.root, rel_path)
 
 
-def symbol_at(app: App, rel_path: str, line: int, col: int) -> str | None:
-    """The dotted name under the cursor, qualified in the file's module scope, or None."""
-    sym = _symbol(app, rel_path, line, col)
-    return sym.dotted if sym is not None else None
+def source_line(nav: Sources, rel_path: str, line: int) -> str | None:
+    """Line `line` (1-based) of `read_lines`, or None (missing, outside, past the end)."""
+    return line_of(read_lines(nav, rel_path), line)
 
 
-def definition(app: App, rel_path: str, line: int, col: int, buffer: str | None = None) -> Resolution | None:
+def definition(nav: Sources, rel_path: str, line: int, col: int, buffer: str | None = None) -> Resolution | None:
     """The real declaration under the cursor, through every pointer (None when unknown). With
     `buffer` (the editor's unsaved text of the file), the cursor is read in that text."""
-    line, text = at_buffer(app, rel_path, line, col, buffer)
-    sym = _symbol(app, rel_path, line, col, text)
-    return _definition(app, sym, rel_path, line, col) if sym is not None else None
+    line, text = at_buffer(nav, rel_path, line, col, buffer)
+    sym = _symbol(nav, rel_path, line, col, text)
+    return _definition(nav, sym, rel_path, line, col) if sym is not None else None
 
 
-def _definition(app: App, sym: _Symbol, rel_path: str, line: int, col: int) -> Resolution | None:
-    res = app.table.resolve(sym.dotted)
+def _definition(nav: Sources, sym: _Symbol, rel_path: str, line: int, col: int) -> Resolution | None:
+    res = nav.table.resolve(sym.dotted)
     if res is not None or line == 0:  # a line the index never saw: the other rungs read the disk
         return res
     # The index's table did not answer: the rest of the ladder (Jedi, ...) tries, first with
     # the dotted name, then reading the site itself (an empty target means "look at the origin").
-    # record=False: editor navigation only reads the index, it never writes to it.
-    ladder = Ladder([app.resolver(n) for n in app.config.resolvers], app.table, record=False)
+    ladder = nav.ladder()
     anchor = ".".join(sym.chain)
     for target in (sym.dotted, ""):
         ref = PendingReference(
@@ -110,43 +119,43 @@ def _definition(app: App, sym: _Symbol, rel_path: str, line: int, col: int) -> R
     return None
 
 
-def declaration(app: App, rel_path: str, line: int, col: int, buffer: str | None = None) -> Location | None:
+def declaration(nav: Sources, rel_path: str, line: int, col: int, buffer: str | None = None) -> Location | None:
     """Where the name under the cursor is bound in this file's scope: the import site, not the target."""
-    line, text = at_buffer(app, rel_path, line, col, buffer)
-    sym = _symbol(app, rel_path, line, col, text)
+    line, text = at_buffer(nav, rel_path, line, col, buffer)
+    sym = _symbol(nav, rel_path, line, col, text)
     if sym is None:
         return None
     if sym.how == "local":
         return Location(rel_path=rel_path, line=sym.local_line, qualname=f"{sym.local_scope}.{sym.chain[0]}")
     if sym.how in ("xref", "module"):
-        b = app.store.binding(sym.module, sym.chain[0])
+        b = nav.store.binding(sym.module, sym.chain[0])
         if b is not None:
             return Location(rel_path=b.rel_path, line=b.line, qualname=f"{b.scope}.{b.name}", end_line=b.end_line)
-    b = app.table.binding_of(sym.dotted)
+    b = nav.table.binding_of(sym.dotted)
     if b is not None:
         return Location(rel_path=b.rel_path, line=b.line, qualname=f"{b.scope}.{b.name}", end_line=b.end_line)
     if sym.how == "import":
-        path = app.store.module_path(sym.dotted)
+        path = nav.store.module_path(sym.dotted)
         if path is not None:
             return Location(rel_path=path, line=1, qualname=sym.dotted)
     return None
 
 
-def hover_markdown(app: App, rel_path: str, line: int, col: int, buffer: str | None = None) -> str | None:
+def hover_markdown(nav: Sources, rel_path: str, line: int, col: int, buffer: str | None = None) -> str | None:
     """Markdown for the name under the cursor: declaration, signature or value, docstring, chain."""
-    line, text = at_buffer(app, rel_path, line, col, buffer)
-    sym = _symbol(app, rel_path, line, col, text)
+    line, text = at_buffer(nav, rel_path, line, col, buffer)
+    sym = _symbol(nav, rel_path, line, col, text)
     if sym is None:
         return None
-    res = _definition(app, sym, rel_path, line, col)
+    res = _definition(nav, sym, rel_path, line, col)
     if res is None:
         return None
     name = ".".join(sym.chain)
     if res.is_external:
         return f"**`{name}`** comes from `{res.external}`, outside the indexed repository (not followed)."
     t = res.target
-    out = [f"**`{t.qualname}`** — `{t.rel_path}:{t.line}`"]
-    code, doc = _declaration_text(app, t)
+    out = [f"**`{t.qualname}`** — `{shown_path(t.rel_path)}:{t.line}`"]
+    code, doc = _declaration_text(nav, t)
     if code:  # a fence longer than any backtick run in the code: repository text cannot close it
         fence = "`" * max(3, 1 + max((len(r) for r in re.findall(r"`+", code)), default=0))
         out.append(f"{fence}python\n{code}\n{fence}")
@@ -165,48 +174,16 @@ def chain_markdown(site: str, anchor: str, res: Resolution, via: str = "") -> st
     rows = [f"1. `{site}` pointer `{anchor}`" + (f", {via}" if via else "")]
     last = site
     for s in res.steps:
-        frm = f"{s.from_loc.rel_path}:{s.from_loc.line}"
+        frm = f"{shown_path(s.from_loc.rel_path)}:{s.from_loc.line}"
         label = f"{s.note or 'link'} ({s.resolver})"
         if frm == last:
             rows[-1] += f", {label}"
         else:
             rows.append(f"{len(rows) + 1}. `{frm}` {label}")
         last = frm
-    target = f"{res.target.rel_path}:{res.target.line}"
+    target = f"{shown_path(res.target.rel_path)}:{res.target.line}"
     rows.append(f"{len(rows) + 1}. `{target}` declaration `{res.target.qualname}` ({res.provenance})")
     return "\n".join(rows)
-
-
-def inherited_members(app: App, class_qualname: str) -> tuple[int, int]:
-    """(members the class gets from its bases and does not define itself, files they live in)."""
-    seen = {b.name for b in app.store.bindings_in(class_qualname)}
-    members = 0
-    files: set[str] = set()
-    for base in app.table.mro(class_qualname)[1:]:
-        for b in app.store.bindings_in(base):
-            if b.name in seen:
-                continue
-            seen.add(b.name)
-            members += 1
-            files.add(b.rel_path)
-    return members, len(files)
-
-
-def class_lenses(app: App, rel_path: str) -> list[tuple[Location, int, int]]:
-    """(class statement, inherited members, their files) for each class of a file that inherits any."""
-    out: list[tuple[Location, int, int]] = []
-    seen: set[str] = set()
-    for chunk in app.store.chunks_of_file(rel_path):
-        if chunk.kind is not ChunkKind.CLASS or chunk.qualname in seen:
-            continue
-        seen.add(chunk.qualname)
-        b = app.table.class_binding(chunk.qualname)
-        if b is None or b.rel_path != rel_path:
-            continue
-        n_members, n_files = inherited_members(app, chunk.qualname)
-        if n_members:
-            out.append((Location(rel_path=rel_path, line=b.line, qualname=chunk.qualname), n_members, n_files))
-    return out
 
 
 def name_span(text: str, name: str) -> tuple[int, int]:
@@ -219,12 +196,12 @@ def name_span(text: str, name: str) -> tuple[int, int]:
 
 
 # ---- qualifying the cursor ---------------------------------------------------------
-def _symbol(app: App, rel_path: str, line: int, col: int, text: str | None = None) -> _Symbol | None:
+def _symbol(nav: Sources, rel_path: str, line: int, col: int, text: str | None = None) -> _Symbol | None:
     """`text`: the cursor's line when the index never saw it (`line` is then 0: no index row
     lies there, so only the text and the module's own names qualify the cursor)."""
-    module = app.store.module_of(rel_path)
+    module = nav.store.module_of(rel_path)
     if text is None:
-        text = source_line(app, rel_path, line)
+        text = source_line(nav, rel_path, line)
     if module is None or text is None:
         return None
     span = _word_at(text, col)
@@ -238,21 +215,21 @@ def _symbol(app: App, rel_path: str, line: int, col: int, text: str | None = Non
     if not chain[0]:
         return None  # an attribute of a call or subscript result: not a static name
     found = (
-        _from_xref(app, rel_path, line, start, end, chain, module)
+        _from_xref(nav, rel_path, line, start, end, chain, module)
         or _from_import(text, start, end, module, rel_path)
-        or _from_binding(app, rel_path, line, text, start, chain, module)
+        or _from_binding(nav, rel_path, line, text, start, chain, module)
     )
     if found is not None:
         return found
     rest = chain[1:]
-    enclosing = app.store.chunks_at(rel_path, line)
+    enclosing = nav.store.chunks_at(rel_path, line)
     func = next((c for c in enclosing if c.kind in (ChunkKind.FUNCTION, ChunkKind.METHOD)), None)
     if chain[0] in ("self", "cls") and rest and func is not None and func.kind is ChunkKind.METHOD:
         owner = func.qualname.rpartition(".")[0]
-        if app.table.class_binding(owner) is not None:
+        if nav.table.class_binding(owner) is not None:
             return _Symbol(dotted=".".join((owner, *rest)), chain=chain, how="self", module=module)
-    if func is not None and app.store.binding(module, chain[0]) is None:
-        local = _local_class(app, rel_path, func.start_line, func.text, line, chain[0], module)
+    if func is not None and nav.store.binding(module, chain[0]) is None:
+        local = _local_class(nav, rel_path, func.start_line, func.text, line, chain[0], module)
         if local is not None:
             cls, bound_at = local
             return _Symbol(
@@ -264,7 +241,7 @@ def _symbol(app: App, rel_path: str, line: int, col: int, text: str | None = Non
                 local_scope=func.qualname,
             )
     body = next((c for c in enclosing if c.kind is ChunkKind.CLASS), None)
-    if func is None and body is not None and app.store.binding(body.qualname, chain[0]) is not None:
+    if func is None and body is not None and nav.store.binding(body.qualname, chain[0]) is not None:
         return _Symbol(dotted=".".join((body.qualname, *chain)), chain=chain, how="class_body", module=module)
     return _Symbol(dotted=".".join((module, *chain)), chain=chain, how="module", module=module)
 
@@ -309,14 +286,12 @@ def _chain_left(text: str, start: int) -> tuple[str, ...]:
 
 
 def _from_xref(
-    app: App, rel_path: str, line: int, start: int, end: int, chain: tuple[str, ...], module: str
+    nav: Sources, rel_path: str, line: int, start: int, end: int, chain: tuple[str, ...], module: str
 ) -> _Symbol | None:
-    for x in app.store.xrefs(rel_path=rel_path, line=line):
+    # the references whose anchor covers the whole word under the cursor
+    for x in under(nav.store.xrefs(rel_path=rel_path, line=line), start):
         anchor = x.anchor_text.split(".")
-        if not all(a.isidentifier() for a in anchor) or not x.target:
-            continue
-        anchor_end = x.col + len(x.anchor_text)
-        if not (x.col <= start and end <= anchor_end):
+        if not all(a.isidentifier() for a in anchor) or not x.target or end > x.col + len(x.anchor_text):
             continue
         # the cursor may be on an earlier segment of `a.b.c`: drop the segments after it
         covered = x.anchor_text[: end - x.col].split(".")
@@ -353,18 +328,18 @@ def _from_import(text: str, start: int, end: int, module: str, rel_path: str) ->
 
 
 def _from_binding(
-    app: App, rel_path: str, line: int, text: str, start: int, chain: tuple[str, ...], module: str
+    nav: Sources, rel_path: str, line: int, text: str, start: int, chain: tuple[str, ...], module: str
 ) -> _Symbol | None:
     """The name a `def` / `class` / assignment on this line binds, in its own scope."""
     if len(chain) != 1:
         return None
     name = chain[0]
     scopes = [module]
-    for c in app.store.chunks_at(rel_path, line):
+    for c in nav.store.chunks_at(rel_path, line):
         scopes.append(c.qualname)
         scopes.append(c.qualname.rpartition(".")[0])
     for scope in dict.fromkeys(s for s in scopes if s):
-        b = app.store.binding(scope, name)
+        b = nav.store.binding(scope, name)
         if (
             b is not None
             and b.rel_path == rel_path
@@ -376,7 +351,7 @@ def _from_binding(
 
 
 def _local_class(
-    app: App, rel_path: str, first_line: int, body: str, line: int, name: str, module: str
+    nav: Sources, rel_path: str, first_line: int, body: str, line: int, name: str, module: str
 ) -> tuple[str, int] | None:
     """The class of a local `name`, from the last `name = C(...)`, `name: C` or `with C() as name`."""
     n = re.escape(name)
@@ -391,35 +366,35 @@ def _local_class(
             m = pattern.search(lines[i] + "\n")
             if m is None:
                 continue
-            res = app.table.resolve(f"{module}.{m.group(1)}")
-            if res is None or res.is_external or app.table.class_binding(res.target.qualname) is None:
+            res = nav.table.resolve(f"{module}.{m.group(1)}")
+            if res is None or res.is_external or nav.table.class_binding(res.target.qualname) is None:
                 continue
-            if is_with and not _enter_returns_self(app, res.target.qualname):
+            if is_with and not _enter_returns_self(nav, res.target.qualname):
                 continue
             return res.target.qualname, first_line + i
     return None
 
 
-def _enter_returns_self(app: App, class_qualname: str) -> bool:
-    enter = app.table.resolve(f"{class_qualname}.__enter__")
+def _enter_returns_self(nav: Sources, class_qualname: str) -> bool:
+    enter = nav.table.resolve(f"{class_qualname}.__enter__")
     if enter is None or enter.is_external:
         return False
-    chunk = declaration_chunk(app.store, enter.target)
+    chunk = declaration_chunk(nav.store, enter.target)
     return chunk is not None and re.search(r"\breturn\s+self\s*$", chunk.text, re.M) is not None
 
 
 # ---- rendering -----------------------------------------------------------------
-def _declaration_text(app: App, t: Location) -> tuple[str, str]:
+def _declaration_text(nav: Sources, t: Location) -> tuple[str, str]:
     """(signature, value or source line of the declaration; its docstring's first line)."""
-    chunk = declaration_chunk(app.store, t)
+    chunk = declaration_chunk(nav.store, t)
     if chunk is not None and chunk.qualname == t.qualname and chunk.kind is ChunkKind.MODULE:
         return f"module {t.qualname}", _first_line(chunk.docstring)
     if chunk is not None and chunk.qualname == t.qualname and chunk.signature:
         return chunk.signature, _first_line(chunk.docstring)
-    b = app.table.binding_of(t.qualname)
+    b = nav.table.binding_of(t.qualname)
     if b is not None and b.kind in (BindingKind.VALUE, BindingKind.ALIAS) and b.line == t.line:
         return f"{b.name} = {b.value}", ""
-    text = source_line(app, t.rel_path, t.line)
+    text = source_line(nav, t.rel_path, t.line)
     return (text.strip() if text else ""), ""
 
 
@@ -428,16 +403,15 @@ def _first_line(doc: str) -> str:
 
 
 # ---- unsaved buffers ------------------------------------------------------------------
-def disk_line(app: App, rel_path: str, buffer: str, line: int) -> int | None:
+def disk_line(nav: Sources, rel_path: str, buffer: str, line: int) -> int | None:
     """The line of the file on disk (what the index saw) that holds buffer line `line` unchanged,
     or None when the editor changed or added it. Equal runs of a line diff carry the mapping."""
     import difflib
 
-    try:
-        disk = confine(app.root, rel_path).read_text(encoding="utf-8", errors="replace").splitlines()
-    except (OSError, OutsideRepoError):
+    disk = repo_lines(nav.root, rel_path)
+    if not disk:
         return None
-    lines = buffer.splitlines()
+    lines = split_lines(buffer)
     if disk == lines:
         return line
     matcher = difflib.SequenceMatcher(None, disk, lines, autojunk=False)
@@ -447,219 +421,12 @@ def disk_line(app: App, rel_path: str, buffer: str, line: int) -> int | None:
     return None
 
 
-def at_buffer(app: App, rel_path: str, line: int, col: int, buffer: str | None) -> tuple[int, str | None]:
+def at_buffer(nav: Sources, rel_path: str, line: int, col: int, buffer: str | None) -> tuple[int, str | None]:
     """(line to look up in the index, buffer text of a line the index never saw, else None)."""
     if buffer is None:
         return line, None
-    mapped = disk_line(app, rel_path, buffer, line)
+    mapped = disk_line(nav, rel_path, buffer, line)
     if mapped is not None:
         return mapped, None
-    lines = buffer.splitlines()
+    lines = split_lines(buffer)
     return 0, lines[line - 1] if 0 < line <= len(lines) else ""
-
-
-# ---- references, call and type hierarchy, document symbols --------------------------------
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Item:
-    """A declaration as a hierarchy node: where it starts and ends, and what it is."""
-
-    qualname: str
-    kind: str  # "class", "function", "method", "value", "module"
-    rel_path: str
-    line: int
-    end_line: int
-
-    @property
-    def name(self) -> str:
-        return self.qualname.rpartition(".")[2]
-
-
-def item(app: App, qualname: str) -> Item | None:
-    """The declaration `qualname` names (a module, class, function, method or value), or None."""
-    path = app.store.module_path(qualname)
-    if path is not None:
-        return Item(qualname=qualname, kind="module", rel_path=path, line=1, end_line=1)
-    res = app.table.resolve(qualname)
-    if res is None or res.is_external or not res.target.rel_path:
-        return None
-    t = res.target
-    q = t.qualname
-    owner = q.rpartition(".")[0]
-    if app.table.class_binding(q) is not None:
-        kind = "class"
-    else:
-        b = app.table.binding_of(q)
-        is_function = b is not None and b.kind is BindingKind.FUNCTION
-        kind = ("method" if app.table.class_binding(owner) is not None else "function") if is_function else "value"
-    return Item(qualname=q, kind=kind, rel_path=t.rel_path, line=t.line, end_line=max(t.end_line, t.line))
-
-
-def item_at(app: App, rel_path: str, line: int, col: int, buffer: str | None = None) -> Item | None:
-    res = definition(app, rel_path, line, col, buffer)
-    if res is None or res.is_external:
-        return None
-    return item(app, res.target.qualname)
-
-
-def references(
-    app: App, rel_path: str, line: int, col: int, *, include_declaration: bool, buffer: str | None = None
-) -> tuple[Location | None, list[Site]]:
-    """The declaration under the cursor and every site that names it: through re-exports, `as`
-    renames, aliases, star imports, module aliases; an inherited member's uses on subclasses.
-    With `include_declaration`, the re-export lines too (the declaration itself is the caller's)."""
-    res = definition(app, rel_path, line, col, buffer)
-    if res is None or res.is_external:
-        return None, []
-    found = app.dependents_finder().dependents(res.target, transitive=True)
-    out = []
-    for s in found.sites:
-        if s.relation is Relation.OVERRIDES or (s.relation is Relation.INHERITS and s.via):
-            continue  # another declaration, or a reference to a subclass in between
-        if s.relation is Relation.REEXPORTS and not include_declaration:
-            continue
-        out.append(s)
-    return res.target, out
-
-
-def incoming_calls(app: App, qualname: str) -> list[tuple[Item, list[Site]]]:
-    """Who calls `qualname`, grouped by the calling declaration (a module for top-level calls)."""
-    target = item(app, qualname)
-    if target is None:
-        return []
-    loc = Location(rel_path=target.rel_path, line=target.line, qualname=target.qualname)
-    found = app.dependents_finder().dependents(loc, relations=(Relation.CALLS, Relation.USES_INHERITED))
-    groups: dict[str, list[Site]] = {}
-    for s in found.sites:
-        groups.setdefault(s.scope, []).append(s)
-    out = []
-    for scope, sites in groups.items():
-        caller = item(app, scope)
-        if caller is not None:
-            out.append((caller, sites))
-    return out
-
-
-def outgoing_calls(app: App, qualname: str) -> list[tuple[Item, list[Site]]]:
-    """What `qualname` calls, grouped by callee, in source order of the first call."""
-    source = item(app, qualname)
-    if source is None:
-        return []
-    loc = Location(rel_path=source.rel_path, line=source.line, qualname=source.qualname)
-    groups: dict[str, list[Site]] = {}
-    for s in app.dependents_finder().callees(loc).sites:
-        groups.setdefault(s.via, []).append(s)
-    out = []
-    for callee, sites in groups.items():
-        it = item(app, callee)
-        if it is not None:
-            out.append((it, sites))
-    return out
-
-
-def supertypes(app: App, class_qualname: str) -> list[Item]:
-    """The class's bases in method-resolution order (C3, as Python looks members up)."""
-    out = []
-    for base in app.table.mro(class_qualname)[1:]:
-        it = item(app, base)
-        if it is not None:
-            out.append(it)
-    return out
-
-
-def subtypes(app: App, class_qualname: str) -> list[Item]:
-    """The classes that name this one as a base, in any file."""
-    out = []
-    for sub, _path, _line, _parent in app.dependents_finder().subclasses(class_qualname, transitive=False):
-        it = item(app, sub)
-        if it is not None:
-            out.append(it)
-    return out
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Outline:
-    """One node of a file's symbol tree."""
-
-    name: str
-    qualname: str
-    kind: str  # "class", "function", "method", "value"
-    line: int
-    end_line: int
-    col: int  # code-point column of the name on `line`
-    children: tuple[Outline, ...] = ()
-
-
-def document_symbols(app: App, rel_path: str) -> list[Outline]:
-    """The file's classes, functions and methods (its chunk tree), with the values bound at
-    module and class level, nested by span."""
-    lines = _file_lines(app, rel_path)
-    nodes: list[tuple[int, int, str, str, str, int]] = []  # (line, end, name, qualname, kind, col)
-    seen: set[str] = set()
-    for c in app.store.chunks_of_file(rel_path):
-        if c.kind is ChunkKind.MODULE or c.qualname in seen:
-            continue
-        seen.add(c.qualname)
-        b = app.table.binding_of(c.qualname)
-        own = b is not None and b.rel_path == rel_path
-        line = b.line if b is not None and own else c.start_line
-        end = max(c.end_line, b.end_line) if b is not None and own else c.end_line  # a class chunk may be its head only
-        text = lines[line - 1] if 0 < line <= len(lines) else ""
-        col = name_span(text, c.name)[0]
-        kind = {ChunkKind.CLASS: "class", ChunkKind.METHOD: "method"}.get(c.kind, "function")
-        nodes.append((line, end, c.name, c.qualname, kind, col))
-    module = app.store.module_of(rel_path) or ""
-    scopes = [module] + [q for _l, _e, _n, q, k, _c in nodes if k == "class"]
-    for scope in scopes:
-        for b in app.store.bindings_in(scope):
-            if b.rel_path != rel_path or b.kind not in (BindingKind.VALUE, BindingKind.ALIAS):
-                continue
-            q = f"{b.scope}.{b.name}"
-            if q in seen:
-                continue
-            seen.add(q)
-            nodes.append((b.line, max(b.end_line, b.line), b.name, q, "value", b.col))
-    nodes.sort(key=lambda n: (n[0], -n[1]))
-
-    def build(parent: str, items: list[tuple[int, int, str, str, str, int]]) -> list[Outline]:
-        out = []
-        for node in items:
-            if node[3].rpartition(".")[0] != parent:
-                continue
-            kids = build(node[3], items)
-            out.append(
-                Outline(
-                    name=node[2],
-                    qualname=node[3],
-                    kind=node[4],
-                    line=node[0],
-                    end_line=node[1],
-                    col=node[5],
-                    children=tuple(kids),
-                )
-            )
-        return out
-
-    top = build(module, nodes)
-    placed = {o.qualname for o in _walk(top)}
-    # nested functions and members of classes declared in odd places: put them at the top level
-    top += [
-        Outline(name=n[2], qualname=n[3], kind=n[4], line=n[0], end_line=n[1], col=n[5])
-        for n in nodes
-        if n[3] not in placed
-    ]
-    return sorted(top, key=lambda o: o.line)
-
-
-def _walk(nodes: list[Outline] | tuple[Outline, ...]) -> list[Outline]:
-    out: list[Outline] = []
-    for n in nodes:
-        out.append(n)
-        out.extend(_walk(n.children))
-    return out
-
-
-def _file_lines(app: App, rel_path: str) -> list[str]:
-    try:
-        return confine(app.root, rel_path).read_text(encoding="utf-8", errors="replace").splitlines()
-    except (OSError, OutsideRepoError):
-        return []

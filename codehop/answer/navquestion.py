@@ -39,10 +39,11 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from codehop.answer.dependents import Dependents, DependentsFinder, Relation, Site
+from codehop.answer.dependents import RELATION_OF, Dependents, DependentsFinder, Relation, Site
 from codehop.answer.excerpt import declaration_chunk, fit
 from codehop.answer.orchestrator import MAX_QUESTION_CHARS
 from codehop.answer.retrieval import count_tokens
+from codehop.index.xref_resolve import EDGE_TYPE
 from codehop.kernel.records import (
     Answer,
     BindingKind,
@@ -53,7 +54,9 @@ from codehop.kernel.records import (
     Stats,
     StopReason,
     Via,
+    shown_path,
 )
+from graphs import EdgeType
 
 if TYPE_CHECKING:
     from codehop.index.store import SqliteStore
@@ -524,14 +527,12 @@ _NEEDS: dict[Intent, tuple[Relation, ...]] = {
     Intent.SUBCLASSES: (Relation.INHERITS,),
     Intent.OVERRIDES: (Relation.OVERRIDES,),
 }
-_EDGE = {
-    Relation.CALLS: "calls",
-    Relation.USES_INHERITED: "calls",
-    Relation.IMPORTS: "imports",
-    Relation.REEXPORTS: "reexports",
-    Relation.INHERITS: "inherits",
-    Relation.OVERRIDES: "overrides",
-    Relation.DECORATES: "decorates",
+# a site's edge in the graph: the edge of the reference it was read from (the index's one map),
+# and the two relations no single reference gives
+_EDGE: dict[Relation, EdgeType] = {
+    **{rel: EDGE_TYPE[ref] for ref, rel in RELATION_OF.items()},
+    Relation.USES_INHERITED: EdgeType.CALLS,
+    Relation.OVERRIDES: EdgeType.OVERRIDES,
 }
 _TITLE = {
     Intent.CALLERS: "Callers of",
@@ -660,7 +661,7 @@ class NavigationAnswerer:
                     )
                 )
                 used += count_tokens(decl.text)
-            where = f"{loc.rel_path}:{loc.line}"
+            where = f"{shown_path(loc.rel_path)}:{loc.line}"
             lines.append(f"{_TITLE[nav.intent]} `{loc.qualname}` ({where}): {_count(found.sites)}.")
             reasons += [n for n in found.notes if n not in reasons]
             if found.cut:
@@ -733,9 +734,9 @@ class NavigationAnswerer:
     def _edge(self, site: Site, loc: Location) -> str:
         """The provenance of a site's chunk, as graph_context writes it: `graph: src -type-> dst`."""
         if site.relation is Relation.CALLEE:
-            kind = "instantiates" if self.table.class_binding(site.via) is not None else "calls"
+            kind = EdgeType.INSTANTIATES if self.table.class_binding(site.via) is not None else EdgeType.CALLS
             return f"graph: {loc.qualname} -{kind}-> {site.via}"
-        kind = _EDGE.get(site.relation, "references")
+        kind = _EDGE.get(site.relation, EdgeType.REFERENCES)
         return f"graph: {site.via or site.scope} -{kind}-> {loc.qualname}"
 
     def _site_chunk(self, site: Site):  # type: ignore[no-untyped-def]

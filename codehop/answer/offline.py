@@ -19,6 +19,7 @@ from codehop.kernel.records import (
     Generation,
     PendingReference,
     Resolution,
+    shown_path,
 )
 from codehop.reading.pointers import contains
 from codehop.reading.structure import Finding, Reader, covered
@@ -57,21 +58,12 @@ def _first_line(doc: str) -> str:
     return ""
 
 
-def chain_text(res: Resolution) -> str:
-    parts = []
-    for s in res.steps:
-        parts.append(
-            f"{s.from_loc.rel_path}:{s.from_loc.line} -[{s.note}, {s.resolver}]-> {s.to_loc.rel_path}:{s.to_loc.line}"
-        )
-    return "; ".join(parts)
-
-
 def describe(f: Finding, context: Sequence[ContextItem]) -> str:
     name = f.subject.dotted
     res = f.resolution
     if res is None:
         if f.pending:
-            sites = ", ".join(f"`{p.anchor_text}` at {p.origin_path}:{p.origin_line}" for p in f.pending)
+            sites = ", ".join(f"`{p.anchor_text}` at {shown_path(p.origin_path)}:{p.origin_line}" for p in f.pending)
             return (
                 f"`{f.subject.mentions[0] if f.subject.mentions else name}` is not declared where the symbol "
                 f"table can see it; it is used at {sites}, which a resolver must follow."
@@ -80,10 +72,10 @@ def describe(f: Finding, context: Sequence[ContextItem]) -> str:
     if res.is_external:
         return f"`{name}` comes from `{res.external}`, outside the indexed repository (not fetched)."
     t = res.target
-    where = f"{t.rel_path}:{t.line}"
+    where = f"{shown_path(t.rel_path)}:{t.line}"
     if f.declared_in is None:
         p = f.pending[0] if f.pending else None
-        via = f" (via {p.ref_type} at {p.origin_path}:{p.origin_line})" if p else ""
+        via = f" (via {p.ref_type} at {shown_path(p.origin_path)}:{p.origin_line})" if p else ""
         return (
             f"`{name}` is declared at {where} as `{t.qualname}`{via}, but that declaration is "
             f"not in the retrieved context yet."
@@ -95,7 +87,7 @@ def describe(f: Finding, context: Sequence[ContextItem]) -> str:
     ]
     if f.subject.assigned:
         line, text = f.subject.assigned
-        out.append(f"Assigned at {t.rel_path}:{line} in `{t.qualname}`: `{text}`")
+        out.append(f"Assigned at {shown_path(t.rel_path)}:{line} in `{t.qualname}`: `{text}`")
         return "\n".join(out)
     p = f.subject.parameter
     if p is not None:
@@ -103,7 +95,9 @@ def describe(f: Finding, context: Sequence[ContextItem]) -> str:
         if f.subject.forwarded:
             via = (
                 " (passed on through "
-                + ", ".join(f"`**` to `{callee}` at {path}:{line}" for callee, path, line in f.subject.forwarded)
+                + ", ".join(
+                    f"`**` to `{callee}` at {shown_path(path)}:{line}" for callee, path, line in f.subject.forwarded
+                )
                 + ")"
             )
         default = f"defaults to `{p.default}`" if p.default else "has no default (it must be passed)"
@@ -111,7 +105,7 @@ def describe(f: Finding, context: Sequence[ContextItem]) -> str:
         if chunk.signature:
             out.append(f"Signature: `{chunk.signature}`")
         if res.steps:
-            out.append("Chain: " + chain_text(res))
+            out.append("Chain: " + res.chain_text())
         return "\n".join(out)
     if b is not None and b.kind is BindingKind.VALUE and not b.value:
         line = _line_of(chunk, t.line)
@@ -130,26 +124,26 @@ def describe(f: Finding, context: Sequence[ContextItem]) -> str:
             out.append(f"Docstring: {doc}")
     elif chunk.kind is ChunkKind.MODULE and chunk.qualname == t.qualname:
         doc = _first_line(chunk.docstring)
-        out.append(f"Module {t.rel_path}" + (f"; docstring: {doc}" if doc else "") + ".")
+        out.append(f"Module {shown_path(t.rel_path)}" + (f"; docstring: {doc}" if doc else "") + ".")
     else:
         line = _line_of(chunk, t.line)
         if line:
             out.append(f"Code: `{line}`")
     for alt, alt_res in f.alternatives:
         where = (
-            f" -> {alt_res.target.rel_path}:{alt_res.target.line} (`{alt_res.target.qualname}`)"
+            f" -> {shown_path(alt_res.target.rel_path)}:{alt_res.target.line} (`{alt_res.target.qualname}`)"
             if alt_res is not None
             else ""
         )
         out.append(
-            f"Also bound at {alt.rel_path}:{alt.line} ({alt.kind}{f' of `{alt.target}`' if alt.target else ''})"
+            f"Also bound at {shown_path(alt.rel_path)}:{alt.line} ({alt.kind}{f' of `{alt.target}`' if alt.target else ''})"
             f"{where}: which binding holds depends on how the module runs (a conditional import or "
             f"a fallback), so this answer is partial."
         )
     for p in f.pending:
-        out.append(f"Still needed: `{p.ref_target}` ({p.ref_type} at {p.origin_path}:{p.origin_line}).")
+        out.append(f"Still needed: `{p.ref_target}` ({p.ref_type} at {shown_path(p.origin_path)}:{p.origin_line}).")
     if res.steps:
-        out.append("Chain: " + chain_text(res))
+        out.append("Chain: " + res.chain_text())
     return "\n".join(out)
 
 
@@ -163,7 +157,7 @@ def _fallback(context: Sequence[ContextItem]) -> str:
     if not context:
         return "No indexed code matches the question."
     c = context[0].chunk
-    head = f"No symbol of the question was found in the symbol table. The closest code is `{c.qualname}` at {c.rel_path}:{c.start_line}"
+    head = f"No symbol of the question was found in the symbol table. The closest code is `{c.qualname}` at {shown_path(c.rel_path)}:{c.start_line}"
     if c.signature:
         head += f": `{c.signature}`"
     return head + "."

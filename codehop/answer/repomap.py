@@ -20,7 +20,8 @@ from codehop.answer.retrieval import count_tokens
 from codehop.kernel.errors import UsageError
 
 if TYPE_CHECKING:
-    from codehop.app import App
+    from codehop.index.store import SqliteStore
+    from codehop.index.symbols import SymbolTable
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -64,13 +65,12 @@ class RepoMap:
         }
 
 
-def build_map(app: App, *, budget_tokens: int = 1000, focus: str = "") -> RepoMap:
+def build_map(store: SqliteStore, table: SymbolTable, *, budget_tokens: int = 1000, focus: str = "") -> RepoMap:
     from graphs.rank import central
 
-    store = app.store
     # (src, dst, type): the type strings are the EdgeType values (a StrEnum)
     edges = [(e.src, e.dst, e.type) for e in store.resolved_edges()]
-    seeds = _focus_seeds(app, focus) if focus else None
+    seeds = _focus_seeds(store, table, focus) if focus else None
     if focus and not seeds:
         raise UsageError(f"--focus names nothing in the index: {focus!r} (a repository path or a dotted symbol)")
     rank = central(edges, seeds)
@@ -153,13 +153,12 @@ def _render(header: str, chosen: list[Entry]) -> tuple[list[Entry], str]:
     return ordered, "\n".join(lines) + "\n"
 
 
-def _focus_seeds(app: App, focus: str) -> dict[str, float]:
-    store = app.store
+def _focus_seeds(store: SqliteStore, table: SymbolTable, focus: str) -> dict[str, float]:
     path = focus.strip().lstrip("./")
     under = store.qualnames_under(path)
     if under:
         return dict.fromkeys(under, 1.0)
-    res = app.table.resolve(focus) if all(p.isidentifier() for p in focus.split(".")) else None
+    res = table.resolve(focus) if all(p.isidentifier() for p in focus.split(".")) else None
     if res is not None and not res.is_external:
         return {res.target.qualname: 1.0}
     return dict.fromkeys(store.qualnames_named(focus), 1.0)

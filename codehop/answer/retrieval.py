@@ -1,5 +1,5 @@
 """Retrieval: BM25 over chunks (SQLite FTS5), hidden dependencies from the graph,
-packing into a token budget. May import: records, store, chunking (identifier
+packing into a token budget. May import: records, store, words (identifier
 splitting), stdlib; the graph arrives as a `Neighbours` callable.
 """
 
@@ -11,13 +11,8 @@ from collections.abc import Callable, Iterable, Sequence
 
 from codehop.index.store import SqliteStore
 from codehop.kernel.records import Chunk, ContextItem, Via
-from codehop.kernel.words import split_identifiers
+from codehop.kernel.words import STOP, split_identifiers
 
-STOP = frozenset(
-    """a an and are as at be by can do does did for from how i if in into is it its me my of on or so
-    that the their them then there these this to was what when where which who why will with you your
-    show tell give has have had any some actually really much many i'm im""".split()
-)
 _PRUNE_FROM_CHUNKS = 2000
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -84,16 +79,14 @@ def retrieve(
             continue
         picked: list[tuple[float, ContextItem]] = []
         for qual, score, why in graph({item.chunk.qualname: 1.0}, graph_k):
-            name = qual.rpartition(".")[2].lower()
-            named = name in terms
-            if not named:
-                continue
+            if qual.rpartition(".")[2].lower() not in terms:
+                continue  # only a neighbour the question names
             for c in store.chunks_named(qual)[:1]:
                 if c.key in seen:
                     continue
                 picked.append(
                     (
-                        (2.0 if named else 1.0) * score,
+                        score,
                         ContextItem(
                             chunk=c, hop=0, via=Via.GRAPH, provenance=why, score=score, tokens=count_tokens(c.text)
                         ),
@@ -109,17 +102,36 @@ def retrieve(
 
 def pack(items: Iterable[ContextItem], budget_tokens: int, required: Sequence[ContextItem] = ()) -> list[ContextItem]:
     """Required items first (never pruned unless alone over budget), then the rest greedily."""
-    out: list[ContextItem] = []
-    seen: set[object] = set()
+    return pack_plan(((it, budget_tokens) for it in (*required, *items)), budget_tokens)[0]
+
+
+def _chunk_keys(item: ContextItem) -> set[object]:
+    c = item.chunk
+    return {c.key, (c.rel_path, c.start_line)}  # a fitted copy starts where its chunk does
+
+
+def pack_plan(
+    plan: Iterable[tuple[ContextItem, int]],
+    budget_tokens: int,
+    *,
+    keys: Callable[[ContextItem], set[object]] = _chunk_keys,
+    skip: Callable[[list[ContextItem], ContextItem], bool] | None = None,
+) -> tuple[list[ContextItem], list[ContextItem]]:
+    """The one packer: each (item, cap) in order is kept when it is new (none of its `keys` kept
+    already, and not `skip`ped given what is kept) and the tokens used stay within both the
+    budget and its cap. Returns (kept, the new items that did not fit)."""
+    kept: list[ContextItem] = []
+    over: list[ContextItem] = []
+    have: set[object] = set()
     used = 0
-    for item in list(required) + list(items):
-        c = item.chunk
-        keys = (c.key, (c.rel_path, c.start_line))  # a fitted copy starts where its chunk does
-        if any(k in seen for k in keys):
+    for item, cap in plan:
+        k = keys(item)
+        if k & have or (skip is not None and skip(kept, item)):
             continue
-        if used + item.tokens > budget_tokens:
-            continue
-        seen.update(keys)
-        out.append(item)
-        used += item.tokens
-    return out
+        if used + item.tokens <= min(cap, budget_tokens):
+            kept.append(item)
+            have |= k
+            used += item.tokens
+        else:
+            over.append(item)
+    return kept, over

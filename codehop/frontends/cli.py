@@ -1,6 +1,10 @@
 """The `codehop` command line (click). Errors become messages and exit codes here, in one place.
 
-Heavy modules are imported inside commands, so `codehop --help` stays instant.
+Heavy modules are imported inside commands, so `codehop --help` stays instant. Every command
+has one shape: parse the options, ask the door (codehop.app / codehop.api), print its record
+(text, or JSON with --json). Why one module of ~600 lines: it is the whole command line, read
+top to bottom like `codehop --help`; the options shared by several commands are defined once
+at the top, and nothing here decides anything the door does not return.
 """
 
 from __future__ import annotations
@@ -44,7 +48,7 @@ def handle_errors(fn: F) -> F:
                 return fn(*args, **kwargs)
             except sqlite3.DatabaseError as exc:
                 # a damaged index is moved aside and the command runs once more (rebuilding it)
-                from codehop.index.indexer import repair_index
+                from codehop.api import repair_index
 
                 repo = kwargs.get("repo") or kwargs.get("path") or "."
                 why = repair_index(repo, kwargs.get("index_dir"))
@@ -78,7 +82,7 @@ def _discover(ctx: click.Context, param: click.Parameter, value: str | None) -> 
     """No --repo (or no PATH): the project the current folder is in, found as git finds its root."""
     if value is not None:
         return value
-    from codehop.index.walk import discover_root
+    from codehop.api import discover_root
     from codehop.kernel.errors import CodehopError
 
     try:
@@ -200,11 +204,11 @@ def main() -> None:
 @handle_errors
 def index(path: str, index_dir: str | None, max_file_bytes: int, as_json: bool) -> None:
     """Index (or incrementally update) the repository at PATH."""
-    from codehop.index.indexer import index_repo
+    from codehop.api import index as index_repo
 
     line = _ProgressLine() if sys.stderr.isatty() and not as_json else None
     try:
-        _, report = index_repo(path, index_dir=index_dir, max_file_bytes=max_file_bytes, progress=line, verify=True)
+        report = index_repo(path, index_dir=index_dir, max_file_bytes=max_file_bytes, progress=line, verify=True)
     finally:
         if line is not None:
             line.clear()
@@ -321,10 +325,8 @@ class _ProgressLine:
 @handle_errors
 def search(query: str, repo: str, index_dir: str | None, k: int, as_json: bool) -> None:
     """BM25 search over chunks (for debugging retrieval)."""
-    from codehop.answer.retrieval import bm25
-
     app = _app(repo, index_dir)
-    hits = bm25(app.store, query, k)
+    hits = app.search(query, k)
     rows = [
         {
             "path": c.rel_path,
@@ -358,22 +360,8 @@ def xrefs(
     """The cross-reference table."""
     app = _app(repo, index_dir)
     if stats:
-        counters = app.store.counters()
-        by_type = app.store.xref_type_counts()
-        queries = counters.get("queries", 0)
-        rebuilds = counters.get("rebuilds", 0)
-        data = {
-            "by_type": {k: {"rows": v[0], "resolved_at_index_time": v[1]} for k, v in sorted(by_type.items())},
-            "rebuilds": rebuilds,
-            "queries": queries,
-            "rebuild_to_query_ratio": round(rebuilds / queries, 4) if queries else None,
-            "hops_from_table": counters.get("hops_from_table", 0),
-            "hops_from_resolver": counters.get("hops_from_resolver", 0),
-        }
-        if app.env is not None:  # the installed side: indexed once, never rebuilt while installed
-            from codehop.index.packages import cached_stats
-
-            data["packages"] = cached_stats(app.env)
+        data = app.xref_stats()
+        rebuilds, queries = data["rebuilds"], data["queries"]
         if as_json:
             _emit_json(data)
             return
@@ -381,12 +369,17 @@ def xrefs(
             _echo(f"{k:16s} {v['rows']:7d} rows, {v['resolved_at_index_time']:7d} resolved at index time")
         _echo(
             f"rebuilds {rebuilds}, queries {queries}, ratio {data['rebuild_to_query_ratio']}; "
-            f"hops served by the table {data['hops_from_table']}, by a resolver {data['hops_from_resolver']}"
+            f"hops served by the table {data['hops_from_table']}, by a resolver at loop time "
+            f"{data['hops_from_resolver']}, by rows bridged at index time {data['hops_from_index']}"
         )
         for pin, v in data.get("packages", {}).items():
-            _echo(f"package {pin}: {v['rows']} rows, {v['resolved_at_index_time']} resolved at index time")
+            _echo(
+                f"package {pin}: {v['rows']} rows, {v['resolved_at_index_time']} resolved at index time "
+                f"({v['bridged_at_index_time']} bridged by Jedi; {v['bridge_asked']}/{v['bridge_sites']} sites asked"
+                f"{', complete' if v['bridge_complete'] else ''})"
+            )
         return
-    rows = app.store.xrefs(rel_path=file, ref_type=ref_type, limit=limit)
+    rows = app.xrefs(rel_path=file, ref_type=ref_type, limit=limit)
     out = [
         {
             "path": x.rel_path,
@@ -440,15 +433,14 @@ def _parse_site(site: str) -> tuple[str, int, int]:
 def resolve(site: str, repo: str, index_dir: str | None, via: str | None, as_json: bool) -> None:
     """Resolve the reference at PATH:LINE[:COL] to its declaration, with the chain."""
     from codehop.kernel.errors import UsageError
-    from codehop.resolve.sites import refs_at
 
     path, line, col = _parse_site(site)
     names = ("symbol_table", "jedi", "lsp", "regex") if via == "all" else ((via,) if via else None)
     app = _app(repo, index_dir, resolvers=names or ("symbol_table", "jedi", "regex"))
-    refs = refs_at(app, path, line, col)
+    refs = app.refs_at(path, line, col)
     if not refs:
         raise UsageError(f"no reference at {site}")
-    runs = [(ref, name, app.ladder(names).resolve(ref, via=name)) for ref in refs for name in (names or (None,))]
+    runs = [(ref, name, app.resolve_ref(ref, via=name, resolvers=names)) for ref in refs for name in (names or (None,))]
     app.close()
     if via == "lsp":  # the one rung asked for could not run: that is the language server's failure (exit 4)
         broken = [f.reason for _, _, lr in runs if lr.resolution is None for f in lr.failures if f.resolver == "lsp"]
@@ -480,20 +472,19 @@ def resolve(site: str, repo: str, index_dir: str | None, via: str | None, as_jso
             ]
         )
         return
+    from codehop.kernel.records import shown_path
+
     for ref, name, lr in runs:
-        _echo(f"{ref.origin_path}:{ref.origin_line} {ref.anchor_text} ({ref.ref_type}) via {name or 'ladder'}:")
+        _echo(
+            f"{shown_path(ref.origin_path)}:{ref.origin_line} {ref.anchor_text} ({ref.ref_type}) via {name or 'ladder'}:"
+        )
         res = lr.resolution
         if res is None:
             _echo("  unresolved" + "".join(f"\n  {f.resolver} failed: {f.reason}" for f in lr.failures))
             continue
         for st in res.steps:
-            _echo(
-                f"  {st.from_loc.rel_path}:{st.from_loc.line} -[{st.note}, {st.resolver}]-> "
-                f"{st.to_loc.rel_path}:{st.to_loc.line} {st.to_loc.qualname}"
-            )
-        t = res.target
-        where = f"external {res.external}" if res.is_external else f"{t.rel_path}:{t.line} {t.qualname}"
-        _echo(f"  => {where} [{res.provenance}]")
+            _echo(f"  {st.text()} {st.to_loc.qualname}")
+        _echo(f"  => {res.where()} [{res.provenance}]")
 
 
 @main.command()
@@ -525,12 +516,10 @@ def ask(
     as_json: bool,
 ) -> None:
     """Answer QUESTION about the repository (one bounded hop by default)."""
-    from codehop.answer.orchestrator import Limits
-
     app = _app(repo, index_dir, generator=generator, **_ladder(resolvers))
-    answer = app.navigator().ask(question, Limits(max_loops=max_loops, budget_tokens=budget_tokens))
+    answer = app.ask(question, max_loops=max_loops, budget_tokens=budget_tokens)
     if svg_path:
-        _draw_answer(app, answer, svg_path)
+        _write(svg_path, app.svg(app.answer_picture(answer)))
     app.close()
     if as_json:
         _emit_json(answer.to_dict())
@@ -554,10 +543,10 @@ def context(
     query: str, repo: str, index_dir: str | None, budget_tokens: int, max_loops: int, fmt: str, resolvers: str | None
 ) -> None:
     """The context an agent should read for QUERY (a question or a task), packed to a budget."""
-    from codehop.answer.context import build_context, render_markdown
+    from codehop.frontends.render import render_markdown
 
     app = _app(repo, index_dir, **_ladder(resolvers))
-    answer = build_context(app, query, budget_tokens=budget_tokens, max_loops=max_loops)
+    answer = app.context(query, budget_tokens=budget_tokens, max_loops=max_loops)
     app.close()
     if fmt == "json":
         _emit_json(answer.to_dict())
@@ -580,10 +569,8 @@ def context(
 @handle_errors
 def repo_map(repo: str, index_dir: str | None, budget_tokens: int, focus: str, as_json: bool) -> None:
     """The most central declarations (PageRank over the graph) as signatures, grouped by file."""
-    from codehop.answer.repomap import build_map
-
     app = _app(repo, index_dir)
-    result = build_map(app, budget_tokens=budget_tokens, focus=focus)
+    result = app.map(budget_tokens=budget_tokens, focus=focus)
     app.close()
     if as_json:
         _emit_json(result.to_dict())
@@ -599,6 +586,9 @@ def repo_map(repo: str, index_dir: str | None, budget_tokens: int, focus: str, a
 @click.option("--stats", is_flag=True, help="Node and edge counts.")
 @click.option("--dot", "dot_path", default=None, help="Write Graphviz DOT to this file ('-' for stdout).")
 @click.option("--svg", "svg_path", default=None, help="Render SVG (needs the `dot` program).")
+@click.option(
+    "--expand-packages", is_flag=True, help="Follow an installed package's node into its own edges (else a leaf)."
+)
 @json_option
 @handle_errors
 def graph(
@@ -609,118 +599,48 @@ def graph(
     stats: bool,
     dot_path: str | None,
     svg_path: str | None,
+    expand_packages: bool,
     as_json: bool,
 ) -> None:
     """A symbol's neighbourhood in the static-dependency graph."""
-    from codehop.answer.graph_context import GraphContext
-    from codehop.kernel.errors import UsageError
-
     app = _app(repo, index_dir)
-    gc = GraphContext(app.store)
     if stats:
-        data = gc.stats()
+        data = app.graph_stats()
         if as_json:
             _emit_json(data)
         else:
             for k, v in data.items():
                 _echo(f"{k:24s} {v}")
         return
-    if not symbol:
-        raise UsageError("give a SYMBOL (a qualified name) or --stats")
-    node = gc.node_for(symbol, app.table)
-    if node is None:
-        matches = gc.candidates(symbol)
-        if len(matches) == 1:
-            node = matches[0]
-        elif matches:
-            raise UsageError(
-                f"{symbol!r} is not a qualified name; it matches:\n  " + "\n  ".join(matches) + "\n(give one of these)"
-            )
-        else:
-            raise UsageError(f"no such symbol in the graph: {symbol}")
+    node = app.graph_node(symbol or "")
     if dot_path or svg_path:
-        _draw(gc, node, depth, dot_path, svg_path)
+        dot = app.picture(node, depth)
+        if dot_path == "-":
+            _echo(dot)
+        elif dot_path:
+            with open(dot_path, "w", encoding="utf-8") as fh:
+                fh.write(dot)
+        if svg_path:
+            _write(svg_path, app.svg(dot))
         return
-    rows = gc.neighbourhood(node, depth)
+    rows = app.neighbourhood(node, depth)
     if as_json:
         _emit_json({"symbol": node, "edges": rows})
         return
     _echo(node)
     for r in rows:
         arrow = "->" if r["direction"] == "out" else "<-"
-        _echo(f"  {arrow} {r['type']:12s} {r['other']}  ({r['path']}:{r['line']})")
+        if r.get("from_package"):  # an expanded package node's own edge
+            where = f"{r['package']} {r['path']}:{r['line']}"
+            _echo(f"      {r['from_package']} {arrow} {r['type']:12s} {r['other']}  ({where})")
+            continue
+        pkg = f"  [{r['package']} {r['package_path']}, leaf]" if r.get("leaf") else ""
+        _echo(f"  {arrow} {r['type']:12s} {r['other']}{pkg}  ({r['path']}:{r['line']})")
 
 
-def _draw(gc: Any, node: str, depth: int, dot_path: str | None, svg_path: str | None, **chain: Any) -> None:
-    """Write the picture of `node`'s neighbourhood as DOT and/or SVG (Graphviz, with a deadline)."""
-    from codehop.kernel.errors import CodehopError, UsageError
-    from graphs import RenderTimeout
-
-    dot = gc.picture(node, depth, **chain)
-    if dot_path == "-":
-        _echo(dot)
-    elif dot_path:
-        with open(dot_path, "w", encoding="utf-8") as fh:
-            fh.write(dot)
-    if svg_path:
-        try:
-            svg = gc.svg(dot)
-        except RenderTimeout as exc:
-            raise CodehopError(f"{exc}; draw less (--depth 1) or write --dot and render it yourself") from None
-        if svg is None:
-            raise UsageError("the `dot` program (Graphviz) is not installed; use --dot")
-        with open(svg_path, "wb") as fh:
-            fh.write(svg)
-
-
-def _draw_answer(app: Any, answer: Any, svg_path: str) -> None:
-    """The picture around what the answer is about, with what the question followed highlighted:
-    the declarations it read (its context) and the hops its resolvers made."""
-    from codehop.answer.graph_context import GraphContext
-    from codehop.kernel.errors import UsageError
-
-    gc = GraphContext(app.store, app.table)
-    graph = gc.graph()
-
-    def node(rel_path: str, line: int, qualname: str = "") -> str | None:
-        return qualname if qualname in graph else gc.node_at(rel_path, line)
-
-    chain: list[str] = []
-    for item in answer.context:
-        n = node(item.chunk.rel_path, item.chunk.start_line, item.chunk.qualname)
-        if n is not None and n not in chain:
-            chain.append(n)
-    hops = []
-    for hop in answer.hops:
-        for r in hop.resolved:
-            for step in r.resolution.steps:
-                a = node(step.from_loc.rel_path, step.from_loc.line, step.from_loc.qualname)
-                b = node(step.to_loc.rel_path, step.to_loc.line, step.to_loc.qualname)
-                if a and b and a != b:
-                    hops.append((a, b, f"{step.note or 'resolved'} ({step.resolver})"))
-    declared = [n for n in chain if graph.node(n).kind.value != "module"]
-    centre = hops[-1][1] if hops else next(iter(declared or chain), None)
-    if centre is None:
-        raise UsageError("nothing in the answer's context is in the graph; no picture drawn")
-    # the pointers among what it read: re-exports, bases, overrides between two context items
-    read = set(chain)
-    pointers = [
-        (e.src, e.dst)
-        for n in chain
-        for e in graph.out_edges(n)
-        if e.dst in read and e.src != e.dst and e.type.value in ("reexports", "inherits", "overrides")
-    ]
-    pinned = [centre, *(x for pair in pointers for x in pair), *(x for a, b, _ in hops for x in (a, b))]
-    _draw(
-        gc,
-        centre,
-        1,
-        None,
-        svg_path,
-        highlight_nodes=tuple(dict.fromkeys(pinned)),
-        highlight_edges=tuple(pointers),
-        extra_edges=tuple(hops),
-    )
+def _write(path: str, data: bytes) -> None:
+    with open(path, "wb") as fh:
+        fh.write(data)
 
 
 @main.command()
@@ -757,7 +677,7 @@ def mcp(repo: str, resolvers: str | None) -> None:
 @handle_errors
 def doctor(repo: str, index_dir: str | None, as_json: bool) -> None:
     """Check the index, the language servers and the Anthropic configuration."""
-    from codehop.doctor import run_checks
+    from codehop.api import doctor as run_checks
 
     checks = run_checks(repo, index_dir)
     if as_json:

@@ -2,14 +2,15 @@
 
     python -m codehop.frontends.lsp_server              stdio
     python -m codehop.frontends.lsp_server --tcp 127.0.0.1:2087
-    codehop lsp [--tcp HOST:PORT]            (calls `serve`)
+    codehop lsp [--tcp HOST:PORT]                       (calls `serve`)
 
-Every handler has one shape: get the document, call `codehop.answer.navigation` in a
+Every handler has one shape: get the document, call the door (`App`) in a
 worker thread, convert with `lsp_range` / `lsp_location`, return None when
 there is nothing. Positions: codehop uses 1-based lines and code-point
-columns; the converters below are the only place that speaks LSP's 0-based
-lines and client units (UTF-16 unless the client negotiated another
-encoding).
+columns; in this server only the converters below speak LSP's 0-based lines
+and client units (UTF-16 unless the client negotiated another encoding). The
+LSP resolver rung converts for the language servers it asks on its own side,
+with lsp_bridge.client's converters.
 
 Features: definition (through every pointer), declaration (the import site),
 hover (Markdown: chain, signature or value, docstring), references (through
@@ -45,14 +46,18 @@ command arguments or params that do not parse become `InvalidParams`; any
 other exception becomes `InternalError` (pygls). Bad initializationOptions
 become a `window/showMessage` warning and the defaults. The server stays up.
 
-May import: codehop (app, navigation, orchestrator, records, errors, walk), pygls, lsprotocol, stdlib.
+May import: the door (codehop.app), records, errors, lsp_wire (options, position converters,
+progress, the protocol and reader below the handlers), pygls, lsprotocol, stdlib.
+
+Why one module of ~650 lines: it is the whole server, one handler per LSP feature in one shape,
+readable top to bottom as pygls's example servers are; the wire-level parts that are not
+handlers live in codehop.frontends.lsp_wire.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import logging
 import os
 import sys
@@ -61,26 +66,31 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from cattrs import transform_error
 from lsprotocol import types
 from pygls import uris
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
-from pygls.io_ import StdinAsyncReader, StdoutWriter, run_async
+from pygls.io_ import StdoutWriter, run_async
 from pygls.lsp.server import LanguageServer
-from pygls.protocol import LanguageServerProtocol
-from pygls.protocol.language_server import lsp_method
 from pygls.workspace.position_codec import PositionCodec
 
-from codehop.answer import navigation
-from codehop.answer.context import build_context
-from codehop.answer.dependents import Relation, Site
-from codehop.answer.orchestrator import Limits
 from codehop.app import App
-from codehop.index.walk import confine
+from codehop.frontends.lsp_wire import (
+    BoundedReader,
+    BuildProgress,
+    CodehopProtocol,
+    Options,
+    codepoint_col,
+    lsp_position,
+    lsp_range,
+    parse_options,
+)
 from codehop.kernel.errors import CodehopError, OutsideRepoError, RepoNotFoundError, UsageError
 from codehop.kernel.records import Location
+
+if TYPE_CHECKING:
+    from codehop.app import Item, Outline, Site
 
 log = logging.getLogger(__name__)
 _T = TypeVar("_T")
@@ -88,248 +98,27 @@ _T = TypeVar("_T")
 ASK_COMMAND = "codehop.ask"
 CONTEXT_REQUEST = "codehop/context"
 REQUEST_FAILED = int(types.LSPErrorCodes.RequestFailed)
-MAX_MESSAGE_BYTES = 64 * 1024 * 1024  # a bigger Content-Length is refused, and the stream resynchronised
-MAX_HEADER_BYTES = 64 * 1024
 EXIT_GRACE_S = 0.3  # after `exit`, the process ends this soon even if a worker is busy
 
 
-# ---- configuration -------------------------------------------------------------------
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Options:
-    """initializationOptions, checked: unknown keys and wrong types fall back to these defaults."""
-
-    code_lens: bool = False
-    max_loops: int = 1
-    budget_tokens: int = 2000
-    index_wait_s: float = 60.0
-
-
-# client key -> (field, accepted types, validity check)
-_OPTION_KEYS: dict[str, tuple[str, tuple[type, ...], Callable[[Any], bool]]] = {
-    "codeLens": ("code_lens", (bool,), lambda v: True),
-    "maxLoops": ("max_loops", (int,), lambda v: 0 <= v <= 8),
-    "budgetTokens": ("budget_tokens", (int,), lambda v: v > 0),
-    "indexWaitSeconds": ("index_wait_s", (int, float), lambda v: v > 0),
-}
-
-
-def parse_options(raw: object) -> tuple[Options, list[str]]:
-    """Options from initializationOptions, and one line per problem found (never raises)."""
-    if raw is None:
-        return Options(), []
-    if not isinstance(raw, dict):
-        return Options(), [f"initializationOptions must be an object, not {type(raw).__name__}"]
-    values: dict[str, Any] = {}
-    problems: list[str] = []
-    for key, value in raw.items():
-        if key not in _OPTION_KEYS:
-            problems.append(f"unknown option {key!r} (known: {', '.join(_OPTION_KEYS)})")
-            continue
-        name, kinds, valid = _OPTION_KEYS[key]
-        bad_bool = isinstance(value, bool) and bool not in kinds
-        if bad_bool or not isinstance(value, kinds) or not valid(value):
-            default = getattr(Options(), name)
-            problems.append(f"option {key!r}: {value!r} is not valid; using {default!r}")
-            continue
-        values[name] = value
-    return Options(**values), problems
-
-
-# ---- converters: codehop positions <-> LSP positions (only here) ----------------------
-def lsp_position(codec: PositionCodec, text: str, line: int, col: int) -> types.Position:
-    """1-based line, code-point column on `text` -> 0-based line, client-unit column."""
-    return types.Position(line=max(line - 1, 0), character=codec.client_num_units(text[:col]))
-
-
-def lsp_range(codec: PositionCodec, text: str, line: int, start_col: int, end_col: int) -> types.Range:
-    return types.Range(start=lsp_position(codec, text, line, start_col), end=lsp_position(codec, text, line, end_col))
-
-
+# ---- converters that read the repository (through the door) ------------------------------
 def lsp_location(app: App, codec: PositionCodec, loc: Location) -> types.Location:
     """A codehop Location -> an LSP Location spanning the declared name on its line."""
-    text = navigation.source_line(app, loc.rel_path, loc.line) or ""
-    start, end = navigation.name_span(text, loc.qualname.rpartition(".")[2])
+    text, start, end = app.name_at(loc)
     return types.Location(
         uri=uris.from_fs_path(str(app.root / loc.rel_path)) or "", range=lsp_range(codec, text, loc.line, start, end)
     )
 
 
 def site_range(app: App, codec: PositionCodec, site: Site, target_name: str) -> types.Range:
-    """The range of the name at a dependent site: the identifier at its column (`X` of `a.X`),
-    the right-hand name of an alias line (`measure = area`), the `*` of a star import."""
-    text = navigation.source_line(app, site.rel_path, site.line) or ""
-    start = site.col
-    if site.relation is Relation.ALIASES and target_name and "=" in text:
-        eq = text.index("=") + 1
-        s0, e0 = navigation.name_span(text[eq:], target_name)
-        if text[eq + s0 : eq + e0] == target_name:
-            return lsp_range(codec, text, site.line, eq + s0, eq + e0)
-    if site.anchor_text == "*" and "*" in text:
-        start = text.index("*")
-        return lsp_range(codec, text, site.line, start, start + 1)
-    end = start
-    while end < len(text) and (text[end] == "_" or text[end].isalnum()):
-        end += 1
-    if end == start:
-        start, end = navigation.name_span(text, site.anchor_text.rpartition(".")[2])
+    """The range of the name at a dependent site (the door finds its columns)."""
+    text, start, end = app.site_span(site, target_name)
     return lsp_range(codec, text, site.line, start, end)
 
 
 def site_location(app: App, codec: PositionCodec, site: Site, target_name: str) -> types.Location:
     uri = uris.from_fs_path(str(app.root / site.rel_path)) or ""
     return types.Location(uri=uri, range=site_range(app, codec, site, target_name))
-
-
-def codepoint_col(codec: PositionCodec, text: str, character: int) -> int:
-    """A client-unit column on `text` -> a code-point column."""
-    return codec.position_from_client_units([text], types.Position(line=0, character=character)).character
-
-
-# ---- progress of the index build ----------------------------------------------------------
-class _BuildProgress:
-    """`$/progress` for the first index build. Values wait until a token exists (the client's from
-    `initialize`, or one we create after `initialized`); sent on the event loop, from any thread."""
-
-    def __init__(self, server: CodehopLanguageServer) -> None:
-        self.server = server
-        self.token: types.ProgressToken | None = None
-        self._pending: list[Any] = []
-        self._lock = threading.Lock()
-
-    def attach(self, token: types.ProgressToken) -> None:
-        with self._lock:
-            self.token = token
-            pending, self._pending = self._pending, []
-        for value in pending:
-            self._send(token, value)
-
-    def begin(self, title: str) -> None:
-        self._emit(types.WorkDoneProgressBegin(title=title, cancellable=False, percentage=0))
-
-    def report(self, message: str, percentage: int) -> None:
-        self._emit(types.WorkDoneProgressReport(message=message, percentage=percentage))
-
-    def end(self, message: str) -> None:
-        self._emit(types.WorkDoneProgressEnd(message=message))
-
-    def _emit(self, value: Any) -> None:
-        with self._lock:
-            if self.token is None:
-                self._pending.append(value)
-                return
-            token = self.token
-        self._send(token, value)
-
-    def _send(self, token: types.ProgressToken, value: Any) -> None:
-        params = types.ProgressParams(token=token, value=value)
-        self.server.on_loop(self.server.protocol.notify, types.PROGRESS, params)
-
-
-# ---- the server ------------------------------------------------------------------------
-class _Answered:
-    """A request already answered with an error while it was being parsed."""
-
-    jsonrpc = ""
-
-
-class CodehopProtocol(LanguageServerProtocol):
-    """pygls 2.1.1 logs a request whose params do not deserialize and never answers it (the client
-    hangs); here it gets an `InvalidParams` error response."""
-
-    def structure_message(self, data: dict[str, Any]) -> Any:
-        try:
-            return super().structure_message(data)
-        except JsonRpcException as exc:
-            if "id" not in data or "method" not in data:
-                raise
-            cause = exc.__cause__
-            detail = "; ".join(transform_error(cause)) if cause is not None else exc.message
-            error = JsonRpcInvalidParams(f"invalid params for {data['method']}: {detail}")
-            self._send_response(data["id"], error=error.to_response_error())
-            return _Answered()
-
-    def handle_message(self, message: Any) -> None:
-        if not isinstance(message, _Answered):
-            super().handle_message(message)
-
-    @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
-    def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams) -> Any:
-        """A change to a document the client never opened: a whole-text change opens it, an
-        incremental one (nothing to apply it to) is dropped with a log line, never a popup."""
-        uri = params.text_document.uri
-        if uri not in self.workspace.text_documents:
-            whole = [c for c in params.content_changes if isinstance(c, types.TextDocumentContentChangeWholeDocument)]
-            if not whole:
-                log.warning("didChange for %s, which was never opened: ignored", uri)
-                return
-            self.workspace.put_text_document(
-                types.TextDocumentItem(
-                    uri=uri, language_id="python", version=params.text_document.version, text=whole[-1].text
-                )
-            )
-            return
-        yield from super().lsp_text_document__did_change(params)
-
-
-class _BoundedReader(StdinAsyncReader):
-    """stdin for `run_async`, with bounds: a header line longer than MAX_HEADER_BYTES or a
-    Content-Length over MAX_MESSAGE_BYTES is answered with a JSON-RPC error (id null) and skipped
-    up to the next header, so the server stays up and keeps reading."""
-
-    def __init__(self, stdin: Any, executor: Any, protocol: CodehopProtocol) -> None:
-        super().__init__(stdin, executor)
-        self.protocol = protocol
-        self._pushback: bytes | None = None
-
-    def readline(self) -> Any:
-        if self._pushback is not None:
-            line, self._pushback = self._pushback, None
-            fut: asyncio.Future[bytes] = self.loop.create_future()
-            fut.set_result(line)
-            return fut
-        return self.loop.run_in_executor(self.executor, self._readline)
-
-    def _readline(self) -> bytes:
-        line: bytes = self.stdin.readline(MAX_HEADER_BYTES)
-        while len(line) >= MAX_HEADER_BYTES and not line.endswith(b"\n"):
-            line = self.stdin.readline(MAX_HEADER_BYTES)  # an endless header: drop it
-            if not line:
-                return b""
-        return line
-
-    def readexactly(self, n: int) -> Any:
-        if n <= MAX_MESSAGE_BYTES:
-            return super().readexactly(n)
-        return self.loop.run_in_executor(self.executor, self._skip, n)
-
-    def _skip(self, n: int) -> bytes:
-        log.error("refused a message of %d bytes (limit %d)", n, MAX_MESSAGE_BYTES)
-        # JSON-RPC: an error whose request id cannot be read carries `"id": null`
-        body = json.dumps(
-            {
-                "jsonrpc": "2.0",
-                "id": None,
-                "error": {
-                    "code": int(types.ErrorCodes.InvalidRequest),
-                    "message": f"message of {n} bytes refused (limit {MAX_MESSAGE_BYTES})",
-                },
-            }
-        ).encode()
-        frame = b"Content-Length: %d\r\n\r\n" % len(body) + body
-        writer = self.protocol.writer
-        if writer is not None:
-            self.loop.call_soon_threadsafe(writer.write, frame)  # writes happen on the event loop
-        # what follows is the refused body, then the next message's header: find that header
-        while True:
-            line = self.stdin.readline(MAX_HEADER_BYTES)
-            if not line:
-                return b""
-            at = line.find(b"Content-Length:")
-            if at >= 0:
-                self._pushback = line[at:]
-                break
-        # a harmless notification stands in for the refused message
-        return b'{"jsonrpc": "2.0", "method": "$/codehop/refused", "params": {}}'
 
 
 @dataclass(slots=True)
@@ -348,17 +137,9 @@ class CodehopLanguageServer(LanguageServer):
         self.options = Options()
         self.app_future: Future[App] = Future()
         self.executor = ThreadPoolExecutor(max_workers=4, thread_name_prefix="codehop-lsp")
-        self.build_progress = _BuildProgress(self)
+        self.build_progress = BuildProgress(self)
         self.refreshes = _Refresh()
         self.loop: asyncio.AbstractEventLoop | None = None
-        self._symbols: Any = None
-
-    def symbol_search(self, app: App) -> Any:
-        from codehop.answer.symbol_search import SymbolSearch
-
-        if self._symbols is None or self._symbols.store is not app.store:
-            self._symbols = SymbolSearch(app.store)
-        return self._symbols
 
     # -- threads -> event loop
     def on_loop(self, fn: Callable[..., Any], *args: Any) -> None:
@@ -448,10 +229,10 @@ class CodehopLanguageServer(LanguageServer):
             self.app_future.result().close()
 
     def start_io(self, stdin: Any = None, stdout: Any = None) -> None:
-        """pygls's stdio loop, reading through `_BoundedReader` (oversize messages are refused)."""
+        """pygls's stdio loop, reading through `BoundedReader` (oversize messages are refused)."""
         self._stop_event = threading.Event()
         assert isinstance(self.protocol, CodehopProtocol)  # the protocol_cls this server is built with
-        reader = _BoundedReader(stdin or sys.stdin.buffer, self.thread_pool, self.protocol)
+        reader = BoundedReader(stdin or sys.stdin.buffer, self.thread_pool, self.protocol)
         self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
         try:
             asyncio.run(
@@ -492,12 +273,12 @@ def document_path(ls: CodehopLanguageServer, app: App, uri: str) -> str:
     if doc.path is None or not uri.startswith("file:"):
         raise JsonRpcInvalidParams(f"not a file document: {uri}")
     try:
-        full = confine(app.root, doc.path)
+        rel_path = app.rel_path(doc.path)
     except OutsideRepoError:
         raise JsonRpcInvalidParams(f"document is outside the workspace {app.root}: {uri}") from None
-    if not full.is_file():
+    if not (app.root / rel_path).is_file():
         raise JsonRpcInvalidParams(f"no such document: {uri}")
-    return full.relative_to(app.root).as_posix()
+    return rel_path
 
 
 PositionParams = (
@@ -538,7 +319,7 @@ async def cursor(ls: CodehopLanguageServer, params: PositionParams) -> Cursor:
         lines = buffer.splitlines()
         text = lines[line - 1] if 0 < line <= len(lines) else ""
     else:
-        text = navigation.source_line(app, rel_path, line) or ""
+        text = app.source_line(rel_path, line) or ""
     col = codepoint_col(ls.workspace.position_codec, text, params.position.character)
     return Cursor(app, rel_path, line, col, buffer)
 
@@ -606,11 +387,11 @@ def did_change_watched_files(ls: CodehopLanguageServer, params: types.DidChangeW
     ls.schedule_refresh()
 
 
-# ---- navigation ------------------------------------------------------------------------------
+# ---- definition, declaration, hover, references ------------------------------------------------
 @server.feature(types.TEXT_DOCUMENT_DEFINITION)
 async def definition(ls: CodehopLanguageServer, params: types.DefinitionParams) -> types.Location | None:
     c = await cursor(ls, params)
-    res = await ls.run(navigation.definition, c.app, c.rel_path, c.line, c.col, c.buffer)
+    res = await ls.run(c.app.definition, c.rel_path, c.line, c.col, c.buffer)
     if res is None or res.is_external:
         return None
     return lsp_location(c.app, ls.workspace.position_codec, res.target)
@@ -619,7 +400,7 @@ async def definition(ls: CodehopLanguageServer, params: types.DefinitionParams) 
 @server.feature(types.TEXT_DOCUMENT_DECLARATION)
 async def declaration(ls: CodehopLanguageServer, params: types.DeclarationParams) -> types.Location | None:
     c = await cursor(ls, params)
-    loc = await ls.run(navigation.declaration, c.app, c.rel_path, c.line, c.col, c.buffer)
+    loc = await ls.run(c.app.declaration, c.rel_path, c.line, c.col, c.buffer)
     if loc is None:
         return None
     return lsp_location(c.app, ls.workspace.position_codec, loc)
@@ -628,7 +409,7 @@ async def declaration(ls: CodehopLanguageServer, params: types.DeclarationParams
 @server.feature(types.TEXT_DOCUMENT_HOVER)
 async def hover(ls: CodehopLanguageServer, params: types.HoverParams) -> types.Hover | None:
     c = await cursor(ls, params)
-    markdown = await ls.run(navigation.hover_markdown, c.app, c.rel_path, c.line, c.col, c.buffer)
+    markdown = await ls.run(c.app.hover, c.rel_path, c.line, c.col, c.buffer)
     if not markdown:
         return None
     hover_caps = ls.client_capabilities.text_document and ls.client_capabilities.text_document.hover
@@ -644,7 +425,7 @@ async def references(ls: CodehopLanguageServer, params: types.ReferenceParams) -
     c = await cursor(ls, params)
     include = params.context.include_declaration
     target, sites = await ls.run(
-        lambda: navigation.references(c.app, c.rel_path, c.line, c.col, include_declaration=include, buffer=c.buffer)
+        lambda: c.app.references(c.rel_path, c.line, c.col, include_declaration=include, buffer=c.buffer)
     )
     if target is None:
         return None
@@ -667,10 +448,10 @@ _SYMBOL_KIND = {
 }
 
 
-def hierarchy_item(app: App, codec: PositionCodec, it: navigation.Item, cls: Any = types.CallHierarchyItem) -> Any:
-    """A navigation.Item -> a CallHierarchyItem or TypeHierarchyItem (its qualname in `data`)."""
+def hierarchy_item(app: App, codec: PositionCodec, it: Item, cls: Any = types.CallHierarchyItem) -> Any:
+    """A hierarchy Item -> a CallHierarchyItem or TypeHierarchyItem (its qualname in `data`)."""
     name_loc = lsp_location(app, codec, Location(rel_path=it.rel_path, line=it.line, qualname=it.qualname))
-    last = navigation.source_line(app, it.rel_path, it.end_line) or ""
+    last = app.source_line(it.rel_path, it.end_line) or ""
     full = types.Range(
         start=types.Position(line=it.line - 1, character=0), end=lsp_position(codec, last, it.end_line, len(last))
     )
@@ -701,7 +482,7 @@ async def prepare_call_hierarchy(
     ls: CodehopLanguageServer, params: types.CallHierarchyPrepareParams
 ) -> list[types.CallHierarchyItem] | None:
     c = await cursor(ls, params)
-    it = await ls.run(navigation.item_at, c.app, c.rel_path, c.line, c.col, c.buffer)
+    it = await ls.run(c.app.item_at, c.rel_path, c.line, c.col, c.buffer)
     if it is None or it.kind not in ("function", "method", "class"):
         return None
     return [hierarchy_item(c.app, ls.workspace.position_codec, it)]
@@ -712,7 +493,7 @@ async def incoming_calls(
     ls: CodehopLanguageServer, params: types.CallHierarchyIncomingCallsParams
 ) -> list[types.CallHierarchyIncomingCall] | None:
     app = await ls.app()
-    groups = await ls.run(navigation.incoming_calls, app, item_qualname(params.item))
+    groups = await ls.run(app.hierarchy, "incoming", item_qualname(params.item))
     codec = ls.workspace.position_codec
     return [
         types.CallHierarchyIncomingCall(
@@ -727,7 +508,7 @@ async def outgoing_calls(
     ls: CodehopLanguageServer, params: types.CallHierarchyOutgoingCallsParams
 ) -> list[types.CallHierarchyOutgoingCall] | None:
     app = await ls.app()
-    groups = await ls.run(navigation.outgoing_calls, app, item_qualname(params.item))
+    groups = await ls.run(app.hierarchy, "outgoing", item_qualname(params.item))
     codec = ls.workspace.position_codec
     return [
         types.CallHierarchyOutgoingCall(
@@ -742,7 +523,7 @@ async def prepare_type_hierarchy(
     ls: CodehopLanguageServer, params: types.TypeHierarchyPrepareParams
 ) -> list[types.TypeHierarchyItem] | None:
     c = await cursor(ls, params)
-    it = await ls.run(navigation.item_at, c.app, c.rel_path, c.line, c.col, c.buffer)
+    it = await ls.run(c.app.item_at, c.rel_path, c.line, c.col, c.buffer)
     if it is None or it.kind != "class":
         return None
     return [hierarchy_item(c.app, ls.workspace.position_codec, it, types.TypeHierarchyItem)]
@@ -754,9 +535,9 @@ async def supertypes(
 ) -> list[types.TypeHierarchyItem] | None:
     """The bases in method-resolution order (the order Python looks members up)."""
     app = await ls.app()
-    items = await ls.run(navigation.supertypes, app, item_qualname(params.item))
+    items = await ls.run(app.hierarchy, "supertypes", item_qualname(params.item))
     codec = ls.workspace.position_codec
-    return [hierarchy_item(app, codec, it, types.TypeHierarchyItem) for it in items] or None
+    return [hierarchy_item(app, codec, it, types.TypeHierarchyItem) for it, _ in items] or None
 
 
 @server.feature(types.TYPE_HIERARCHY_SUBTYPES)
@@ -764,9 +545,9 @@ async def subtypes(
     ls: CodehopLanguageServer, params: types.TypeHierarchySubtypesParams
 ) -> list[types.TypeHierarchyItem] | None:
     app = await ls.app()
-    items = await ls.run(navigation.subtypes, app, item_qualname(params.item))
+    items = await ls.run(app.hierarchy, "subtypes", item_qualname(params.item))
     codec = ls.workspace.position_codec
-    return [hierarchy_item(app, codec, it, types.TypeHierarchyItem) for it in items] or None
+    return [hierarchy_item(app, codec, it, types.TypeHierarchyItem) for it, _ in items] or None
 
 
 # ---- symbols ------------------------------------------------------------------------------------
@@ -776,12 +557,12 @@ async def document_symbol(
 ) -> list[types.DocumentSymbol] | None:
     app = await ls.app()
     rel_path = document_path(ls, app, params.text_document.uri)
-    outline = await ls.run(navigation.document_symbols, app, rel_path)
+    outline = await ls.run(app.outline, rel_path)
     codec = ls.workspace.position_codec
 
-    def convert(node: navigation.Outline) -> types.DocumentSymbol:
-        first = navigation.source_line(app, rel_path, node.line) or ""
-        last = navigation.source_line(app, rel_path, node.end_line) or ""
+    def convert(node: Outline) -> types.DocumentSymbol:
+        first = app.source_line(rel_path, node.line) or ""
+        last = app.source_line(rel_path, node.end_line) or ""
         return types.DocumentSymbol(
             name=node.name,
             kind=_SYMBOL_KIND.get(node.kind, types.SymbolKind.Variable),
@@ -803,7 +584,7 @@ async def workspace_symbol(
 ) -> list[types.WorkspaceSymbol] | None:
     """Fuzzy and ranked: the exact name, then a prefix, then a subsequence; dotted qualnames."""
     app = await ls.app()
-    hits = await ls.run(ls.symbol_search(app).search, params.query)
+    hits = await ls.run(app.symbols, params.query)
     out = []
     for h in hits:
         start = types.Position(line=h.line - 1, character=h.name_col)
@@ -826,7 +607,7 @@ async def code_lens(ls: CodehopLanguageServer, params: types.CodeLensParams) -> 
         return None
     app = await ls.app()
     rel_path = document_path(ls, app, params.text_document.uri)
-    lenses = await ls.run(navigation.class_lenses, app, rel_path)
+    lenses = await ls.run(app.lenses, rel_path)
     codec = ls.workspace.position_codec
     out = []
     for loc, n_members, n_files in lenses:
@@ -846,8 +627,11 @@ async def ask(ls: CodehopLanguageServer, *args: Any) -> dict[str, Any]:
     max_loops = args[1] if len(args) == 2 else ls.options.max_loops
     if isinstance(max_loops, bool) or not isinstance(max_loops, int) or not 0 <= max_loops <= 8:
         raise JsonRpcInvalidParams(f"{ASK_COMMAND}: max_loops must be an integer 0..8, not {max_loops!r}")
-    limits = Limits(max_loops=max_loops, budget_tokens=ls.options.budget_tokens)
-    return await answer(ls, args[0], limits)
+    app = await ls.app()
+    question = args[0]  # the Navigator cuts an over-long question and says so in the answer
+    return await ls.run(
+        lambda: app.ask(question, max_loops=max_loops, budget_tokens=ls.options.budget_tokens).to_dict()
+    )
 
 
 @server.feature(CONTEXT_REQUEST)
@@ -859,10 +643,8 @@ async def context(ls: CodehopLanguageServer, params: Any) -> dict[str, Any]:
         raise JsonRpcInvalidParams(f"{CONTEXT_REQUEST} needs {{query: string, budget_tokens?: int}}")
     if isinstance(budget, bool) or not isinstance(budget, int) or budget <= 0:
         raise JsonRpcInvalidParams(f"{CONTEXT_REQUEST}: budget_tokens must be a positive integer, not {budget!r}")
-    app = await ls.app()  # the one context builder every front-end shares (codehop.answer.context)
-    return await ls.run(
-        lambda: build_context(app, query, budget_tokens=budget, max_loops=ls.options.max_loops).to_dict()
-    )
+    app = await ls.app()  # the door's context: the same as the CLI's and the MCP tool's
+    return await ls.run(lambda: app.context(query, budget_tokens=budget, max_loops=ls.options.max_loops).to_dict())
 
 
 def plain(params: Any) -> dict[str, Any]:
@@ -871,15 +653,6 @@ def plain(params: Any) -> dict[str, Any]:
         return params
     as_dict = getattr(params, "_asdict", None)
     return dict(as_dict()) if callable(as_dict) else {}
-
-
-async def answer(ls: CodehopLanguageServer, question: str, limits: Limits) -> dict[str, Any]:
-    app = await ls.app()
-
-    def _ask() -> dict[str, Any]:  # the Navigator cuts an over-long question and says so in the answer
-        return app.navigator().ask(question, limits).to_dict()
-
-    return await ls.run(_ask)
 
 
 # ---- entry points --------------------------------------------------------------------------------

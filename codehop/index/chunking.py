@@ -12,12 +12,14 @@ statements, and one per run of module-level lines between definitions.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
 import tree_sitter_python
-from tree_sitter import Language, Node, Parser, Query, QueryCursor
+from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
 
 from codehop.kernel.records import Binding, BindingKind, Chunk, ChunkKind, ClassInfo, RefType, XRef
 from codehop.kernel.words import index_words
@@ -55,7 +57,7 @@ FileRows = tuple[
 
 @dataclass(slots=True)
 class FileFacts:
-    """Everything the indexer keeps about one file."""
+    """Everything the indexer keeps about one file, as records (the indexer itself takes `FileRows`)."""
 
     rel_path: str
     module: str
@@ -68,44 +70,69 @@ class FileFacts:
     all_names: tuple[str, ...] | None = None
     has_error: bool = False
 
-    def rows(self) -> FileRows:
-        """Plain tuples, ready for SQLite and cheap to send between processes."""
-        return (
-            self.rel_path,
-            self.module,
-            self.is_package,
-            self.all_names,
-            self.has_error,
-            [
-                (
-                    c.rel_path,
-                    c.start_line,
-                    c.end_line,
-                    str(c.kind),
-                    c.qualname,
-                    c.name,
-                    c.signature,
-                    c.docstring,
-                    c.text,
-                    c.identifiers,
-                )
-                for c in self.chunks
-            ],
-            [
-                (b.scope, b.name, str(b.kind), b.rel_path, b.line, b.col, b.end_line, b.target, b.value)
-                for b in self.bindings
-            ],
-            [(k.qualname, k.rel_path, k.line, k.bases) for k in self.classes],
-            list(self.stars),
-            [(x.rel_path, x.line, x.col, x.anchor_text, str(x.ref_type), x.target, x.scope) for x in self.xrefs],
-        )
+
+def facts_of(rows: FileRows) -> FileFacts:
+    """The records of one file's rows."""
+    rel, module, is_package, all_names, has_error, chunks, bindings, classes, stars, xrefs = rows
+    return FileFacts(
+        rel_path=rel,
+        module=module,
+        is_package=is_package,
+        chunks=[
+            Chunk(
+                rel_path=c[0],
+                start_line=c[1],
+                end_line=c[2],
+                kind=ChunkKind(c[3]),
+                qualname=c[4],
+                name=c[5],
+                signature=c[6],
+                docstring=c[7],
+                text=c[8],
+                identifiers=c[9],
+            )
+            for c in chunks
+        ],
+        bindings=[
+            Binding(
+                scope=b[0],
+                name=b[1],
+                kind=BindingKind(b[2]),
+                rel_path=b[3],
+                line=b[4],
+                col=b[5],
+                end_line=b[6],
+                target=b[7],
+                value=b[8],
+            )
+            for b in bindings
+        ],
+        classes=[ClassInfo(qualname=q, rel_path=r, line=line, bases=bases) for q, r, line, bases in classes],
+        xrefs=[
+            XRef(
+                rel_path=x[0],
+                line=x[1],
+                col=x[2],
+                anchor_text=x[3],
+                ref_type=RefType(x[4]),
+                target=x[5],
+                scope=x[6],
+            )
+            for x in xrefs
+        ],
+        stars=list(stars),
+        all_names=all_names,
+        has_error=has_error,
+    )
 
 
 def module_name(rel_path: str) -> tuple[str, bool]:
     """`pkg/sub/mod.py` -> ("pkg.sub.mod", False); `pkg/__init__.py` -> ("pkg", True)."""
-    parts = rel_path[:-3].split("/") if rel_path.endswith(".py") else rel_path.split("/")
+    parts = rel_path.removesuffix(".pyi").removesuffix(".py").split("/")
     if len(parts) > 1 and parts[0] == "src":
         parts = parts[1:]
+    if len(parts) > 1 and parts[0].endswith("-stubs"):  # PEP 561: `pkg-stubs/mod.pyi` types `pkg.mod`
+        parts[0] = parts[0].removesuffix("-stubs")
     # a root `__init__.py` stays the module `__init__`: the empty name would make every qualname in it
     # start with "." and give the graph a node without a name
     is_package = parts[-1] == "__init__" and len(parts) > 1
@@ -119,13 +146,98 @@ def _parser() -> Parser:
     return Parser(_LANGUAGE)
 
 
-def parse_file(rel_path: str, source: bytes) -> FileFacts:
+# the last trees parsed in this process, by path: a file saved again (an editor's save, a watcher)
+# re-parses only what changed. Keyed by path alone: an old source of another tree under the same
+# path costs speed, never correctness (the edit always describes old -> new in full)
+_TREES: OrderedDict[str, tuple[bytes, Tree]] = OrderedDict()
+_TREES_KEPT = 16
+_TREES_LOCK = threading.Lock()
+
+
+def _parse_tree(rel_path: str, source: bytes) -> Tree:
+    """The tree of `source`, re-parsed from this path's last tree when one is kept. The tree taken
+    out of the cache belongs to this call alone (another thread may edit only what it took out)."""
+    with _TREES_LOCK:
+        old = _TREES.pop(rel_path, None)
+    if old is None or old[1].root_node.has_error:
+        tree = _parser().parse(source)
+    elif old[0] == source:
+        tree = old[1]
+    else:
+        old_src, old_tree = old
+        start, old_end, new_end = _changed_span(old_src, source)
+        old_tree.edit(
+            start,
+            old_end,
+            new_end,
+            _point(source, start),
+            _point(old_src, old_end),
+            _point(source, new_end),
+        )
+        tree = _parser().parse(source, old_tree)
+    return tree
+
+
+def _keep_tree(rel_path: str, source: bytes, tree: Tree) -> None:
+    """Keep a tree for the next parse of its path, once nothing reads it any more."""
+    with _TREES_LOCK:
+        _TREES[rel_path] = (source, tree)
+        while len(_TREES) > _TREES_KEPT:
+            _TREES.popitem(last=False)
+
+
+def _changed_span(old: bytes, new: bytes) -> tuple[int, int, int]:
+    """(start, end in old, end in new) of the bytes that differ: common prefix and suffix found by
+    halving (slice comparisons run in C)."""
+    n = min(len(old), len(new))
+    lo, hi = 0, n  # the common prefix is at least lo, less than hi + 1
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if old[:mid] == new[:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    start = lo
+    lo, hi = 0, n - start  # the common suffix, not overlapping the prefix
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if old[len(old) - mid :] == new[len(new) - mid :]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return start, len(old) - lo, len(new) - lo
+
+
+def _point(source: bytes, offset: int) -> tuple[int, int]:
+    """(row, byte column) of a byte offset."""
+    row = source.count(b"\n", 0, offset)
+    return row, offset - (source.rfind(b"\n", 0, offset) + 1)
+
+
+def parse_rows(rel_path: str, source: bytes) -> FileRows:
+    """One file's facts as plain tuples: what SQLite takes, cheap to send between processes."""
     module, is_package = module_name(rel_path)
-    tree = _parser().parse(source)
-    walker = _Walker(rel_path, module, is_package, source)
-    walker.walk(tree.root_node)
-    walker.facts.has_error = tree.root_node.has_error
-    return walker.facts
+    tree = _parse_tree(rel_path, source)
+    w = _Walker(rel_path, module, is_package, source)
+    w.walk(tree.root_node)
+    has_error = tree.root_node.has_error
+    _keep_tree(rel_path, source, tree)
+    return (
+        rel_path,
+        module,
+        is_package,
+        w.all_names,
+        has_error,
+        w.chunks,
+        w.bindings,
+        w.classes,
+        w.stars,
+        w.xrefs,
+    )
+
+
+def parse_file(rel_path: str, source: bytes) -> FileFacts:
+    return facts_of(parse_rows(rel_path, source))
 
 
 def _text(node: Node | None) -> str:
@@ -167,9 +279,31 @@ def _definition(node: Node) -> Node | None:
     return None
 
 
+# a binding row: (scope, name, kind, rel_path, line, col, end_line, target, value)
+_B_SCOPE, _B_NAME, _B_KIND, _B_REL, _B_LINE, _B_COL = 0, 1, 2, 3, 4, 5
+_B_TARGET = 7
+_OTHER = RefType.OTHER.value
+_CLASS, _FUNCTION, _VALUE, _ALIAS, _IMPORT, _MODULE = (
+    BindingKind.CLASS.value,
+    BindingKind.FUNCTION.value,
+    BindingKind.VALUE.value,
+    BindingKind.ALIAS.value,
+    BindingKind.IMPORT.value,
+    BindingKind.MODULE.value,
+)
+
+
 class _Walker:
     def __init__(self, rel_path: str, module: str, is_package: bool, source: bytes) -> None:
-        self.facts = FileFacts(rel_path=rel_path, module=module, is_package=is_package)
+        self.rel_path = rel_path
+        self.module = module
+        self.is_package = is_package
+        self.chunks: list[tuple[Any, ...]] = []
+        self.bindings: list[tuple[Any, ...]] = []
+        self.classes: list[tuple[str, str, int, tuple[str, ...]]] = []
+        self.xrefs: list[tuple[Any, ...]] = []
+        self.stars: list[tuple[str, int]] = []
+        self.all_names: tuple[str, ...] | None = None
         self.src = source
         self.lines = source.split(b"\n")
         self.ascii = source.isascii()
@@ -196,19 +330,8 @@ class _Walker:
         text = self.line_text(start, end)
         if not text.strip():
             return
-        self.facts.chunks.append(
-            Chunk(
-                rel_path=self.facts.rel_path,
-                start_line=start,
-                end_line=end,
-                kind=kind,
-                qualname=qualname,
-                name=name,
-                signature=signature,
-                docstring=docstring,
-                text=text,
-                identifiers=index_words(text),
-            )
+        self.chunks.append(
+            (self.rel_path, start, end, kind.value, qualname, name, signature, docstring, text, index_words(text))
         )
 
     def add_runs(
@@ -251,7 +374,7 @@ class _Walker:
 
     # ---- walk --------------------------------------------------------------
     def walk(self, root: Node) -> None:
-        m = self.facts.module
+        m = self.module
         taken: list[tuple[int, int]] = []
         for stmt in root.named_children:
             defn = _definition(stmt)
@@ -274,13 +397,13 @@ class _Walker:
         doc = _docstring(body)
         sig = _signature(defn)
         if defn.type == "class_definition":
-            self.bind(scope, name, BindingKind.CLASS, defn, line, span[1])
+            self.bind(scope, name, _CLASS, defn, line, span[1])
             self.class_def(defn, qual, name, scope, sig, doc, span)
         else:
             kind = ChunkKind.METHOD if cls else ChunkKind.FUNCTION
-            if name == "__getattr__" and not cls and scope == self.facts.module:
+            if name == "__getattr__" and not cls and scope == self.module:
                 self.getattr_defs.append(defn)
-            self.bind(scope, name, BindingKind.FUNCTION, defn, line, span[1])
+            self.bind(scope, name, _FUNCTION, defn, line, span[1])
             self.add_chunk(span[0], span[1], kind, qual, name, sig, doc)
             self.scopes.append((span[0], span[1], qual, cls))
 
@@ -304,9 +427,7 @@ class _Walker:
                     continue
                 else:
                     bases.append("?" + _text(arg))
-        self.facts.classes.append(
-            ClassInfo(qualname=qual, rel_path=self.facts.rel_path, line=defn.start_point[0] + 1, bases=tuple(bases))
-        )
+        self.classes.append((qual, self.rel_path, defn.start_point[0] + 1, tuple(bases)))
         body = defn.child_by_field_name("body")
         taken: list[tuple[int, int]] = []
         member_names: set[str] = set()
@@ -351,7 +472,7 @@ class _Walker:
                     d = _definition(child)
                     assert d is not None
                     name = _text(d.child_by_field_name("name"))
-                    kind = BindingKind.CLASS if d.type == "class_definition" else BindingKind.FUNCTION
+                    kind = _CLASS if d.type == "class_definition" else _FUNCTION
                     self.bind(scope, name, kind, d, d.start_point[0] + 1, child.end_point[0] + 1)
 
     def import_fallback(self, stmt: Node, scope: str, cls: str, member_names: set[str] | None) -> None:
@@ -360,62 +481,42 @@ class _Walker:
         wins, as for any rebinding. A fallback that defines or assigns X (a stub, `X = None`) only
         runs when the import fails: the import stays X's binding and the stub is kept as a
         pointer (an xref row), so the declaration found is the one the package really uses."""
-        tried: dict[tuple[str, str], Binding] = {}
+        tried: dict[tuple[str, str], tuple[Any, ...]] = {}
         for child in stmt.named_children:
-            start = len(self.facts.bindings)
+            start = len(self.bindings)
             if child.type == "except_clause" and _catches_import_error(child) and tried:
                 self.statement(child, scope, cls, member_names)
-                kept: list[Binding] = []
-                for b in self.facts.bindings[start:]:
-                    imp = tried.get((b.scope, b.name))
-                    if imp is not None and b.kind not in (BindingKind.IMPORT, BindingKind.MODULE):
-                        self.facts.xrefs.append(
-                            XRef(
-                                rel_path=b.rel_path,
-                                line=b.line,
-                                col=b.col,
-                                anchor_text=b.name,
-                                ref_type=RefType.OTHER,
-                                target=imp.target,
-                                scope=b.scope,
-                            )
+                kept: list[tuple[Any, ...]] = []
+                for b in self.bindings[start:]:
+                    imp = tried.get((b[_B_SCOPE], b[_B_NAME]))
+                    if imp is not None and b[_B_KIND] not in (_IMPORT, _MODULE):
+                        self.xrefs.append(
+                            (b[_B_REL], b[_B_LINE], b[_B_COL], b[_B_NAME], _OTHER, imp[_B_TARGET], b[_B_SCOPE])
                         )
                     else:
                         kept.append(b)
-                self.facts.bindings[start:] = kept
+                self.bindings[start:] = kept
                 continue
             self.statement(child, scope, cls, member_names)
             if child.type == "block":  # the try body
-                for b in self.facts.bindings[start:]:
-                    if b.kind in (BindingKind.IMPORT, BindingKind.MODULE):
-                        tried[(b.scope, b.name)] = b
+                for b in self.bindings[start:]:
+                    if b[_B_KIND] in (_IMPORT, _MODULE):
+                        tried[(b[_B_SCOPE], b[_B_NAME])] = b
 
     def bind(
         self,
         scope: str,
         name: str,
-        kind: BindingKind,
+        kind: str,
         node: Node,
         line: int,
         end_line: int,
         target: str = "",
         value: str = "",
     ) -> None:
-        if scope == self.facts.module:
+        if scope == self.module:
             self.module_names.add(name)
-        self.facts.bindings.append(
-            Binding(
-                scope=scope,
-                name=name,
-                kind=kind,
-                rel_path=self.facts.rel_path,
-                line=line,
-                col=self.col(node),
-                end_line=end_line,
-                target=target,
-                value=value,
-            )
-        )
+        self.bindings.append((scope, name, kind, self.rel_path, line, self.col(node), end_line, target, value))
 
     def resolve_relative(self, node: Node) -> str:
         """The absolute module named by an import_from's module_name."""
@@ -428,8 +529,8 @@ class _Walker:
                 dots = len(_text(child).strip())
             elif child.type == "dotted_name":
                 rest = _text(child)
-        parts = self.facts.module.split(".") if self.facts.module else []
-        if not self.facts.is_package:
+        parts = self.module.split(".") if self.module else []
+        if not self.is_package:
             parts = parts[:-1]
         if dots > 1:
             parts = parts[: len(parts) - (dots - 1)] if dots - 1 <= len(parts) else []
@@ -440,7 +541,7 @@ class _Walker:
 
     def reexport_kind(self, scope: str, redundant_alias: bool) -> RefType:
         """A package's imports and `from m import X as X` are re-exports (PEP 484)."""
-        if scope == self.facts.module and (self.facts.is_package or redundant_alias):
+        if scope == self.module and (self.is_package or redundant_alias):
             return RefType.REEXPORT
         return RefType.IMPORT
 
@@ -450,12 +551,12 @@ class _Walker:
             if child.type == "dotted_name":
                 dotted = _text(child)
                 head = dotted.split(".")[0]
-                self.bind(scope, head, BindingKind.MODULE, child, line, line, target=head)
+                self.bind(scope, head, _MODULE, child, line, line, target=head)
                 self.xref(child, dotted, RefType.IMPORT, dotted, scope)
             elif child.type == "aliased_import":
                 dotted = _text(child.child_by_field_name("name"))
                 alias = _text(child.child_by_field_name("alias"))
-                self.bind(scope, alias, BindingKind.MODULE, child, line, line, target=dotted)
+                self.bind(scope, alias, _MODULE, child, line, line, target=dotted)
                 self.xref(child, alias, RefType.IMPORT, dotted, scope)
 
     def import_from(self, stmt: Node, scope: str) -> None:
@@ -468,18 +569,18 @@ class _Walker:
             if child is mod_node or child == mod_node:
                 continue
             if child.type == "wildcard_import":
-                self.facts.stars.append((module, line))
+                self.stars.append((module, line))
                 self.xref(stmt, _text(stmt), RefType.STAR_IMPORT, module, scope)
             elif child.type == "dotted_name":
                 name = _text(child)
                 target = f"{module}.{name}" if module else name
-                self.bind(scope, name, BindingKind.IMPORT, child, line, stmt.end_point[0] + 1, target=target)
+                self.bind(scope, name, _IMPORT, child, line, stmt.end_point[0] + 1, target=target)
                 self.xref(child, name, self.reexport_kind(scope, False), target, scope)
             elif child.type == "aliased_import":
                 name = _text(child.child_by_field_name("name"))
                 alias = _text(child.child_by_field_name("alias"))
                 target = f"{module}.{name}" if module else name
-                self.bind(scope, alias, BindingKind.IMPORT, child, line, stmt.end_point[0] + 1, target=target)
+                self.bind(scope, alias, _IMPORT, child, line, stmt.end_point[0] + 1, target=target)
                 self.xref(child, alias, self.reexport_kind(scope, alias == name), target, scope)
 
     def assignment(self, node: Node, scope: str, cls: str, member_names: set[str] | None) -> None:
@@ -502,12 +603,12 @@ class _Walker:
             if cls and member_names is not None and head in member_names:
                 alias_target = f"{cls}.{value_text}"
             else:
-                alias_target = self.qualify(value_text, self.facts.module)
+                alias_target = self.qualify(value_text, self.module)
         for left in targets:
             if left.type != "identifier":
                 continue
             name = _text(left)
-            if value is not None and value.type == "dictionary" and scope == self.facts.module:
+            if value is not None and value.type == "dictionary" and scope == self.module:
                 self.module_dicts[name] = value
             if value is not None and self.rebinds(value, scope, name):
                 # the class (function) stays what the name declares; the line is a pointer to it
@@ -515,13 +616,13 @@ class _Walker:
                 if member_names is not None:
                     member_names.add(name)
                 continue
-            if name == "__all__" and scope == self.facts.module and value is not None:
-                self.facts.all_names = _literal_names(value)
+            if name == "__all__" and scope == self.module and value is not None:
+                self.all_names = _literal_names(value)
             if alias_target:
-                self.bind(scope, name, BindingKind.ALIAS, left, line, end_line, target=alias_target, value=value_text)
+                self.bind(scope, name, _ALIAS, left, line, end_line, target=alias_target, value=value_text)
                 self.xref(left, name, RefType.ALIAS, alias_target, scope)
             else:
-                self.bind(scope, name, BindingKind.VALUE, left, line, end_line, value=value_text)
+                self.bind(scope, name, _VALUE, left, line, end_line, value=value_text)
             if member_names is not None:
                 member_names.add(name)
 
@@ -529,16 +630,16 @@ class _Walker:
         """`X = f(g(X))` after `class X`/`def X`: a decorator applied by hand keeps X's declaration."""
         if value.type != "call" or name not in _call_argument_names(value):
             return False
-        for b in reversed(self.facts.bindings):
-            if b.scope == scope and b.name == name:
-                return b.kind in (BindingKind.CLASS, BindingKind.FUNCTION)
+        for b in reversed(self.bindings):
+            if b[_B_SCOPE] == scope and b[_B_NAME] == name:
+                return b[_B_KIND] in (_CLASS, _FUNCTION)
         return False
 
     def lazy_exports(self) -> None:
         """`def __getattr__(name)` whose branches read `if name == "X": from .m import Y; return Y`
         (or `return m.Y` after `import m`): X is bound in the module, to what the branch returns,
         unless the module binds X itself (then __getattr__ never runs for it)."""
-        module = self.facts.module
+        module = self.module
         for defn in self.getattr_defs:
             params = defn.child_by_field_name("parameters")
             first = next((p for p in params.named_children), None) if params is not None else None
@@ -552,7 +653,7 @@ class _Walker:
                 for wanted, target, node in self.mapping_exports(self.module_dicts[table]):
                     if wanted not in self.module_names:
                         line = node.start_point[0] + 1
-                        self.bind(module, wanted, BindingKind.IMPORT, node, line, line, target=target)
+                        self.bind(module, wanted, _IMPORT, node, line, line, target=target)
                         self.xref(node, wanted, self.reexport_kind(module, False), target, module)
             for branch in _descendants(defn.child_by_field_name("body"), "if_statement"):
                 asked = _compared_string(branch.child_by_field_name("condition"), param)
@@ -564,7 +665,7 @@ class _Walker:
                     continue
                 target, node = found
                 line = node.start_point[0] + 1
-                self.bind(module, asked, BindingKind.IMPORT, node, line, line, target=target)
+                self.bind(module, asked, _IMPORT, node, line, line, target=target)
                 self.xref(node, asked, self.reexport_kind(module, False), target, module)
 
     def mapping_exports(self, mapping: Node) -> list[tuple[str, str, Node]]:
@@ -591,8 +692,8 @@ class _Walker:
                 where, attr = texts[0], wanted
             if where.startswith("."):
                 dots = len(where) - len(where.lstrip("."))
-                base = self.facts.module.split(".")
-                base = base if self.facts.is_package else base[:-1]
+                base = self.module.split(".")
+                base = base if self.is_package else base[:-1]
                 base = base[: len(base) - (dots - 1)] if dots > 1 else base
                 where = ".".join([*base, where.lstrip(".")] if where.lstrip(".") else base)
             if not where or not all(p.isidentifier() for p in where.split(".")) or not attr.isidentifier():
@@ -643,26 +744,18 @@ class _Walker:
 
     def qualify(self, dotted: str, scope: str) -> str:
         """Dotted text as seen from module scope -> `module.dotted` (resolved through bindings later)."""
-        return f"{self.facts.module}.{dotted}" if self.facts.module else dotted
+        return f"{self.module}.{dotted}" if self.module else dotted
 
     def xref(self, node: Node, anchor: str, ref_type: RefType, target: str, scope: str) -> None:
-        self.facts.xrefs.append(
-            XRef(
-                rel_path=self.facts.rel_path,
-                line=node.start_point[0] + 1,
-                col=self.col(node),
-                anchor_text=anchor,
-                ref_type=ref_type,
-                target=target,
-                scope=scope,
-            )
+        self.xrefs.append(
+            (self.rel_path, node.start_point[0] + 1, self.col(node), anchor, ref_type.value, target, scope)
         )
 
     # ---- call / decorator / annotation sites --------------------------------
     def sites(self, root: Node) -> None:
         captures = QueryCursor(_SITES).captures(root)
         # innermost enclosing (scope, class) per line: outer scopes are painted first
-        by_line: list[tuple[str, str]] = [(self.facts.module, "")] * (len(self.lines) + 2)
+        by_line: list[tuple[str, str]] = [(self.module, "")] * (len(self.lines) + 2)
         for a, b, qual, cls in sorted(self.scopes, key=lambda s: s[0] - s[1]):
             by_line[a : b + 1] = [(qual, cls)] * (b - a + 1)
         for cap, ref_type in (
@@ -692,7 +785,7 @@ class _Walker:
                 if head in ("self", "cls") and cls and "." in dotted:
                     target = cls + dotted[len(head) :]
                 elif head in self.module_names:
-                    target = self.qualify(dotted, self.facts.module)
+                    target = self.qualify(dotted, self.module)
                 else:
                     continue
                 self.xref(node, dotted, ref_type, target, scope)

@@ -158,6 +158,24 @@ def distribution_of(env: PythonEnvironment, module: str) -> Distribution | None:
     return None
 
 
+STDLIB = "python-stdlib"  # the name the interpreter's standard library goes by, as a distribution
+
+
+def stdlib_module(env: PythonEnvironment, top: str) -> Distribution | None:
+    """The interpreter's own standard-library module `top` (`Lib/http/`, `Lib/enum.py`) as a
+    distribution of its own: the standard library is large, so each top-level module a chain
+    reaches is indexed by itself (pin `python-stdlib==3.11.7`, keyed by the interpreter's version,
+    the library's folder and the module). Modules built into the interpreter have no file: None."""
+    if not top.isidentifier() or top in ("site-packages", "dist-packages"):
+        return None
+    for d in env.stdlib_dirs:
+        base = Path(d)
+        if (base / top / "__init__.py").is_file() or (base / f"{top}.py").is_file():
+            digest = hashlib.sha256(f"{base.resolve()}\0{top}\0{env.version}".encode()).hexdigest()
+            return Distribution(name=STDLIB, version=env.version, record_sha256=digest, site_dir=d, top_level=(top,))
+    return None
+
+
 def package_cache_dir(dist: Distribution, environ: dict[str, str] | None = None) -> Path:
     """Where a distribution's shared index lives: one per name, version and RECORD hash."""
     env = os.environ if environ is None else environ

@@ -175,7 +175,7 @@ def _read(sf: SourceFile, max_bytes: int) -> tuple[bytes | None, str | None]:
 
 
 def _parse_one(job: tuple[str, bytes]) -> tuple[FileRows | None, str | None]:
-    from codehop.index.chunking import parse_file
+    from codehop.index.chunking import parse_rows
 
     rel, data = job
     warning = None
@@ -184,13 +184,13 @@ def _parse_one(job: tuple[str, bytes]) -> tuple[FileRows | None, str | None]:
     except UnicodeDecodeError:
         warning = f"{rel}: not valid UTF-8; decoded with replacement characters"
     try:
-        facts = parse_file(rel, data)
+        rows = parse_rows(rel, data)
     except RecursionError:
         return None, f"{rel}: nesting too deep; skipped"
-    if facts.has_error:
+    if rows[4]:
         w = f"{rel}: syntax error; indexed what tree-sitter recovered"
         warning = f"{warning}; {w}" if warning else w
-    return facts.rows(), warning
+    return rows, warning
 
 
 def _parse_all(jobs: list[tuple[str, bytes]], workers: int) -> Iterator[tuple[FileRows | None, str | None]]:
@@ -376,10 +376,8 @@ def index_repo(
 
 
 def _fill_counts(store: SqliteStore, report: IndexReport) -> None:
-    counts = store.counts()
-    report.files = counts["files"]  # what the index holds; skipped files are in the warnings
-    report.chunks = counts["chunks"]
-    report.xrefs = counts["xrefs"]
+    # what the index holds; skipped files are in the warnings
+    report.files, report.chunks, report.xrefs = store.index_size()
 
 
 def _build_fresh(

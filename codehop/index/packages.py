@@ -15,16 +15,27 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from codehop.index.environment import Distribution, PythonEnvironment, distributions, package_cache_dir
+from codehop.index.environment import (
+    Distribution,
+    PythonEnvironment,
+    distributions,
+    package_cache_dir,
+    stdlib_module,
+)
 from codehop.index.indexer import index_repo
 from codehop.index.snapshot import SymbolSnapshot
 from codehop.index.store import MOUNT_SPAN, Mount, SqliteStore
 from codehop.kernel.records import register_package
 
 MAX_FILES = 5000
+
+# Given a mounted package's index, its import root and top-level modules: start the index-time
+# bridging of its inferred pointers (a Jedi worker; wired by the door, never waited for).
+Bridge = Callable[[SqliteStore, str, frozenset[str]], object]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -46,16 +57,20 @@ class PackageIndexes:
         *,
         max_files: int = MAX_FILES,
         environ: dict[str, str] | None = None,
+        bridge: Bridge | None = None,
     ) -> None:
         self.env = env
         self.store = store
         self.max_files = max_files
         self.environ = environ
+        self.bridge = bridge
         self.warnings: list[str] = []
         self._lock = threading.RLock()
         self._by_top: dict[str, Distribution] | None = None
+        self._stdlib: dict[str, Distribution | None] = {}
         self._done: dict[str, IndexedPackage | None] = {}  # dist key -> indexed, or None (skipped)
         store.mount_imports = self.mount_imports
+        store.mount_top = self._mount_top
         self._stamp = self._site_stamp()
 
     def _site_stamp(self) -> tuple[tuple[str, int], ...]:
@@ -77,19 +92,27 @@ class PackageIndexes:
         """Index and mount every distribution the repository imports directly (a name it never binds
         is looked up there: `HTTPAdapter` asked about in an app that imports minireq)."""
         for top in self.store.imported_tops():
-            if self.store.module_path(top) is None:
+            # installed distributions only: the standard library is indexed per module a chain reaches
+            if self.store.module_path(top) is None and self.distribution(top, stdlib=False) is not None:
                 self.package(top)
+
+    def _mount_top(self, top: str) -> Mount | None:
+        pkg = self.package(top)
+        return pkg.mount if pkg is not None else None
 
     def rebind(self, store: SqliteStore) -> None:
         """The repository's index was rebuilt: mount what is indexed on the new store."""
         with self._lock:
             self.store = store
             store.mount_imports = self.mount_imports
+            store.mount_top = self._mount_top
             for pkg in self._done.values():
                 if pkg is not None:
                     store.mount(pkg.mount)
 
-    def distribution(self, top: str) -> Distribution | None:
+    def distribution(self, top: str, *, stdlib: bool = True) -> Distribution | None:
+        """The installed distribution providing top-level module `top`, else (with `stdlib`) the
+        interpreter's standard-library module of that name."""
         with self._lock:
             if self._by_top is None:
                 self._by_top = {}
@@ -101,7 +124,18 @@ class PackageIndexes:
                                 f"{t}: claimed by both {had.pin} and {d.pin} in {d.site_dir} "
                                 f"(a stale dist-info?); {had.pin} is used"
                             )
-            return self._by_top.get(top)
+                # a stub-only distribution (`types-requests`: `requests-stubs/`, PEP 561) serves its
+                # module when no distribution installs the module's code (code is preferred)
+                for d in distributions(self.env):
+                    for t in d.top_level:
+                        if t.endswith("-stubs"):
+                            self._by_top.setdefault(t.removesuffix("-stubs"), d)
+            found = self._by_top.get(top)
+            if found is None and stdlib:
+                if top not in self._stdlib:
+                    self._stdlib[top] = stdlib_module(self.env, top)
+                found = self._stdlib[top]
+            return found
 
     def indexed(self) -> list[IndexedPackage]:
         return [p for p in self._done.values() if p is not None]
@@ -113,8 +147,9 @@ class PackageIndexes:
 
     def package(self, top: str) -> IndexedPackage | None:
         dist = self.distribution(top)
-        if dist is None:
-            return None
+        return self._package_of(dist) if dist is not None else None
+
+    def _package_of(self, dist: Distribution) -> IndexedPackage | None:
         with self._lock:
             if dist.key not in self._done:
                 self._done[dist.key] = self._index(dist)
@@ -128,6 +163,12 @@ class PackageIndexes:
             if root in p.parents:
                 top = p.relative_to(root).parts[0].removesuffix(".py").removesuffix(".pyi")
                 return self.package(top)
+        for lib in self.env.stdlib_dirs:  # after the package dirs, which may lie inside it
+            root = Path(lib).resolve()
+            if root in p.parents:
+                top = p.relative_to(root).parts[0].removesuffix(".py")
+                dist = stdlib_module(self.env, top)
+                return self._package_of(dist) if dist is not None else None
         return None
 
     def _index(self, dist: Distribution) -> IndexedPackage | None:
@@ -144,7 +185,7 @@ class PackageIndexes:
             if (site / f"{t}.py").is_file():
                 files += 1
             for _dir, _sub, names in os.walk(site / t):
-                files += sum(n.endswith(".py") for n in names)
+                files += sum(n.endswith((".py", ".pyi")) for n in names)
                 if files > self.max_files:
                     self.warnings.append(
                         f"{dist.pin}: more than {self.max_files:,} Python files; not indexed (its names stay external)"
@@ -158,16 +199,24 @@ class PackageIndexes:
             return None
         seconds = time.perf_counter() - t0 if report.parsed else 0.0
         self.warnings.extend(f"{dist.pin}: {w}" for w in report.warnings)
-        mount = Mount(root=str(site), tops=tops, store=store, offset=MOUNT_SPAN * (len(self._done) + 1))
+        # a stub package's folder (`requests-stubs`) serves the module it types (`requests`)
+        serves = tops | {t.removesuffix("-stubs") for t in tops if t.endswith("-stubs")}
+        mount = Mount(root=str(site), tops=serves, store=store, offset=MOUNT_SPAN * (len(self._done) + 1))
         for t in tops:
             register_package(f"{site}/{t}", dist.pin, str(site))
         self.store.mount(mount)
+        if self.bridge is not None:
+            try:
+                self.bridge(store, str(site), tops)
+            except Exception as exc:  # the bridge is an optimisation: the loop still resolves these sites
+                self.warnings.append(f"{dist.pin}: index-time bridging not started ({type(exc).__name__}: {exc})")
         return IndexedPackage(dist=dist, mount=mount, symbols=SymbolSnapshot(store), seconds=seconds, files=files)
 
 
 def cached_stats(env: PythonEnvironment) -> dict[str, dict[str, object]]:
     """For each distribution of `env` already indexed in the shared cache (none is indexed here):
-    its xref rows and how many were resolved when the package was indexed."""
+    its xref rows, how many were resolved when the package was indexed (by the symbol table, and
+    bridged by Jedi after it), and how far the bridge got (sites found, asked, done)."""
     out: dict[str, dict[str, object]] = {}
     for dist in distributions(env):
         db = package_cache_dir(dist) / "index.db"
@@ -176,11 +225,17 @@ def cached_stats(env: PythonEnvironment) -> dict[str, dict[str, object]]:
         store = SqliteStore(db)
         try:
             counts = store.xref_type_counts()
+            counters = store.counters()
         finally:
             store.close()
         out[dist.pin] = {
             "rows": sum(v[0] for v in counts.values()),
             "resolved_at_index_time": sum(v[1] or 0 for v in counts.values()),
+            "bridged_at_index_time": counters.get("bridged_rows", 0),
+            "bridge_sites": counters.get("bridge_candidates", 0),
+            "bridge_asked": counters.get("bridge_next", 0),
+            "bridge_complete": bool(counters.get("bridge_complete", 0)),
+            "bridge_seconds": round(counters.get("bridge_ms", 0) / 1000, 2),
             "index": str(db),
         }
     return out

@@ -149,14 +149,16 @@ def walk_python_files(
                 is_dir = not is_link and e.is_dir(follow_symlinks=False)
             except OSError:
                 continue
-            if include is not None and not rel_dir and (name if is_dir else name[:-3]) not in include:
+            if include is not None and not rel_dir and (name if is_dir else name.removesuffix(".py")) not in include:
                 continue
             if is_dir:
                 if name in SKIP_DIRS or name.endswith(".egg-info") or ignored(rel, True):
                     continue
                 subdirs.append((e.path, rel))
                 continue
-            if not name.endswith(".py") or ignored(rel, False):
+            # `.pyi` only inside an installed stub-only package (`requests-stubs/`, PEP 561)
+            stub = name.endswith(".pyi") and include is not None and rel.split("/", 1)[0].endswith("-stubs")
+            if not (name.endswith(".py") or stub) or ignored(rel, False):
                 continue
             try:
                 rel.encode("utf-8")
@@ -272,3 +274,36 @@ def confine(root: Path, rel_or_abs: str) -> Path:
     if full != root and root not in full.parents:
         raise OutsideRepoError(f"path is outside the repository: {rel_or_abs}", path=rel_or_abs)
     return full
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines numbered as the index numbers them: split on newlines only (a form feed or U+2028
+    inside a line does not start another, as it would for str.splitlines), a CR before one dropped."""
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
+
+
+def file_lines(path: Path) -> list[str]:
+    """The one reader of source lines: `split_lines` of a file decoded as UTF-8 (undecodable bytes
+    replaced); [] when the file cannot be read."""
+    try:
+        return split_lines(path.read_text(encoding="utf-8", errors="replace"))
+    except OSError:
+        return []
+
+
+def repo_lines(root: Path, rel_path: str) -> list[str]:
+    """`file_lines` of a repository file, through `confine` (a path outside reads nothing)."""
+    from codehop.kernel.errors import CodehopError
+
+    try:
+        return file_lines(confine(root, rel_path))
+    except CodehopError:
+        return []
+
+
+def line_of(lines: list[str], line: int) -> str | None:
+    """Line `line` (1-based) of `lines`, or None past either end."""
+    return lines[line - 1] if 1 <= line <= len(lines) else None

@@ -28,16 +28,18 @@ from codehop.index.store import (
 )
 from codehop.index.symbols import SymbolTable
 from codehop.kernel.records import BindingKind, RefType
+from graphs import EdgeType
 
-EDGE_TYPE = {
-    RefType.IMPORT: "imports",
-    RefType.REEXPORT: "reexports",
-    RefType.STAR_IMPORT: "reexports",
-    RefType.ALIAS: "references",
-    RefType.BASE_CLASS: "inherits",
-    RefType.DECORATOR: "decorates",
-    RefType.CALL: "calls",
-    RefType.TYPE_ANNOTATION: "references",
+# the graph's edge for each kind of reference (the one map: navquestion derives a site's edge from it)
+EDGE_TYPE: dict[RefType, EdgeType] = {
+    RefType.IMPORT: EdgeType.IMPORTS,
+    RefType.REEXPORT: EdgeType.REEXPORTS,
+    RefType.STAR_IMPORT: EdgeType.REEXPORTS,
+    RefType.ALIAS: EdgeType.REFERENCES,
+    RefType.BASE_CLASS: EdgeType.INHERITS,
+    RefType.DECORATOR: EdgeType.DECORATES,
+    RefType.CALL: EdgeType.CALLS,
+    RefType.TYPE_ANNOTATION: EdgeType.REFERENCES,
 }
 
 # (changed paths, paths whose referrers are redone: gone or with a new interface, modules whose names changed)
@@ -63,29 +65,19 @@ def resolve_static(
         paths = None
     else:
         rows, paths = _affected(conn, scope)
-    memo: dict[str, tuple[str, int, str, str]] = {}
+    targets = list(dict.fromkeys(r[4] for r in rows))
+    memo = _resolve_all(table, targets)
     updates: list[tuple[str, int, str, int]] = []
     edges: list[tuple[str, str, str, str, int, int]] = []
     for xid, rel, line, ref_type, target, src in rows:
-        hit = memo.get(target)
-        if hit is None:
-            res = table.resolve(target)
-            if res is None:
-                hit = ("", 0, "", "")
-            elif res.is_external:
-                hit = ("", 0, "external", res.external)
-            else:
-                hit = (res.target.rel_path, res.target.line, "symbol_table", res.target.qualname)
-            memo[target] = hit
-        t_path, t_line, prov, qual = hit
+        t_path, t_line, prov, qual = memo[target]
         updates.append((t_path, t_line, prov, xid))
-        rt = RefType(ref_type)
-        etype = EDGE_TYPE.get(rt)
+        etype = EDGE_TYPE.get(ref_type)  # a StrEnum key matches its plain string value
         if etype is None:
             continue
         if prov == "symbol_table":
-            if rt is RefType.CALL and table.class_binding(qual) is not None:
-                etype = "instantiates"
+            if ref_type == RefType.CALL and table.class_binding(qual) is not None:
+                etype = EdgeType.INSTANTIATES
             edges.append((src, qual, etype, rel, line, 1))
         else:
             edges.append((src, "?" + target, etype, rel, line, 0))
@@ -97,6 +89,22 @@ def resolve_static(
     edges.extend(_structural_edges(store, table, conn, file_list, paths is None))
     insert_edges(conn, edges)
     stamp_edges(conn, file_list)
+
+
+Hit = tuple[str, int, str, str]  # (target path, line, provenance, qualname)
+
+
+def _resolve_all(table: SymbolTable, targets: list[str]) -> dict[str, Hit]:
+    out: dict[str, Hit] = {}
+    for target in targets:
+        res = table.resolve(target)
+        if res is None:
+            out[target] = ("", 0, "", "")
+        elif res.is_external:
+            out[target] = ("", 0, "external", res.external)
+        else:
+            out[target] = (res.target.rel_path, res.target.line, "symbol_table", res.target.qualname)
+    return out
 
 
 def _affected(conn: sqlite3.Connection, scope: tuple[list[str], list[str], list[str]]) -> tuple[list[tuple], list[str]]:  # type: ignore[type-arg]

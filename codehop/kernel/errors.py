@@ -7,8 +7,9 @@ CodehopError                 exit 1
 ├── IndexSchemaError         exit 3   an index that cannot be opened or rebuilt
 │   └── IndexLocationError   exit 3   a named index folder that cannot be created or written
 ├── LanguageServerError      exit 4   a language server failed (start, crash, timeout, garbage)
-├── GenerationError          exit 5   the model could not produce a valid answer
-└── BudgetExceededError      exit 6   a per-query bound was hit where no partial result exists
+└── GenerationError          exit 5   the model could not produce a valid answer
+
+A bound hit (budget, hops, time) is no error: the answer says `give_up_partial` and why.
 """
 
 from __future__ import annotations
@@ -50,7 +51,3 @@ class LanguageServerError(CodehopError):
 
 class GenerationError(CodehopError):
     exit_code = 5
-
-
-class BudgetExceededError(CodehopError):
-    exit_code = 6

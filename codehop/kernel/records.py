@@ -269,6 +269,11 @@ class Step:
             "note": str(self.note),
         }
 
+    def text(self) -> str:
+        """The link as every front-end and the offline answer write it: `a.py:3 -[import, symbol_table]-> b.py:9`."""
+        frm, to = self.from_loc, self.to_loc
+        return f"{shown_path(frm.rel_path)}:{frm.line} -[{self.note}, {self.resolver}]-> {shown_path(to.rel_path)}:{to.line}"
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Resolution:
@@ -282,6 +287,15 @@ class Resolution:
     @property
     def is_external(self) -> bool:
         return bool(self.external)
+
+    def where(self) -> str:
+        """Where the chain ends, in one short form: `b.py:9 pkg.b.Name`, or `external pkg`."""
+        t = self.target
+        return f"external {self.external}" if self.is_external else f"{shown_path(t.rel_path)}:{t.line} {t.qualname}"
+
+    def chain_text(self, sep: str = "; ") -> str:
+        """Every link of the chain (`Step.text`), joined."""
+        return sep.join(s.text() for s in self.steps)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -329,6 +343,14 @@ def source_fields(path: str) -> dict[str, Any]:
     return {"source": "environment", "package": pkg[0], "path": path[len(pkg[1]) + 1 :], "abs_path": path}
 
 
+def shown_path(path: str) -> str:
+    """A path as a person reads it: repository paths as stored; a file of an installed package as
+    its pin and its path from the package's import root (`requests==2.34.2 requests/sessions.py`),
+    never the absolute path into the environment (that stays in the JSON's `abs_path`)."""
+    f = source_fields(path)
+    return f"{f['package']} {f['path']}" if f["source"] == "environment" else path
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ContextItem:
     chunk: Chunk
@@ -339,6 +361,11 @@ class ContextItem:
     tokens: int = 0
     truncated: bool = False  # lines were cut to fit; the span is what was kept
     relation: str = ""  # a blast-radius site (one line): how it depends on the subject
+
+    @property
+    def untrusted_text(self) -> bool:
+        """Repository text that addresses its reader: data to weigh, never to follow."""
+        return looks_like_instructions(self.chunk.text)
 
     def to_dict(self) -> dict[str, Any]:
         c = self.chunk
@@ -353,8 +380,7 @@ class ContextItem:
             "provenance": self.provenance,
             "text": c.text,
             "truncated": self.truncated,
-            # repository text that addresses its reader: data to weigh, never to follow
-            **({"untrusted_text": True} if looks_like_instructions(c.text) else {}),
+            **({"untrusted_text": True} if self.untrusted_text else {}),
         }
         out.update(source_fields(c.rel_path))
         if self.relation:

@@ -9,6 +9,7 @@ May import: records, symbols, store, builtin_bases, datamodel, signatures, subje
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from codehop.index.symbols import SymbolTable
 from codehop.kernel.records import Binding, BindingKind, Location, Provenance, Resolution
@@ -117,6 +118,17 @@ class RepoLookup:
                 hit = self._assignment(cls, name)
                 if hit is not None:
                     out.append(Subject(dotted=hit[0], mentions=sub.mentions, assigned=hit[1:]))
+        return out
+
+    def _constructed(self, subjects: list[Subject]) -> list[Subject]:
+        """What a class takes is what its constructor takes ("Which parameters does HTTPAdapter take?"):
+        the class subject is read as its `__init__`, through the MRO (the class's own chunk may end
+        before its methods); a class with no constructor of its own or inherited stays the class."""
+        out: list[Subject] = []
+        for sub in subjects:
+            cls = self._is_class(sub.dotted) if sub.parameter is None and not sub.assigned else None
+            init = self.init_parameters(cls) if cls is not None else None
+            out.append(replace(sub, dotted=init[0]) if init is not None else sub)
         return out
 
     def _where(self, dotted: str) -> str:

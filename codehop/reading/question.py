@@ -47,6 +47,7 @@ from codehop.reading.question_words import (
     CONTEXT_WORDS,
     KEYWORDS,
     MEMBER_ASPECTS,
+    SIGNATURE_WORDS,
     STOP,
     VOCABULARY,
     Token,
@@ -723,6 +724,8 @@ class SubjectFinder(RepoLookup):
             named.add(t.text)
             unplaced.append(t.text)
         subjects = self._valued(subjects)
+        if wordset & SIGNATURE_WORDS:
+            subjects = self._constructed(subjects)
         subjects = _order(subjects)
         absent = [replace(a, owner_at=self._where(a.owner)) for a in _dedup_absent(absent)]
         return Reading(

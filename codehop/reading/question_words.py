@@ -5,7 +5,9 @@
 question is linear in its length. `STOP` (English function words) and
 `VOCABULARY` (the words of the questions the reader answers) place the
 intent, never the subject; neither hides a real member of a class the
-question names (question.py looks every word up first). May import: stdlib.
+question names (question.py looks every word up first). `STOP` extends
+the search's stop words (codehop.kernel.words.STOP, what retrieval drops) with
+the function words a search keeps. May import: kernel.words, stdlib.
 """
 
 from __future__ import annotations
@@ -14,18 +16,20 @@ import keyword
 import re
 from dataclasses import dataclass
 
+from codehop.kernel.words import STOP as SEARCH_STOP
+
 # one alternative per token kind, none nested: no backtracking, linear in the text
 _TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:[./][A-Za-z_][A-Za-z0-9_]*)*|==|!=|<=|>=|\+=|[-+*/|&<>]")
 
-# English function words: never a subject by themselves (they can still be a member's name)
-STOP = frozenset(
-    """a an and are as at be been being but by can could do does did doing done for from how i if in into is
-    it its it's me my of off on or so than that the their them then there these they this those to too was we
-    were what whats when where which while who whom whose why will with would you your yours i'm im i've
-    should shall may might must just also only not no yes up out over about after before around between
-    through during under again further once here all both each few more most other some such own same very
-    s t don't doesn't isn't aren't wasn't there's what's where's who's let's one ones
-    has have had having hasn't haven't""".split()
+# English function words: never a subject by themselves (they can still be a member's name). The
+# search's stop words, and the function words a search keeps because code uses them too
+# ("not", "all", "before", "same": `not in`, `all()`, `before_request`)
+STOP = SEARCH_STOP | frozenset(
+    """been being but could doing done it's off than they those too we were whats while whom whose
+    would yours i've should shall may might must just also only not no yes up out over about after
+    before around between through during under again further once here all both each few more most
+    other such own same very s t don't doesn't isn't aren't wasn't there's what's where's who's
+    let's one ones having hasn't haven't""".split()
 )
 # The words of the questions the reader answers (where is X declared, what is its signature,
 # its default, its base class, its docstring, what happens when it runs): they place the intent,
@@ -65,6 +69,10 @@ MEMBER_ASPECTS = frozenset(
     """default defaults defaulting return returns returned returning raise raises raised raising
     parameter parameters param params argument arguments arg args signature signatures
     inherit inherits inherited inheriting subclass subclasses override overrides overridden""".split()
+)
+# a question about what a callable takes: of a class, its constructor's parameters are asked
+SIGNATURE_WORDS = frozenset(
+    "signature signatures argument arguments arg args parameter parameters param params take takes accept accepts".split()
 )
 ASYNC_WORDS = frozenset("async asynchronously asynchronous await awaiting".split())
 

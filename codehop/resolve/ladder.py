@@ -65,12 +65,10 @@ class RegexResolver:
         self.root = root
 
     def resolve(self, ref: PendingReference) -> Resolution | None:
-        from codehop.index.walk import confine
+        from codehop.index.walk import line_of, repo_lines
 
-        try:
-            path = confine(Path(self.root), ref.origin_path)
-            line = path.read_text(encoding="utf-8", errors="replace").splitlines()[ref.origin_line - 1]
-        except (OSError, IndexError, ValueError, CodehopError):  # unreadable, or outside the repository
+        line = line_of(repo_lines(Path(self.root), ref.origin_path), ref.origin_line)
+        if line is None:  # unreadable, outside the repository, past the end
             return None
         module = self.table.store.module_of(ref.origin_path) or ""
         parts = module.split(".") if module else []
@@ -111,14 +109,18 @@ class Boundary:
         path = path.resolve()
         if _TYPESHED.intersection(path.parts):
             # the standard library's stubs vendored by a tool (jedi/third_party/typeshed, basedpyright's
-            # typeshed-fallback) are not that tool's package code: the stdlib stays external
+            # typeshed-fallback) are not that tool's package code, nor the interpreter's own library
+            # (`Lib/`, which the environment serves): they stay external
             return None
         if self.environment(path):  # first: a `.venv` inside the repository is the environment's
             return str(path) if self.mount(str(path)) is not None else None
+        from codehop.index.walk import confine
+
         root = self.root.resolve()
-        if root in path.parents:
-            return path.relative_to(root).as_posix()
-        return None
+        try:
+            return confine(root, str(path)).relative_to(root).as_posix()
+        except CodehopError:  # outside the repository
+            return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,11 +140,14 @@ def site_of(root: Path, ref: PendingReference) -> Site | None:
     """Where a position-based rung should ask: the last name of the anchor, when the anchor (or
     that name) stands at the reference's origin line and column; None for a reference without
     a real site (a dotted target named in prose, a class statement's column 0)."""
+    from codehop.index.walk import confine, file_lines, line_of
+
     root = root.resolve()
-    path = (root / ref.origin_path).resolve()
-    if root not in path.parents or ref.origin_line < 1:
+    try:
+        path = confine(root, ref.origin_path)
+    except CodehopError:  # outside the repository
         return None
-    line = _line(path, ref.origin_line)
+    line = line_of(file_lines(path), ref.origin_line)
     if line is None:
         return None
     anchor = ref.anchor_text
@@ -160,17 +165,6 @@ def site_of(root: Path, ref: PendingReference) -> Site | None:
         start -= 1
     if start != col and _word_at(line, start, name):
         return Site(path=path, line_text=line, col=start)
-    return None
-
-
-def _line(path: Path, lineno: int) -> str | None:
-    try:
-        with path.open(encoding="utf-8", errors="replace") as fh:
-            for i, text in enumerate(fh, 1):
-                if i == lineno:
-                    return text.rstrip("\r\n")
-    except OSError:
-        pass
     return None
 
 
@@ -293,10 +287,13 @@ class Ladder:
         target = Location(rel_path=row.target_path, line=row.target_line, qualname=f"{here[0].scope}.{here[0].name}")
         origin = Location(rel_path=ref.origin_path, line=ref.origin_line, qualname=ref.anchor_text)
         prov = row.provenance
+        # a row in an installed package's index was bridged when the package was indexed; a row in
+        # the repository's was written by an earlier loop
+        note = StepNote.BRIDGED if self.store.mounted(ref.origin_path) is not None else StepNote.CACHED
         return Resolution(
             target=target,
             provenance=prov,
-            steps=(Step(from_loc=origin, to_loc=target, resolver=prov, note=StepNote.CACHED),),
+            steps=(Step(from_loc=origin, to_loc=target, resolver=prov, note=note),),
         )
 
     def follow(self, res: Resolution) -> Resolution:

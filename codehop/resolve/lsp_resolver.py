@@ -1,10 +1,13 @@
 """LspResolver: a real language server's `textDocument/definition`, through lsp_bridge.
 
 A dotted target is asked through a probe file (`import mod` / `mod.rest`)
-written under the index's own `.codehop/` folder, so the server does the
+written to the repository's `.codehop/` folder (the one folder codehop writes
+in a user's tree, wherever the index itself lives), so the server does the
 attribute lookup itself. A reference that carries its site (the wanted name
 stands at its origin line and column) is asked there first.
-Positions become LSP's (0-based lines, UTF-16 columns) only here. A server
+Positions become LSP's (0-based lines, UTF-16 columns) here for the servers
+this rung asks (codehop's own server converts for its clients in its
+front-end, codehop.frontends.lsp_server). A server
 that fails raises; the ladder records it and moves on. May import: records,
 errors, symbols, lsp_bridge.client, stdlib.
 """
@@ -57,7 +60,6 @@ class LspResolver:
         self._client: LanguageServerClient | None = None
         self.probe_dir = Path(probe_dir) if probe_dir else self.root / ".codehop"
         self._lock = threading.Lock()
-        self._n = 0
 
     @property
     def client(self) -> LanguageServerClient:

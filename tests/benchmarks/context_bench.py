@@ -2,7 +2,7 @@
 and latency on Django 5.2 (pip-downloaded) for task-like queries and for one cold CLI run.
 
 Part 1: every item of ../shared/bench/dev.jsonl, one `App` per repository (built before timing),
-`build_context(app, question, budget_tokens=2000, max_loops=1)`, scored with ../shared/bench/run.py's
+`app.context(question, budget_tokens=2000, max_loops=1)`, scored with ../shared/bench/run.py's
 own `score` (lenient: the gold's first line inside a context span of the same file; strict: every
 gold line). As a control, the navigator's own context for the same question (`app.navigator().ask`,
 what build_context starts from, before dependencies are added) is scored too, asked after the timed
@@ -63,7 +63,6 @@ def share(xs: list[bool]) -> str:
 
 # ---- part 1: development benchmark ----------------------------------------------------------------
 def dev_bench(items_path: Path, repos: Path) -> None:
-    from codehop.answer.context import build_context
     from codehop.answer.orchestrator import Limits
     from codehop.app import App
 
@@ -83,7 +82,7 @@ def dev_bench(items_path: Path, repos: Path) -> None:
         app = apps[it["repo"]]
         t = time.perf_counter()
         try:
-            ans = build_context(app, it["question"], budget_tokens=BUDGET, max_loops=1)
+            ans = app.context(it["question"], budget_tokens=BUDGET, max_loops=1)
         except Exception as exc:  # noqa: BLE001 - a benchmark reports, it does not stop
             errors.append(f"{it['id']}: {type(exc).__name__}: {exc}")
             continue
@@ -235,7 +234,6 @@ def django_queries(app: Any, n: int, seed: int) -> list[tuple[str, str, str]]:
 
 
 def django_bench(version: str, n: int, seed: int) -> None:
-    from codehop.answer.context import build_context
     from codehop.app import App
 
     src = fetch(version)
@@ -249,7 +247,7 @@ def django_bench(version: str, n: int, seed: int) -> None:
         index_s = time.perf_counter() - t
         queries = django_queries(app, n, seed)
         t = time.perf_counter()
-        build_context(app, "How does `QuerySet.filter` build its WHERE clause?", budget_tokens=BUDGET, max_loops=1)
+        app.context("How does `QuerySet.filter` build its WHERE clause?", budget_tokens=BUDGET, max_loops=1)
         warmup_ms = (time.perf_counter() - t) * 1000
         times: list[float] = []
         by_shape: dict[str, list[float]] = defaultdict(list)
@@ -262,7 +260,7 @@ def django_bench(version: str, n: int, seed: int) -> None:
         for q, shape, subject in queries:
             t = time.perf_counter()
             try:
-                ans = build_context(app, q, budget_tokens=BUDGET, max_loops=1)
+                ans = app.context(q, budget_tokens=BUDGET, max_loops=1)
             except Exception as exc:  # noqa: BLE001
                 errors.append(f"{q}: {type(exc).__name__}: {exc}")
                 continue
@@ -271,8 +269,8 @@ def django_bench(version: str, n: int, seed: int) -> None:
             by_shape[shape].append(ms)
             slow.append((ms, q))
             states[str(ans.state)] += 1
-            tokens.append(int(ans.stats.get("context_tokens", 0)))
-            deps.append(int(ans.stats.get("dependencies", 0)))
+            tokens.append(ans.stats.context_tokens)
+            deps.append(ans.stats.sites or 0)
             if shape in ("add-param", "change-return"):
                 sites = app.store.conn.execute(
                     "SELECT DISTINCT rel_path, line FROM edges WHERE type='calls' AND resolved=1 AND dst=?", (subject,)

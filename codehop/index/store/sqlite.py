@@ -131,6 +131,8 @@ class SqliteStore:
         # called once, the first time a name the repository never binds is looked up by name:
         # mounts the installed distributions the repository imports (set by the package layer)
         self.mount_imports: Callable[[], None] | None = None
+        # the mount serving an installed top-level module, indexing it first (set by the package layer)
+        self.mount_top: Callable[[str], Mount | None] | None = None
 
     # ---- connections -------------------------------------------------------
     @property
@@ -296,6 +298,7 @@ class SqliteStore:
     def unmount_all(self) -> None:
         self._mounts = []
         self.mount_imports = None
+        self.mount_top = None
 
     def mounted(self, key: str) -> Mount | None:
         """The mount serving an absolute path, a chunk id (as text), or a dotted name's top-level module."""
@@ -415,6 +418,17 @@ class SqliteStore:
             if hook is not None:
                 hook()
             found += [m.binding(b) for m in self._mounts for b in m.store.bindings_named(name, limit)]
+            # a name the mounted packages only import (app -> requests -> urllib3): the distributions
+            # it is imported from, mounted on demand, two levels at most
+            for _ in range(2):
+                if self.mount_top is None or not all(b.kind in imports for b in found):
+                    break
+                have = {t for m in self._mounts for t in m.tops}
+                tops = {b.target.split(".")[0] for b in found if b.kind is BindingKind.IMPORT and b.target} - have
+                new = [m for t in sorted(tops) if (m := self.mount_top(t)) is not None]
+                if not new:
+                    break
+                found += [m.binding(b) for m in new for b in m.store.bindings_named(name, limit)]
         return found[:limit]
 
     def imported_tops(self) -> list[str]:
@@ -453,6 +467,11 @@ class SqliteStore:
         return [_xref(r) for r in self.conn.execute(sql, (*args, limit))]
 
     def cached_resolution(self, rel_path: str, line: int, anchor: str) -> XRef | None:
+        m = self.mounted(rel_path) if rel_path.startswith("/") else None
+        if m is not None:  # a site in an installed package: the row its index holds (bridged when indexed)
+            found = m.store.cached_resolution(m.rel(rel_path), line, anchor)
+            if found is not None:
+                return replace(found, rel_path=rel_path, target_path=f"{m.root}/{found.target_path}")
         row = self.conn.execute(
             f"SELECT {_XREF_COLS} FROM xrefs WHERE rel_path=? AND line=? AND anchor_text=?"
             " AND target_path != '' LIMIT 1",
@@ -495,6 +514,14 @@ class SqliteStore:
                 "SELECT module, rel_path, line FROM stars WHERE target=? ORDER BY rel_path, line", (module,)
             )
         ]
+
+    def index_size(self) -> tuple[int, int, int]:
+        """(files, chunks, xrefs) in one statement: what every `codehop index` reports, without the
+        scans of `counts()` (resolved xrefs, edges)."""
+        files, chunks, xrefs = self.conn.execute(
+            "SELECT (SELECT count(*) FROM files), (SELECT count(*) FROM chunks), (SELECT count(*) FROM xrefs)"
+        ).fetchone()
+        return int(files), int(chunks), int(xrefs)
 
     def counts(self) -> dict[str, int]:
         c = self.conn

@@ -1,0 +1,348 @@
+"""Index-time bridging of an installed distribution's inferred pointers (Jedi, in an index worker).
+
+An installed distribution never changes while it is installed and is read by every repository
+that uses it, so the pointers in it that only inference can place (a member called on a local or
+on an attribute, `adapter.send(...)`, `self.poolmanager.clear()`; a decorator `@x.y`) are
+resolved once, after the distribution is indexed, and stored in its shared index as xref rows
+with provenance `jedi`; a loop-time hop from such a site reads the row instead of asking Jedi
+(`hops_from_index`). The repository, which churns, keeps loop-time resolution (with reuse).
+
+The work runs in a worker process started when a distribution is mounted and its bridge is not
+complete (`spawn_bridge`), so no question waits for it; one worker per index (a lock file in the
+index folder), resumable (`bridge_next` counts the sites asked, in a fixed order), bounded by
+`budget_s` per run. Bounds on the sites: only members called or used as decorators whose receiver
+is a name or an attribute chain, whose name one of the distribution's classes declares, and that
+the symbol table did not place; shallow modules first (a package's public surface), each file in
+line order; at most `max_sites` per distribution. Only landings inside the distribution's own
+top-level modules are kept: another distribution's version is not part of this index's key, so a
+row pointing into it could go stale.
+The second user of `jedi` (with the jedi resolver); Jedi runs with the environment's interpreter.
+May import: records, stdlib, jedi (in the worker only).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import os
+import subprocess
+import sys
+import time
+import tokenize
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from codehop.kernel.records import Declaration, Provenance, QueryLog, RefType, XRef
+
+BRIDGE_BUDGET_S = 120.0  # per worker run; a later mount resumes where it stopped
+BRIDGE_MAX_SITES = 2000  # per distribution, shallow modules first; the rest stay for the loop
+_LOCK = "bridge.lock"
+_BATCH = 25  # sites asked between two progress writes
+
+
+class BridgeStore(Protocol):
+    """What the bridge needs of a package's index (a `SqliteStore`)."""
+
+    def xrefs(self) -> list[XRef]: ...
+    def class_names(self) -> set[str]: ...
+    def declarations(self) -> list[Declaration]: ...
+    def record_query(self, log: QueryLog) -> bool: ...
+    def counters(self) -> dict[str, int]: ...
+
+    @property
+    def path(self) -> Path: ...
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BridgeReport:
+    candidates: int  # sites the symbol table did not place
+    asked: int  # of those, asked of Jedi so far (all runs)
+    bridged: int  # rows written so far (landed inside the distribution)
+    seconds: float  # this run
+
+    @property
+    def complete(self) -> bool:
+        return self.asked >= self.candidates
+
+
+@dataclass(frozen=True, slots=True)
+class _Site:
+    rel_path: str
+    line: int
+    col: int  # of the member's name (where Jedi is asked)
+    anchor: str  # `receiver.member`, as a reader names the site
+    ref_type: RefType
+
+
+def bridge_done(counters: dict[str, int]) -> bool:
+    """True once every candidate site of the index was asked."""
+    return counters.get("bridge_complete", 0) > 0
+
+
+def spawn_bridge(
+    store: BridgeStore, site_dir: str, tops: Iterable[str], *, python: str | None, budget_s: float = BRIDGE_BUDGET_S
+) -> bool:
+    """Start a worker bridging the package index `store` (its file), unless its bridge is complete
+    or a worker runs on it already; never waits."""
+    if bridge_done(store.counters()):
+        return False
+    index_db = Path(store.path)
+    if _live_lock(index_db.parent / _LOCK):
+        return False
+    root = str(Path(__file__).resolve().parents[2])  # the folder holding the `codehop` package
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}
+    cmd = [sys.executable, "-m", "codehop.resolve.jedi_bridge", str(index_db), site_dir, *sorted(tops)]
+    cmd += ["--budget-s", str(budget_s), *(["--python", python] if python else [])]
+    try:
+        subprocess.Popen(
+            cmd,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+            env=env,
+        )
+    except OSError:
+        return False
+    return True
+
+
+def bridge_distribution(
+    store: BridgeStore,
+    site_dir: str,
+    tops: Iterable[str],
+    *,
+    python: str | None,
+    budget_s: float = BRIDGE_BUDGET_S,
+    max_sites: int = BRIDGE_MAX_SITES,
+) -> BridgeReport:
+    """Resolve the distribution's inferred pointers with Jedi (in the environment of `python`),
+    from where an earlier run stopped, for at most `budget_s`, into `store`'s xref table."""
+    t0 = time.perf_counter()
+    root = Path(site_dir).resolve()
+    tops = tuple(sorted(tops))
+    # placed by the symbol table (not by an earlier run of this bridge: the candidates, and so where
+    # a run resumes, stay the same from run to run)
+    placed = {
+        (x.rel_path, x.line, x.anchor_text)
+        for x in store.xrefs()
+        if (x.target_path and x.provenance != str(Provenance.JEDI)) or x.provenance == "external"
+    }
+    classes = store.class_names()
+    members = frozenset(d.name for d in store.declarations() if d.scope in classes)
+    todo: list[tuple[Path, str, list[_Site]]] = []
+    for path in _files(root, tops):
+        try:
+            code = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        rel = path.relative_to(root).as_posix()
+        sites = [s for s in _sites(code, rel, members) if (s.rel_path, s.line, s.anchor) not in placed]
+        sites = sites[: max_sites - sum(len(t[2]) for t in todo)]
+        if sites:
+            todo.append((path, code, sites))
+    candidates = sum(len(t[2]) for t in todo)
+    counters = store.counters()
+    start = counters.get("bridge_next", 0)
+    _bump(store, "bridge_candidates", candidates - counters.get("bridge_candidates", 0))
+    deadline = t0 + budget_s
+    n = asked = 0
+    pending: list[XRef] = []
+    project: Any = None
+    jedi: Any = None
+    for path, code, sites in todo:
+        if n + len(sites) <= start:
+            n += len(sites)
+            continue
+        script: Any = None
+        for s in sites:
+            n += 1
+            if n <= start:
+                continue
+            if asked and time.perf_counter() > deadline:  # each run asks one site at least
+                break
+            if jedi is None:
+                jedi, project = _jedi(root, python)
+            if script is None:
+                script = jedi.Script(code=code, path=str(path), project=project)
+            landing = _land(script, s, root, tops)
+            asked += 1
+            if landing is not None:
+                pending.append(
+                    XRef(
+                        rel_path=s.rel_path,
+                        line=s.line,
+                        col=s.col,
+                        anchor_text=s.anchor,
+                        ref_type=s.ref_type,
+                        target=s.anchor,
+                        scope="",
+                        target_path=landing[0],
+                        target_line=landing[1],
+                        provenance=Provenance.JEDI,
+                    )
+                )
+            if asked % _BATCH == 0:
+                _flush(store, pending, _BATCH)
+                pending = []
+        if asked and time.perf_counter() > deadline:
+            break
+    _flush(store, pending, asked % _BATCH)
+    done = start + asked >= candidates
+    if done:
+        _bump(store, "bridge_complete", 1 - counters.get("bridge_complete", 0))
+    seconds = time.perf_counter() - t0
+    _bump(store, "bridge_ms", int(seconds * 1000))
+    after = store.counters()
+    return BridgeReport(
+        candidates=candidates, asked=after.get("bridge_next", 0), bridged=after.get("bridged_rows", 0), seconds=seconds
+    )
+
+
+def _bump(store: BridgeStore, key: str, by: int) -> None:
+    store.record_query(QueryLog(counters=((key, by),)))
+
+
+def _flush(store: BridgeStore, rows: list[XRef], asked: int) -> None:
+    """One write: the batch's rows and the counters that say how far the bridge got."""
+    store.record_query(QueryLog(counters=(("bridged_rows", len(rows)), ("bridge_next", asked)), landings=tuple(rows)))
+
+
+def _jedi(root: Path, python: str | None) -> tuple[Any, Any]:
+    limit = sys.getrecursionlimit()
+    import jedi  # noqa: PLC0415 - heavy; imported only in the worker
+
+    sys.setrecursionlimit(limit)
+    env = jedi.create_environment(python, safe=False) if python else jedi.get_default_environment()
+    others = [p for p in env.get_sys_path() if Path(p).resolve() != root]
+    project = jedi.Project(
+        str(root),
+        sys_path=[str(root), *others],
+        smart_sys_path=False,
+        **({"environment_path": python} if python else {}),
+    )
+    return jedi, project
+
+
+def _live_lock(lock: Path) -> bool:
+    """True while the worker that wrote `lock` runs (a lock left by a dead worker is stale)."""
+    try:
+        pid = int(lock.read_text().strip() or 0)
+    except (OSError, ValueError):
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return pid > 0
+
+
+def _files(root: Path, tops: tuple[str, ...]) -> list[Path]:
+    """The distribution's Python files, shallow modules first (its public surface), then by path."""
+    out: list[Path] = []
+    for t in tops:
+        if (root / f"{t}.py").is_file():
+            out.append(root / f"{t}.py")
+        if (root / t).is_dir():
+            out += [p for p in (root / t).rglob("*.py") if p.is_file()]
+    return sorted(out, key=lambda p: (len(p.relative_to(root).parts), p.name != "__init__.py", p.as_posix()))
+
+
+def _sites(code: str, rel: str, members: frozenset[str]) -> Iterator[_Site]:
+    """Members called (`a.b.m(`) or used as decorators (`@a.m`) whose receiver is a name or an
+    attribute chain, and whose name the distribution declares in one of its classes (a member no
+    class of it declares, `str.split`, lands outside it anyway). Read with the stdlib tokenizer,
+    so strings and comments never count."""
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(code).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return
+    chain: list[tokenize.TokenInfo] = []  # the dotted chain being read, name by name
+    expect_name = decorated = False
+    prev: tokenize.TokenInfo | None = None
+    for tok in tokens:
+        if tok.type == tokenize.NAME:
+            if expect_name and chain:
+                chain.append(tok)
+            else:
+                chain = [tok]
+                decorated = prev is not None and prev.type == tokenize.OP and prev.string == "@"
+            expect_name = False
+        elif tok.type == tokenize.OP and tok.string == "." and chain and not expect_name and prev is chain[-1]:
+            expect_name = True
+        else:
+            if len(chain) >= 2 and not expect_name and chain[-1].string in members:
+                called = tok.type == tokenize.OP and tok.string == "("
+                if called or (decorated and tok.type == tokenize.NEWLINE):
+                    last = chain[-1]
+                    yield _Site(
+                        rel_path=rel,
+                        line=last.start[0],
+                        col=last.start[1],
+                        anchor=".".join(t.string for t in chain),
+                        ref_type=RefType.DECORATOR if decorated else RefType.CALL,
+                    )
+            chain, expect_name, decorated = [], False, False
+        prev = tok
+
+
+def _land(script: Any, s: _Site, root: Path, tops: tuple[str, ...]) -> tuple[str, int] | None:
+    """Where Jedi lands for the site, relative to the import root, when inside the distribution."""
+    try:
+        names = [n for n in script.goto(s.line, s.col, follow_imports=True) if n.module_path is not None]
+        if any(n.type == "statement" for n in names):
+            names = [n for n in script.infer(s.line, s.col) if n.module_path is not None] or names
+    except Exception:  # Jedi's own failure on one site: left for the loop
+        return None
+    for n in sorted(names, key=lambda n: (str(n.module_path), n.line or 0)):
+        p = Path(str(n.module_path)).resolve()
+        if root not in p.parents or p.relative_to(root).parts[0].removesuffix(".py") not in tops:
+            continue
+        return p.relative_to(root).as_posix(), n.line or 1
+    return None
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The worker: `python -m codehop.resolve.jedi_bridge INDEX_DB SITE_DIR TOP... [--python P]`."""
+    from codehop.index.store import SqliteStore  # noqa: PLC0415 - the worker's own wiring
+
+    p = argparse.ArgumentParser(prog="codehop.resolve.jedi_bridge")
+    p.add_argument("index_db")
+    p.add_argument("site_dir")
+    p.add_argument("tops", nargs="+")
+    p.add_argument("--python", default=None)
+    p.add_argument("--budget-s", type=float, default=BRIDGE_BUDGET_S)
+    a = p.parse_args(argv)
+    lock = Path(a.index_db).parent / _LOCK
+    try:
+        fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+    except FileExistsError:
+        if _live_lock(lock):
+            return 0
+        lock.unlink(missing_ok=True)  # left by a worker that died
+        try:
+            fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+        except FileExistsError:
+            return 0
+    with os.fdopen(fd, "w") as fh:
+        fh.write(str(os.getpid()))
+    with contextlib.suppress(OSError):
+        os.nice(10)  # background work: the questions being asked come first
+    store = SqliteStore(Path(a.index_db))
+    try:
+        if not bridge_done(store.counters()):
+            bridge_distribution(store, a.site_dir, a.tops, python=a.python, budget_s=a.budget_s)
+    finally:
+        store.close()
+        with contextlib.suppress(OSError):
+            lock.unlink()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
