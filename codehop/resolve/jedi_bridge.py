@@ -129,7 +129,7 @@ def bridge_distribution(
     placed = {
         (x.rel_path, x.line, x.anchor_text)
         for x in store.xrefs()
-        if (x.target_path and x.provenance != str(Provenance.JEDI)) or x.provenance == "external"
+        if (x.target_path and x.provenance is not Provenance.JEDI) or x.provenance is Provenance.EXTERNAL
     }
     classes = store.class_names()
     members = frozenset(d.name for d in store.declarations() if d.scope in classes)
