@@ -21,8 +21,8 @@ Why this module is over 500 lines: the relations are walked into one map of site
 position, where a table row wins over a scan of the same spot, and they read each other's
 results (callers through aliases and re-exports, member uses through subclasses), so they stay
 in one class. Its seam is the source reading at the end (lines, tokens, the token shapes of a
-use, cached by stat): a `SourceScan` base class in its own module once the line readers are
-merged (issue 18 item 5 moves them to `walk`; split after that lands, not beside it).
+use, cached by stat), the next split: a `SourceScan` base class in its own module, now that
+the line readers are one (`walk.file_lines`).
 """
 
 from __future__ import annotations

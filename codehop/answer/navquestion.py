@@ -28,7 +28,7 @@ excerpt (declaration_chunk, fit), store, symbols, stdlib.
 Why this module is over 500 lines: it holds the two halves above, reading (the clause shapes
 and the `RELATIONS` table they are written against, most of the file) and answering
 (`NavigationAnswerer`, about 200 lines). That is its seam: answering can move to its own module
-once the edge-name map it uses is one (issue 18 item 5, in progress beside this), not before.
+now that the edge names it uses come from the index's one map (`xref_resolve.EDGE_TYPE`).
 """
 
 from __future__ import annotations
