@@ -14,7 +14,7 @@ from pathlib import Path
 
 from codehop.kernel.errors import IndexSchemaError
 
-SCHEMA_VERSION = 10  # 10: bindings under `if __name__ == "__main__":` are not module bindings
+SCHEMA_VERSION = 11  # 11: a definition under a module-level `if`/`try` gets its chunk and class facts
 
 
 _SCHEMA = """
