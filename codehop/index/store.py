@@ -22,7 +22,7 @@ from codehop.kernel.errors import IndexSchemaError
 from codehop.kernel.records import Binding, BindingKind, Chunk, ChunkKind, ClassInfo, RefType, XRef
 from codehop.kernel.words import index_words
 
-SCHEMA_VERSION = 10  # 10: bindings under `if __name__ == "__main__":` are not module bindings
+SCHEMA_VERSION = 11  # 11: a definition under a module-level `if`/`try` gets its chunk and class facts
 
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
