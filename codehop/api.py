@@ -11,26 +11,16 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from codehop.app import App, Config, app_for, parse_resolvers
-from codehop.kernel.records import Answer
-
 if TYPE_CHECKING:
     from codehop.doctor import Check
     from codehop.index.indexer import IndexReport
     from codehop.index.many import ManyReport, TaskResult
+    from codehop.kernel.records import Answer
 
-__all__ = [
-    "App",
-    "Config",
-    "ask",
-    "discover_root",
-    "doctor",
-    "index",
-    "index_many",
-    "parse_resolvers",
-    "repair_index",
-    "repo_root",
-]
+__all__ = ["ask", "discover_root", "doctor", "index", "index_many", "repair_index", "repo_root"]
+
+# (the session is imported where it is used: `codehop index` loads the index layer only, not the
+# answering stack behind the door)
 
 
 def ask(
@@ -47,6 +37,8 @@ def ask(
 
     `resolvers` chooses the ladder's rungs in order (default: symbol_table, jedi, lsp, regex);
     the language server starts on the first question that needs it and is reused after."""
+    from codehop.app import Config, app_for, parse_resolvers
+
     names = parse_resolvers(resolvers)
     app = app_for(repo, Config(index_dir=index_dir))
     return app.ask(question, max_loops=max_loops, budget_tokens=budget_tokens, generator=generator, resolvers=names)

@@ -265,6 +265,8 @@ CASES = [
     ("codehop.index.chunking", ["codehop.index.store", "jedi", "networkx", "anthropic", "pygls", "click"]),
     ("codehop.answer.orchestrator", ["tree_sitter", "jedi", "anthropic", "pygls", "click", "networkx"]),
     ("codehop.app", ["jedi", "anthropic", "pygls", "click", "networkx", "lsp_bridge"]),
+    # `codehop index` goes through the api: the session and the answering stack load only when used
+    ("codehop.api", ["codehop.app", "codehop.answer", "codehop.index.store", "tree_sitter", "sqlite3"]),
     ("graphs", ["codehop", "jedi", "pygls", "tree_sitter"]),
     ("lsp_bridge.client", ["codehop", "jedi", "tree_sitter", "networkx"]),
 ]

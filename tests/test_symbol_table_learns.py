@@ -38,6 +38,8 @@ def app(fixture_repo):  # type: ignore[no-untyped-def]
         ("wire.lazy.join", ("wire/_pure.py", 1, "wire._pure.join_parts")),
         # `if __name__ == "__main__": from wire.live import Live` binds nothing for an importer
         ("wire.live.Live", ("wire/live.py", 1, "wire.live.Live")),
+        # `try: import ssl / except ImportError: pass / else: class SecureConnection`: a class like any other
+        ("wire.secure.TlsConnection.handshake", ("wire/secure.py", 10, "wire.secure.SecureConnection.handshake")),
     ],
 )
 def test_table_resolves(app, dotted, where):  # type: ignore[no-untyped-def]
@@ -70,3 +72,9 @@ def test_lazy_export_does_not_shadow_a_real_binding(app):  # type: ignore[no-unt
 def test_import_fallback_stub_is_a_pointer(app):  # type: ignore[no-untyped-def]
     rows = [x for x in app.store.xrefs(rel_path="wire/cli.py", line=5) if x.anchor_text == "main"]
     assert len(rows) == 1 and rows[0].target == "wire._pure.join_parts"
+
+
+def test_a_class_defined_under_a_condition_has_its_own_chunk(app):  # type: ignore[no-untyped-def]
+    chunks = app.store.chunks_named("wire.secure.SecureConnection")
+    assert [(c.rel_path, c.start_line) for c in chunks] == [("wire/secure.py", 7)]
+    assert "Only when ssl imports" in chunks[0].text

@@ -311,6 +311,8 @@ class _Walker:
         # (start_line, end_line, qualname, class_qualname or "") of def chunks, for scoping sites
         self.scopes: list[tuple[int, int, str, str]] = []
         self.getattr_defs: list[Node] = []  # module-level `def __getattr__(name)`: lazy exports
+        # spans of definitions nested in module-level blocks (`if`, `try/else`): chunks of their own
+        self.nested_taken: list[tuple[int, int]] = []
         self.module_dicts: dict[str, Node] = {}  # module-level `NAME = {...}` literals
 
     # ---- positions -------------------------------------------------------
@@ -384,6 +386,7 @@ class _Walker:
                 self.definition(stmt, defn, m, "", span)
             else:
                 self.statement(stmt, m, "")
+        taken += self.nested_taken
         total = len(self.lines)
         self.add_runs(1, total, taken, ChunkKind.MODULE, m, m.rsplit(".", 1)[-1], "", _docstring(root))
         self.lazy_exports()
@@ -469,11 +472,14 @@ class _Walker:
                 elif child.type in ("import_statement", "import_from_statement", "expression_statement"):
                     self.statement(child, scope, cls, member_names)
                 elif _definition(child) is not None and not cls:
+                    # a class or function defined under a condition (`try: import ssl ... else: class
+                    # HTTPSConnection`, `if sys.version_info ...: def f`) is a declaration like any
+                    # other: its chunk, its class facts, its scope for the sites inside it
                     d = _definition(child)
                     assert d is not None
-                    name = _text(d.child_by_field_name("name"))
-                    kind = _CLASS if d.type == "class_definition" else _FUNCTION
-                    self.bind(scope, name, kind, d, d.start_point[0] + 1, child.end_point[0] + 1)
+                    span = (child.start_point[0] + 1, child.end_point[0] + 1)
+                    self.nested_taken.append(span)
+                    self.definition(child, d, scope, "", span)
 
     def import_fallback(self, stmt: Node, scope: str, cls: str, member_names: set[str] | None) -> None:
         """`try: from .m import X` / `except ImportError: <fallback>`. Both branches are read. A
