@@ -5,6 +5,10 @@ one, never half. A first build (or a rebuild after a schema change or a
 corrupt file, which is moved aside) goes to a temporary file swapped in with
 `os.replace()`. May import: records, errors, walk, chunking, store, symbols,
 xref_resolve, stdlib.
+
+Why it is a little over 500 lines: a first build, an incremental update and the damaged-index
+paths share the same transaction and lock handling; the parse pool and the resolution are
+already elsewhere (chunking, xref_resolve).
 """
 
 from __future__ import annotations

@@ -3,6 +3,9 @@
 Positions inside codehop: 1-based lines, 0-based code-point columns.
 Paths: `rel_path` is repo-relative with forward slashes (what we store);
 absolute paths exist only at file I/O.
+
+Why one module of this size: these are the nouns every layer shares and the JSON contract's
+shape (`to_dict`); one place keeps the contract readable in one sitting.
 """
 
 from __future__ import annotations
