@@ -258,3 +258,9 @@ def test_words_that_say_what_the_class_is_raise_no_doubt(app, question, where):
     a = ask(app, question)
     assert a.state is State.COMPLETE, a.answer
     assert where in a.answer
+
+
+def test_a_parameter_written_as_code_is_looked_up_even_when_it_is_an_english_word(app):
+    a = ask(app, "what's the default for `once`?")
+    assert a.state is State.COMPLETE
+    assert "shelf.backoff.Backoff.__init__" in a.answer and "`False`" in a.answer

@@ -586,8 +586,8 @@ class SubjectFinder(RepoLookup):
                     not t.word
                     or "." in t.text
                     or t.index in used
-                    or t.low in STOP
-                    or t.low in VOCABULARY
+                    or (t.low in STOP and not t.code)
+                    or (t.low in VOCABULARY and not t.code)
                     or not (t.code or asks_default)
                     or passed(t)
                 ):

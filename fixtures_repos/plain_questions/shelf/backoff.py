@@ -1,7 +1,7 @@
 class Backoff:
     """When to try again."""
 
-    def __init__(self, total: int = 3, status: int | None = None, timeout: float = 10.0) -> None:
+    def __init__(self, total: int = 3, status: int | None = None, timeout: float = 10.0, once: bool = False) -> None:
         self.total = total
         self.status = status
         self.timeout = timeout
