@@ -32,9 +32,12 @@ Tokens = Callable[[str], Sequence[tuple[int, int, str, int]]]
 
 @dataclass(frozen=True, slots=True)
 class Candidate:
+    """An attribute access `.name` in a file: where the inference rung is asked."""
+
     rel_path: str
     line: int
-    col: int  # 0-based column of the member's name
+    col: int  # 0-based column of the name
+    name: str
     called: bool  # followed by `(`
 
 
@@ -43,7 +46,20 @@ class Inferred:
     uses: tuple[Candidate, ...]  # landed on the declaration
     unknown: tuple[Candidate, ...]  # inference gave no answer
     unchecked: tuple[Candidate, ...]  # past the bound (sites or time)
-    namesakes: int  # landed on another declaration of the same name
+
+
+def _attributes(
+    rel_path: str, toks: Sequence[tuple[int, int, str, int]], keep: Callable[[int, str], bool]
+) -> list[Candidate]:
+    """Each `.name` of the file's tokens (a name right after a `.` operator) that `keep(line, name)` takes."""
+    out: list[Candidate] = []
+    for i in range(1, len(toks)):
+        line, col, text, kind = toks[i]
+        if kind != 1 or toks[i - 1][2] != "." or toks[i - 1][3] != 0 or not keep(line, text):
+            continue
+        called = i + 1 < len(toks) and toks[i + 1][2] == "(" and toks[i + 1][3] == 0
+        out.append(Candidate(rel_path=rel_path, line=line, col=col, name=text, called=called))
+    return out
 
 
 def candidates(store: SqliteStore, tokens: Tokens, name: str) -> list[Candidate]:
@@ -53,97 +69,58 @@ def candidates(store: SqliteStore, tokens: Tokens, name: str) -> list[Candidate]
         return []
     phrase = '"' + " ".join(parts) + '"'
     files = sorted({c.rel_path for c, _ in store.search(phrase, MAX_CHUNKS)})
-    out: list[Candidate] = []
-    for rel_path in files:
-        toks = tokens(rel_path)
-        for i, (line, col, text, kind) in enumerate(toks):
-            if kind != 1 or text != name or i == 0 or toks[i - 1][2] != "." or toks[i - 1][3] != 0:
-                continue
-            called = i + 1 < len(toks) and toks[i + 1][2] == "(" and toks[i + 1][3] == 0
-            out.append(Candidate(rel_path=rel_path, line=line, col=col, called=called))
-    return out
+    return [c for rel_path in files for c in _attributes(rel_path, tokens(rel_path), lambda _l, text: text == name)]
 
 
-def infer_uses(
-    target: Location,
-    found: Sequence[Candidate],
-    infer: Infer,
-    *,
-    known: set[tuple[str, int]],
-    max_sites: int = MAX_SITES,
-    deadline_s: float = DEADLINE_S,
-) -> Inferred:
-    """Ask where each candidate lands, skipping the sites the index already placed (`known`)."""
-    uses: list[Candidate] = []
-    unknown: list[Candidate] = []
-    unchecked: list[Candidate] = []
-    namesakes = 0
-    name = target.qualname.rpartition(".")[2]
+def attribute_calls(rel_path: str, toks: Sequence[tuple[int, int, str, int]], first: int, last: int) -> list[Candidate]:
+    """Each `.name(` call in lines first..last of a file's tokens."""
+    return [c for c in _attributes(rel_path, toks, lambda line, _t: first <= line <= last) if c.called]
+
+
+def land(
+    sites: Sequence[Candidate], infer: Infer, *, max_sites: int = MAX_SITES, deadline_s: float = DEADLINE_S
+) -> list[tuple[Candidate, Resolution | None]]:
+    """Where the inference rung says each site's name lands (None: no answer), for the sites asked
+    within the bound (the first `max_sites`, and no new one after `deadline_s`)."""
+    out: list[tuple[Candidate, Resolution | None]] = []
     start = time.monotonic()
-    asked = 0
-    for cand in found:
-        if (cand.rel_path, cand.line) in known:
-            continue
-        if asked >= max_sites or time.monotonic() - start > deadline_s:
-            unchecked.append(cand)
-            continue
-        asked += 1
+    for site in sites[:max_sites]:
+        if time.monotonic() - start > deadline_s:
+            break
         ref = PendingReference(
-            anchor_text=name,
-            ref_type=RefType.OTHER,
-            ref_target=f"?{name}",  # unknown: only the site may answer (a probe of the target would land on it)
-            origin_path=cand.rel_path,
-            origin_line=cand.line,
-            origin_col=cand.col,
+            anchor_text=site.name,
+            ref_type=RefType.CALL if site.called else RefType.OTHER,
+            # unknown: only the site may answer (a probe of a named target would land on it)
+            ref_target=f"?{site.name}",
+            origin_path=site.rel_path,
+            origin_line=site.line,
+            origin_col=site.col,
         )
         try:
             res = infer(ref)
         except Exception:  # a rung's failure is a doubt about this site, never the question's end
             res = None
-        if res is None:
-            unknown.append(cand)
-        elif not res.is_external and (
+        out.append((site, res))
+    return out
+
+
+def infer_uses(target: Location, found: Sequence[Candidate], infer: Infer, *, known: set[tuple[str, int]]) -> Inferred:
+    """Ask where each candidate lands, skipping the sites the index already placed (`known`): a
+    landing on the target is a use, elsewhere a namesake (dropped), no answer a doubt."""
+    asked = [c for c in found if (c.rel_path, c.line) not in known]
+    landed = land(asked, infer)
+    uses = [
+        c
+        for c, res in landed
+        if res is not None
+        and not res.is_external
+        and (
             res.target.qualname == target.qualname
             or (res.target.rel_path, res.target.line) == (target.rel_path, target.line)
-        ):
-            uses.append(cand)
-        else:
-            namesakes += 1
-    return Inferred(uses=tuple(uses), unknown=tuple(unknown), unchecked=tuple(unchecked), namesakes=namesakes)
-
-
-def attribute_calls(toks: Sequence[tuple[int, int, str, int]], first: int, last: int) -> list[tuple[int, int, str]]:
-    """(line, col, name) of each `.name(` call in lines first..last of a file's tokens."""
-    out: list[tuple[int, int, str]] = []
-    for i in range(1, len(toks) - 1):
-        line, col, text, kind = toks[i]
-        if not first <= line <= last or kind != 1:
-            continue
-        if toks[i - 1][2] == "." and toks[i - 1][3] == 0 and toks[i + 1][2] == "(" and toks[i + 1][3] == 0:
-            out.append((line, col, text))
-    return out
-
-
-def land(
-    rel_path: str, sites: Sequence[tuple[int, int, str]], infer: Infer, *, max_sites: int = MAX_SITES
-) -> list[tuple[int, int, str, Resolution | None]]:
-    """Where the inference rung says each call site's name lands (None: no answer), bounded."""
-    out: list[tuple[int, int, str, Resolution | None]] = []
-    start = time.monotonic()
-    for line, col, name in sites[:max_sites]:
-        if time.monotonic() - start > DEADLINE_S:
-            break
-        ref = PendingReference(
-            anchor_text=name,
-            ref_type=RefType.CALL,
-            ref_target=f"?{name}",
-            origin_path=rel_path,
-            origin_line=line,
-            origin_col=col,
         )
-        try:
-            res = infer(ref)
-        except Exception:  # a rung's failure leaves the call untraced, never the question's end
-            res = None
-        out.append((line, col, name, res))
-    return out
+    ]
+    return Inferred(
+        uses=tuple(uses),
+        unknown=tuple(c for c, res in landed if res is None),
+        unchecked=tuple(asked[len(landed) :]),
+    )

@@ -319,15 +319,17 @@ class DependentsFinder:
             placed = {(k[1], k[2]) for k in found}
             end = target.end_line or target.line
             toks = self._tokens_of(target.rel_path)
-            asked = [s for s in attribute_calls(toks, target.line, end) if (s[0], s[1]) not in placed]
-            for line, col, member, res in land(target.rel_path, asked, self.infer):
+            asked = [
+                c for c in attribute_calls(target.rel_path, toks, target.line, end) if (c.line, c.col) not in placed
+            ]
+            for c, res in land(asked, self.infer):
                 if res is None:
                     continue
                 recorded += 1
                 via = res.target.qualname or res.target.rel_path
                 if res.is_external:
                     via = f"{via} (outside the repository)"
-                self._add(found, target.rel_path, line, col, Relation.CALLEE, member, target.qualname, via=via)
+                self._add(found, target.rel_path, c.line, c.col, Relation.CALLEE, c.name, target.qualname, via=via)
         sites = sorted(found.values(), key=lambda s: (s.rel_path, s.line, s.col))
         notes = []
         if unresolved:

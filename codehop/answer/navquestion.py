@@ -682,9 +682,11 @@ class NavigationAnswerer:
                         f"`{loc.qualname.rpartition('.')[2]}` is also passed around as a value "
                         f"({passed[0].rel_path}:{passed[0].line}); calls through it are not traced"
                     )
+            # what is called: each callee's declaration, found once for its line and its chunk
+            callees = {id(s): self._resolve(s.via) for s in found.sites} if nav.intent is Intent.CALLEES else {}
             for site in found.sites:
                 line = _site_line(site)
-                if nav.intent is Intent.CALLEES and (callee := self._resolve(site.via)) is not None:
+                if (callee := callees.get(id(site))) is not None:
                     line += f", declared at {callee.rel_path}:{callee.line}"
                 if used + count_tokens(line) > budget_tokens:
                     listed_all = False
@@ -694,7 +696,7 @@ class NavigationAnswerer:
             for site in found.sites:
                 chunk = self._site_chunk(site)
                 if nav.intent is Intent.CALLEES:  # what is called: the callee's declaration
-                    callee = self._resolve(site.via)
+                    callee = callees[id(site)]
                     chunk = declaration_chunk(self.store, callee) if callee is not None else None
                 if chunk is None or (chunk.rel_path, chunk.start_line) in have:
                     continue

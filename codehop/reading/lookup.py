@@ -218,11 +218,16 @@ class RepoLookup:
         return res.target.qualname, self.callable_parameters(res.target.qualname)
 
     def callable_parameters(self, qualname: str) -> tuple[Parameter, ...]:
-        """The parameters of the last definition that parses (the implementation after `@overload`s)."""
+        """The parameters of the last definition that parses (the implementation after `@overload`s);
+        read once per question (a compound word is checked against every method of a class)."""
+        memo = self._memo.get(("params", qualname))
+        if memo is not None:
+            return memo  # type: ignore[return-value]
         found: tuple[Parameter, ...] = ()
         for c in self.store.chunks_named(qualname):
             if c.signature:
                 found = parameters(c.signature) or found
+        self._memo[("params", qualname)] = found
         return found
 
     def candidates(

@@ -538,39 +538,28 @@ class SubjectFinder(RepoLookup):
             content = [t for t in tokens if t.word and "." not in t.text and t.low not in STOP]
             # a class spelt as words is read as if its name were written: its members, its constructor's
             # parameters, and the words nothing explains, as for any class the question names
-            for size in (3, 2):
-                for k in range(len(content) - size + 1):
-                    run = content[k : k + size]
-                    if respelt or looked >= MAX_NAMES or run[-1].index - run[0].index != size - 1:
-                        continue
-                    spelt = "".join(t.low.capitalize() for t in run)
-                    if spelt in seen or all(t.low in VOCABULARY for t in run):
+            runs = _word_runs(content)
+            for run in runs if not respelt else []:
+                spelt = "".join(t.low.capitalize() for t in run)
+                if looked >= MAX_NAMES or spelt in seen:
+                    continue
+                looked += 1
+                seen[spelt] = cands = self.candidates(spelt, hints, module_ctx, wordset)
+                if cands and self._is_class(cands[0]):
+                    words_run = r"\W+".join(re.escape(t.text) for t in run)
+                    again = re.sub(rf"\b{words_run}\b", spelt, question, count=1, flags=re.I)
+                    if again != question:
+                        return self.read(again, respelt=True)
+            for run in runs:
+                parts = [t.low for t in run]
+                for spelt in ("_".join(parts).upper(), "_".join(parts), "".join(p.capitalize() for p in parts)):
+                    if looked >= MAX_NAMES or spelt in seen:
                         continue
                     looked += 1
                     seen[spelt] = cands = self.candidates(spelt, hints, module_ctx, wordset)
-                    if cands and self._is_class(cands[0]):
-                        words_run = r"\W+".join(re.escape(t.text) for t in run)
-                        again = re.sub(rf"\b{words_run}\b", spelt, question, count=1, flags=re.I)
-                        if again != question:
-                            return self.read(again, respelt=True)
-            for size in (3, 2):
-                for k in range(len(content) - size + 1):
-                    run = content[k : k + size]
-                    if looked >= MAX_NAMES or run[-1].index - run[0].index != size - 1:
-                        continue
-                    parts = [t.low for t in run]
-                    if all(p in VOCABULARY for p in parts):
-                        continue
-                    for spelt in ("_".join(parts).upper(), "_".join(parts), "".join(p.capitalize() for p in parts)):
-                        if spelt in seen:
-                            continue
-                        looked += 1
-                        seen[spelt] = cands = self.candidates(spelt, hints, module_ctx, wordset)
-                        if cands:
-                            used.update(t.index for t in run)
-                            subjects.append(Subject(dotted=cands[0], mentions=(spelt,), strong=True))
-                            break
-                    if subjects:
+                    if cands:
+                        used.update(t.index for t in run)
+                        subjects.append(Subject(dotted=cands[0], mentions=(spelt,), strong=True))
                         break
                 if subjects:
                     break
@@ -854,6 +843,18 @@ def _async_variant(name: str, members: dict[str, Binding], is_async: bool) -> st
         if cand in members:
             return cand
     return name
+
+
+def _word_runs(content: list[Token]) -> list[list[Token]]:
+    """Runs of three, then two, adjacent content words that are not all question words: the
+    spellings of a name written as words."""
+    return [
+        run
+        for size in (3, 2)
+        for k in range(len(content) - size + 1)
+        if (run := content[k : k + size])[-1].index - run[0].index == size - 1
+        and not all(t.low in VOCABULARY for t in run)
+    ]
 
 
 def _nearest(positions: list[int], at: int) -> int:
