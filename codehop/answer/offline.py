@@ -102,6 +102,9 @@ def describe(f: Finding, context: Sequence[ContextItem]) -> str:
             )
         default = f"defaults to `{p.default}`" if p.default else "has no default (it must be passed)"
         out.append(f"Parameter `{p.name}` of `{t.qualname}`{via} {default}.")
+        if f.fallback:
+            line, expr = f.fallback
+            out.append(f"Left at `None`, it becomes `{expr}` ({shown_path(t.rel_path)}:{line}).")
         if chunk.signature:
             out.append(f"Signature: `{chunk.signature}`")
         if res.steps:

@@ -12,7 +12,7 @@ import re
 from dataclasses import replace
 
 from codehop.index.symbols import SymbolTable
-from codehop.kernel.records import Binding, BindingKind, Location, Provenance, Resolution
+from codehop.kernel.records import Binding, BindingKind, Location, Provenance, Resolution, Step, StepNote
 from codehop.reading import builtin_bases
 from codehop.reading.question_words import (
     STOP,
@@ -21,6 +21,8 @@ from codehop.reading.question_words import (
 )
 from codehop.reading.signatures import Parameter, parameters
 from codehop.reading.subject import Subject
+
+_MADE = re.compile(r"([A-Za-z_][\w.]*)\(")  # a value written as a call: `Converter()`, `mod.Thing(x)`
 
 
 class RepoLookup:
@@ -31,8 +33,37 @@ class RepoLookup:
 
     # ---- the symbol table, as the reader needs it -------------------------------
     def _exists(self, dotted: str) -> bool:
-        res = self.table.resolve(dotted)
+        res = self.table.resolve(dotted) or self._via_instance(dotted)
         return res is not None and not res.is_external
+
+    def _instance_of(self, dotted: str) -> str | None:
+        """The repository class a module-level value is an instance of, when its value is written as a
+        call of that class (`global_converter = Converter()`)."""
+        b = self.table.binding_of(dotted)
+        if b is None or b.kind is not BindingKind.VALUE or not b.value:
+            return None
+        m = _MADE.match(b.value.strip())
+        return self._is_class(f"{b.scope}.{m.group(1)}") if m else None
+
+    def _via_instance(self, dotted: str, depth: int = 0) -> Resolution | None:
+        """A member reached through an instance the table does not type: `obj.meth` where
+        `obj = Cls()` (the member through `Cls`'s MRO), and a name aliasing one (`meth = obj.meth`),
+        with the alias as the chain's first link."""
+        owner, _, name = dotted.rpartition(".")
+        if not owner or depth > 2:
+            return None
+        cls = self._instance_of(owner)
+        if cls is not None:
+            return self.locate(f"{cls}.{name}")
+        b = self.table.binding_of(dotted)
+        if b is None or b.kind is not BindingKind.ALIAS or not b.target or b.target == dotted:
+            return None
+        res = self._via_instance(b.target, depth + 1)
+        if res is None:
+            return None
+        at = Location(rel_path=b.rel_path, line=b.line, qualname=dotted, end_line=b.end_line)
+        step = Step(from_loc=at, to_loc=res.target, resolver=Provenance.SYMBOL_TABLE, note=StepNote.ALIAS)
+        return replace(res, steps=(step, *res.steps))
 
     def _is_class(self, dotted: str) -> str | None:
         """The class qualname `dotted` denotes, if it is a class of the repository."""
@@ -156,7 +187,7 @@ class RepoLookup:
         owner, _, name = dotted.rpartition(".")
         cls = self._is_class(owner) if owner else None
         if cls is None:
-            return None
+            return self._via_instance(dotted)
         for k in self.mro(cls):
             b = self.store.binding(k, name)
             if b is not None:
@@ -347,7 +378,31 @@ class RepoLookup:
                         best = (span, present[parts[0]], p)
             if best is not None:
                 return best[1], best[2]
-        return None
+        # a name of several words spelt out in order, word for word ("what network backend does it use"),
+        # names the parameter itself; with a word of defaults its last words are enough, the head noun
+        # and what qualifies it ("how many keepalive connections by default" -> max_keepalive_connections)
+        defaults = bool({"default", "defaults", "defaulting"} & set(present))
+        spelt: tuple[int, int, Token, Parameter] | None = None
+        for name, p in by_name.items():
+            parts = [x for x in name.lower().split("_") if x]
+            if len(parts) < 2:
+                continue
+            for size in range(len(parts), 1 if defaults else len(parts) - 1, -1):
+                tail = parts[-size:]
+                hit = next(
+                    (
+                        t
+                        for t in tokens
+                        if [x.low for x in tokens[t.index : t.index + size]] == tail
+                        and not any(x.index in owner_idx or x.code for x in tokens[t.index : t.index + size])
+                    ),
+                    None,
+                )
+                if hit is not None:
+                    if spelt is None or (size, -len(parts)) > (spelt[0], spelt[1]):
+                        spelt = (size, -len(parts), hit, p)
+                    break
+        return (spelt[2], spelt[3]) if spelt is not None else None
 
     def _prefix_builder(self, cls: str, prefix: str) -> str | None:
         """The method of `cls` (through its MRO) whose code writes a string starting with `prefix`:

@@ -121,7 +121,7 @@ class SubjectFinder(RepoLookup):
         looked = 0
         seen: dict[str, list[str]] = {}
         for t in tokens:
-            if not t.word or (t.low in STOP and not t.code) or (t.low in VOCABULARY and not t.code):
+            if not t.word or (t.low in STOP and not t.code) or (t.low in VOCABULARY and not (t.code or t.named)):
                 continue
             if not (t.code or t.text[0].isupper()):
                 continue
@@ -135,6 +135,9 @@ class SubjectFinder(RepoLookup):
                 continue
             looked += 1
             seen[t.text] = self.candidates(t.text, hints, module_ctx, wordset)
+            if t.low in VOCABULARY and not t.code:
+                # a reader's word written as a name ("two Origin objects"): only a declaration spelt so
+                seen[t.text] = [c for c in seen[t.text] if c.rpartition(".")[2] == t.text]
             if seen[t.text]:
                 resolved[t.index] = seen[t.text]
             elif "." in t.text and not t.path:
@@ -316,6 +319,17 @@ class SubjectFinder(RepoLookup):
                     found = True
                     # the parameter's words are not also a data-model operation ("the pool size": not `len`)
                     param_words = set(p.name.lower().split("_"))
+                    # nor a member named by one of its words in plain prose ("keepalive connections": not
+                    # the `connections` property)
+                    prose = {x.text for x in tokens if x.low in param_words and not x.code}
+                    subjects[:] = [
+                        s
+                        for s in subjects
+                        if s.parameter is not None
+                        or not s.dotted.startswith(cls + ".")
+                        or s.dotted.rpartition(".")[2].startswith("__")
+                        or s.mentions[-1] not in prose
+                    ]
                     for op_match, names, missing in choice[2] if choice is not None else ():
                         if any(tokens[i].low in param_words for i in range(op_match.start, op_match.end)):
                             absent = [a for a in absent if not (a.owner == cls and a.member == missing)]

@@ -29,7 +29,8 @@ STOP = SEARCH_STOP | frozenset(
     would yours i've should shall may might must just also only not no yes up out over about after
     before around between through during under again further once here all both each few more most
     other such own same very s t don't doesn't isn't aren't wasn't there's what's where's who's
-    let's one ones having hasn't haven't""".split()
+    let's one ones having hasn't haven't
+    don doesn isn aren wasn weren didn hasn haven won wouldn couldn shouldn""".split()
 )
 # The words of the questions the reader answers (where is X declared, what is its signature,
 # its default, its base class, its docstring, what happens when it runs): they place the intent,
@@ -93,6 +94,13 @@ class Token:
     bound: bool = False  # assigned in quoted code (`render_options = self.options.update(...)`)
     receiver: bool = False  # called, and a member of its result is named (`get_width(x).normalize()`)
     callee: int = -1  # for an argument: the index of the call token whose parentheses hold it
+    initial: bool = False  # the first word of the question or of a sentence in it ("Where ...", "... ? Show")
+
+    @property
+    def named(self) -> bool:
+        """Capitalised inside a sentence ("compare two Origin objects"): written as a name, so a word
+        the reader's lists hold ("origin", "type") is still looked up, case and all."""
+        return self.text[0].isupper() and not self.initial and "." not in self.text
 
     @property
     def code(self) -> bool:
@@ -169,6 +177,7 @@ def tokenize(question: str) -> list[Token]:
                 keyword=rest[:1] == "=" and rest[1:2] != "=",
                 bound=_assigned(question, end),
                 callee=callee,
+                initial=not out or _mark_before(question, start) in ".?!:;\"'`(-",
                 receiver=rest.startswith("(")
                 and closing.get(end, n) + 2 < n
                 and question[closing.get(end, n) + 1] == "."
@@ -176,6 +185,14 @@ def tokenize(question: str) -> list[Token]:
             )
         )
     return out
+
+
+def _mark_before(question: str, start: int) -> str:
+    """The last non-blank character before `start`: scans only the gap since the previous token."""
+    j = start - 1
+    while j >= 0 and question[j].isspace():
+        j -= 1
+    return question[j] if j >= 0 else ""
 
 
 def _assigned(question: str, end: int) -> bool:

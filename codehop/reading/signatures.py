@@ -178,3 +178,54 @@ def _dotted(node: ast.expr) -> str:
         parts.append(node.id)
         return ".".join(reversed(parts))
     return ""
+
+
+def none_fallback(body: str, name: str) -> tuple[int, str] | None:
+    """What a body puts in place of a parameter left at its `None` default: (line within `body`, 1-based,
+    the expression as written). The sentinel forms Python code uses: `X if name is None else name`,
+    `name if name is not None else X`, `name or X`, and `if name is None: name = X` (or `self.attr = X`)."""
+    try:
+        src = textwrap.dedent(body)
+        tree = ast.parse(src)
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+
+    def is_name(node: ast.expr) -> bool:
+        return isinstance(node, ast.Name) and node.id == name
+
+    def none_test(node: ast.expr) -> bool | None:
+        """True for `name is None`, False for `name is not None`, None for any other test."""
+        if (
+            isinstance(node, ast.Compare)
+            and len(node.ops) == 1
+            and is_name(node.left)
+            and isinstance(node.comparators[0], ast.Constant)
+            and node.comparators[0].value is None
+        ):
+            if isinstance(node.ops[0], ast.Is):
+                return True
+            if isinstance(node.ops[0], ast.IsNot):
+                return False
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not) and is_name(node.operand):
+            return True
+        return None
+
+    def found(node: ast.expr) -> tuple[int, str] | None:
+        text = ast.get_source_segment(src, node)
+        return (node.lineno, text) if text else None
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.IfExp):
+            side = none_test(node.test)
+            if side is True and is_name(node.orelse):
+                return found(node.body)
+            if side is False and is_name(node.body):
+                return found(node.orelse)
+        elif isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or) and len(node.values) == 2:
+            if is_name(node.values[0]):
+                return found(node.values[1])
+        elif isinstance(node, ast.If) and none_test(node.test) is True:
+            for stmt in node.body:
+                if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+                    return found(stmt.value)
+    return None

@@ -35,11 +35,14 @@ from codehop.kernel.records import (
 )
 from codehop.reading.pointers import PointerFinder, contains
 from codehop.reading.question import Reading, Subject, SubjectFinder
+from codehop.reading.signatures import none_fallback, parameters
 
 MAX_SUBJECTS = 4
 MAX_SITE_WORDS = 4  # names not placed by the table whose sites in the context are sent to the ladder
 MAX_SITES_PER_WORD = 3
 _NAME = re.compile(r"(?<![\w.'\"])([A-Za-z_]\w*)(?![\w'\"(])")
+_BOUND = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?::[^=\n]*)?=(?!=)", re.M)  # a local assigned in a body
+_NAME_OR_CALLEE = re.compile(r"(?<![\w.'\"])([A-Za-z_]\w*)(?![\w'\"])")
 _LITERALS = frozenset(
     {"None", "True", "False", "self", "cls", "not", "and", "or", "in", "is", "if", "else", "lambda", "for"}
 )
@@ -57,6 +60,8 @@ class Finding:
     # other bindings of the same name in the same module (`try: from ._main import main` /
     # `except ImportError: def main()`): which one runs is decided at run time
     alternatives: tuple[tuple[Binding, Resolution | None], ...] = ()
+    # a parameter whose `None` default the body replaces: (line, the expression used instead)
+    fallback: tuple[int, str] = ()  # type: ignore[assignment]
 
     @property
     def covered(self) -> bool:
@@ -176,6 +181,8 @@ class Reader:
     ) -> list[Finding]:
         f = self.finding(subject, context, resolved)
         out = [f]
+        if subject.assigned and f.resolution is not None and not f.resolution.is_external:
+            out.extend(self._assigned_types(subject, f.resolution, context, resolved))
         p = subject.parameter
         if p is None or f.resolution is None or f.resolution.is_external:
             return out
@@ -183,7 +190,14 @@ class Reader:
             out.extend(self._forwards(subject, context, resolved))
         # a default that names module-level values: their declarations answer "where is it set"
         module = self.store.module_of(f.resolution.target.rel_path) or ""
-        for name in dict.fromkeys(_NAME.findall(p.default)):
+        names = _NAME.findall(p.default)
+        if p.default == "None":
+            # `None` standing for a value the body fills in (`X if p is None else p`): X is the default
+            fallback = self._none_fallback(f.resolution.target.qualname, p.name)
+            if fallback is not None:
+                out[0] = f = replace(f, fallback=fallback)
+                names = _NAME_OR_CALLEE.findall(fallback[1])  # `SyncBackend()`: the class it makes
+        for name in dict.fromkeys(names):
             if name in _LITERALS or not module:
                 continue
             dotted = f"{module}.{name}"
@@ -192,6 +206,40 @@ class Reader:
                 continue
             out.append(self.finding(Subject(dotted=dotted, mentions=(p.name, name)), context, resolved))
         return out
+
+    def _assigned_types(
+        self, subject: Subject, res: Resolution, context: Sequence[ContextItem], resolved: Mapping[str, Resolution]
+    ) -> list[Finding]:
+        """`self.x: T = Maker(...)` answers what `x` holds: the module-level classes and values its annotation
+        and value name (not the method's own parameters and locals) are declared where the answer is."""
+        _, text = subject.assigned
+        head, eq, value = text.partition("=")
+        if not eq:
+            return []
+        _, colon, annotation = head.partition(":")
+        module = self.store.module_of(res.target.rel_path) or ""
+        chunk = next(iter(self.store.chunks_named(res.target.qualname)), None)
+        if not module or chunk is None:
+            return []
+        local = {q.name for q in parameters(chunk.signature)} | set(_BOUND.findall(chunk.text))
+        out: list[Finding] = []
+        for name in dict.fromkeys(_NAME_OR_CALLEE.findall(f"{annotation if colon else ''} {value}")):
+            if name in _LITERALS or name in local:
+                continue
+            dotted = f"{module}.{name}"
+            target = resolved.get(dotted) or self.table.resolve(dotted)
+            if target is None or target.is_external or target.target == res.target:
+                continue
+            out.append(self.finding(Subject(dotted=dotted, mentions=(*subject.mentions[1:], name)), context, resolved))
+        return out[:2]
+
+    def _none_fallback(self, qualname: str, name: str) -> tuple[int, str] | None:
+        """(line, expression) that the callable's body puts in place of `name` left at `None`."""
+        for c in self.store.chunks_named(qualname)[:1]:
+            hit = none_fallback(c.text, name)
+            if hit is not None:
+                return c.start_line + hit[0] - 1, hit[1]
+        return None
 
     def _forwards(
         self, subject: Subject, context: Sequence[ContextItem], resolved: Mapping[str, Resolution]

@@ -1,9 +1,11 @@
-"""51 questions over requests 2.32.3, starlette 0.41.3, attrs 24.2.0, urllib3 2.2.3 and marshmallow 3.23.1, written by hand the way a
-colleague asks (re-exports, inherited members, data-model phrasings, absent members, members that
-live outside the package), with gold taken from `inspect` on the real packages.
+"""96 questions over requests 2.32.3, starlette 0.41.3, attrs 24.2.0, urllib3 2.2.3, marshmallow 3.23.1, httpcore 1.0.7,
+cattrs 24.1.2, tomlkit 0.13.2 and h11 0.14.0, written by hand the way a colleague asks (re-exports, inherited members,
+data-model phrasings, defaults set elsewhere, attribute types, callers, absent members, members that live outside the
+package), with gold taken from `inspect` on the real packages (a value with no source of its own, a constant, is
+located by its assignment in the module or class that holds it).
 
 usage: python tests/benchmarks/lead_questions/make_set.py DEST
-  downloads the three wheels with pip into DEST/.wheels, unpacks each into DEST/repos/<name>-<version>,
+  downloads the wheels with pip into DEST/.wheels, unpacks each into DEST/repos/<name>-<version>,
   writes DEST/lead.jsonl (run.py's schema); then
   python ../shared/bench/run.py DEST/lead.jsonl --repos DEST/repos --sweep 1 -v
 Each line of questions.txt: package|kind|question|module:qualname (empty for `expect: partial`).
@@ -17,17 +19,45 @@ import sys
 import zipfile
 from pathlib import Path
 
-PINS = {"requests": "2.32.3", "starlette": "0.41.3", "attrs": "24.2.0", "urllib3": "2.2.3", "marshmallow": "3.23.1"}
-_GOLD = """import importlib, inspect, json, os, sys
+PINS = {
+    "requests": "2.32.3",
+    "starlette": "0.41.3",
+    "attrs": "24.2.0",
+    "urllib3": "2.2.3",
+    "marshmallow": "3.23.1",
+    "httpcore": "1.0.7",
+    "cattrs": "24.1.2",
+    "tomlkit": "0.13.2",
+    "h11": "0.14.0",
+}
+_GOLD = """import ast, importlib, inspect, json, os, sys, textwrap
 root, mod, qual = sys.argv[1:4]
 sys.path.insert(0, root)
-o = importlib.import_module(mod)
+o = owner = importlib.import_module(mod)
 for p in qual.split("."):
-    o = getattr(o, p)
+    owner, o = o, getattr(o, p)
 o = inspect.unwrap(o)
 o = getattr(o, "fget", o)
-lines, start = inspect.getsourcelines(o)
-print(json.dumps([os.path.relpath(inspect.getsourcefile(o), root), start, start + len(lines) - 1]))
+if inspect.isclass(o):  # httpcore re-labels its classes' __module__ as the package; the pin names the declaring module
+    o.__module__ = mod
+try:
+    lines, start = inspect.getsourcelines(o)
+    span = [start, start + len(lines) - 1]
+    source = inspect.getsourcefile(o)
+except TypeError:  # a value: the assignment that names it in its module or class body
+    lines, start = inspect.getsourcelines(owner)
+    name, base = qual.split(".")[-1], max(start, 1)
+    body = ast.parse(textwrap.dedent("".join(lines))).body
+    if inspect.isclass(owner):
+        body = body[0].body
+    span = next(
+        [base + n.lineno - 1, base + n.end_lineno - 1]
+        for n in body
+        if isinstance(n, (ast.Assign, ast.AnnAssign))
+        and name in [t.id for t in (n.targets if isinstance(n, ast.Assign) else [n.target]) if isinstance(t, ast.Name)]
+    )
+    source = inspect.getsourcefile(owner)
+print(json.dumps([os.path.relpath(source, root), *span]))
 """
 
 

@@ -1,0 +1,3 @@
+from netpool.pool import Pool
+
+__all__ = ["Pool"]

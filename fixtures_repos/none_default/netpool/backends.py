@@ -1,0 +1,5 @@
+class SyncBackend:
+    """Blocking sockets."""
+
+    def connect(self, host: str) -> str:
+        return host

@@ -1,0 +1,3 @@
+from places.models import Origin
+
+__all__ = ["Origin"]

@@ -1,0 +1,87 @@
+"""What a name stands in for, read by the question reader (codehop.reading): a `None` default the
+body replaces, the class an instance attribute is made from, a module-level alias of an instance's
+method, and a class whose name is an English word the reader knows. Each on its own small fixture
+(`none_default`, `instance_alias`, `word_named_class`), asked through the public API with the
+symbol table alone (no language server: the reader must place these itself)."""
+
+from __future__ import annotations
+
+from codehop.api import ask
+from codehop.reading.question_words import tokenize
+from codehop.reading.signatures import none_fallback
+
+
+def located(answer: dict, path: str, line: int) -> bool:  # type: ignore[type-arg]
+    return any(c["path"] == path and c["start_line"] <= line <= c["end_line"] for c in answer["context"])
+
+
+def test_none_fallback_reads_the_sentinel_forms() -> None:
+    body = """def f(a=None, b=None, c=None, d=None, e=None):
+    x = Made() if a is None else a
+    y = b or other()
+    if c is None:
+        c = DEFAULT_C
+    z = d if d is not None else D
+"""
+    assert none_fallback(body, "a") == (2, "Made()")
+    assert none_fallback(body, "b") == (3, "other()")
+    assert none_fallback(body, "c") == (5, "DEFAULT_C")
+    assert none_fallback(body, "d") == (6, "D")
+    assert none_fallback(body, "e") is None
+
+
+def test_a_none_default_is_followed_to_what_the_body_uses(fixture_repo) -> None:  # type: ignore[no-untyped-def]
+    repo = fixture_repo("none_default")
+    a = ask(
+        "what network backend does a netpool Pool use if I don't pass one?", repo=repo, resolvers="symbol_table"
+    ).to_dict()
+    assert a["state"] == "complete"
+    assert "network_backend" in a["answer"] and "SyncBackend()" in a["answer"]
+    assert located(a, "netpool/backends.py", 1)
+
+
+def test_a_parameter_spelt_in_words_beats_a_member_named_by_one_of_them(fixture_repo) -> None:  # type: ignore[no-untyped-def]
+    repo = fixture_repo("none_default")
+    a = ask("how many idle connections does a netpool Pool keep by default?", repo=repo, resolvers="symbol_table")
+    d = a.to_dict()
+    assert "max_idle_connections" in d["answer"]
+    assert "Pool.connections" not in d["answer"]  # the method named by one of the words is not the answer
+    assert "it becomes `8` (netpool/pool.py:8)" in d["answer"]
+    assert d["state"] == "complete"
+
+
+def test_an_attribute_type_is_followed_to_its_class(fixture_repo) -> None:  # type: ignore[no-untyped-def]
+    repo = fixture_repo("none_default")
+    a = ask("what type is Pool._state in netpool and where is that class?", repo=repo, resolvers="symbol_table")
+    d = a.to_dict()
+    assert d["state"] == "complete"
+    assert "netpool/state.py:1" in d["answer"] and "PoolState" in d["answer"]
+    assert located(d, "netpool/state.py", 1)
+
+
+def test_an_alias_of_an_instance_method_lands_on_the_method(fixture_repo) -> None:  # type: ignore[no-untyped-def]
+    repo = fixture_repo("instance_alias")
+    d = ask("what does convert.structure actually run?", repo=repo, resolvers="symbol_table").to_dict()
+    assert d["state"] == "complete"
+    assert "convert/converters.py:2" in d["answer"] and "BaseConverter.structure" in d["answer"]
+    assert "convert/__init__.py:5" in d["answer"]  # the alias is the chain's first link
+    assert located(d, "convert/converters.py", 2)
+
+
+def test_an_absent_member_of_the_instance_stays_partial(fixture_repo) -> None:  # type: ignore[no-untyped-def]
+    repo = fixture_repo("instance_alias")
+    d = ask("what does default_converter.structure_many do in convert?", repo=repo, resolvers="symbol_table").to_dict()
+    assert d["state"] != "complete"
+
+
+def test_a_capitalised_reader_word_is_the_class_it_names(fixture_repo) -> None:  # type: ignore[no-untyped-def]
+    repo = fixture_repo("word_named_class")
+    d = ask("how does places compare two Origin objects for equality?", repo=repo, resolvers="symbol_table").to_dict()
+    assert d["state"] == "complete"
+    assert "places/models.py:6" in d["answer"] and "__eq__" in d["answer"]
+
+
+def test_a_sentence_initial_capital_is_not_a_name() -> None:
+    toks = tokenize("Origin of the pool? Type hints. where does Origin live")
+    assert [t.initial for t in toks if t.text in ("Origin", "Type")] == [True, True, False]
+    assert not toks[0].named and toks[-2].named
