@@ -85,3 +85,15 @@ def test_a_sentence_initial_capital_is_not_a_name() -> None:
     toks = tokenize("Origin of the pool? Type hints. where does Origin live")
     assert [t.initial for t in toks if t.text in ("Origin", "Type")] == [True, True, False]
     assert not toks[0].named and toks[-2].named
+
+
+def test_inflected_words_name_the_compound_member(fixture_repo) -> None:  # type: ignore[no-untyped-def]
+    repo = fixture_repo("inflected_member")
+    d = ask(
+        "how does a relay Pool decide which connection handles a request?", repo=repo, resolvers="symbol_table"
+    ).to_dict()
+    assert "relay/pool.py:6" in d["answer"] and "handle_request" in d["answer"]
+    assert "Pool.request`" not in d["answer"]  # one of the words names another member: not the answer
+    d = ask("how does a relay Pool open a TCP connection?", repo=repo, resolvers="symbol_table").to_dict()
+    assert d["state"] == "complete"
+    assert "relay/pool.py:10" in d["answer"] and "connect_tcp" in d["answer"]

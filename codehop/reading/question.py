@@ -55,6 +55,19 @@ from codehop.reading.question_words import (
 )
 from codehop.reading.subject import Absent, Reading, Subject
 
+_ARTICLES = frozenset({"a", "an", "the"})
+_ENDINGS = (("ies", "y"), ("es", ""), ("s", ""), ("ed", ""), ("ed", "e"), ("ing", ""), ("ing", "e"), ("ion", ""), ("ions", ""))
+
+
+def _forms(low: str) -> set[str]:
+    """A word and its stems without an inflection ("handles" -> "handle", "parsed" -> "parse")."""
+    out = {low}
+    for ending, stem in _ENDINGS:
+        if low.endswith(ending) and len(low) - len(ending) >= 3:
+            out.add(low[: -len(ending)] + stem)
+    return out
+
+
 MAX_NAMES = 160  # distinct names looked up in the symbol table per question
 MAX_OWNERS = 8  # distinct classes whose members are matched against the question's words
 
@@ -780,7 +793,8 @@ class SubjectFinder(RepoLookup):
             present: dict[str, list[int]] = {}
             for t in tokens:
                 if t.word and t.index != ot.index:
-                    present.setdefault(t.low, []).append(t.index)
+                    for form in _forms(t.low):  # "handles a request" -> handle_request
+                        present.setdefault(form, []).append(t.index)
             best: tuple[int, int, Token, str] | None = None
             for name in members:
                 parts = [p for p in name.lower().split("_") if p]
@@ -801,14 +815,17 @@ class SubjectFinder(RepoLookup):
         """A plain word that is half of a compound naming something else of the class: "a status code"
         names `status_code` (a parameter of `Retry.is_retry`), not the member `status`."""
         names: set[str] = set()
-        for nb in (t.index - 1, t.index + 1):
+        for step in (-1, 1):
+            nb = t.index + step
+            if 0 <= nb < len(tokens) and tokens[nb].low in _ARTICLES:
+                nb += step  # "handles a request" -> handle_request
             if not 0 <= nb < len(tokens):
                 continue
             other = tokens[nb]
             if not other.word or other.low in STOP or other.index == t.index:
                 continue
             first, second = (other.low, t.low) if nb < t.index else (t.low, other.low)
-            names.update(f"{first}_{s}" for s in {second, second.removesuffix("s")})
+            names.update(f"{f}_{s}" for f in _forms(first) for s in _forms(second))
         if not names:
             return False
         if names & members.keys():

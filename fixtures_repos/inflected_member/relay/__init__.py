@@ -1,0 +1,3 @@
+from relay.pool import Pool
+
+__all__ = ["Pool"]
