@@ -56,7 +56,17 @@ from codehop.reading.question_words import (
 from codehop.reading.subject import Absent, Reading, Subject
 
 _ARTICLES = frozenset({"a", "an", "the"})
-_ENDINGS = (("ies", "y"), ("es", ""), ("s", ""), ("ed", ""), ("ed", "e"), ("ing", ""), ("ing", "e"), ("ion", ""), ("ions", ""))
+_ENDINGS = (
+    ("ies", "y"),
+    ("es", ""),
+    ("s", ""),
+    ("ed", ""),
+    ("ed", "e"),
+    ("ing", ""),
+    ("ing", "e"),
+    ("ion", ""),
+    ("ions", ""),
+)
 
 
 def _forms(low: str) -> set[str]:
