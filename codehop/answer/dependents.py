@@ -271,7 +271,7 @@ class DependentsFinder:
         dotted name; calls the index could not place (on a parameter, a call's result, a local)
         make a note, counted from the call expressions in the body."""
         found: dict[tuple[str, int, int, Relation], Site] = {}
-        unresolved: list[str] = []
+        unresolved: list[tuple[str, str, int]] = []  # (callee, path, line)
         scopes = [target.qualname]
         if self.table.class_binding(target.qualname) is not None:
             scopes += [
@@ -301,7 +301,7 @@ class DependentsFinder:
                             via=dst.lstrip("?") + " (outside the repository)",
                         )
                     else:
-                        unresolved.append(dst.lstrip("?"))
+                        unresolved.append((dst.lstrip("?"), rel_path, line))
                     continue
                 self._add(
                     found, rel_path, line, self._col_of(rel_path, line, short), Relation.CALLEE, short, scope, via=dst
@@ -331,10 +331,17 @@ class DependentsFinder:
                     via = f"{via} (outside the repository)"
                 self._add(found, target.rel_path, c.line, c.col, Relation.CALLEE, c.name, target.qualname, via=via)
         sites = sorted(found.values(), key=lambda s: (s.rel_path, s.line, s.col))
+        # a call the index could not place but inference at its site did is not a doubt
+        placed_at = {(s.rel_path, s.line, s.anchor_text) for s in found.values()}
+        missing = [
+            callee
+            for callee, rel_path, line in unresolved
+            if (rel_path, line, callee.rpartition(".")[2]) not in placed_at
+        ]
         notes = []
-        if unresolved:
-            shown = ", ".join(sorted(set(unresolved))[:5])
-            notes.append(f"{len(unresolved)} call(s) not resolved in the repository ({shown})")
+        if missing:
+            shown = ", ".join(sorted(set(missing))[:5])
+            notes.append(f"{len(missing)} call(s) not resolved in the repository ({shown})")
         untraced = self._call_expressions(target) - recorded
         if untraced > 0:
             notes.append(

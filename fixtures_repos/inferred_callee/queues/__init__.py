@@ -1,0 +1,3 @@
+from queues.queue import Queue
+
+__all__ = ["Queue"]
