@@ -97,3 +97,20 @@ def test_inflected_words_name_the_compound_member(fixture_repo) -> None:  # type
     d = ask("how does a relay Pool open a TCP connection?", repo=repo, resolvers="symbol_table").to_dict()
     assert d["state"] == "complete"
     assert "relay/pool.py:10" in d["answer"] and "connect_tcp" in d["answer"]
+
+
+def test_words_spelling_a_parameter_name_the_method_taking_it(fixture_repo) -> None:  # type: ignore[no-untyped-def]
+    repo = fixture_repo("inflected_member")
+    d = ask(
+        "how does a relay Pool decide whether a status code should be retried?", repo=repo, resolvers="symbol_table"
+    ).to_dict()
+    assert d["state"] == "complete"
+    assert "relay/pool.py:13" in d["answer"] and "is_retry" in d["answer"]
+
+
+def test_a_member_of_a_call_result_follows_the_return_annotation(fixture_repo) -> None:  # type: ignore[no-untyped-def]
+    repo = fixture_repo("returned_member")
+    d = ask("docs.loads(text).unwrap() - which unwrap runs there?", repo=repo, resolvers="symbol_table").to_dict()
+    assert d["state"] == "complete"
+    assert "docs/document.py:5" in d["answer"] and "Container.unwrap" in d["answer"]
+    assert "Proxy.unwrap" not in d["answer"]

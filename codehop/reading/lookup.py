@@ -32,8 +32,10 @@ class RepoLookup:
         self._memo: dict[tuple[str, str], object] = {}  # per read: members and bases of a class
 
     # ---- the symbol table, as the reader needs it -------------------------------
-    def _exists(self, dotted: str) -> bool:
-        res = self.table.resolve(dotted) or self._via_instance(dotted)
+    def _exists(self, dotted: str, *, through_instance: bool = False) -> bool:
+        """`dotted` names a declaration of the repository; `through_instance`: or a member reached
+        through a module-level instance (`cattrs.structure`, an alias of `global_converter.structure`)."""
+        res = self.table.resolve(dotted) or (self._via_instance(dotted) if through_instance else None)
         return res is not None and not res.is_external
 
     def _instance_of(self, dotted: str) -> str | None:
@@ -269,9 +271,11 @@ class RepoLookup:
             return [name]
         out: list[str] = []
         head, _, tail = name.partition(".")
+        # (a member through a module-level instance only where the question spells the module: a
+        # namesake variable elsewhere, `console = Console()` in some module, is not what `console.x` means)
         for mod in module_ctx:
             cand = f"{mod}.{name}"
-            if self._exists(cand) or (not tail and self.store.binding(mod, name) is not None):
+            if self._exists(cand, through_instance=True) or (not tail and self.store.binding(mod, name) is not None):
                 out.append(cand)  # a name bound in the module, even to something external
         scored: list[tuple[tuple[int, int, int, int, int], str]] = []
         for b in self.store.bindings_named(head, limit=200):
@@ -296,7 +300,7 @@ class RepoLookup:
             scored.append((rank, cand))
         for mod in self._modules_named(head):
             cand = f"{mod}.{tail}" if tail else mod
-            if self._exists(cand):
+            if self._exists(cand, through_instance=True):
                 scored.append(((0 if not hints or mod.split(".")[0] in hints else 1, 0, 2, 0, len(mod)), cand))
         out += [c for _, c in sorted(scored)]
         return list(dict.fromkeys(out))

@@ -53,6 +53,7 @@ from codehop.reading.question_words import (
     Token,
     tokenize,
 )
+from codehop.reading.signatures import returns
 from codehop.reading.subject import Absent, Reading, Subject
 
 _ARTICLES = frozenset({"a", "an", "the"})
@@ -397,6 +398,15 @@ class SubjectFinder(RepoLookup):
                         used.add(t.index)
                         found = True
                         break
+            # 2c'. two words that spell a parameter ("whether a status code should be retried"): the one
+            # method of the class that takes it
+            if not found:
+                taker = self._parameter_taker(tokens, cls, used | owner_idx)
+                if taker is not None:
+                    t, method = taker
+                    subjects.append(Subject(dotted=method, mentions=(mention, t.text)))
+                    used.add(t.index)
+                    found = True
             # 2d. a name prefix ("what visit_ function it uses for a node"): the member whose code builds
             # names from it (`getattr(self, f"visit_{...}")`)
             if not found:
@@ -655,6 +665,21 @@ class SubjectFinder(RepoLookup):
             for m in module_ctx[:1]:
                 subjects.append(Subject(dotted=m, mentions=(m,)))
 
+        # a member of what a call returns (`tomlkit.loads(text).unwrap()`): the class the callee makes or is
+        # annotated to return decides, when it names one class of the repository (else the sites do)
+        for t in tokens:
+            if not t.result_member or t.index in used:
+                continue
+            receiver = next((r for r in reversed(tokens[: t.index]) if r.receiver), None)
+            if receiver is None or receiver.index not in resolved:
+                continue
+            made = self._returned_class(resolved[receiver.index][0])
+            member = _member_name(t)
+            if made is None or not member or self.locate(f"{made}.{member}") is None:
+                continue
+            subjects.append(Subject(dotted=f"{made}.{member}", mentions=(receiver.text, t.text)))
+            used.update((t.index, receiver.index))
+
         # words that found no role, when a class was named without saying what of it is asked
         unplaced: list[str] = []
         external: list[tuple[str, tuple[str, ...]]] = []
@@ -834,6 +859,39 @@ class SubjectFinder(RepoLookup):
             if best is not None and best[0] <= 2 * len(best[3].split("_")):
                 weak.append((best[2], best[3]))
         return strong, weak
+
+    def _returned_class(self, dotted: str) -> str | None:
+        """The repository class a call of `dotted` gives: the class itself, or the one a function's
+        return annotation names."""
+        cls = self._is_class(dotted)
+        if cls is not None:
+            return cls
+        res = self.table.resolve(dotted)
+        if res is None or res.is_external or not res.target.qualname:
+            return None
+        chunk = next((c for c in self.store.chunks_named(res.target.qualname) if c.signature), None)
+        module = self.store.module_of(res.target.rel_path) or ""
+        named = returns(chunk.signature) if chunk is not None else ""
+        return self._is_class(f"{module}.{named}") if named and module else None
+
+    def _parameter_taker(self, tokens: list[Token], cls: str, used: set[int]) -> tuple[Token, str] | None:
+        """(first word, method) when two adjacent plain words spell a parameter (`status code` ->
+        `status_code`) that exactly one method of the class, its constructor aside, takes."""
+        methods = [
+            (name, f"{b.scope}.{name}")
+            for name, b in self.members(cls).items()
+            if b.kind is BindingKind.FUNCTION and not name.startswith("__")
+        ]
+        for t, nxt in zip(tokens, tokens[1:], strict=False):
+            if t.index in used or nxt.index in used or not (t.word and nxt.word) or t.code or nxt.code:
+                continue
+            if t.low in STOP or nxt.low in STOP:
+                continue
+            spelt = {f"{t.low}_{n}" for n in _forms(nxt.low)}
+            takers = [q for _, q in methods if spelt & {p.name for p in self.callable_parameters(q)}]
+            if len(takers) == 1:
+                return t, takers[0]
+        return None
 
     def _in_compound(self, tokens: list[Token], t: Token, members: dict[str, Binding]) -> bool:
         """A plain word that is half of a compound naming something else of the class: "a status code"

@@ -229,3 +229,19 @@ def none_fallback(body: str, name: str) -> tuple[int, str] | None:
                 if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
                     return found(stmt.value)
     return None
+
+
+def returns(signature: str) -> str:
+    """The return annotation of `def ...(...) -> X` when it names one thing (`X`, `mod.X`, `"X"`);
+    "" for none, or for a union, an optional, a generic: those do not decide one class."""
+    src = _COMMENT.sub(" ", signature.strip())
+    if not src.startswith(("def ", "async def ")):
+        return ""
+    try:
+        fn = ast.parse(src + ":\n    pass\n").body[0]
+    except (SyntaxError, ValueError, RecursionError, IndexError):
+        return ""
+    node = fn.returns if isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef) else None
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value.strip() if re.fullmatch(r"[A-Za-z_][\w.]*", node.value.strip()) else ""
+    return _dotted(node) if isinstance(node, ast.Name | ast.Attribute) else ""

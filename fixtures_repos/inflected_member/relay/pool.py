@@ -9,3 +9,6 @@ class Pool:
 
     def connect_tcp(self, host: str) -> str:
         return f"tcp://{host}"
+
+    def is_retry(self, method: str, status_code: int) -> bool:
+        return method == "GET" and status_code in (502, 503)

@@ -1,0 +1,3 @@
+from docs.api import loads
+
+__all__ = ["loads"]

@@ -1,0 +1,5 @@
+from docs.document import Document
+
+
+def loads(text: str) -> Document:
+    return Document(text)
