@@ -114,3 +114,26 @@ def test_a_member_of_a_call_result_follows_the_return_annotation(fixture_repo) -
     assert d["state"] == "complete"
     assert "docs/document.py:5" in d["answer"] and "Container.unwrap" in d["answer"]
     assert "Proxy.unwrap" not in d["answer"]
+
+
+def test_a_code_name_that_one_method_takes_is_that_parameter(fixture_repo) -> None:  # type: ignore[no-untyped-def]
+    repo = fixture_repo("method_parameter")
+    d = ask(
+        "what's the default max_bytes when receiving from a wire ByteReceiveStream?",
+        repo=repo,
+        resolvers="symbol_table",
+    ).to_dict()
+    assert d["state"] == "complete"
+    assert "wire/streams.py:5" in d["answer"] and "`65536`" in d["answer"]
+    d = ask("what's the default min_bytes of a wire ByteReceiveStream?", repo=repo, resolvers="symbol_table").to_dict()
+    assert d["state"] != "complete"
+
+
+def test_an_async_word_selects_the_async_side_of_iteration() -> None:
+    from codehop.reading import datamodel
+
+    words = "what happens when you async iterate over a stream".split()
+    [m] = datamodel.match(words, [8])
+    assert m.operation.name == "aiter" and m.words == ("async", "iterate", "over")
+    [m] = datamodel.match("what happens when you iterate over a stream".split(), [7])
+    assert m.operation.name == "iter"

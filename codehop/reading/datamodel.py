@@ -326,6 +326,11 @@ _PASSIVE = {p: op for op in OPERATIONS for p in op.passive}
 _WITH_PHRASES = _table([(p, ENTER, False) for p in _WITH] + [(p, AENTER, False) for p in _ASYNC_WITH])
 
 
+# a synchronous operation said with an async word just before it is its asynchronous twin
+_ASYNC_MARKS = frozenset({"async", "asynchronously", "asynchronous"})
+_ASYNC_TWIN = {"iter": next(o for o in OPERATIONS if o.name == "aiter")}
+
+
 @dataclass(frozen=True, slots=True)
 class Match:
     operation: Operation
@@ -354,7 +359,12 @@ def match(words: Sequence[str], objects: Sequence[int], quoted: Sequence[int] = 
             phrase, op, verb = hit
             end = i + len(phrase)
             if not verb or _object_follows(words, end, obj):
-                out.append(Match(op, i, end, phrase))
+                start = i
+                twin = _ASYNC_TWIN.get(op.name)
+                if twin is not None and i > 0 and words[i - 1] in _ASYNC_MARKS:
+                    # "async-iterate over it": the asynchronous side of the protocol
+                    op, start, phrase = twin, i - 1, (words[i - 1], *phrase)
+                out.append(Match(op, start, end, phrase))
                 i = end
                 continue
         passive = _PASSIVE.get(words[i])

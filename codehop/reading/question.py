@@ -53,7 +53,7 @@ from codehop.reading.question_words import (
     Token,
     tokenize,
 )
-from codehop.reading.signatures import returns
+from codehop.reading.signatures import Parameter, returns
 from codehop.reading.subject import Absent, Reading, Subject
 
 _ARTICLES = frozenset({"a", "an", "the"})
@@ -492,6 +492,14 @@ class SubjectFinder(RepoLookup):
                 used.add(t.index)
                 placed_owner.add(ot.index)
                 continue
+            # a parameter of one method of the class ("the default max_bytes when receiving"): that method's
+            method_param = self._method_parameter(cls, name)
+            if method_param is not None:
+                taker, taken = method_param
+                subjects.append(Subject(dotted=taker, mentions=(ot.text, t.text), parameter=taken))
+                used.add(t.index)
+                placed_owner.add(ot.index)
+                continue
             absent.append(
                 Absent(
                     owner=cls,
@@ -873,6 +881,16 @@ class SubjectFinder(RepoLookup):
         module = self.store.module_of(res.target.rel_path) or ""
         named = returns(chunk.signature) if chunk is not None else ""
         return self._is_class(f"{module}.{named}") if named and module else None
+
+    def _method_parameter(self, cls: str, name: str) -> tuple[str, Parameter] | None:
+        """(method, its parameter) when exactly one method of the class (through its MRO) takes `name`."""
+        found: list[tuple[str, Parameter]] = []
+        for member, b in self.members(cls).items():
+            if b.kind is not BindingKind.FUNCTION:
+                continue
+            qual = f"{b.scope}.{member}"
+            found += [(qual, p) for p in self.callable_parameters(qual) if p.name == name and not p.kind]
+        return found[0] if len(found) == 1 else None
 
     def _parameter_taker(self, tokens: list[Token], cls: str, used: set[int]) -> tuple[Token, str] | None:
         """(first word, method) when two adjacent plain words spell a parameter (`status code` ->

@@ -1,0 +1,3 @@
+from wire.streams import ByteReceiveStream
+
+__all__ = ["ByteReceiveStream"]
