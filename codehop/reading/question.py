@@ -495,8 +495,8 @@ class SubjectFinder(RepoLookup):
             # a parameter of one method of the class ("the default max_bytes when receiving"): that method's
             method_param = self._method_parameter(cls, name)
             if method_param is not None:
-                taker, taken = method_param
-                subjects.append(Subject(dotted=taker, mentions=(ot.text, t.text), parameter=taken))
+                holder_qual, holder_param = method_param
+                subjects.append(Subject(dotted=holder_qual, mentions=(ot.text, t.text), parameter=holder_param))
                 used.add(t.index)
                 placed_owner.add(ot.index)
                 continue
