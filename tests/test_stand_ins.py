@@ -137,3 +137,34 @@ def test_an_async_word_selects_the_async_side_of_iteration() -> None:
     assert m.operation.name == "aiter" and m.words == ("async", "iterate", "over")
     [m] = datamodel.match("what happens when you iterate over a stream".split(), [7])
     assert m.operation.name == "iter"
+
+
+def test_the_names_of_a_quoted_operator_expression_are_placeholders() -> None:
+    toks = tokenize("what does `key in cache` do for a TTLCache? and `Headers.get(name)`, `x in Jar`")
+    by = {t.text: t for t in toks}
+    assert by["key"].operand and by["cache"].operand and by["x"].operand
+    assert not by["TTLCache"].operand and not by["Headers.get"].operand and not by["Jar"].operand
+    assert not by["name"].operand  # an argument of a call, not an operand
+
+
+def test_a_missing_key_is_the_mapping_hook() -> None:
+    from codehop.reading import datamodel
+
+    [m] = datamodel.match("what happens when you look up a missing key in a cache".split(), [10])
+    assert m.operation.methods == ("__missing__", "__getitem__")
+
+
+def test_a_dotted_default_lands_on_the_declaration_it_names(fixture_repo) -> None:  # type: ignore[no-untyped-def]
+    repo = fixture_repo("dotted_default")
+    d = ask("what's the default key function of memo.cached?", repo=repo, resolvers="symbol_table").to_dict()
+    assert d["state"] == "complete"
+    assert "memo/keys.py:4" in d["answer"] and "hashkey" in d["answer"]
+    assert located(d, "memo/keys.py", 4)
+
+
+def test_a_header_kept_with_its_colon_and_comment_still_parses() -> None:
+    from codehop.reading.signatures import parameters, returns
+
+    ps = parameters("def cached(cache: dict, key=keys.hashkey):  # type: ignore[no-untyped-def]")
+    assert [(p.name, p.default) for p in ps] == [("cache", ""), ("key", "keys.hashkey")]
+    assert returns("def loads(text: str) -> Document:  # noqa: E501") == "Document"

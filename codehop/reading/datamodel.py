@@ -144,6 +144,13 @@ OPERATIONS: tuple[Operation, ...] = (
         nouns=("item assignment", "__setitem__", "setitem", "assign an item", "assign a key"),
     ),
     Operation("delitem", ("__delitem__",), nouns=("__delitem__", "delitem", "item deletion", "del an item")),
+    # a mapping's hook for a key `__getitem__` does not find (the reference: "Emulating container types");
+    # without one, `__getitem__` itself decides
+    Operation(
+        "missing",
+        ("__missing__", "__getitem__"),
+        nouns=("__missing__", "missing key", "missing keys", "key is missing", "keys are missing", "key not found"),
+    ),
     Operation(
         "contains",
         ("__contains__", "__iter__", "__getitem__"),

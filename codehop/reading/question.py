@@ -117,10 +117,14 @@ class SubjectFinder(RepoLookup):
         # question names it outside the call too
         # (a name the quoted code binds, `render_options = ...`, is the code's own local too)
         # (named outside the call means written as code there: "after a response comes back" is prose)
-        outside = {_member_name(t) for t in tokens if t.code and not (t.argument or t.splat or t.keyword or t.bound)}
+        outside = {
+            _member_name(t)
+            for t in tokens
+            if t.code and not (t.argument or t.splat or t.keyword or t.bound or t.operand)
+        }
 
         def passed(t: Token) -> bool:
-            return (t.argument or t.splat or t.keyword or t.bound) and _member_name(t) not in outside
+            return (t.argument or t.splat or t.keyword or t.bound or t.operand) and _member_name(t) not in outside
 
         # a bare name that repeats the member of a chain written out (`self.options.update(...)`, "where
         # is that update()?") is that member: the chain's receiver decides it, not a namesake

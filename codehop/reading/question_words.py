@@ -93,9 +93,11 @@ class Token:
     splat: bool = False  # written `*args` / `**kwargs`: a packing of arguments, not a name asked about
     keyword: bool = False  # written `name=` (a keyword argument), not `name ==`
     bound: bool = False  # assigned in quoted code (`render_options = self.options.update(...)`)
+    operand: bool = False  # a bare name in a quoted expression with an operator (`key in cache`): a placeholder
     receiver: bool = False  # called, and a member of its result is named (`get_width(x).normalize()`)
     callee: int = -1  # for an argument: the index of the call token whose parentheses hold it
     initial: bool = False  # the first word of the question or of a sentence in it ("Where ...", "... ? Show")
+    span: int = -1  # which backtick span holds it (-1: none)
 
     @property
     def named(self) -> bool:
@@ -179,13 +181,30 @@ def tokenize(question: str) -> list[Token]:
                 bound=_assigned(question, end),
                 callee=callee,
                 initial=not out or _mark_before(question, start) in ".?!:;\"'`(-",
+                span=k // 2 if k % 2 == 1 else -1,
                 receiver=rest.startswith("(")
                 and closing.get(end, n) + 2 < n
                 and question[closing.get(end, n) + 1] == "."
                 and (question[closing[end] + 2].isalpha() or question[closing[end] + 2] == "_"),
             )
         )
+    # the lowercase names of a quoted expression built with an operator (`key in cache`, `del table[key]`,
+    # `a == b`) stand for values, not for declarations the question asks about (a class name stays one)
+    with_operator = {t.span for t in out if t.span >= 0 and (t.low in _OPERATOR_WORDS or not t.word)}
+    for t in out:
+        if (
+            t.span in with_operator
+            and t.word
+            and "." not in t.text
+            and not t.call
+            and not t.text[0].isupper()
+            and t.low not in _OPERATOR_WORDS
+        ):
+            t.operand = True
     return out
+
+
+_OPERATOR_WORDS = frozenset({"in", "not", "is", "del", "and", "or", "await"})
 
 
 def _mark_before(question: str, start: int) -> str:

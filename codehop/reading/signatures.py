@@ -43,7 +43,8 @@ class Parameter:
 def parameters(signature: str) -> tuple[Parameter, ...]:
     """The parameters of `def ...(...)` as written; () when the text is not a function header."""
     # the index keeps a header on one line, its comments too: drop the usual ones (`# type: ignore[...]`)
-    src = _COMMENT.sub(" ", signature.strip())
+    # (a header kept with its colon, `def f(x):  # type: ignore[...]`, loses it with the comment)
+    src = _COMMENT.sub(" ", signature.strip()).rstrip().removesuffix(":")
     if not src.startswith(("def ", "async def ")):
         return ()
     try:
@@ -234,7 +235,7 @@ def none_fallback(body: str, name: str) -> tuple[int, str] | None:
 def returns(signature: str) -> str:
     """The return annotation of `def ...(...) -> X` when it names one thing (`X`, `mod.X`, `"X"`);
     "" for none, or for a union, an optional, a generic: those do not decide one class."""
-    src = _COMMENT.sub(" ", signature.strip())
+    src = _COMMENT.sub(" ", signature.strip()).rstrip().removesuffix(":")
     if not src.startswith(("def ", "async def ")):
         return ""
     try:

@@ -40,9 +40,9 @@ from codehop.reading.signatures import none_fallback, parameters
 MAX_SUBJECTS = 4
 MAX_SITE_WORDS = 4  # names not placed by the table whose sites in the context are sent to the ladder
 MAX_SITES_PER_WORD = 3
-_NAME = re.compile(r"(?<![\w.'\"])([A-Za-z_]\w*)(?![\w'\"(])")
+_NAME = re.compile(r"(?<![\w.'\"])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?![\w.'\"(])")  # `keys.hashkey` whole
 _BOUND = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?::[^=\n]*)?=(?!=)", re.M)  # a local assigned in a body
-_NAME_OR_CALLEE = re.compile(r"(?<![\w.'\"])([A-Za-z_]\w*)(?![\w'\"])")
+_NAME_OR_CALLEE = re.compile(r"(?<![\w.'\"])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?![\w.'\"])")
 _LITERALS = frozenset(
     {"None", "True", "False", "self", "cls", "not", "and", "or", "in", "is", "if", "else", "lambda", "for"}
 )
@@ -198,14 +198,25 @@ class Reader:
                 out[0] = f = replace(f, fallback=fallback)
                 names = _NAME_OR_CALLEE.findall(fallback[1])  # `SyncBackend()`: the class it makes
         for name in dict.fromkeys(names):
-            if name in _LITERALS or not module:
+            if name.split(".")[0] in _LITERALS or not module:
                 continue
-            dotted = f"{module}.{name}"
-            res = resolved.get(dotted) or self.table.resolve(dotted)
-            if res is None or res.is_external:
-                continue
-            out.append(self.finding(Subject(dotted=dotted, mentions=(p.name, name)), context, resolved))
+            found = self._module_value(module, name, resolved)
+            if found is not None:
+                out.append(self.finding(Subject(dotted=found, mentions=(p.name, name)), context, resolved))
         return out
+
+    def _module_value(self, module: str, name: str, resolved: Mapping[str, Resolution]) -> str | None:
+        """The longest head of a dotted name written in `module` (`keys.hashkey`, `Strategy.AS_DICT`)
+        that is declared in the repository, as a dotted path from the module."""
+        parts = name.split(".")
+        for n in range(len(parts), 0, -1):
+            dotted = f"{module}.{'.'.join(parts[:n])}"
+            res = resolved.get(dotted) or self.table.resolve(dotted)
+            if res is not None and not res.is_external:
+                return dotted
+            if res is not None:
+                return None  # outside the repository (`random.choice`)
+        return None
 
     def _assigned_types(
         self, subject: Subject, res: Resolution, context: Sequence[ContextItem], resolved: Mapping[str, Resolution]
@@ -224,11 +235,12 @@ class Reader:
         local = {q.name for q in parameters(chunk.signature)} | set(_BOUND.findall(chunk.text))
         out: list[Finding] = []
         for name in dict.fromkeys(_NAME_OR_CALLEE.findall(f"{annotation if colon else ''} {value}")):
-            if name in _LITERALS or name in local:
+            head = name.split(".")[0]
+            if head in _LITERALS or head in local:
                 continue
-            dotted = f"{module}.{name}"
-            target = resolved.get(dotted) or self.table.resolve(dotted)
-            if target is None or target.is_external or target.target == res.target:
+            dotted = self._module_value(module, name, resolved)
+            target = (resolved.get(dotted) or self.table.resolve(dotted)) if dotted else None
+            if dotted is None or target is None or target.target == res.target:
                 continue
             out.append(self.finding(Subject(dotted=dotted, mentions=(*subject.mentions[1:], name)), context, resolved))
         return out[:2]

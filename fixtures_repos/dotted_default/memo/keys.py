@@ -1,0 +1,5 @@
+"""Key functions."""
+
+
+def hashkey(*args: object) -> tuple[object, ...]:
+    return tuple(args)
