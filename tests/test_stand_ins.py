@@ -152,6 +152,8 @@ def test_a_missing_key_is_the_mapping_hook() -> None:
 
     [m] = datamodel.match("what happens when you look up a missing key in a cache".split(), [10])
     assert m.operation.methods == ("__missing__", "__getitem__")
+    # a condition on another member is not the hook
+    assert not datamodel.match("what does pop return on a cache when the key is missing".split(), [6])
 
 
 def test_a_dotted_default_lands_on_the_declaration_it_names(fixture_repo) -> None:  # type: ignore[no-untyped-def]
@@ -168,3 +170,15 @@ def test_a_header_kept_with_its_colon_and_comment_still_parses() -> None:
     ps = parameters("def cached(cache: dict, key=keys.hashkey):  # type: ignore[no-untyped-def]")
     assert [(p.name, p.default) for p in ps] == [("cache", ""), ("key", "keys.hashkey")]
     assert returns("def loads(text: str) -> Document:  # noqa: E501") == "Document"
+
+
+def test_a_lowercase_class_named_as_a_plain_word_is_read_as_a_class(fixture_repo) -> None:  # type: ignore[no-untyped-def]
+    repo = fixture_repo("lowercase_class")
+    d = ask("what does peek do on a seq peekable?", repo=repo, resolvers="symbol_table").to_dict()
+    assert d["state"] == "complete"
+    assert "seq/more.py:9" in d["answer"] and "peekable.peek" in d["answer"]
+    d = ask("what happens when you index a peekable with square brackets?", repo=repo, resolvers="symbol_table")
+    d = d.to_dict()
+    assert d["state"] == "complete"
+    assert "seq/more.py:14" in d["answer"] and "__getitem__" in d["answer"]
+    assert "numeric_range" not in d["answer"]

@@ -149,7 +149,10 @@ OPERATIONS: tuple[Operation, ...] = (
     Operation(
         "missing",
         ("__missing__", "__getitem__"),
-        nouns=("__missing__", "missing key", "missing keys", "key is missing", "keys are missing", "key not found"),
+        nouns=("__missing__",),
+        # a verb phrase, so that a condition on another member ("what does pop return when the key is
+        # missing") is not read as the hook
+        verbs=("look up a missing key in", "looking up a missing key in", "index a missing key in"),
     ),
     Operation(
         "contains",

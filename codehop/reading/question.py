@@ -578,6 +578,13 @@ class SubjectFinder(RepoLookup):
                         d = abs(t.index - mi)
                         if best_m is None or d < best_m[0]:
                             best_m = (d, t, f"{mod}.{t.text}")
+            if best_m is not None and not respelt and self._is_class(best_m[2]) and not best_m[1].code:
+                # a class named by its lowercase name ("a more_itertools peekable"): its members are asked
+                # as any named class's are, so the question is read again with the name written as code
+                word = best_m[1]
+                again = re.sub(rf"(?<![\w`]){re.escape(word.text)}(?![\w`])", f"`{word.text}`", question, count=1)
+                if again != question:
+                    return self.read(again, respelt=True)
             if best_m is not None:
                 used.add(best_m[1].index)
                 subjects.append(Subject(dotted=best_m[2], mentions=(best_m[1].text,)))
@@ -599,16 +606,20 @@ class SubjectFinder(RepoLookup):
             # parameters, and the words nothing explains, as for any class the question names
             runs = _word_runs(content)
             for run in runs if not respelt else []:
-                spelt = "".join(t.low.capitalize() for t in run)
-                if looked >= MAX_NAMES or spelt in seen:
-                    continue
-                looked += 1
-                seen[spelt] = cands = self.candidates(spelt, hints, module_ctx, wordset)
-                if cands and self._is_class(cands[0]):
-                    words_run = r"\W+".join(re.escape(t.text) for t in run)
-                    again = re.sub(rf"\b{words_run}\b", spelt, question, count=1, flags=re.I)
-                    if again != question:
-                        return self.read(again, respelt=True)
+                # CamelCase ("cookie jar" -> CookieJar), or a class whose own name is lowercase ("a peekable"),
+                # written as code in the question read again
+                camel = "".join(t.low.capitalize() for t in run)
+                snake = "_".join(t.low for t in run)
+                for spelt, written in ((camel, camel), (snake, f"`{snake}`")):
+                    if looked >= MAX_NAMES or spelt in seen:
+                        continue
+                    looked += 1
+                    seen[spelt] = cands = self.candidates(spelt, hints, module_ctx, wordset)
+                    if cands and self._is_class(cands[0]) and cands[0].rpartition(".")[2] == spelt:
+                        words_run = r"\W+".join(re.escape(t.text) for t in run)
+                        again = re.sub(rf"\b{words_run}\b", written, question, count=1, flags=re.I)
+                        if again != question:
+                            return self.read(again, respelt=True)
             for run in runs:
                 parts = [t.low for t in run]
                 for spelt in ("_".join(parts).upper(), "_".join(parts), "".join(p.capitalize() for p in parts)):
@@ -660,13 +671,26 @@ class SubjectFinder(RepoLookup):
         plain_only = False
         if not subjects and not absent and not owners:
             plain_only = True
-            for t in tokens:
-                if not t.word or t.low in STOP or t.low in VOCABULARY or len(t.low) < 2 or t.text in seen:
-                    continue
+            words_of = [
+                t
+                for t in tokens
+                if t.word and t.low not in STOP and t.low not in VOCABULARY and len(t.low) >= 2 and t.text not in seen
+            ]
+            for t in words_of:
                 if looked >= MAX_NAMES:
                     break
                 looked += 1
-                seen[t.text] = cands = self.candidates(t.text, hints, module_ctx, wordset)
+                seen[t.text] = self.candidates(t.text, hints, module_ctx, wordset)
+            # a class named by its own lowercase name ("index a peekable") first: the question is read again
+            # with it written as code, so what is asked of it (a member, an operation) is found
+            for t in words_of if not respelt else []:
+                cands = seen.get(t.text) or []
+                if cands and not t.code and cands[0].rpartition(".")[2] == t.text and self._is_class(cands[0]):
+                    again = re.sub(rf"(?<![\w`]){re.escape(t.text)}(?![\w`])", f"`{t.text}`", question, count=1)
+                    if again != question:
+                        return self.read(again, respelt=True)
+            for t in words_of:
+                cands = seen.get(t.text) or []
                 if cands:
                     used.add(t.index)
                     subjects.append(Subject(dotted=cands[0], mentions=(t.text,), strong=True))

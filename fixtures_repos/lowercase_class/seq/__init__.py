@@ -1,0 +1,1 @@
+from seq.more import *  # noqa: F403
