@@ -182,3 +182,10 @@ def test_a_lowercase_class_named_as_a_plain_word_is_read_as_a_class(fixture_repo
     assert d["state"] == "complete"
     assert "seq/more.py:14" in d["answer"] and "__getitem__" in d["answer"]
     assert "numeric_range" not in d["answer"]
+
+
+def test_a_function_spelt_as_words_is_found_after_the_class_reading(fixture_repo) -> None:  # type: ignore[no-untyped-def]
+    repo = fixture_repo("lowercase_class")
+    d = ask("where is the default window size worked out in seq?", repo=repo, resolvers="symbol_table").to_dict()
+    assert d["state"] == "complete"
+    assert "seq/more.py:28" in d["answer"] and "default_window_size" in d["answer"]

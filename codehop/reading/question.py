@@ -605,6 +605,7 @@ class SubjectFinder(RepoLookup):
             # a class spelt as words is read as if its name were written: its members, its constructor's
             # parameters, and the words nothing explains, as for any class the question names
             runs = _word_runs(content)
+            respelt_seen: dict[str, list[str]] = {}
             for run in runs if not respelt else []:
                 # CamelCase ("cookie jar" -> CookieJar), or a class whose own name is lowercase ("a peekable"),
                 # written as code in the question read again
@@ -614,7 +615,7 @@ class SubjectFinder(RepoLookup):
                     if looked >= MAX_NAMES or spelt in seen:
                         continue
                     looked += 1
-                    seen[spelt] = cands = self.candidates(spelt, hints, module_ctx, wordset)
+                    seen[spelt] = respelt_seen[spelt] = cands = self.candidates(spelt, hints, module_ctx, wordset)
                     if cands and self._is_class(cands[0]) and cands[0].rpartition(".")[2] == spelt:
                         words_run = r"\W+".join(re.escape(t.text) for t in run)
                         again = re.sub(rf"\b{words_run}\b", written, question, count=1, flags=re.I)
@@ -623,10 +624,13 @@ class SubjectFinder(RepoLookup):
             for run in runs:
                 parts = [t.low for t in run]
                 for spelt in ("_".join(parts).upper(), "_".join(parts), "".join(p.capitalize() for p in parts)):
-                    if looked >= MAX_NAMES or spelt in seen:
+                    if spelt in respelt_seen:
+                        cands = respelt_seen[spelt]  # looked up just above (a class spelt so is read again)
+                    elif looked >= MAX_NAMES or spelt in seen:
                         continue
-                    looked += 1
-                    seen[spelt] = cands = self.candidates(spelt, hints, module_ctx, wordset)
+                    else:
+                        looked += 1
+                        seen[spelt] = cands = self.candidates(spelt, hints, module_ctx, wordset)
                     if cands:
                         used.update(t.index for t in run)
                         subjects.append(Subject(dotted=cands[0], mentions=(spelt,), strong=True))

@@ -23,3 +23,7 @@ class numeric_range:
 
     def index(self, value):
         return value
+
+
+def default_window_size():
+    return 3
