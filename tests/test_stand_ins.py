@@ -189,3 +189,16 @@ def test_a_function_spelt_as_words_is_found_after_the_class_reading(fixture_repo
     d = ask("where is the default window size worked out in seq?", repo=repo, resolvers="symbol_table").to_dict()
     assert d["state"] == "complete"
     assert "seq/more.py:28" in d["answer"] and "default_window_size" in d["answer"]
+
+
+def test_a_plain_word_namesake_leaves_the_other_content_words_doubts(fixture_repo) -> None:  # type: ignore[no-untyped-def]
+    repo = fixture_repo("dotted_default")
+    d = ask(
+        "if I want every expensive call cached forever, where would the stored results get evicted?",
+        repo=repo,
+        resolvers="symbol_table",
+    ).to_dict()
+    assert d["state"] != "complete"  # `memo.cached` is named by a plain word; the rest names nothing
+    assert "evicted" in d["answer"]
+    d = ask("where is cached defined in memo?", repo=repo, resolvers="symbol_table").to_dict()
+    assert d["state"] == "complete" and "memo/__init__.py:4" in d["answer"]

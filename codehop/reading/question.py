@@ -813,9 +813,10 @@ class SubjectFinder(RepoLookup):
                 or t.receiver
                 or t.index in deferred
                 or not t.word
-                # (read from a plain word alone, a capitalised name nothing matched is a doubt too:
-                # "which class handles HTTP/2 connections?" is not answered by `Pool.connections`)
-                or not (t.code or (plain_only and t.index > 0 and t.text[0].isupper()))
+                # (read from a plain word alone, any other content word nothing matched is a doubt too:
+                # "which class handles HTTP/2 connections?" is not answered by `Pool.connections`, nor
+                # "where would the request headers be built" by the function `request`)
+                or not (t.code or (plain_only and t.index > 0 and len(t.low) > 2))
                 or t.low in STOP
                 or t.low in VOCABULARY
                 or t.low in hints
