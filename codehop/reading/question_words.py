@@ -41,7 +41,7 @@ VOCABULARY = frozenset(
     really actually exactly behind point points pointing alias aliased aliases name named names
     file files module modules package packages submodule source code class classes function functions
     method methods attribute attributes property properties object objects instance instances type types
-    member members field fields
+    member members field fields decorator decorators
     value values default defaults defaulting set sets setting base bases parent parents inherit inherits
     inheriting inherited inheritance subclass subclasses subclassing subclassed superclass derive derives
     derived signature signatures argument arguments arg args parameter parameters param params pass passes
