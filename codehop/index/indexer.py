@@ -256,8 +256,8 @@ def open_index(
     path = index_dir / "index.db"
     if not path.exists():
         return None
-    if verify:
-        why = damage(path)
+    if verify:  # pages already checked are not read again while the file is the one checked
+        why = damage(path, remember=True)
         if why is not None:
             aside = move_aside(path, "corrupt")
             if warnings is not None:
