@@ -315,7 +315,7 @@ def index_repo(
     if files is None:
         dirs: list[tuple[str, int]] = []
         files = []
-        for sf in walk_python_files(root, report.warnings, dirs, include):
+        for sf in walk_python_files(root, report.warnings, dirs, include, memo=idx_dir / "walk-memo.json"):
             files.append(sf)
             if len(files) % 256 == 0:
                 tell("walk", len(files), 0)
