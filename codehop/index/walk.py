@@ -319,9 +319,7 @@ def _memo_head(root_s: str) -> list[object]:
     return [_MEMO_VERSION, root_s, sorted(SKIP_DIRS), _who()]
 
 
-def _remember(
-    root: Path, memo: Path, seen: _Seen, found: list[SourceFile], dirs: list[tuple[str, int]] | None
-) -> None:
+def _remember(root: Path, memo: Path, seen: _Seen, found: list[SourceFile], dirs: list[tuple[str, int]] | None) -> None:
     import json
 
     times = [t for d in seen.dirs for t in d[3:]] + [t for _, k in seen.ignores for t in k[3:]]
