@@ -639,11 +639,25 @@ class SubjectFinder(RepoLookup):
             for _ot, cl in unanswered_owner:
                 for c in (*self.mro(cl[0]), *self.external_bases(cl[0])):
                     named_by.update(word_parts(c.rpartition(".")[2]))
+
+            def names_class(t: Token) -> bool:
+                return t.low in named_by or (t.low.endswith("s") and t.low[:-1] in named_by)
+
+            def modifies_class_noun(t: Token) -> bool:
+                """A plain word in front of a word of the class's name, with only plain words
+                between ("a custom sync transport"): it describes the class, it asks nothing of it."""
+                for nxt in tokens[t.index + 1 :]:
+                    if names_class(nxt):
+                        return True
+                    if nxt.code or not nxt.word or nxt.low in STOP or nxt.low in VOCABULARY:
+                        return False
+                return False
+
             for t in tokens:
                 if only_modules and t.low in MEMBER_ASPECTS and t.index not in used:
                     unplaced.append(t.text)
                     continue
-                if t.low in named_by or (t.low.endswith("s") and t.low[:-1] in named_by):
+                if names_class(t) or (not t.code and modifies_class_noun(t)):
                     continue
                 if (
                     t.index in used
