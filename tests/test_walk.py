@@ -144,6 +144,12 @@ def test_what_is_not_remembered(tmp_path):  # type: ignore[no-untyped-def]
     assert warnings and not memo.exists()
 
 
+def test_a_root_that_cannot_be_listed_is_not_remembered(tmp_path):  # type: ignore[no-untyped-def]
+    memo = tmp_path / "walk-memo.json"
+    assert walk(tmp_path / "gone", memo) == ([], [], [])
+    assert not memo.exists()
+
+
 def test_a_memo_of_another_tree_or_a_damaged_memo_is_ignored(tmp_path):  # type: ignore[no-untyped-def]
     root = _tree(tmp_path / "repo")
     memo = remembered(root, tmp_path)

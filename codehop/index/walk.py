@@ -178,6 +178,8 @@ def _walk(
             with os.scandir(dir_abs) as it:
                 entries = sorted(it, key=_name)
         except OSError as exc:
+            if seen is not None:
+                seen.clean = False  # (the root itself fails without a warning)
             if warnings is not None and rel_dir:
                 warnings.append(f"{rel_dir}/: cannot list ({exc.strerror}); skipped")
             continue
@@ -340,7 +342,7 @@ def _remember(root: Path, memo: Path, seen: _Seen, found: list[SourceFile], dirs
         "files": [[sf.rel_path, sf.ctime_ns] for sf in found],
         "kept": kept if dirs is not None else None,
     }
-    tmp = memo.with_name(f"{memo.name}.tmp-{os.getpid()}")
+    tmp = memo.with_name(f"{memo.name}.tmp-{os.getpid()}-{time.monotonic_ns()}")
     try:
         tmp.write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
         os.replace(tmp, memo)
