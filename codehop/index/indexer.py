@@ -315,7 +315,9 @@ def index_repo(
     if files is None:
         dirs: list[tuple[str, int]] = []
         files = []
-        for sf in walk_python_files(root, report.warnings, dirs, include, memo=idx_dir / "walk-memo.json"):
+        # the walk's memo serves a cold start; a warm stamp that saw a folder change walks at once
+        memo = idx_dir / "walk-memo.json" if stamp is None else None
+        for sf in walk_python_files(root, report.warnings, dirs, include, memo=memo):
             files.append(sf)
             if len(files) % 256 == 0:
                 tell("walk", len(files), 0)
