@@ -146,3 +146,31 @@ def test_words_in_front_of_the_class_noun_describe_the_class(fixture_repo):
     assert a["answer"].startswith("`transport.base.BaseTransport` is declared at transport/base.py:4")
     absent = codehop.ask("Where is the retry budget of the BaseTransport class set?", repo=repo).to_dict()
     assert absent["state"] == "give_up_partial" and "'retry'" in absent["answer"], absent["answer"]
+
+
+def test_a_member_part_written_out_in_full(tmp_path):
+    """`envvar` written out as "environment variable" (the starts of adjacent words), when another
+    part of the member's name is written as is; a word written as code (`visit_`) spells nothing."""
+    pkg = tmp_path / "params"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "types.py").write_text(
+        "class ParamType:\n"
+        "    def split_envvar_value(self, rv):\n"
+        '        return (rv or "").split()\n'
+        "\n"
+        "    def visit_for(self, node):\n"
+        "        return node\n"
+        "\n"
+        "\n"
+        "class TrackingPath(ParamType):\n"
+        "    def __init__(self, exists=False):\n"
+        "        self.exists = exists\n"
+    )
+    q = "How does a `TrackingPath` parameter split an environment variable value into several paths?"
+    a = codehop.ask(q, repo=str(tmp_path)).to_dict()
+    assert a["state"] == "complete", a["answer"]
+    assert a["answer"].startswith("`params.types.TrackingPath.split_envvar_value` is declared at params/types.py:2")
+    q = "I need to know which method decides what visit_ function TrackingPath uses for a node. where is it?"
+    coded = codehop.ask(q, repo=str(tmp_path))
+    assert "visit_for` is declared" not in coded.answer, coded.answer
