@@ -439,6 +439,9 @@ class TreeStamp:
                 st = os.stat(sf.abs_path)
             except OSError:
                 return None
+            if st.st_ctime_ns == sf.ctime_ns and st.st_mtime_ns == sf.mtime_ns and st.st_size == sf.size:
+                out.append(sf)  # as it was (most files, after one edit)
+                continue
             if st.st_ctime_ns != sf.ctime_ns and not os.access(sf.abs_path, os.R_OK):
                 return None  # its mode changed: a walk decides whether it stays
             out.append(
