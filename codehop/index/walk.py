@@ -334,7 +334,10 @@ def _remember(root: Path, memo: Path, seen: _Seen, found: list[SourceFile], dirs
     kept = []
     if dirs is not None:
         n = len(root_s) + 1
-        kept = [index[d[n:] if d != root_s else ""] for d, _ in dirs]
+        kept = [index.get(d[n:] if d != root_s else "", -1) for d, _ in dirs]
+        if -1 in kept:  # a watched folder the walk did not list: nothing to replay it from
+            memo.unlink(missing_ok=True)
+            return
     data = {
         "head": _memo_head(root_s),
         "dirs": seen.dirs,
