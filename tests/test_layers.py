@@ -258,7 +258,12 @@ CASES = [
     ("codehop", ["tree_sitter", "jedi", "networkx", "anthropic", "pygls", "click", "sqlite3"]),
     ("codehop.kernel.records", ["codehop.index.store", "codehop.index.chunking", "tree_sitter", "sqlite3"]),
     ("codehop.kernel.errors", ["codehop.kernel.records", "sqlite3"]),
-    ("codehop.frontends.cli", ["tree_sitter", "jedi", "networkx", "anthropic", "pygls", "codehop.index.store"]),
+    (
+        "codehop.frontends.cli",
+        # `codehop --help` loads click and the command definitions: no records, no JSON, no SQLite
+        ["tree_sitter", "jedi", "networkx", "anthropic", "pygls", "codehop.index.store", "codehop.kernel.records"]
+        + ["dataclasses", "json", "sqlite3"],
+    ),
     # the MCP front-end loads the SDK and the door only when a server starts
     ("codehop.frontends.mcp_server", ["mcp", "codehop.app", "codehop.index", "codehop.answer", "tree_sitter"]),
     ("codehop.index.store", ["tree_sitter", "jedi", "networkx", "anthropic", "pygls", "click"]),
