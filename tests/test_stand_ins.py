@@ -202,3 +202,10 @@ def test_a_plain_word_namesake_leaves_the_other_content_words_doubts(fixture_rep
     assert "evicted" in d["answer"]
     d = ask("where is cached defined in memo?", repo=repo, resolvers="symbol_table").to_dict()
     assert d["state"] == "complete" and "memo/__init__.py:4" in d["answer"]
+
+
+def test_a_word_ending_a_longer_member_name_is_not_a_member_of_its_own(fixture_repo) -> None:  # type: ignore[no-untyped-def]
+    # "a structure hook" ends `get_structure_hook`: the member `structure` is not what is asked
+    repo = fixture_repo("instance_alias")
+    d = ask("how does a convert Converter pick a structure hook for a type?", repo=repo, resolvers="symbol_table")
+    assert not (d.state.value == "complete" and "BaseConverter.structure" in d.answer), d.answer

@@ -968,6 +968,9 @@ class SubjectFinder(RepoLookup):
             return False
         if names & members.keys():
             return True
+        # the end of a longer member's name ("a structure hook": `get_structure_hook`)
+        if any(m.endswith(tuple(f"_{n}" for n in names)) for m in members):
+            return True
         for name, b in members.items():
             if b.kind is BindingKind.FUNCTION and names & {
                 p.name for p in self.callable_parameters(f"{b.scope}.{name}")

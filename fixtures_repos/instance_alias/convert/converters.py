@@ -7,3 +7,7 @@ class BaseConverter:
 class Converter(BaseConverter):
     def unstructure(self, obj: object) -> object:
         return vars(obj)
+
+    def get_structure_hook(self, cl: type) -> object:
+        """The function that structures `cl`."""
+        return self.structure

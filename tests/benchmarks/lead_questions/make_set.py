@@ -1,4 +1,4 @@
-"""141 questions over requests 2.32.3, starlette 0.41.3, attrs 24.2.0, urllib3 2.2.3, marshmallow 3.23.1, httpcore 1.0.7,
+"""142 questions over requests 2.32.3, starlette 0.41.3, attrs 24.2.0, urllib3 2.2.3, marshmallow 3.23.1, httpcore 1.0.7,
 cattrs 24.1.2, tomlkit 0.13.2, h11 0.14.0, anyio 4.6.2, cachetools 5.5.0 and
 more-itertools 10.5.0, written by hand the way a colleague asks (re-exports, inherited members,
 data-model phrasings, defaults set elsewhere, attribute types, callers, absent members, members that live outside the
