@@ -343,7 +343,9 @@ class _Walker:
         self.module_dicts: dict[str, Node] = {}  # module-level `NAME = {...}` literals
 
     # ---- text and positions -------------------------------------------------
-    def node_text(self, node: Node) -> str:
+    def node_text(self, node: Node | None) -> str:
+        if node is None:
+            return ""
         if self.ascii:
             return self.text[node.start_byte : node.end_byte]
         return _text(node)
@@ -463,14 +465,14 @@ class _Walker:
                     if value is not None and value.type in ("identifier", "attribute"):
                         arg = value
                 if arg.type in ("identifier", "attribute"):
-                    dotted = _text(arg)
+                    dotted = self.node_text(arg)
                     target = self.qualify(dotted, scope)
                     bases.append(target)
                     self.xref(arg, dotted, RefType.BASE_CLASS, target, qual)
                 elif arg.type == "keyword_argument":
                     continue
                 else:
-                    bases.append("?" + _text(arg))
+                    bases.append("?" + self.node_text(arg))
         self.classes.append((qual, self.rel_path, defn.start_point[0] + 1, tuple(bases)))
         taken: list[tuple[int, int]] = []
         member_names: set[str] = set()
@@ -570,14 +572,14 @@ class _Walker:
     def resolve_relative(self, node: Node) -> str:
         """The absolute module named by an import_from's module_name."""
         if node.type != "relative_import":
-            return _text(node)
+            return self.node_text(node)
         dots = 0
         rest = ""
         for child in node.children:
             if child.type == "import_prefix":
-                dots = len(_text(child).strip())
+                dots = len(self.node_text(child).strip())
             elif child.type == "dotted_name":
-                rest = _text(child)
+                rest = self.node_text(child)
         parts = self.module.split(".") if self.module else []
         if not self.is_package:
             parts = parts[:-1]
@@ -598,13 +600,13 @@ class _Walker:
         line = stmt.start_point[0] + 1
         for child in stmt.named_children:
             if child.type == "dotted_name":
-                dotted = _text(child)
+                dotted = self.node_text(child)
                 head = dotted.split(".")[0]
                 self.bind(scope, head, _MODULE, child, line, line, target=head)
                 self.xref(child, dotted, RefType.IMPORT, dotted, scope)
             elif child.type == "aliased_import":
-                dotted = _text(child.child_by_field_name("name"))
-                alias = _text(child.child_by_field_name("alias"))
+                dotted = self.node_text(child.child_by_field_name("name"))
+                alias = self.node_text(child.child_by_field_name("alias"))
                 self.bind(scope, alias, _MODULE, child, line, line, target=dotted)
                 self.xref(child, alias, RefType.IMPORT, dotted, scope)
 
@@ -619,15 +621,15 @@ class _Walker:
                 continue
             if child.type == "wildcard_import":
                 self.stars.append((module, line))
-                self.xref(stmt, _text(stmt), RefType.STAR_IMPORT, module, scope)
+                self.xref(stmt, self.node_text(stmt), RefType.STAR_IMPORT, module, scope)
             elif child.type == "dotted_name":
-                name = _text(child)
+                name = self.node_text(child)
                 target = f"{module}.{name}" if module else name
                 self.bind(scope, name, _IMPORT, child, line, stmt.end_point[0] + 1, target=target)
                 self.xref(child, name, self.reexport_kind(scope, False), target, scope)
             elif child.type == "aliased_import":
-                name = _text(child.child_by_field_name("name"))
-                alias = _text(child.child_by_field_name("alias"))
+                name = self.node_text(child.child_by_field_name("name"))
+                alias = self.node_text(child.child_by_field_name("alias"))
                 target = f"{module}.{name}" if module else name
                 self.bind(scope, alias, _IMPORT, child, line, stmt.end_point[0] + 1, target=target)
                 self.xref(child, alias, self.reexport_kind(scope, alias == name), target, scope)
@@ -643,7 +645,12 @@ class _Walker:
         value = cur
         line = node.start_point[0] + 1
         end_line = node.end_point[0] + 1
-        value_text = _text(value) if value is not None else ""
+        if value is None:
+            value_text = ""
+        elif self.ascii:  # no more than the 400 characters kept
+            value_text = self.text[value.start_byte : min(value.end_byte, value.start_byte + 401)]
+        else:
+            value_text = self.node_text(value)
         if len(value_text) > 400:
             value_text = value_text[:400] + " ..."
         alias_target = ""
@@ -656,7 +663,7 @@ class _Walker:
         for left in targets:
             if left.type != "identifier":
                 continue
-            name = _text(left)
+            name = self.node_text(left)
             if value is not None and value.type == "dictionary" and scope == self.module:
                 self.module_dicts[name] = value
             if value is not None and self.rebinds(value, scope, name):
@@ -696,8 +703,8 @@ class _Walker:
                 first = next((c for c in first.named_children if c.type == "identifier"), None)
             if first is None or first.type != "identifier":
                 continue
-            param = _text(first)
-            body_names = {_text(n) for n in _descendants(defn.child_by_field_name("body"), "identifier")}
+            param = self.node_text(first)
+            body_names = {self.node_text(n) for n in _descendants(defn.child_by_field_name("body"), "identifier")}
             for table in (t for t in self.module_dicts if t in body_names):
                 for wanted, target, node in self.mapping_exports(self.module_dicts[table]):
                     if wanted not in self.module_names:
@@ -726,13 +733,13 @@ class _Walker:
             key, value = pair.child_by_field_name("key"), pair.child_by_field_name("value")
             if key is None or value is None or key.type != "string":
                 continue
-            wanted = _text(key).strip("\"'")
+            wanted = self.node_text(key).strip("\"'")
             if not wanted.isidentifier():
                 continue
             parts = [value] if value.type == "string" else list(value.named_children) if value.type == "tuple" else []
             if not parts or len(parts) > 2 or any(p.type != "string" for p in parts):
                 continue
-            texts = [_text(p).strip("\"'") for p in parts]
+            texts = [self.node_text(p).strip("\"'") for p in parts]
             if len(texts) == 2:
                 where, attr = texts
             elif ":" in texts[0]:
@@ -763,27 +770,27 @@ class _Walker:
                     if child == mod_node:
                         continue
                     if child.type == "dotted_name":
-                        local[_text(child)] = (f"{module}.{_text(child)}", child)
+                        local[self.node_text(child)] = (f"{module}.{self.node_text(child)}", child)
                     elif child.type == "aliased_import":
-                        local[_text(child.child_by_field_name("alias"))] = (
-                            f"{module}.{_text(child.child_by_field_name('name'))}",
+                        local[self.node_text(child.child_by_field_name("alias"))] = (
+                            f"{module}.{self.node_text(child.child_by_field_name('name'))}",
                             child,
                         )
             elif stmt.type == "import_statement":
                 for child in stmt.named_children:
                     if child.type == "aliased_import":
-                        local[_text(child.child_by_field_name("alias"))] = (
-                            _text(child.child_by_field_name("name")),
+                        local[self.node_text(child.child_by_field_name("alias"))] = (
+                            self.node_text(child.child_by_field_name("name")),
                             child,
                         )
                     elif child.type == "dotted_name":
-                        head = _text(child).split(".")[0]
+                        head = self.node_text(child).split(".")[0]
                         local[head] = (head, child)
             elif stmt.type == "return_statement":
                 ret = stmt.named_children[0] if stmt.named_child_count else None
                 if ret is None or ret.type not in ("identifier", "attribute"):
                     return None
-                dotted = _text(ret)
+                dotted = self.node_text(ret)
                 head, _, rest = dotted.partition(".")
                 if head not in local:
                     return None
