@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from itertools import repeat
-from operator import add, getitem
 
 # English function words and the filler of a request ("show", "tell me", "actually"): never a
 # search term (retrieval), and never a question's subject by itself (the reader adds the rest of
@@ -43,17 +41,14 @@ def split_identifiers(text: str) -> str:
 
 
 # index_words finds only the identifier runs (maximal runs of [A-Za-z0-9_]) that can have parts
-# unicode61 would not split out, with patterns that start on a rare character (a fast scan):
-# - a run with an uppercase letter: from its first uppercase to its end (`_UPPER_TAIL`), and, in the
-#   reversed text, its first uppercase with what precedes it in the run (`_UPPER_HEAD`), reversed;
-#   one of each per such run, in order, so the k-th tail and the k-th head from the end make a run;
-# - a run whose identifier has no letter, digits after underscores (`_1`): at an underscore before a
-#   digit (`_UNDERSCORE_DIGIT`), rare, widened to its run.
+# unicode61 would not split out, with patterns that start on a rare character (a fast scan): a run
+# with an uppercase letter, found at its first one (`_UPPER_TAIL` takes the rest of the run) and
+# widened back over what precedes it; a run whose identifier has no letter (`_1`, digits after
+# underscores), found at an underscore before a digit (rare)
 _UPPER_TAIL = re.compile(r"[A-Z][A-Za-z0-9_]*+")
-_UPPER_HEAD = re.compile(r"[A-Z][a-z0-9_]*+(?![A-Za-z0-9_])")
 _UNDERSCORE_DIGIT = re.compile(r"_[0-9]")
 _RUN_END = re.compile(r"[A-Za-z0-9_]*+")
-_RUN_START = re.compile(r"[A-Za-z0-9_]*+")
+_RUN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 _DIGITS = "0123456789"
 
 
@@ -69,22 +64,23 @@ def _extra_parts(run: str) -> tuple[str, ...]:
 
 def _cased_runs(text: str) -> set[str]:
     """The identifier runs of `text` with an uppercase letter, and those holding `_<digit>`."""
-    tails = _UPPER_TAIL.findall(text)
     runs: set[str] = set()
-    if tails:
-        heads = _UPPER_HEAD.findall(text[::-1])
-        heads.reverse()
-        runs.update(map(add, map(getitem, heads, repeat(_BEFORE_FIRST)), tails))
+    chars = _RUN_CHARS
+    for m in _UPPER_TAIL.finditer(text):
+        start = m.start() - 1
+        if start < 0 or text[start] not in chars:
+            runs.add(m.group())
+            continue
+        while start > 0 and text[start - 1] in chars:
+            start -= 1
+        runs.add(text[start : m.end()])
     if "_" in text:
         for m in _UNDERSCORE_DIGIT.finditer(text):
             start = m.start()
-            before = _RUN_START.match(text[start::-1]).end()  # type: ignore[union-attr]
-            end = _RUN_END.match(text, start).end()  # type: ignore[union-attr]
-            runs.add(text[start - before + 1 : end])
+            while start > 0 and text[start - 1] in chars:
+                start -= 1
+            runs.add(text[start : _RUN_END.match(text, m.start()).end()])  # type: ignore[union-attr]
     return runs
-
-
-_BEFORE_FIRST = slice(None, 0, -1)  # a reversed head, less its uppercase letter, back in order
 
 
 def index_words(text: str) -> str:
