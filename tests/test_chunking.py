@@ -6,9 +6,10 @@ from __future__ import annotations
 import random
 import re
 
+from shared import FIXTURES
+
 from codehop.index.chunking import parse_rows
 from codehop.kernel.words import _word_parts, index_words
-from shared import FIXTURES
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -104,12 +105,26 @@ def test_rows_of_a_module():
     rel, module, is_package, all_names, has_error, chunks, bindings, classes, stars, xrefs = parse_rows(
         "pkg/mod.py", _MODULE.encode()
     )
-    assert (rel, module, is_package, all_names, has_error) == ("pkg/mod.py", "pkg.mod", False, ("Thing", "helper"), False)
+    assert (rel, module, is_package, all_names, has_error) == (
+        "pkg/mod.py",
+        "pkg.mod",
+        False,
+        ("Thing", "helper"),
+        False,
+    )
     assert [c[1:8] for c in chunks] == [
         (10, 11, "function", "pkg.mod.speedup", "speedup", "def speedup(x)", ""),
         (25, 27, "method", "pkg.mod.Thing.method", "method", 'def method(self, a: Base, b: "str" = "é") -> Mixin', ""),
         (29, 31, "method", "pkg.mod.Thing.prop", "prop", "def prop(self)", ""),
-        (18, 23, "class", "pkg.mod.Thing", "Thing", "class Thing(Base, Mixin, Generic[T], metaclass=Meta)", "A thing: café."),
+        (
+            18,
+            23,
+            "class",
+            "pkg.mod.Thing",
+            "Thing",
+            "class Thing(Base, Mixin, Generic[T], metaclass=Meta)",
+            "A thing: café.",
+        ),
         (34, 36, "function", "pkg.mod.helper", "helper", "def helper(x)", "Help."),
         (39, 43, "function", "pkg.mod.__getattr__", "__getattr__", "def __getattr__(name)", ""),
         (1, 9, "module", "pkg.mod", "mod", "", "The module's docstring."),
@@ -172,5 +187,9 @@ def test_rows_of_a_module():
 def test_columns_count_characters_on_a_non_ascii_line():
     src = "import m\nx = 'é'; y = m.f('ü', m.g)\n".encode()
     rows = parse_rows("a.py", src)
-    assert [(b[1], b[4], b[5], b[8]) for b in rows[6]] == [("m", 1, 7, ""), ("x", 2, 0, "'é'"), ("y", 2, 9, "m.f('ü', m.g)")]
+    assert [(b[1], b[4], b[5], b[8]) for b in rows[6]] == [
+        ("m", 1, 7, ""),
+        ("x", 2, 0, "'é'"),
+        ("y", 2, 9, "m.f('ü', m.g)"),
+    ]
     assert sorted(x[1:4] for x in rows[9]) == [(1, 7, "m"), (2, 13, "m.f")]

@@ -254,7 +254,7 @@ def _docstring(body: Node | None) -> str:
     first = body.named_child(0) if body is not None and body.named_child_count else None
     if first is not None and first.kind_id in _K_EXPRESSION_STATEMENT and first.named_child_count:
         s = first.named_child(0)
-        if s.kind_id in _K_STRING:
+        if s is not None and s.kind_id in _K_STRING:
             raw = _text(s)
             for q in ('"""', "'''", '"', "'"):
                 i = raw.find(q)
@@ -298,10 +298,19 @@ _K_CLASS = _kinds("class_definition")
 _K_DECORATED = _kinds("decorated_definition")
 _K_EXPRESSION_STATEMENT = _kinds("expression_statement")
 _K_STRING = _kinds("string")
-_F_FUNCTION = _LANGUAGE.field_id_for_name("function")
-_F_DEFINITION = _LANGUAGE.field_id_for_name("definition")
-_F_NAME = _LANGUAGE.field_id_for_name("name")
-_F_BODY = _LANGUAGE.field_id_for_name("body")
+
+
+def _field(name: str) -> int:
+    field_id = _LANGUAGE.field_id_for_name(name)
+    if field_id is None:
+        raise LookupError(f"tree-sitter-python has no field {name!r}")
+    return field_id
+
+
+_F_FUNCTION = _field("function")
+_F_DEFINITION = _field("definition")
+_F_NAME = _field("name")
+_F_BODY = _field("body")
 _MODULE_CHUNK, _CLASS_CHUNK, _FUNCTION_CHUNK, _METHOD_CHUNK = (
     ChunkKind.MODULE.value,
     ChunkKind.CLASS.value,
@@ -375,7 +384,9 @@ class _Walker:
         text = self.line_text(start, end)
         if not text.strip():
             return
-        self.chunks.append((self.rel_path, start, end, kind, qualname, name, signature, docstring, text, index_words(text)))
+        self.chunks.append(
+            (self.rel_path, start, end, kind, qualname, name, signature, docstring, text, index_words(text))
+        )
 
     def add_runs(
         self,
