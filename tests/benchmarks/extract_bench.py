@@ -2,7 +2,8 @@
 
 In one process, for every .py under each tree: the bare `parser.parse` CPU, `parse_rows` CPU (what
 a pool worker runs per file), `rest` = the difference, and two parts: `index_words` over the chunk
-texts parse_rows produced (inside rest), and pickling the rows back to the parent (not inside it).
+texts parse_rows produced and the sites query (a tree-sitter query cursor over every node of the
+tree, `query`), both inside rest, and pickling the rows back to the parent (not inside it).
 Best of --repeat runs per figure. The kept-tree cache of the incremental parse is cleared before
 every file (a full index parses each file once). `pool` (with --pool) is the CPU of the indexer's
 own job (`_parse_one`) run by two forked workers, as a full index runs it, reaped children only.
@@ -54,6 +55,14 @@ def bench(root: Path, repeat: int) -> dict[str, Any]:
         for t in texts:
             index_words(t)
 
+    trees = [parser.parse(data) for _, data in jobs]
+
+    def query() -> None:
+        from tree_sitter import QueryCursor
+
+        for tree in trees:
+            QueryCursor(chunking._SITES).captures(tree.root_node)
+
     def dumps() -> None:
         for r in rows:
             pickle.dumps(r, protocol=pickle.HIGHEST_PROTOCOL)
@@ -63,6 +72,7 @@ def bench(root: Path, repeat: int) -> dict[str, Any]:
     out["parse_rows"] = _best(repeat, rows_all)
     texts.extend(c[8] for r in rows for c in r[5])
     out["index_words"] = _best(repeat, words)
+    out["query"] = _best(repeat, query)
     out["pickle"] = _best(repeat, dumps)
     out["pickle_mb"] = sum(len(pickle.dumps(r, protocol=pickle.HIGHEST_PROTOCOL)) for r in rows) / 1e6
     out["rest"] = out["parse_rows"] - out["parse"]
@@ -98,9 +108,9 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--pool", action="store_true", help="also the CPU of two forked workers (the indexer's pool)")
     args = ap.parse_args()
-    cols = ("files", "lines", "parse", "parse_rows", "rest", "index_words", "pickle", "pickle_mb")
+    cols = ("files", "lines", "parse", "parse_rows", "rest", "query", "index_words", "pickle", "pickle_mb")
     cols += ("pool",) if args.pool else ()
-    print(f"CPU seconds, best of {args.repeat} (rest = parse_rows - parse, index_words inside it, pickle not)")
+    print(f"CPU seconds, best of {args.repeat} (rest = parse_rows - parse; query, index_words inside it, pickle not)")
     print(f"{'tree':<28}" + "".join(f"{c:>12}" for c in cols) + f"{'rows/parse':>12}")
     for tree in args.trees:
         r = bench(tree, args.repeat)
