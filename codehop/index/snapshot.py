@@ -12,18 +12,19 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from codehop.index.store import Mount, SqliteStore
+from codehop.index.store import Mount, SqliteStore, SymbolRows
 from codehop.kernel.records import Binding, ClassInfo
 
 
 class SymbolSnapshot:
-    def __init__(self, store: SqliteStore) -> None:
+    def __init__(self, store: SqliteStore, rows: SymbolRows | None = None) -> None:
+        """`rows`: the symbol rows the store holds, when the caller has them already (a full build)."""
         self.version = store.data_version()
         self.mro: dict[str, tuple[str, ...]] = {}
-        self.prefixes: dict[str, tuple[str, int]] = {}  # dotted -> (longest module prefix, its length)
+        self.prefixes: dict[str, tuple[str, tuple[str, ...]]] = {}  # dotted -> (longest module prefix, the rest)
         # rows made records on first lookup (and memoised here): building all 22k of Django's
         # bindings cost most of a cold ask
-        self._rows = store.symbol_rows()
+        self._rows = rows if rows is not None else store.symbol_rows()
         self._bindings: dict[tuple[str, str], Binding | None] = {}
         self._classes: dict[str, ClassInfo | None] = {}
 
@@ -63,7 +64,7 @@ class SqlSymbols:
         self.store = store
         self.version = -1
         self.mro: dict[str, tuple[str, ...]] = {}
-        self.prefixes: dict[str, tuple[str, int]] = {}
+        self.prefixes: dict[str, tuple[str, tuple[str, ...]]] = {}
         self._memo: dict[tuple[str, str, str], Any] = {}
 
     def _get(self, kind: str, a: str, b: str, compute: Callable[[], Any]) -> Any:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import sqlite3
 
 from codehop.index.store import (
+    LoadedRows,
     SqliteStore,
     class_qualnames,
     declaration_rows,
@@ -23,6 +24,7 @@ from codehop.index.store import (
     paths_referring_into,
     set_xref_targets,
     stamp_edges,
+    symbol_rows_of,
     xref_sites,
     xref_targets,
 )
@@ -91,19 +93,64 @@ def resolve_static(
     stamp_edges(conn, file_list)
 
 
+def fresh_table(store: SqliteStore, loaded: LoadedRows) -> SymbolTable:
+    """A full build's symbol table, pinned to the rows it has just written (read back from SQL only
+    when their order there is SQLite's to choose). After this, `resolve_fresh` reads no SQL."""
+    store.invalidate()
+    table = SymbolTable(store)
+    table.pin(rows=symbol_rows_of(loaded))
+    return table
+
+
+def resolve_fresh(
+    table: SymbolTable,
+    fresh: list[tuple],  # type: ignore[type-arg]
+    loaded: LoadedRows,
+) -> tuple[list[tuple], list[tuple[str, str, str, str, int, int]]]:  # type: ignore[type-arg]
+    """A full build's resolution, in memory and without SQL (its connection may be busy in another
+    thread meanwhile): the xref rows `fresh` with target path, line and provenance appended, and every
+    edge, in the order `resolve_static` inserts them."""
+    memo = _resolve_all(table, list(dict.fromkeys(r[5] for r in fresh)))
+    rows: list[tuple] = []  # type: ignore[type-arg]
+    edges: list[tuple[str, str, str, str, int, int]] = []
+    is_class: dict[str, bool] = {}
+    for x in fresh:
+        rel, line, _, _, ref_type, target, src = x
+        t_path, t_line, prov, qual = hit = memo[target]
+        rows.append((*x, *hit[:3]))
+        etype = EDGE_TYPE.get(ref_type)
+        if etype is None:
+            continue
+        if prov == "symbol_table":
+            if ref_type == RefType.CALL:
+                known = is_class.get(qual)
+                if known is None:
+                    known = is_class[qual] = table.class_binding(qual) is not None
+                if known:
+                    etype = EdgeType.INSTANTIATES
+            edges.append((src, qual, etype, rel, line, 1))
+        else:
+            edges.append((src, "?" + target, etype, rel, line, 0))
+    kinds = (BindingKind.CLASS, BindingKind.FUNCTION, BindingKind.VALUE, BindingKind.ALIAS)
+    declarations = [(b[0], b[1], b[2], b[4], b[3]) for b in loaded.bindings if b[2] in kinds]
+    edges.extend(_structural_rows(table, declarations, {c[0] for c in loaded.classes}, None))
+    return rows, edges
+
+
 Hit = tuple[str, int, str, str]  # (target path, line, provenance, qualname)
 
 
 def _resolve_all(table: SymbolTable, targets: list[str]) -> dict[str, Hit]:
     out: dict[str, Hit] = {}
+    resolve = table.resolve_flat
     for target in targets:
-        res = table.resolve(target)
+        res = resolve(target)
         if res is None:
             out[target] = ("", 0, "", "")
-        elif res.is_external:
-            out[target] = ("", 0, "external", res.external)
+        elif res[3]:
+            out[target] = ("", 0, "external", res[3])
         else:
-            out[target] = (res.target.rel_path, res.target.line, "symbol_table", res.target.qualname)
+            out[target] = (res[0], res[1], "symbol_table", res[2])
     return out
 
 
@@ -154,8 +201,6 @@ def _structural_edges(
     store: SqliteStore, table: SymbolTable, conn: sqlite3.Connection, paths: list[str], full: bool
 ) -> list[tuple[str, str, str, str, int, int]]:
     """contains (module/class -> member) and overrides (method -> the base method it replaces)."""
-    out: list[tuple[str, str, str, str, int, int]] = []
-    wanted = set(paths)
     if full:
         rows = declaration_rows(conn)
     else:
@@ -163,10 +208,21 @@ def _structural_edges(
         for i in range(0, len(paths), 400):
             part = paths[i : i + 400]
             rows += declaration_rows(conn, part)
+    return _structural_rows(table, rows, class_qualnames(conn), set(paths))
+
+
+def _structural_rows(
+    table: SymbolTable,
+    rows: list[tuple],  # type: ignore[type-arg]
+    classes: set[str],
+    wanted: set[str] | None,
+) -> list[tuple[str, str, str, str, int, int]]:
+    """The structural edges of declaration rows (scope, name, kind, line, rel_path) of `wanted` files
+    (None: all)."""
+    out: list[tuple[str, str, str, str, int, int]] = []
     src = table.src
-    classes = class_qualnames(conn)
     for scope, name, kind, line, rel in rows:
-        if rel not in wanted:
+        if wanted is not None and rel not in wanted:
             continue
         out.append((scope, f"{scope}.{name}", "contains", rel, line, 1))
         # a method, or a class-body assignment (`close = _noop`), replaces the base's method
