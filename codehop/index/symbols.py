@@ -155,10 +155,7 @@ class SymbolTable:
         src = self._src
         hit = src.prefixes.get(dotted)
         if hit is None:
-            module_path = src.module_path
-            mod = dotted  # then each shorter prefix (`a..b`: `a.`, then `a`, as split and join would)
-            while mod and module_path(mod) is None:
-                mod = mod.rpartition(".")[0]
+            mod = src.module_prefix(dotted)
             hit = (mod, tuple(dotted[len(mod) + 1 :].split(".")) if mod != dotted else ())
             src.prefixes[dotted] = hit
         if not hit[0]:
