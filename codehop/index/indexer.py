@@ -421,10 +421,15 @@ def _build_fresh(
         write_file_rows(c, batch, hashes, stats, keep=loaded, fts=FTS_STAGE)
         phase("resolve")
         table = fresh_table(tmp_store, loaded)
+
         # the parsers are done, so a core is free: SQLite tokenises the FTS rows and indexes the
         # tables already complete there (one statement each, run without the GIL) while this thread
         # resolves in memory and touches no SQL
-        finish = _beside(lambda: (fill_fts(c), create_indexes(c, _LOADED_TABLES)))
+        def fts_and_indexes() -> None:
+            fill_fts(c)
+            create_indexes(c, _LOADED_TABLES)
+
+        finish = _beside(fts_and_indexes)
         try:
             xref_rows, edges = resolve_fresh(table, xrefs, loaded)
         finally:
@@ -457,7 +462,7 @@ def _build_fresh(
 _LOADED_TABLES = ("files", "chunks", "bindings", "classes", "stars")
 
 
-def _beside(work: Callable[[], object]) -> Callable[[], None]:
+def _beside(work: Callable[[], None]) -> Callable[[], None]:
     """Start `work` in a thread; the call returned waits for it and raises what it raised."""
     failed: list[BaseException] = []
 

@@ -117,9 +117,7 @@ class SymbolTable:
         return (target.rel_path, target.line, f"{target.scope}.{target.name}", "")
 
     def resolution(self, target: _Target, steps: list[_Link]) -> Resolution:
-        chain = tuple(
-            Step(from_loc=_as_loc(a), to_loc=_as_loc(b), resolver=PS, note=note) for a, b, note in steps
-        )
+        chain = tuple(Step(from_loc=_as_loc(a), to_loc=_as_loc(b), resolver=PS, note=note) for a, b, note in steps)
         if isinstance(target, _External):
             return Resolution(
                 target=Location(rel_path="", line=0, qualname=target.name),
@@ -296,7 +294,9 @@ class SymbolTable:
             if found is None:
                 return None
             target = found
-        steps.append((b, _first_loc(sub_steps, target), StepNote.ALIAS if kind is BindingKind.ALIAS else StepNote.IMPORT))
+        steps.append(
+            (b, _first_loc(sub_steps, target), StepNote.ALIAS if kind is BindingKind.ALIAS else StepNote.IMPORT)
+        )
         steps.extend(sub_steps)
         return target
 
