@@ -4,8 +4,10 @@ Runs inside the indexer's write transaction. Every reference whose dotted
 target the symbol table can resolve gets target_path/target_line and
 provenance `symbol_table`; targets outside the repository are marked
 `external`; the rest stay empty for the loop-time resolvers. Edges for the
-dependency graph are derived from the same rows. May import: records, store,
-symbols, stdlib.
+dependency graph are derived from the same rows. A full build resolves the
+rows it holds in memory, with no SQL (`resolve_fresh`: its connection is busy
+in another thread meanwhile); an update resolves rows of the table
+(`resolve_static`). May import: records, store, symbols, stdlib.
 """
 
 from __future__ import annotations
@@ -19,7 +21,6 @@ from codehop.index.store import (
     declaration_rows,
     delete_edges,
     insert_edges,
-    insert_resolved_xrefs,
     modules_by_path,
     paths_referring_into,
     set_xref_targets,
@@ -48,21 +49,14 @@ EDGE_TYPE: dict[RefType, EdgeType] = {
 Scope = tuple[list[str], list[str], list[str]] | None
 
 
-def resolve_static(
-    store: SqliteStore,
-    conn: sqlite3.Connection,
-    scope: Scope,
-    fresh: list[tuple] | None = None,  # type: ignore[type-arg]
-) -> None:
-    """Resolve xrefs and rebuild edges. A full build passes its xref rows as `fresh`: they are
-    resolved in memory and inserted once, resolved (no second pass over the table)."""
+def resolve_static(store: SqliteStore, conn: sqlite3.Connection, scope: Scope) -> None:
+    """Resolve the xrefs already in the table (of the files `scope` names; None: all) and rebuild
+    their files' edges. A full build resolves in memory instead (`fresh_table`, `resolve_fresh`)."""
     store.invalidate()
     table = SymbolTable(store)
-    table.pin(lazy=scope is not None)  # this transaction's own writes: all at once for a full build
-    if fresh is not None:
-        rows = [(i, *r[:2], r[4], r[5], r[6]) for i, r in enumerate(fresh)]
-        paths: list[str] | None = None
-    elif scope is None:
+    table.pin(lazy=scope is not None)  # this transaction's own writes: all at once when all are redone
+    paths: list[str] | None
+    if scope is None:
         rows = xref_sites(conn)
         paths = None
     else:
@@ -83,10 +77,7 @@ def resolve_static(
             edges.append((src, qual, etype, rel, line, 1))
         else:
             edges.append((src, "?" + target, etype, rel, line, 0))
-    if fresh is not None:
-        insert_resolved_xrefs(conn, [(*x, *u[:3]) for x, u in zip(fresh, updates, strict=True)])
-    else:
-        set_xref_targets(conn, updates)
+    set_xref_targets(conn, updates)
     file_list = delete_edges(conn, paths)
     edges.extend(_structural_edges(store, table, conn, file_list, paths is None))
     insert_edges(conn, edges)
