@@ -121,3 +121,56 @@ def test_ask_reindexes_changed_files(fixture_repo):
     path.write_text(path.read_text().replace("retries = 3", "retries = 7"))
     second = codehop.ask("What is `ProdSettings.retries`?", repo=str(repo))
     assert "retries = 7" in second.answer
+
+
+def test_the_pointer_stays_when_its_declaration_is_fetched(fixture_repo):
+    """The chunk a resolved reference was read in is kept with the declaration fetched for it,
+    before any BM25 hit: a larger chunk ranked higher (`Panel.__rich_console__`) would otherwise
+    take the budget, and the next reading would lose the subject it had already placed."""
+    q = "Padding.__rich_console__ renders its child with console.render_lines(...). Where is render_lines defined?"
+    a = codehop.ask(q, repo=str(fixture_repo("pointer_kept")), budget_tokens=850).to_dict()
+    assert a["state"] == "complete", a["answer"]
+    held = {(c["path"], c["start_line"]) for c in a["context"]}
+    assert ("pkg/lines.py", 7) in held and ("pkg/padding.py", 7) in held
+    assert a["stats"]["context_tokens"] <= 850
+    assert a["hops"][0]["resolved"][0]["chain"][-1]["to"]["path"] == "pkg/lines.py"
+
+
+def test_words_in_front_of_the_class_noun_describe_the_class(fixture_repo):
+    """ "a custom streaming transport": plain words before a word of the class's name describe the
+    class and ask nothing of it; a member asked with "of" stays a doubt when it does not exist."""
+    repo = str(fixture_repo("inherited_member"))
+    q = "I'm writing a custom streaming transport; where's the BaseTransport class I'm supposed to subclass?"
+    a = codehop.ask(q, repo=repo).to_dict()
+    assert a["state"] == "complete", a["answer"]
+    assert a["answer"].startswith("`transport.base.BaseTransport` is declared at transport/base.py:4")
+    absent = codehop.ask("Where is the retry budget of the BaseTransport class set?", repo=repo).to_dict()
+    assert absent["state"] == "give_up_partial" and "'retry'" in absent["answer"], absent["answer"]
+
+
+def test_a_member_part_written_out_in_full(tmp_path):
+    """`envvar` written out as "environment variable" (the starts of adjacent words), when another
+    part of the member's name is written as is; a word written as code (`visit_`) spells nothing."""
+    pkg = tmp_path / "params"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "types.py").write_text(
+        "class ParamType:\n"
+        "    def split_envvar_value(self, rv):\n"
+        '        return (rv or "").split()\n'
+        "\n"
+        "    def visit_for(self, node):\n"
+        "        return node\n"
+        "\n"
+        "\n"
+        "class TrackingPath(ParamType):\n"
+        "    def __init__(self, exists=False):\n"
+        "        self.exists = exists\n"
+    )
+    q = "How does a `TrackingPath` parameter split an environment variable value into several paths?"
+    a = codehop.ask(q, repo=str(tmp_path)).to_dict()
+    assert a["state"] == "complete", a["answer"]
+    assert a["answer"].startswith("`params.types.TrackingPath.split_envvar_value` is declared at params/types.py:2")
+    q = "I need to know which method decides what visit_ function TrackingPath uses for a node. where is it?"
+    coded = codehop.ask(q, repo=str(tmp_path))
+    assert "visit_for` is declared" not in coded.answer, coded.answer

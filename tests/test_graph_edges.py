@@ -78,6 +78,18 @@ def test_hidden_dependencies_with_justification(fixture_repo):
     assert "inherits" in why
 
 
+def test_named_neighbours_are_the_named_share_of_the_ranking(fixture_repo):
+    store, _ = index_repo(fixture_repo("inherited_member"))
+    seeds = {"transport.mock.MockTransport": 1.0}
+    every = GraphContext(store).neighbours(seeds, 10)
+    named = frozenset({"httptransport", "send"})
+    kept = GraphContext(store).neighbours(seeds, 10, named)
+    assert kept == [n for n in every if n[0].rpartition(".")[2].lower() in named]
+    assert kept and len(kept) < len(every)
+    # a neighbourhood with no declaration of that name is not ranked at all
+    assert GraphContext(store).neighbours(seeds, 10, frozenset({"nowhere"})) == []
+
+
 @pytest.mark.parametrize("args", [["--json"], ["--depth", "2", "--json"]], ids=["depth1", "depth2"])
 def test_cli_graph(fixture_repo, args):
     repo = str(fixture_repo("inherited_member"))

@@ -195,6 +195,67 @@ def test_local_ray_instance(tmp_path: Path) -> None:
         _answers(repo)
 
 
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_ray_cluster_by_address(tmp_path: Path) -> None:
+    """--ray HOST:PORT joins a running cluster (`ray start --head`, with token authentication as
+    Ray 2.59+ starts it): the repositories are indexed by that cluster's workers and answer; a
+    refused token is exit 2 with a message that says what Ray needs. Skipped only without Ray."""
+    pytest.importorskip("ray", reason="Ray is not installed (pip install -e '.[ray]')")
+    port = _free_port()
+    token = hashlib.sha256(os.urandom(16)).hexdigest()
+    env = {**_env(), "RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": token, "RAY_USAGE_STATS_ENABLED": "0"}
+    head = subprocess.Popen(
+        [sys.executable, "-m", "ray.scripts.scripts", "start", "--head", "--block", "--port", str(port)]
+        + ["--num-cpus", "1", "--include-dashboard=false", "--disable-usage-stats"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=env,
+        start_new_session=True,  # its own process group: the head and every process it starts
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            assert head.poll() is None and time.monotonic() < deadline, "the Ray head did not start"
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.5)
+        repos = _copy(tmp_path, "reexport_chain", "inherited_member")
+        done = subprocess.run(
+            [sys.executable, "-m", "codehop", "index-many", *map(str, repos), "--ray", f"127.0.0.1:{port}", "--json"],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=240,
+        )
+        assert done.returncode == 0, done.stderr
+        out = json.loads(done.stdout)
+        assert out["backend"] == "ray" and out["ok"]
+        for row in out["repositories"]:
+            assert row["ok"] and row["worker"].split(":")[1] != str(out["pid"])
+        for repo in repos:
+            _answers(repo)
+        other = _copy(tmp_path / "other", "inherited_config")[0]
+        refused = subprocess.run(
+            [sys.executable, "-m", "codehop", "index-many", str(other), "--ray", f"127.0.0.1:{port}"],
+            capture_output=True,
+            text=True,
+            env={**env, "RAY_AUTH_TOKEN": "0" * 64},
+            timeout=240,
+        )
+        assert refused.returncode == 2 and "RAY_AUTH_MODE=token" in refused.stderr, refused.stderr[-2000:]
+        assert not (other / ".codehop" / "index.db").exists()
+    finally:
+        os.killpg(head.pid, signal.SIGKILL)
+        head.wait()
+
+
 def test_a_killed_run_leaves_no_index(tmp_path: Path) -> None:
     """SIGKILL in the middle of a build (its SQLite file is being written): the index folder holds
     no index.db, only the build folder; the next run removes that folder and builds the index."""

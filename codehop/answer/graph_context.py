@@ -92,7 +92,9 @@ class GraphContext:
             return sorted(moved + gone)
 
     # ---- queries -----------------------------------------------------------
-    def local_graph(self, seeds: list[str], depth: int = 2, max_edges: int = 6000) -> LocalGraph:
+    def local_graph(
+        self, seeds: list[str], depth: int = 2, max_edges: int = 6000, named: frozenset[str] | None = None
+    ) -> LocalGraph:
         """The seeds' neighbourhood read straight from the index (no whole-graph load): what a
         query needs is a few hundred edges, and a cold `codehop ask` must not build 40k nodes.
 
@@ -121,6 +123,8 @@ class GraphContext:
             if len(edges) > max_edges:
                 break
             frontier = nxt
+        if named is not None and not any(n.rpartition(".")[2].lower() in named for n in seen.difference(seeds)):
+            return LocalGraph([], [])  # nothing here the caller would keep: no nodes to build, nothing to rank
         nodes = []
         for node_id in seen:
             if table.src.module_path(node_id) is not None:
@@ -138,19 +142,25 @@ class GraphContext:
             nodes.append(Node(id=node_id, kind=k))
         return LocalGraph(nodes, [_graph_edge(e) for e in edges.values()])
 
-    def neighbours(self, seeds: dict[str, float], k: int) -> list[tuple[str, float, str]]:
-        """Hidden dependencies of the seeds, each with the edge path that justifies it."""
+    def neighbours(
+        self, seeds: dict[str, float], k: int, named: frozenset[str] | None = None
+    ) -> list[tuple[str, float, str]]:
+        """Hidden dependencies of the seeds, each with the edge path that justifies it: the best
+        `k` of them, and of those only the ones whose last name (lower case) is in `named` when
+        it is given. A neighbourhood where no declaration has such a name is not ranked."""
         version = self.store.data_version()
-        key = (version, tuple(sorted(seeds.items())), k)
+        key = (version, tuple(sorted(seeds.items())), k, named)
         cached = self._cache.get(key)
         if cached is not None:
             return cached
-        graph = self.local_graph(list(seeds))
+        graph = self.local_graph(list(seeds), named=named)
         present = {s: w for s, w in seeds.items() if s in graph}
         if not present:
             return []
         out = []
         for n in graph.related(present, limit=k):
+            if named is not None and n.id.rpartition(".")[2].lower() not in named:
+                continue
             why = "; ".join(f"{e.src} -{e.type}-> {e.dst}" for e in n.path)
             out.append((n.id, n.score, f"graph: {why}"))
         if len(self._cache) > 4096:

@@ -117,6 +117,7 @@ class Navigator:
             done: list[ResolvedRef] = []
             open_refs: list[PendingReference] = []
             fetched: list[ContextItem] = []
+            pointers: list[ContextItem] = []  # where each landed reference was read: the chain's first end
             failures: list[RungFailure] = []
             for ref in gen.pending:
                 if time.perf_counter() - t_start > limits.time_budget_s:  # a slow ladder must not overrun it
@@ -140,11 +141,15 @@ class Navigator:
                     continue
                 fetches += 1
                 fetched.extend(self.fetch(res, loops, limits.budget_tokens))
+                pointers.extend(_holding(context, ref))
             clock.resolve_ms += (time.perf_counter() - t0) * 1000
             hops.append(Hop(loop=loops, resolved=tuple(done), unresolved=tuple(open_refs), failures=tuple(failures)))
             have = {c.chunk.key for c in context}
             new = [f for f in fetched if f.chunk.key not in have]
-            required = _dedup(required + fetched)
+            # the declarations fetched, then the chunks their references were read in (the answer
+            # cites both ends of each chain; a pointer packed out by a fetched declaration would
+            # leave the next reading without the code it named)
+            required = _dedup(required + fetched + pointers)
             if not new:
                 stopped_by = stopped_by or StopReason.NO_PROGRESS
                 gen = self._generate(question, context, resolved, clock)
@@ -211,6 +216,16 @@ class _Clock:
     retrieve_ms: float = 0.0
     resolve_ms: float = 0.0
     generate_ms: float = 0.0
+
+
+def _holding(context: Sequence[ContextItem], ref: PendingReference) -> list[ContextItem]:
+    """The context item whose span holds the reference's site (the innermost when nested)."""
+    spans = [
+        c
+        for c in context
+        if c.chunk.rel_path == ref.origin_path and c.chunk.start_line <= ref.origin_line <= c.chunk.end_line
+    ]
+    return sorted(spans, key=lambda c: c.chunk.end_line - c.chunk.start_line)[:1]
 
 
 def _dedup(items: list[ContextItem]) -> list[ContextItem]:

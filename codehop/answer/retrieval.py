@@ -16,8 +16,8 @@ from codehop.kernel.words import STOP, split_identifiers
 _PRUNE_FROM_CHUNKS = 2000
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
-# (seed qualnames with weights) -> [(qualname, score, why)]
-Neighbours = Callable[[dict[str, float], int], list[tuple[str, float, str]]]
+# (seed qualnames with weights, how many, only those whose last name is one of these) -> [(qualname, score, why)]
+Neighbours = Callable[[dict[str, float], int, frozenset[str] | None], list[tuple[str, float, str]]]
 
 
 def count_tokens(text: str) -> int:
@@ -70,7 +70,7 @@ def retrieve(
     ]
     if graph is None or not hits:
         return items
-    terms = set(query_terms(text))
+    terms = frozenset(query_terms(text))
     seen = {c.key for c, _ in hits[:seeds_n]}
     out: list[ContextItem] = []
     for rank, item in enumerate(items):
@@ -78,9 +78,7 @@ def retrieve(
         if rank >= seeds_n:
             continue
         picked: list[tuple[float, ContextItem]] = []
-        for qual, score, why in graph({item.chunk.qualname: 1.0}, graph_k):
-            if qual.rpartition(".")[2].lower() not in terms:
-                continue  # only a neighbour the question names
+        for qual, score, why in graph({item.chunk.qualname: 1.0}, graph_k, terms):  # only what the question names
             for c in store.chunks_named(qual)[:1]:
                 if c.key in seen:
                     continue

@@ -380,7 +380,15 @@ def run_on_ray(
                 _reachable(address)
                 ray.init(address=address, **kwargs)
         except (ConnectionError, ValueError, RuntimeError) as exc:
-            raise UsageError(f"cannot reach the Ray cluster at {address!r}: {exc}") from None
+            # the address answered (`_reachable`), so the cluster may have refused us: Ray 2.59+
+            # starts clusters with token authentication, which its own error does not name
+            hint = (
+                ""
+                if address == "local"
+                else "; a cluster with token authentication needs RAY_AUTH_MODE=token and its token in "
+                "RAY_AUTH_TOKEN, RAY_AUTH_TOKEN_PATH or ~/.ray/auth_token"
+            )
+            raise UsageError(f"cannot reach the Ray cluster at {address!r}: {exc}{hint}") from None
         started = True
     setup = time.perf_counter() - t0
     try:

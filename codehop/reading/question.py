@@ -639,11 +639,25 @@ class SubjectFinder(RepoLookup):
             for _ot, cl in unanswered_owner:
                 for c in (*self.mro(cl[0]), *self.external_bases(cl[0])):
                     named_by.update(word_parts(c.rpartition(".")[2]))
+
+            def names_class(t: Token) -> bool:
+                return t.low in named_by or (t.low.endswith("s") and t.low[:-1] in named_by)
+
+            def modifies_class_noun(t: Token) -> bool:
+                """A plain word in front of a word of the class's name, with only plain words
+                between ("a custom sync transport"): it describes the class, it asks nothing of it."""
+                for nxt in tokens[t.index + 1 :]:
+                    if names_class(nxt):
+                        return True
+                    if nxt.code or not nxt.word or nxt.low in STOP or nxt.low in VOCABULARY:
+                        return False
+                return False
+
             for t in tokens:
                 if only_modules and t.low in MEMBER_ASPECTS and t.index not in used:
                     unplaced.append(t.text)
                     continue
-                if t.low in named_by or (t.low.endswith("s") and t.low[:-1] in named_by):
+                if names_class(t) or (not t.code and modifies_class_noun(t)):
                     continue
                 if (
                     t.index in used
@@ -770,11 +784,16 @@ class SubjectFinder(RepoLookup):
             best: tuple[int, int, Token, str] | None = None
             for name in members:
                 parts = [p for p in name.lower().split("_") if p]
-                if len(parts) < 2 or not all(p in present for p in parts):
+                if len(parts) < 2:
+                    continue
+                # a part the question writes out in full ("an environment variable" for `envvar`,
+                # "the configuration file" for `config_file`), when another part is written as is
+                spelt = {p: _spelt_out(p, tokens, ot.index) for p in parts if p not in present}
+                if not all(p in present or spelt[p] for p in parts) or all(p in spelt for p in parts):
                     continue
                 # each part at its mention nearest the first part's
-                at = present[parts[0]][0]
-                idx = [_nearest(present[p], at) for p in parts]
+                at = present[parts[0]][0] if parts[0] in present else spelt[parts[0]][0]
+                idx = [_nearest(present[p] if p in present else spelt[p], at) for p in parts]
                 span = max(idx) - min(idx)
                 key = (span, min(idx))
                 if best is None or key < best[:2]:
@@ -855,6 +874,28 @@ def _word_runs(content: list[Token]) -> list[list[Token]]:
         if (run := content[k : k + size])[-1].index - run[0].index == size - 1
         and not all(t.low in VOCABULARY for t in run)
     ]
+
+
+def _spelt_out(part: str, tokens: list[Token], skip: int) -> list[int]:
+    """Where the question writes `part` out as one word it abbreviates (`config`, "configuration";
+    four letters at least) or as the starts of adjacent words (`envvar`, "environment variable";
+    three letters of each at least): the positions of the words' first."""
+    out: list[int] = []
+    words = [t for t in tokens if t.low.isalpha() and not t.code and t.index != skip and t.low not in STOP]
+    for k, first in enumerate(words):
+        if len(part) >= 4 and len(first.low) > len(part) and first.low.startswith(part):
+            out.append(first.index)
+            continue
+        rest, j = part, k
+        while rest and j < len(words) and (j == k or words[j].index == words[j - 1].index + 1):
+            w = words[j].low
+            cut = next((n for n in range(min(len(w), len(rest)), 2, -1) if w.startswith(rest[:n])), 0)
+            if not cut:
+                break
+            rest, j = rest[cut:], j + 1
+        if not rest and j - k >= 2:
+            out.append(first.index)
+    return out
 
 
 def _nearest(positions: list[int], at: int) -> int:

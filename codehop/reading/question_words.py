@@ -29,7 +29,7 @@ STOP = SEARCH_STOP | frozenset(
     would yours i've should shall may might must just also only not no yes up out over about after
     before around between through during under again further once here all both each few more most
     other such own same very s t don't doesn't isn't aren't wasn't there's what's where's who's
-    let's one ones having hasn't haven't""".split()
+    let's one ones having hasn't haven't supposed""".split()
 )
 # The words of the questions the reader answers (where is X declared, what is its signature,
 # its default, its base class, its docstring, what happens when it runs): they place the intent,
