@@ -111,8 +111,9 @@ def resolve_fresh(
     is_class: dict[str, bool] = {}
     for x in fresh:
         rel, line, _, _, ref_type, target, src = x
-        t_path, t_line, prov, qual = hit = memo[target]
+        hit = memo[target]
         rows.append((*x, *hit[:3]))
+        prov, qual = hit[2], hit[3]
         etype = _EDGE_NAME.get(ref_type)
         if etype is None:
             continue
@@ -126,8 +127,8 @@ def resolve_fresh(
             edges.append((src, qual, etype, rel, line, 1))
         else:
             edges.append((src, "?" + target, etype, rel, line, 0))
-    kinds = (BindingKind.CLASS, BindingKind.FUNCTION, BindingKind.VALUE, BindingKind.ALIAS)
-    declarations = [(b[0], b[1], b[2], b[4], b[3]) for b in loaded.bindings if b[2] in kinds]
+    kinds = {str(k) for k in (BindingKind.CLASS, BindingKind.FUNCTION, BindingKind.VALUE, BindingKind.ALIAS)}
+    declarations = [(b[0], b[1], b[2], b[4], b[3]) for b in loaded.bindings if b[2] in kinds]  # `declaration_rows`
     edges.extend(_structural_rows(table, declarations, {c[0] for c in loaded.classes}, None))
     return rows, edges
 
