@@ -429,7 +429,9 @@ def _build_fresh(
             fill_fts(c)
             create_indexes(c, _LOADED_TABLES)
 
-        finish = _beside(fts_and_indexes)
+        if sqlite3.threadsafety == 0:  # an SQLite built single-threaded: no connection crosses threads
+            fts_and_indexes()
+        finish = _beside(fts_and_indexes) if sqlite3.threadsafety else (lambda: None)
         try:
             xref_rows, edges = resolve_fresh(table, xrefs, loaded)
         finally:
