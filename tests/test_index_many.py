@@ -17,6 +17,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -254,6 +255,12 @@ def test_ray_cluster_by_address(tmp_path: Path) -> None:
     finally:
         os.killpg(head.pid, signal.SIGKILL)
         head.wait()
+        # `ray start` names its cluster in the Ray temp folder for later `ray.init()` calls: a
+        # killed head leaves that file naming a dead address
+        for folder in {Path("/tmp/ray"), Path(tempfile.gettempdir()) / "ray"}:
+            named = folder / "ray_current_cluster"
+            if named.is_file() and named.read_text().strip().endswith(f":{port}"):
+                named.unlink()
 
 
 def test_a_killed_run_leaves_no_index(tmp_path: Path) -> None:

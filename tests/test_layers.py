@@ -258,7 +258,12 @@ CASES = [
     ("codehop", ["tree_sitter", "jedi", "networkx", "anthropic", "pygls", "click", "sqlite3"]),
     ("codehop.kernel.records", ["codehop.index.store", "codehop.index.chunking", "tree_sitter", "sqlite3"]),
     ("codehop.kernel.errors", ["codehop.kernel.records", "sqlite3"]),
-    ("codehop.frontends.cli", ["tree_sitter", "jedi", "networkx", "anthropic", "pygls", "codehop.index.store"]),
+    (
+        "codehop.frontends.cli",
+        # `codehop --help` loads click and the command definitions: no records, no JSON, no SQLite
+        ["tree_sitter", "jedi", "networkx", "anthropic", "pygls", "codehop.index.store", "codehop.kernel.records"]
+        + ["dataclasses", "json", "sqlite3"],
+    ),
     # the MCP front-end loads the SDK and the door only when a server starts
     ("codehop.frontends.mcp_server", ["mcp", "codehop.app", "codehop.index", "codehop.answer", "tree_sitter"]),
     ("codehop.index.store", ["tree_sitter", "jedi", "networkx", "anthropic", "pygls", "click"]),
@@ -342,3 +347,32 @@ def test_command_loads_only_what_it_uses(command, allowed, indexed_fixture):  # 
     line = [ln for ln in out.stderr.splitlines() if ln.startswith("LOADED ")][-1].split(" ")
     assert line[1] == "0", f"codehop {' '.join(args)} failed: {out.stderr[-1500:]}"
     assert line[2] == "", f"codehop {args[0]} loaded {line[2]} (it does not use them)"
+
+
+def test_a_no_change_index_loads_no_parser_and_no_answering_stack(indexed_fixture):  # type: ignore[no-untyped-def]
+    """`codehop index` of an indexed, unchanged tree (the walk replayed, the page check remembered):
+    no parser, no resolution, no session, no answering stack, no ignore-file matcher (the tree has
+    no ignore file), no untrusted-text patterns."""
+    repo, idx = indexed_fixture
+    heavy = HEAVY + [
+        "tree_sitter",
+        "pathspec",
+        "codehop.index.chunking",
+        "codehop.index.xref_resolve",
+        "codehop.app",
+        "codehop.answer",
+        "codehop.reading",
+        "codehop.resolve",
+        "codehop.kernel.untrusted",
+    ]
+    for _ in range(2):  # the first run may walk and check pages (a tree just made is not remembered)
+        out = subprocess.run(
+            [sys.executable, "-c", _RUN_CLI, ",".join(heavy), "index", repo, "--index-dir", idx],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    line = [ln for ln in out.stderr.splitlines() if ln.startswith("LOADED ")][-1].split(" ")
+    assert line[1] == "0", out.stderr[-1500:]
+    assert line[2] == "", f"a no-change codehop index loaded {line[2]}"
+    assert "(0 parsed, 0 removed)" in out.stderr

@@ -9,9 +9,7 @@ at the top, and nothing here decides anything the door does not return.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
-import json
 import os
 import re
 import sys
@@ -68,6 +66,8 @@ def handle_errors(fn: F) -> F:
 
 def _emit_json(data: Any) -> None:
     # JSON escapes C0 controls itself; C1 controls (U+0080-U+009F, which some terminals obey) too
+    import json  # (with dataclasses: not loaded by `--help`, nor by a command that fails early)
+
     text = json.dumps(data, indent=2, ensure_ascii=False)
     click.echo(re.sub("[\x7f-\x9f]", lambda m: f"\\u{ord(m.group()):04x}", text))
 
@@ -681,6 +681,8 @@ def doctor(repo: str, index_dir: str | None, as_json: bool) -> None:
 
     checks = run_checks(repo, index_dir)
     if as_json:
+        import dataclasses
+
         _emit_json([dataclasses.asdict(c) for c in checks])
     else:
         for c in checks:

@@ -263,8 +263,8 @@ def open_index(
     path = index_dir / "index.db"
     if not path.exists():
         return None
-    if verify:
-        why = damage(path)
+    if verify:  # pages already checked are not read again while the file is the one checked
+        why = damage(path, remember=True)
         if why is not None:
             aside = move_aside(path, "corrupt")
             if warnings is not None:
@@ -322,7 +322,9 @@ def index_repo(
     if files is None:
         dirs: list[tuple[str, int]] = []
         files = []
-        for sf in walk_python_files(root, report.warnings, dirs, include):
+        # the walk's memo serves a cold start; a warm stamp that saw a folder change walks at once
+        memo = idx_dir / "walk-memo.json" if stamp is None else None
+        for sf in walk_python_files(root, report.warnings, dirs, include, memo=memo):
             files.append(sf)
             if len(files) % 256 == 0:
                 tell("walk", len(files), 0)

@@ -374,8 +374,8 @@ def run_on_ray(
     if not ray.is_initialized():
         kwargs: dict[str, Any] = {"log_to_driver": False, "logging_level": logging.WARNING, "configure_logging": True}
         try:
-            if address == "local":
-                ray.init(num_cpus=max(1, jobs), include_dashboard=False, **kwargs)
+            if address == "local":  # a new instance even when `ray start` left one (or its address) here
+                ray.init(address="local", num_cpus=max(1, jobs), include_dashboard=False, **kwargs)
             else:
                 _reachable(address)
                 ray.init(address=address, **kwargs)

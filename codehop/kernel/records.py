@@ -14,8 +14,6 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from codehop.kernel.untrusted import looks_like_instructions
-
 
 class Completeness(StrEnum):
     COMPLETE = "complete"
@@ -368,6 +366,8 @@ class ContextItem:
     @property
     def untrusted_text(self) -> bool:
         """Repository text that addresses its reader: data to weigh, never to follow."""
+        from codehop.kernel.untrusted import looks_like_instructions  # its patterns compile when needed
+
         return looks_like_instructions(self.chunk.text)
 
     def to_dict(self) -> dict[str, Any]:

@@ -131,18 +131,76 @@ def move_aside(path: Path, reason: str) -> Path:
         src = Path(str(path) + suffix)
         if src.exists():
             os.replace(src, Path(str(aside) + suffix))
+    forget_verified(path)
     return aside
 
 
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 
+# A page check passed on the file as it then was: its and its WAL's identity, size and times
+# (ctime moves on every write, chmod or `touch`, and cannot be set back), in a sidecar next to it.
+_MEMO_SUFFIX = "-verified"
+# A write within one tick of the filesystem clock after the check can leave every time as it
+# was: a file whose last change is this recent (or whose times are whole seconds: a coarse
+# filesystem) is checked again next time rather than remembered.
+_RACY_NS = 100_000_000
+_COARSE_RACY_NS = 2_000_000_000
 
-def damage(path: Path) -> str | None:
+
+def _file_key(path: str) -> tuple[int, ...]:
+    """(device, inode, size, mtime, ctime), or () when there is no such file."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return ()
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
+def _memo_key(path: Path) -> tuple[int, ...]:
+    """Our schema version, the index file's key and its WAL's, as the sidecar writes them."""
+    return (SCHEMA_VERSION, *_file_key(str(path)), -1, *_file_key(str(path) + "-wal"))
+
+
+def _remembered(path: Path) -> tuple[int, ...] | None:
+    try:
+        with open(str(path) + _MEMO_SUFFIX, encoding="ascii") as fh:
+            return tuple(int(v) for v in fh.read().split())
+    except (OSError, ValueError):
+        return None
+
+
+def _remember(path: Path, key: tuple[int, ...], checked_at_ns: int) -> None:
+    sep = key.index(-1)
+    times = [*key[4:6], *key[sep + 4 : sep + 6]]  # each file's mtime and ctime
+    coarse = all(t % 1_000_000_000 == 0 for t in times)
+    if checked_at_ns - max(times) < (_COARSE_RACY_NS if coarse else _RACY_NS):
+        forget_verified(path)
+        return
+    try:
+        with open(str(path) + _MEMO_SUFFIX, "w", encoding="ascii") as fh:
+            fh.write(" ".join(map(str, key)) + "\n")
+    except OSError:  # a read-only folder: every verification reads every page
+        pass
+
+
+def forget_verified(path: Path) -> None:
+    try:
+        os.unlink(str(path) + _MEMO_SUFFIX)
+    except OSError:
+        pass
+
+
+def damage(path: Path, *, remember: bool = False) -> str | None:
     """Why the index file at `path` is damaged, or None when it looks sound: the header and the
     size first (free), then the schema and `PRAGMA quick_check` (reads every page once).
     A database that is only busy (locked by a writer) is not damaged. Reading the header opens
     and closes the file, which drops this process's SQLite POSIX locks on it: call it before the
-    process opens the index, or when the index is about to be moved aside anyway."""
+    process opens the index, or when the index is about to be moved aside anyway.
+
+    `remember` (`codehop index`): a passing page check is remembered beside the file, and skipped
+    while the file and its WAL are the very files it read (same inode, size, mtime and ctime):
+    only a file changed since its last check is read again. (A query that met a database error,
+    and `doctor`, read every page whatever was remembered.)"""
     try:
         size = path.stat().st_size
         with open(path, "rb") as fh:
@@ -159,6 +217,21 @@ def damage(path: Path) -> str | None:
     page_size = 65536 if page_size == 1 else page_size
     if page_size < 512 or page_size & (page_size - 1) or size % page_size:
         return f"size {size} is not a whole number of {page_size}-byte pages"
+    key = _memo_key(path) if remember else ()
+    if remember and _remembered(path) == key:
+        return None
+    checked_at = time.time_ns()
+    why, read = _page_damage(path)
+    if remember:
+        if read and why is None and _memo_key(path) == key:  # nobody wrote while it was read
+            _remember(path, key, checked_at)
+        else:
+            forget_verified(path)
+    return why
+
+
+def _page_damage(path: Path) -> tuple[str | None, bool]:
+    """(why the schema or a page is damaged, or None; whether every page was read)."""
     try:
         conn = connect(path)
         try:
@@ -167,14 +240,14 @@ def damage(path: Path) -> str | None:
         finally:
             conn.close()
     except IndexSchemaError as exc:
-        return exc.message
+        return exc.message, True
     except sqlite3.OperationalError as exc:
         if "locked" in str(exc) or "busy" in str(exc):
-            return None
-        return str(exc)
+            return None, False
+        return str(exc), True
     except sqlite3.DatabaseError as exc:
-        return str(exc)
+        return str(exc), True
     if rows != ["ok"]:
         detail = "; ".join(line for r in rows for line in str(r).splitlines() if not line.startswith("***"))
-        return "quick_check: " + detail[:200]
-    return None
+        return "quick_check: " + detail[:200], True
+    return None, True
