@@ -251,12 +251,10 @@ def _text(node: Node | None) -> str:
 
 
 def _docstring(body: Node | None) -> str:
-    if body is None or body.named_child_count == 0:
-        return ""
-    first = body.named_children[0]
-    if first.type == "expression_statement" and first.named_child_count:
-        s = first.named_children[0]
-        if s.type == "string":
+    first = body.named_child(0) if body is not None and body.named_child_count else None
+    if first is not None and first.kind_id in _K_EXPRESSION_STATEMENT and first.named_child_count:
+        s = first.named_child(0)
+        if s is not None and s.kind_id in _K_STRING:
             raw = _text(s)
             for q in ('"""', "'''", '"', "'"):
                 i = raw.find(q)
@@ -265,20 +263,13 @@ def _docstring(body: Node | None) -> str:
     return ""
 
 
-def _signature(defn: Node) -> str:
-    body = defn.child_by_field_name("body")
-    end = body.start_byte if body is not None else defn.end_byte
-    raw = defn.text[: end - defn.start_byte] if defn.text is not None else b""
-    sig = " ".join(raw.decode("utf-8", "replace").split())
-    return sig.rstrip(":").rstrip()
-
-
 def _definition(node: Node) -> Node | None:
-    if node.type in _DEF_TYPES:
+    kind = node.kind_id
+    if kind in _K_DEFS:
         return node
-    if node.type == "decorated_definition":
-        d = node.child_by_field_name("definition")
-        if d is not None and d.type in _DEF_TYPES:
+    if kind in _K_DECORATED:
+        d = node.child_by_field_id(_F_DEFINITION)
+        if d is not None and d.kind_id in _K_DEFS:
             return d
     return None
 
@@ -287,6 +278,45 @@ def _definition(node: Node) -> Node | None:
 _B_SCOPE, _B_NAME, _B_KIND, _B_REL, _B_LINE, _B_COL = 0, 1, 2, 3, 4, 5
 _B_TARGET = 7
 _OTHER = RefType.OTHER.value
+_CALL, _DECORATOR, _ANNOTATION = RefType.CALL.value, RefType.DECORATOR.value, RefType.TYPE_ANNOTATION.value
+
+
+def _kinds(*names: str) -> frozenset[int]:
+    """Every `kind_id` of the named node kinds (one name can have several: `block` has two)."""
+    return frozenset(
+        i
+        for i in range(_LANGUAGE.node_kind_count)
+        if _LANGUAGE.node_kind_is_named(i) and _LANGUAGE.node_kind_for_id(i) in names
+    )
+
+
+# node kinds and fields by number (`kind_id`, `child_by_field_id`): no string built per node
+_K_CALL = _kinds("call")
+_K_DOTTED = _kinds("identifier", "attribute")
+_K_DEFS = _kinds(*_DEF_TYPES)
+_K_CLASS = _kinds("class_definition")
+_K_DECORATED = _kinds("decorated_definition")
+_K_EXPRESSION_STATEMENT = _kinds("expression_statement")
+_K_STRING = _kinds("string")
+
+
+def _field(name: str) -> int:
+    field_id = _LANGUAGE.field_id_for_name(name)
+    if field_id is None:
+        raise LookupError(f"tree-sitter-python has no field {name!r}")
+    return field_id
+
+
+_F_FUNCTION = _field("function")
+_F_DEFINITION = _field("definition")
+_F_NAME = _field("name")
+_F_BODY = _field("body")
+_MODULE_CHUNK, _CLASS_CHUNK, _FUNCTION_CHUNK, _METHOD_CHUNK = (
+    ChunkKind.MODULE.value,
+    ChunkKind.CLASS.value,
+    ChunkKind.FUNCTION.value,
+    ChunkKind.METHOD.value,
+)
 _CLASS, _FUNCTION, _VALUE, _ALIAS, _IMPORT, _MODULE = (
     BindingKind.CLASS.value,
     BindingKind.FUNCTION.value,
@@ -311,6 +341,8 @@ class _Walker:
         self.src = source
         self.lines = source.split(b"\n")
         self.ascii = source.isascii()
+        # the source as text where byte offsets are character offsets (ASCII); else read by bytes
+        self.text = source.decode("ascii") if self.ascii else ""
         self.module_names: set[str] = set()
         # (start_line, end_line, qualname, class_qualname or "") of def chunks, for scoping sites
         self.scopes: list[tuple[int, int, str, str]] = []
@@ -319,7 +351,23 @@ class _Walker:
         self.nested_taken: list[tuple[int, int]] = []
         self.module_dicts: dict[str, Node] = {}  # module-level `NAME = {...}` literals
 
-    # ---- positions -------------------------------------------------------
+    # ---- text and positions -------------------------------------------------
+    def node_text(self, node: Node | None) -> str:
+        if node is None:
+            return ""
+        if self.ascii:
+            return self.text[node.start_byte : node.end_byte]
+        return _text(node)
+
+    def signature(self, defn: Node, body: Node | None) -> str:
+        """The definition's header up to its body, on one line, without the colon."""
+        end = body.start_byte if body is not None else defn.end_byte
+        if self.ascii:
+            raw = self.text[defn.start_byte : end]
+        else:
+            raw = self.src[defn.start_byte : end].decode("utf-8", "replace")
+        return " ".join(raw.split()).rstrip(":").rstrip()
+
     def col(self, node: Node) -> int:
         row, byte_col = node.start_point
         if self.ascii:
@@ -331,13 +379,13 @@ class _Walker:
 
     # ---- chunks ------------------------------------------------------------
     def add_chunk(
-        self, start: int, end: int, kind: ChunkKind, qualname: str, name: str, signature: str = "", docstring: str = ""
+        self, start: int, end: int, kind: str, qualname: str, name: str, signature: str = "", docstring: str = ""
     ) -> None:
         text = self.line_text(start, end)
         if not text.strip():
             return
         self.chunks.append(
-            (self.rel_path, start, end, kind.value, qualname, name, signature, docstring, text, index_words(text))
+            (self.rel_path, start, end, kind, qualname, name, signature, docstring, text, index_words(text))
         )
 
     def add_runs(
@@ -345,7 +393,7 @@ class _Walker:
         start: int,
         end: int,
         taken: list[tuple[int, int]],
-        kind: ChunkKind,
+        kind: str,
         qualname: str,
         name: str,
         first_sig: str = "",
@@ -365,7 +413,7 @@ class _Walker:
                 if run_start <= run_end:
                     if first:
                         self.add_chunk(
-                            run_start if kind is ChunkKind.MODULE else start,
+                            run_start if kind == _MODULE_CHUNK else start,
                             run_end,
                             kind,
                             qualname,
@@ -392,30 +440,32 @@ class _Walker:
                 self.statement(stmt, m, "")
         taken += self.nested_taken
         total = len(self.lines)
-        self.add_runs(1, total, taken, ChunkKind.MODULE, m, m.rsplit(".", 1)[-1], "", _docstring(root))
+        self.add_runs(1, total, taken, _MODULE_CHUNK, m, m.rsplit(".", 1)[-1], "", _docstring(root))
         self.lazy_exports()
         self.sites(root)
 
-    def definition(self, stmt: Node, defn: Node, scope: str, cls: str, span: tuple[int, int]) -> None:
-        name = _text(defn.child_by_field_name("name"))
+    def definition(self, stmt: Node, defn: Node, scope: str, cls: str, span: tuple[int, int]) -> str:
+        """Bind, chunk and walk one definition; its name."""
+        name_node = defn.child_by_field_id(_F_NAME)
+        name = self.node_text(name_node) if name_node is not None else ""
         qual = f"{scope}.{name}"
-        line = defn.start_point[0] + 1
-        body = defn.child_by_field_name("body")
+        body = defn.child_by_field_id(_F_BODY)
         doc = _docstring(body)
-        sig = _signature(defn)
-        if defn.type == "class_definition":
-            self.bind(scope, name, _CLASS, defn, line, span[1])
-            self.class_def(defn, qual, name, scope, sig, doc, span)
+        sig = self.signature(defn, body)
+        if defn.kind_id in _K_CLASS:
+            self.bind(scope, name, _CLASS, defn, 0, span[1])
+            self.class_def(defn, body, qual, name, scope, sig, doc, span)
         else:
-            kind = ChunkKind.METHOD if cls else ChunkKind.FUNCTION
+            kind = _METHOD_CHUNK if cls else _FUNCTION_CHUNK
             if name == "__getattr__" and not cls and scope == self.module:
                 self.getattr_defs.append(defn)
-            self.bind(scope, name, _FUNCTION, defn, line, span[1])
+            self.bind(scope, name, _FUNCTION, defn, 0, span[1])
             self.add_chunk(span[0], span[1], kind, qual, name, sig, doc)
             self.scopes.append((span[0], span[1], qual, cls))
+        return name
 
     def class_def(
-        self, defn: Node, qual: str, name: str, scope: str, sig: str, doc: str, span: tuple[int, int]
+        self, defn: Node, body: Node | None, qual: str, name: str, scope: str, sig: str, doc: str, span: tuple[int, int]
     ) -> None:
         bases: list[str] = []
         supers = defn.child_by_field_name("superclasses")
@@ -426,16 +476,15 @@ class _Walker:
                     if value is not None and value.type in ("identifier", "attribute"):
                         arg = value
                 if arg.type in ("identifier", "attribute"):
-                    dotted = _text(arg)
+                    dotted = self.node_text(arg)
                     target = self.qualify(dotted, scope)
                     bases.append(target)
                     self.xref(arg, dotted, RefType.BASE_CLASS, target, qual)
                 elif arg.type == "keyword_argument":
                     continue
                 else:
-                    bases.append("?" + _text(arg))
+                    bases.append("?" + self.node_text(arg))
         self.classes.append((qual, self.rel_path, defn.start_point[0] + 1, tuple(bases)))
-        body = defn.child_by_field_name("body")
         taken: list[tuple[int, int]] = []
         member_names: set[str] = set()
         if body is not None:
@@ -444,11 +493,10 @@ class _Walker:
                 if inner is not None:
                     ispan = (stmt.start_point[0] + 1, stmt.end_point[0] + 1)
                     taken.append(ispan)
-                    self.definition(stmt, inner, qual, qual, ispan)
-                    member_names.add(_text(inner.child_by_field_name("name")))
+                    member_names.add(self.definition(stmt, inner, qual, qual, ispan))
                 else:
                     self.statement(stmt, qual, qual, member_names)
-        self.add_runs(span[0], span[1], taken, ChunkKind.CLASS, qual, name, sig, doc)
+        self.add_runs(span[0], span[1], taken, _CLASS_CHUNK, qual, name, sig, doc)
         self.scopes.append((span[0], span[1], qual, qual))
 
     def statement(self, stmt: Node, scope: str, cls: str, member_names: set[str] | None = None) -> None:
@@ -524,21 +572,25 @@ class _Walker:
         target: str = "",
         value: str = "",
     ) -> None:
+        """`line` 0: the line `node` starts on."""
         if scope == self.module:
             self.module_names.add(name)
-        self.bindings.append((scope, name, kind, self.rel_path, line, self.col(node), end_line, target, value))
+        row, col = node.start_point
+        if not self.ascii:
+            col = len(self.lines[row][:col].decode("utf-8", "replace"))
+        self.bindings.append((scope, name, kind, self.rel_path, line or row + 1, col, end_line, target, value))
 
     def resolve_relative(self, node: Node) -> str:
         """The absolute module named by an import_from's module_name."""
         if node.type != "relative_import":
-            return _text(node)
+            return self.node_text(node)
         dots = 0
         rest = ""
         for child in node.children:
             if child.type == "import_prefix":
-                dots = len(_text(child).strip())
+                dots = len(self.node_text(child).strip())
             elif child.type == "dotted_name":
-                rest = _text(child)
+                rest = self.node_text(child)
         parts = self.module.split(".") if self.module else []
         if not self.is_package:
             parts = parts[:-1]
@@ -559,13 +611,13 @@ class _Walker:
         line = stmt.start_point[0] + 1
         for child in stmt.named_children:
             if child.type == "dotted_name":
-                dotted = _text(child)
+                dotted = self.node_text(child)
                 head = dotted.split(".")[0]
                 self.bind(scope, head, _MODULE, child, line, line, target=head)
                 self.xref(child, dotted, RefType.IMPORT, dotted, scope)
             elif child.type == "aliased_import":
-                dotted = _text(child.child_by_field_name("name"))
-                alias = _text(child.child_by_field_name("alias"))
+                dotted = self.node_text(child.child_by_field_name("name"))
+                alias = self.node_text(child.child_by_field_name("alias"))
                 self.bind(scope, alias, _MODULE, child, line, line, target=dotted)
                 self.xref(child, alias, RefType.IMPORT, dotted, scope)
 
@@ -580,15 +632,15 @@ class _Walker:
                 continue
             if child.type == "wildcard_import":
                 self.stars.append((module, line))
-                self.xref(stmt, _text(stmt), RefType.STAR_IMPORT, module, scope)
+                self.xref(stmt, self.node_text(stmt), RefType.STAR_IMPORT, module, scope)
             elif child.type == "dotted_name":
-                name = _text(child)
+                name = self.node_text(child)
                 target = f"{module}.{name}" if module else name
                 self.bind(scope, name, _IMPORT, child, line, stmt.end_point[0] + 1, target=target)
                 self.xref(child, name, self.reexport_kind(scope, False), target, scope)
             elif child.type == "aliased_import":
-                name = _text(child.child_by_field_name("name"))
-                alias = _text(child.child_by_field_name("alias"))
+                name = self.node_text(child.child_by_field_name("name"))
+                alias = self.node_text(child.child_by_field_name("alias"))
                 target = f"{module}.{name}" if module else name
                 self.bind(scope, alias, _IMPORT, child, line, stmt.end_point[0] + 1, target=target)
                 self.xref(child, alias, self.reexport_kind(scope, alias == name), target, scope)
@@ -604,7 +656,12 @@ class _Walker:
         value = cur
         line = node.start_point[0] + 1
         end_line = node.end_point[0] + 1
-        value_text = _text(value) if value is not None else ""
+        if value is None:
+            value_text = ""
+        elif self.ascii:  # no more than the 400 characters kept
+            value_text = self.text[value.start_byte : min(value.end_byte, value.start_byte + 401)]
+        else:
+            value_text = self.node_text(value)
         if len(value_text) > 400:
             value_text = value_text[:400] + " ..."
         alias_target = ""
@@ -617,7 +674,7 @@ class _Walker:
         for left in targets:
             if left.type != "identifier":
                 continue
-            name = _text(left)
+            name = self.node_text(left)
             if value is not None and value.type == "dictionary" and scope == self.module:
                 self.module_dicts[name] = value
             if value is not None and self.rebinds(value, scope, name):
@@ -657,8 +714,8 @@ class _Walker:
                 first = next((c for c in first.named_children if c.type == "identifier"), None)
             if first is None or first.type != "identifier":
                 continue
-            param = _text(first)
-            body_names = {_text(n) for n in _descendants(defn.child_by_field_name("body"), "identifier")}
+            param = self.node_text(first)
+            body_names = {self.node_text(n) for n in _descendants(defn.child_by_field_name("body"), "identifier")}
             for table in (t for t in self.module_dicts if t in body_names):
                 for wanted, target, node in self.mapping_exports(self.module_dicts[table]):
                     if wanted not in self.module_names:
@@ -687,13 +744,13 @@ class _Walker:
             key, value = pair.child_by_field_name("key"), pair.child_by_field_name("value")
             if key is None or value is None or key.type != "string":
                 continue
-            wanted = _text(key).strip("\"'")
+            wanted = self.node_text(key).strip("\"'")
             if not wanted.isidentifier():
                 continue
             parts = [value] if value.type == "string" else list(value.named_children) if value.type == "tuple" else []
             if not parts or len(parts) > 2 or any(p.type != "string" for p in parts):
                 continue
-            texts = [_text(p).strip("\"'") for p in parts]
+            texts = [self.node_text(p).strip("\"'") for p in parts]
             if len(texts) == 2:
                 where, attr = texts
             elif ":" in texts[0]:
@@ -724,27 +781,27 @@ class _Walker:
                     if child == mod_node:
                         continue
                     if child.type == "dotted_name":
-                        local[_text(child)] = (f"{module}.{_text(child)}", child)
+                        local[self.node_text(child)] = (f"{module}.{self.node_text(child)}", child)
                     elif child.type == "aliased_import":
-                        local[_text(child.child_by_field_name("alias"))] = (
-                            f"{module}.{_text(child.child_by_field_name('name'))}",
+                        local[self.node_text(child.child_by_field_name("alias"))] = (
+                            f"{module}.{self.node_text(child.child_by_field_name('name'))}",
                             child,
                         )
             elif stmt.type == "import_statement":
                 for child in stmt.named_children:
                     if child.type == "aliased_import":
-                        local[_text(child.child_by_field_name("alias"))] = (
-                            _text(child.child_by_field_name("name")),
+                        local[self.node_text(child.child_by_field_name("alias"))] = (
+                            self.node_text(child.child_by_field_name("name")),
                             child,
                         )
                     elif child.type == "dotted_name":
-                        head = _text(child).split(".")[0]
+                        head = self.node_text(child).split(".")[0]
                         local[head] = (head, child)
             elif stmt.type == "return_statement":
                 ret = stmt.named_children[0] if stmt.named_child_count else None
                 if ret is None or ret.type not in ("identifier", "attribute"):
                     return None
-                dotted = _text(ret)
+                dotted = self.node_text(ret)
                 head, _, rest = dotted.partition(".")
                 if head not in local:
                     return None
@@ -757,9 +814,10 @@ class _Walker:
         return f"{self.module}.{dotted}" if self.module else dotted
 
     def xref(self, node: Node, anchor: str, ref_type: RefType, target: str, scope: str) -> None:
-        self.xrefs.append(
-            (self.rel_path, node.start_point[0] + 1, self.col(node), anchor, ref_type.value, target, scope)
-        )
+        row, col = node.start_point
+        if not self.ascii:
+            col = len(self.lines[row][:col].decode("utf-8", "replace"))
+        self.xrefs.append((self.rel_path, row + 1, col, anchor, ref_type.value, target, scope))
 
     # ---- call / decorator / annotation sites --------------------------------
     def sites(self, root: Node) -> None:
@@ -768,37 +826,51 @@ class _Walker:
         by_line: list[tuple[str, str]] = [(self.module, "")] * (len(self.lines) + 2)
         for a, b, qual, cls in sorted(self.scopes, key=lambda s: s[0] - s[1]):
             by_line[a : b + 1] = [(qual, cls)] * (b - a + 1)
+        names = self.module_names
+        # the head (text up to the first dot) is read first, from the source itself: most sites name
+        # something this module does not bind and are dropped before any more of them is read
+        text, ascii_src = self.text, self.ascii
+        src = self.src
         for cap, ref_type in (
-            ("call", RefType.CALL),
-            ("decorator", RefType.DECORATOR),
-            ("annotation", RefType.TYPE_ANNOTATION),
+            ("call", _CALL),
+            ("decorator", _DECORATOR),
+            ("annotation", _ANNOTATION),
         ):
             for node in captures.get(cap, ()):
                 if cap == "decorator":
-                    expr = node.named_children[0] if node.named_child_count else None
-                    if expr is not None and expr.type == "call":
-                        expr = expr.child_by_field_name("function")
-                    if expr is None or expr.type not in ("identifier", "attribute"):
+                    expr = node.named_child(0) if node.named_child_count else None
+                    if expr is not None and expr.kind_id in _K_CALL:
+                        expr = expr.child_by_field_id(_F_FUNCTION)
+                    if expr is None or expr.kind_id not in _K_DOTTED:
                         continue
                     node = expr
                 elif cap == "annotation":
-                    inner = node.named_children[0] if node.named_child_count else None
-                    if inner is None or inner.type not in ("identifier", "attribute"):
+                    inner = node.named_child(0) if node.named_child_count else None
+                    if inner is None or inner.kind_id not in _K_DOTTED:
                         continue
                     node = inner
-                dotted = _text(node)
+                start, end = node.start_byte, node.end_byte
+                if ascii_src:
+                    dot = text.find(".", start, end)
+                    head = text[start : end if dot < 0 else dot]
+                else:
+                    dot = src.find(b".", start, end)
+                    head = src[start : end if dot < 0 else dot].decode("utf-8", "replace")
+                if head not in names and head not in ("self", "cls"):
+                    continue
+                dotted = text[start:end] if ascii_src else src[start:end].decode("utf-8", "replace")
                 if "\n" in dotted or "(" in dotted:
                     continue
-                head = dotted.split(".")[0]
-                line = node.start_point[0] + 1
-                scope, cls = by_line[line]
+                row, byte_col = node.start_point
+                scope, cls = by_line[row + 1]
                 if head in ("self", "cls") and cls and "." in dotted:
                     target = cls + dotted[len(head) :]
-                elif head in self.module_names:
+                elif head in names:
                     target = self.qualify(dotted, self.module)
                 else:
                     continue
-                self.xref(node, dotted, ref_type, target, scope)
+                col = byte_col if ascii_src else len(self.lines[row][:byte_col].decode("utf-8", "replace"))
+                self.xrefs.append((self.rel_path, row + 1, col, dotted, ref_type, target, scope))
 
 
 def _is_main_guard(stmt: Node) -> bool:
