@@ -25,6 +25,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from codehop.index.store import (
+    FTS_STAGE,
+    LoadedRows,
     SqliteStore,
     add_to_counter,
     binding_lines,
@@ -37,8 +39,13 @@ from codehop.index.store import (
     delete_files,
     enable_wal,
     file_interface,
+    fill_fts,
+    insert_edges,
+    insert_resolved_xrefs,
     move_aside,
     shift_targets,
+    stage_fts,
+    stamp_edges,
     touch_file,
     write_file_rows,
 )
@@ -393,7 +400,7 @@ def _build_fresh(
     stats: dict[str, tuple[int, int]],
     phase: Callable[[str], None] = lambda p: None,
 ) -> SqliteStore:
-    from codehop.index.xref_resolve import resolve_static
+    from codehop.index.xref_resolve import fresh_table, resolve_fresh
 
     final = idx_dir / "index.db"
     tmp = idx_dir / f"index.db.tmp-{os.getpid()}"
@@ -402,20 +409,40 @@ def _build_fresh(
     tmp_store = SqliteStore(tmp)
     conn = tmp_store.adopt(connect(tmp, fast_unsafe=True))  # a build file needs no journal
     create_schema(conn, indexes=False)  # a bulk load reads nothing by index until it is done
+    stage_fts(conn)
     xrefs: list[tuple[Any, ...]] = []
+    loaded = LoadedRows()
     with tmp_store.transaction() as c:
         batch: list[FileRows] = []
         for f in facts:  # written while the parsers go on; cross-references wait for every file
             xrefs.extend(f[9])
             batch.append((*f[:9], []))
             if len(batch) >= 64:
-                write_file_rows(c, batch, hashes, stats)
+                write_file_rows(c, batch, hashes, stats, keep=loaded, fts=FTS_STAGE)
                 batch = []
-        write_file_rows(c, batch, hashes, stats)
+        write_file_rows(c, batch, hashes, stats, keep=loaded, fts=FTS_STAGE)
         phase("resolve")
-        resolve_static(tmp_store, c, None, fresh=xrefs)
+        table = fresh_table(tmp_store, loaded)
+
+        # the parsers are done, so a core is free: SQLite tokenises the FTS rows and indexes the
+        # tables already complete there (one statement each, run without the GIL) while this thread
+        # resolves in memory and touches no SQL
+        def fts_and_indexes() -> None:
+            fill_fts(c)
+            create_indexes(c, _LOADED_TABLES)
+
+        if sqlite3.threadsafety == 0:  # an SQLite built single-threaded: no connection crosses threads
+            fts_and_indexes()
+        finish = _beside(fts_and_indexes) if sqlite3.threadsafety else (lambda: None)
+        try:
+            xref_rows, edges = resolve_fresh(table, xrefs, loaded)
+        finally:
+            finish()
         phase("write")
-        create_indexes(c)
+        insert_resolved_xrefs(c, xref_rows)
+        insert_edges(c, edges)
+        stamp_edges(c, [f[1] for f in loaded.files])
+        create_indexes(c, ("xrefs", "edges"))
         bump_generation(c)
         add_to_counter(c, "rebuilds")
     enable_wal(tmp_store.conn)
@@ -434,6 +461,30 @@ def _build_fresh(
     except FileNotFoundError:
         raise gone from None
     return SqliteStore(final)
+
+
+_LOADED_TABLES = ("files", "chunks", "bindings", "classes", "stars")
+
+
+def _beside(work: Callable[[], None]) -> Callable[[], None]:
+    """Start `work` in a thread; the call returned waits for it and raises what it raised."""
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            work()
+        except BaseException as exc:  # handed to the waiting thread
+            failed.append(exc)
+
+    thread = threading.Thread(target=run, name="codehop-build-sql", daemon=True)
+    thread.start()
+
+    def wait() -> None:
+        thread.join()
+        if failed:
+            raise failed[0]
+
+    return wait
 
 
 def _interface(conn: sqlite3.Connection, rel: str) -> tuple[str, frozenset[tuple[str, ...]]]:

@@ -12,20 +12,28 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from codehop.index.store import Mount, SqliteStore
+from codehop.index.store import Mount, SqliteStore, SymbolRows
 from codehop.kernel.records import Binding, ClassInfo
 
 
 class SymbolSnapshot:
-    def __init__(self, store: SqliteStore) -> None:
+    def __init__(self, store: SqliteStore, rows: SymbolRows | None = None) -> None:
+        """`rows`: the symbol rows the store holds, when the caller has them already (a full build)."""
         self.version = store.data_version()
         self.mro: dict[str, tuple[str, ...]] = {}
-        self.prefixes: dict[str, tuple[str, int]] = {}  # dotted -> (longest module prefix, its length)
+        self.prefixes: dict[str, tuple[str, tuple[str, ...]]] = {}  # dotted -> (longest module prefix, the rest)
         # rows made records on first lookup (and memoised here): building all 22k of Django's
         # bindings cost most of a cold ask
-        self._rows = store.symbol_rows()
+        self._rows = rows if rows is not None else store.symbol_rows()
         self._bindings: dict[tuple[str, str], Binding | None] = {}
         self._classes: dict[str, ClassInfo | None] = {}
+        self._tops = {m.partition(".")[0] for m in self._rows.modules}  # a module's prefixes start with one
+
+    def module_prefix(self, dotted: str) -> str:
+        """The longest prefix of `dotted` (whole names) that is a module, or ''."""
+        if dotted.partition(".")[0] not in self._tops:
+            return ""  # most names the index meets are locals (`self.x`): no module starts them
+        return longest_module(dotted, self._rows.modules.get)
 
     def binding(self, scope: str, name: str) -> Binding | None:
         key = (scope, name)
@@ -63,7 +71,7 @@ class SqlSymbols:
         self.store = store
         self.version = -1
         self.mro: dict[str, tuple[str, ...]] = {}
-        self.prefixes: dict[str, tuple[str, int]] = {}
+        self.prefixes: dict[str, tuple[str, tuple[str, ...]]] = {}
         self._memo: dict[tuple[str, str, str], Any] = {}
 
     def _get(self, kind: str, a: str, b: str, compute: Callable[[], Any]) -> Any:
@@ -78,6 +86,9 @@ class SqlSymbols:
     def module_path(self, module: str) -> str | None:
         return self._get("m", module, "", lambda: self.store.query_module_path(module))  # type: ignore[no-any-return]
 
+    def module_prefix(self, dotted: str) -> str:
+        return longest_module(dotted, self.module_path)
+
     def stars(self, module: str) -> list[tuple[str, int]]:
         return self._get("s", module, "", lambda: self.store.query_stars(module))  # type: ignore[no-any-return]
 
@@ -86,6 +97,15 @@ class SqlSymbols:
 
     def class_info(self, qualname: str) -> ClassInfo | None:
         return self._get("c", qualname, "", lambda: self.store.query_class_info(qualname))  # type: ignore[no-any-return]
+
+
+def longest_module(dotted: str, module_path: Callable[[str], str | None]) -> str:
+    """The longest prefix of `dotted` that `module_path` knows, trying whole names from the longest
+    (`a..b`: `a..b`, `a.`, `a`, as splitting and joining would), or ''."""
+    mod = dotted
+    while mod and module_path(mod) is None:
+        mod = mod.rpartition(".")[0]
+    return mod
 
 
 PackageProvider = Callable[[str], "tuple[Mount, SymbolSnapshot] | None"]
@@ -115,6 +135,9 @@ class LayeredSnapshot:
             found = pkg[1].binding(scope, name)
             return pkg[0].binding(found) if found is not None else None
         return b
+
+    def module_prefix(self, dotted: str) -> str:
+        return longest_module(dotted, self.module_path)
 
     def module_path(self, module: str) -> str | None:
         path = self.repo.module_path(module)

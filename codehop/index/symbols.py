@@ -14,7 +14,7 @@ import threading
 from dataclasses import dataclass
 
 from codehop.index.snapshot import LayeredSnapshot, PackageProvider, SqlSymbols, SymbolSnapshot
-from codehop.index.store import SqliteStore
+from codehop.index.store import SqliteStore, SymbolRows
 from codehop.kernel.records import Binding, BindingKind, ClassInfo, Location, Provenance, Resolution, Step, StepNote
 
 PS = Provenance.SYMBOL_TABLE
@@ -32,6 +32,8 @@ class _External:
 
 
 _Target = Binding | _Module | _External
+# a link of a chain as it is walked: (from, to, note); made a Step only when a Resolution is built
+_Link = tuple[_Target | Location, _Target | Location, StepNote]
 
 
 class _Budget(Exception):
@@ -73,10 +75,11 @@ class SymbolTable:
             self._local.snap = snap
         return snap
 
-    def pin(self, lazy: bool = False) -> None:
+    def pin(self, lazy: bool = False, rows: SymbolRows | None = None) -> None:
         """Fix this thread's symbols to its transaction's own view (a writer calls this after writing):
-        all loaded at once, or (`lazy`, for a small update) looked up as needed."""
-        self._local.snap = SqlSymbols(self.store) if lazy else SymbolSnapshot(self.store)
+        all loaded at once (from `rows` when the writer holds them), or (`lazy`, for a small update)
+        looked up as needed."""
+        self._local.snap = SqlSymbols(self.store) if lazy else SymbolSnapshot(self.store, rows)
         self._local.pinned = True
 
     def check(self) -> None:
@@ -88,7 +91,7 @@ class SymbolTable:
     def resolve(self, dotted: str) -> Resolution | None:
         """Declaration of `dotted` (`pkg.mod.Class.member`), with the chain, or None."""
         self.check()
-        steps: list[Step] = []
+        steps: list[_Link] = []
         try:
             target = self._dotted(dotted, steps, set())
         except _Budget:
@@ -97,15 +100,32 @@ class SymbolTable:
             return None
         return self.resolution(target, steps)
 
-    def resolution(self, target: _Target, steps: list[Step]) -> Resolution:
+    def resolve_flat(self, dotted: str) -> tuple[str, int, str, str] | None:
+        """`resolve` without the chain, for bulk resolution: (path, line, qualname, external name)
+        of the target's location (the external name empty when it is not external), or None."""
+        self.check()
+        try:
+            target = self._dotted(dotted, [], set())
+        except _Budget:
+            return None
+        if target is None:
+            return None
+        if isinstance(target, _External):
+            return ("", 0, target.name, target.name)
+        if isinstance(target, _Module):
+            return (target.rel_path, 1, target.name, "")
+        return (target.rel_path, target.line, f"{target.scope}.{target.name}", "")
+
+    def resolution(self, target: _Target, steps: list[_Link]) -> Resolution:
+        chain = tuple(Step(from_loc=_as_loc(a), to_loc=_as_loc(b), resolver=PS, note=note) for a, b, note in steps)
         if isinstance(target, _External):
             return Resolution(
                 target=Location(rel_path="", line=0, qualname=target.name),
                 provenance=PS,
-                steps=tuple(steps),
+                steps=chain,
                 external=target.name,
             )
-        return Resolution(target=_loc(target), provenance=PS, steps=tuple(steps))
+        return Resolution(target=_loc(target), provenance=PS, steps=chain)
 
     def binding_of(self, dotted: str) -> Binding | None:
         """The binding that `dotted` names in its own scope, without following it."""
@@ -133,17 +153,12 @@ class SymbolTable:
         src = self._src
         hit = src.prefixes.get(dotted)
         if hit is None:
-            hit = ("", 0)
-            parts = dotted.split(".")
-            for i in range(len(parts), 0, -1):
-                mod = ".".join(parts[:i])
-                if src.module_path(mod) is not None:
-                    hit = (mod, i)
-                    break
+            mod = src.module_prefix(dotted)
+            hit = (mod, tuple(dotted[len(mod) + 1 :].split(".")) if mod != dotted else ())
             src.prefixes[dotted] = hit
         if not hit[0]:
             return None
-        return hit[0], dotted.split(".")[hit[1] :]
+        return hit[0], list(hit[1])
 
     def mro(self, class_qualname: str) -> tuple[str, ...]:
         """C3 linearisation over the bases the index can resolve (external ones dropped)."""
@@ -201,7 +216,7 @@ class SymbolTable:
                 if s and s[0] == head:
                     del s[0]
 
-    def _dotted(self, dotted: str, steps: list[Step], seen: set[str], imported: bool = False) -> _Target | None:
+    def _dotted(self, dotted: str, steps: list[_Link], seen: set[str], imported: bool = False) -> _Target | None:
         """`imported`: the name comes from an import statement, so a module the index lacks is
         external; a bare dotted name with no module of ours in front is merely unknown (a local)."""
         if len(steps) > self.max_steps:
@@ -218,69 +233,70 @@ class SymbolTable:
                 return cur
         return cur
 
-    def _member(self, cur: _Target, name: str, steps: list[Step], seen: set[str]) -> _Target | None:
+    def _member(self, cur: _Target, name: str, steps: list[_Link], seen: set[str]) -> _Target | None:
         if isinstance(cur, _External):
             return _External(f"{cur.name}.{name}")
         if isinstance(cur, _Module):
             return self._module_member(cur, name, steps, seen)
         if cur.kind is BindingKind.CLASS:
             owner = f"{cur.scope}.{cur.name}"
+            binding = self._src.binding
             for k in self.mro(owner):
-                b = self._src.binding(k, name)
+                b = binding(k, name)
                 if b is not None:
                     if k != owner:
-                        steps.append(Step(from_loc=_loc(cur), to_loc=_loc(b), resolver=PS, note=StepNote.MRO))
+                        steps.append((cur, b, StepNote.MRO))
                     return self._follow(b, steps, seen)
             return None
         return None  # attribute of a function or a value: beyond static tables
 
-    def _module_member(self, mod: _Module, name: str, steps: list[Step], seen: set[str]) -> _Target | None:
+    def _module_member(self, mod: _Module, name: str, steps: list[_Link], seen: set[str]) -> _Target | None:
         key = f"{mod.name}.{name}"
         if key in seen:
             raise _Budget
-        b = self._src.binding(mod.name, name)
+        src = self._src
+        b = src.binding(mod.name, name)
         if b is not None:
             return self._follow(b, steps, seen | {key})
-        sub = self._src.module_path(key)
+        sub = src.module_path(key)
         if sub is not None:
             return _Module(key, sub)
-        for star, line in self._src.stars(mod.name):
-            names = self._src.all_names(star)
+        for star, line in src.stars(mod.name):
+            names = src.all_names(star)
             if names is not None and name not in names:
                 continue
             if names is None and name.startswith("_"):
                 continue
-            star_path = self._src.module_path(star)
+            star_path = src.module_path(star)
             if star_path is None:
                 continue
-            sub_steps: list[Step] = []
+            sub_steps: list[_Link] = []
             found = self._module_member(_Module(star, star_path), name, sub_steps, seen | {key})
             if found is not None and not isinstance(found, _External):
                 here = Location(rel_path=mod.rel_path, line=line, qualname=key)
-                steps.append(
-                    Step(from_loc=here, to_loc=_first_loc(sub_steps, found), resolver=PS, note=StepNote.STAR_IMPORT)
-                )
+                steps.append((here, _first_loc(sub_steps, found), StepNote.STAR_IMPORT))
                 steps.extend(sub_steps)
                 return found
         return None
 
-    def _follow(self, b: Binding, steps: list[Step], seen: set[str]) -> _Target | None:
-        if b.kind in (BindingKind.CLASS, BindingKind.FUNCTION, BindingKind.VALUE):
+    def _follow(self, b: Binding, steps: list[_Link], seen: set[str]) -> _Target | None:
+        kind = b.kind
+        if kind is BindingKind.CLASS or kind is BindingKind.FUNCTION or kind is BindingKind.VALUE:
             return b
         if len(steps) > self.max_steps:
             raise _Budget
-        if b.kind is BindingKind.MODULE:
+        sub_steps: list[_Link] = []
+        if kind is BindingKind.MODULE:
             path = self._src.module_path(b.target)
             target: _Target = _Module(b.target, path) if path else _External(b.target)
-            sub_steps: list[Step] = []
         else:
-            sub_steps = []
-            found = self._dotted(b.target, sub_steps, seen, imported=b.kind is BindingKind.IMPORT)
+            found = self._dotted(b.target, sub_steps, seen, imported=kind is BindingKind.IMPORT)
             if found is None:
                 return None
             target = found
-        note = StepNote.ALIAS if b.kind is BindingKind.ALIAS else StepNote.IMPORT
-        steps.append(Step(from_loc=_loc(b), to_loc=_first_loc(sub_steps, target), resolver=PS, note=note))
+        steps.append(
+            (b, _first_loc(sub_steps, target), StepNote.ALIAS if kind is BindingKind.ALIAS else StepNote.IMPORT)
+        )
         steps.extend(sub_steps)
         return target
 
@@ -293,5 +309,9 @@ def _loc(t: _Target) -> Location:
     return Location(rel_path=t.rel_path, line=t.line, qualname=f"{t.scope}.{t.name}", end_line=t.end_line)
 
 
-def _first_loc(sub_steps: list[Step], final: _Target) -> Location:
-    return sub_steps[0].from_loc if sub_steps else _loc(final)
+def _as_loc(t: _Target | Location) -> Location:
+    return t if isinstance(t, Location) else _loc(t)
+
+
+def _first_loc(sub_steps: list[_Link], final: _Target) -> _Target | Location:
+    return sub_steps[0][0] if sub_steps else final

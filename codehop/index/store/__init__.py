@@ -21,8 +21,10 @@ from codehop.index.store.schema import (
     move_aside,
     not_writable,
 )
-from codehop.index.store.sqlite import MOUNT_SPAN, Mount, SqliteStore, SymbolRows, WriteInSnapshotError
+from codehop.index.store.sqlite import MOUNT_SPAN, Mount, SqliteStore, SymbolRows, WriteInSnapshotError, symbol_rows_of
 from codehop.index.store.write import (
+    FTS_STAGE,
+    LoadedRows,
     add_to_counter,
     binding_lines,
     bump_generation,
@@ -32,6 +34,7 @@ from codehop.index.store.write import (
     delete_files,
     enable_wal,
     file_interface,
+    fill_fts,
     insert_edges,
     insert_resolved_xrefs,
     modules_by_path,
@@ -39,6 +42,7 @@ from codehop.index.store.write import (
     remember_landing,
     set_xref_targets,
     shift_targets,
+    stage_fts,
     stamp_edges,
     touch_file,
     write_file_rows,
@@ -47,7 +51,9 @@ from codehop.index.store.write import (
 )
 
 __all__ = [
+    "FTS_STAGE",
     "MOUNT_SPAN",
+    "LoadedRows",
     "SCHEMA_VERSION",
     "Mount",
     "SqliteStore",
@@ -67,6 +73,7 @@ __all__ = [
     "delete_files",
     "enable_wal",
     "file_interface",
+    "fill_fts",
     "insert_edges",
     "insert_resolved_xrefs",
     "modules_by_path",
@@ -76,7 +83,9 @@ __all__ = [
     "remember_landing",
     "set_xref_targets",
     "shift_targets",
+    "stage_fts",
     "stamp_edges",
+    "symbol_rows_of",
     "touch_file",
     "write_file_rows",
     "xref_sites",

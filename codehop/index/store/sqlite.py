@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from codehop.index.store.schema import check_schema, connect
-from codehop.index.store.write import remember_landing
+from codehop.index.store.write import LoadedRows, remember_landing
 from codehop.kernel.records import (
     Binding,
     BindingKind,
@@ -809,6 +809,45 @@ class SymbolRows:
     def class_info(self, qualname: str) -> ClassInfo | None:
         r = self.class_rows.get(qualname)
         return None if r is None else _class_info(r)
+
+
+def symbol_rows_of(loaded: LoadedRows) -> SymbolRows | None:
+    """What `SqliteStore.symbol_rows` reads back from a fresh index holding `loaded`, built from the
+    rows themselves (a full build holds them already). A table scan returns rows in insertion
+    order; a sort that ties (two different rows of one key on one line) is SQLite's to order, so
+    then this answers None and the caller reads the rows back."""
+    bindings: dict[tuple[str, str], tuple[Any, ...]] = {}
+    for r in sorted(loaded.bindings, key=_line_4):
+        key = (r[0], r[1])
+        prev = bindings.get(key)
+        if prev is not None and prev[4] == r[4] and prev != r:
+            return None
+        bindings[key] = r
+    modules: dict[str, str] = {}
+    all_names: dict[str, tuple[str, ...] | None] = {}
+    by_path = sorted(loaded.files, key=lambda f: f[1], reverse=True)
+    for module, rel, all_json, _ in sorted(by_path, key=lambda f: f[3]):
+        modules[module] = rel
+        all_names[module] = tuple(json.loads(all_json)) if all_json is not None else None
+    stars: dict[str, list[tuple[str, int]]] = {}
+    last: dict[str, tuple[Any, ...]] = {}
+    for module, target, line, rel in sorted(loaded.stars, key=lambda r: r[2]):
+        prev = last.get(module)
+        if prev is not None and prev[2] == line and prev != (module, target, line, rel):
+            return None
+        last[module] = (module, target, line, rel)
+        stars.setdefault(module, []).append((target, line))
+    classes: dict[str, tuple[Any, ...]] = {}
+    for r in sorted(loaded.classes, key=lambda r: r[2]):
+        prev = classes.get(r[0])
+        if prev is not None and prev[2] == r[2] and prev != r:
+            return None
+        classes[r[0]] = r
+    return SymbolRows(binding_rows=bindings, class_rows=classes, modules=modules, all_names=all_names, stars=stars)
+
+
+def _line_4(r: tuple[Any, ...]) -> Any:
+    return r[4]
 
 
 MOUNT_SPAN = 10**10  # chunk ids of one mounted index: offset < id < offset + span

@@ -11,6 +11,7 @@ import json
 import sqlite3
 import time
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from codehop.kernel.records import (
@@ -19,13 +20,45 @@ from codehop.kernel.records import (
 from codehop.kernel.words import index_words
 
 
+@dataclass(slots=True)
+class LoadedRows:
+    """What a bulk build inserted into the symbol tables, kept in insertion (rowid) order: the
+    symbol table and the structural edges read it instead of reading the rows back."""
+
+    files: list[tuple[Any, ...]] = field(default_factory=list)  # (module, rel_path, all_names JSON, is_package)
+    bindings: list[tuple[Any, ...]] = field(default_factory=list)  # as in the bindings table
+    classes: list[tuple[Any, ...]] = field(default_factory=list)  # (qualname, rel_path, line, bases JSON)
+    stars: list[tuple[Any, ...]] = field(default_factory=list)  # (module, target, line, rel_path)
+
+
+FTS_STAGE = "temp.chunks_fts_stage"  # a bulk build's FTS rows, tokenised at once at the end (`fill_fts`)
+
+
+def stage_fts(conn: sqlite3.Connection) -> None:
+    """A plain (temporary, in memory) table for the FTS rows of a bulk build: appending there costs
+    little while the parsers need the cores; `fill_fts` tokenises them all in one statement."""
+    conn.execute("PRAGMA temp_store=MEMORY")
+    conn.execute(f"CREATE TABLE {FTS_STAGE} (id INTEGER PRIMARY KEY, name TEXT, qualname TEXT, words TEXT)")
+
+
+def fill_fts(conn: sqlite3.Connection) -> None:
+    """Tokenise the staged FTS rows into `chunks_fts`: one statement, so SQLite runs it without the
+    GIL (another thread may run Python meanwhile)."""
+    conn.execute(f"INSERT INTO chunks_fts (rowid, name, qualname, words) SELECT * FROM {FTS_STAGE} ORDER BY id")
+    conn.execute(f"DROP TABLE {FTS_STAGE}")
+
+
 def write_file_rows(
     conn: sqlite3.Connection,
     files: Sequence[tuple],  # type: ignore[type-arg]
     hashes: dict[str, str],
     stats: dict[str, tuple[int, int]],
+    *,
+    keep: LoadedRows | None = None,
+    fts: str = "chunks_fts",
 ) -> None:
-    """Insert everything for freshly parsed files (`FileFacts.rows()`; callers delete old rows first)."""
+    """Insert everything for freshly parsed files (`FileFacts.rows()`; callers delete old rows first).
+    `keep` collects the symbol rows as inserted; `fts` may name the staging table (`FTS_STAGE`)."""
     file_rows: list[tuple[Any, ...]] = []
     chunk_rows: list[tuple[Any, ...]] = []
     fts_rows: list[tuple[Any, ...]] = []
@@ -59,7 +92,7 @@ def write_file_rows(
         xref_rows.extend(xrefs)
     conn.executemany("INSERT OR REPLACE INTO files VALUES (?,?,?,?,?,?,?,?,0)", file_rows)
     conn.executemany("INSERT INTO chunks VALUES (?,?,?,?,?,?,?,?,?,?)", chunk_rows)
-    conn.executemany("INSERT INTO chunks_fts (rowid, name, qualname, words) VALUES (?,?,?,?)", fts_rows)
+    conn.executemany(f"INSERT INTO {fts} (rowid, name, qualname, words) VALUES (?,?,?,?)", fts_rows)
     conn.executemany("INSERT INTO bindings VALUES (?,?,?,?,?,?,?,?,?)", binding_rows)
     conn.executemany("INSERT INTO classes VALUES (?,?,?,?)", class_rows)
     conn.executemany("INSERT INTO stars VALUES (?,?,?,?)", star_rows)
@@ -67,6 +100,11 @@ def write_file_rows(
         "INSERT INTO xrefs (rel_path, line, col, anchor_text, ref_type, target, scope) VALUES (?,?,?,?,?,?,?)",
         xref_rows,
     )
+    if keep is not None:
+        keep.files.extend((r[4], r[0], r[6], r[5]) for r in file_rows)
+        keep.bindings.extend(binding_rows)
+        keep.classes.extend(class_rows)
+        keep.stars.extend(star_rows)
 
 
 def delete_files(conn: sqlite3.Connection, rel_paths: Iterable[str]) -> None:
