@@ -13,7 +13,6 @@ already elsewhere (chunking, xref_resolve).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import sqlite3
@@ -96,6 +95,8 @@ class IndexReport:
 
 def repo_key(root: Path) -> str:
     """One folder name per repository root: readable, and unique by a hash of the full path."""
+    import hashlib  # (here and where a changed file is hashed: a no-change run needs neither)
+
     digest = hashlib.sha256(os.fsencode(str(root))).hexdigest()[:16]
     return f"{root.name or 'root'}-{digest}"
 
@@ -342,6 +343,8 @@ def index_repo(
     hashes: dict[str, str] = {}
     stats: dict[str, tuple[int, int]] = {}
     touched_only: list[tuple[str, int, int]] = []
+    if changed:
+        import hashlib
     for sf in changed:
         data, warning = _read(sf, max_file_bytes)
         if warning:
