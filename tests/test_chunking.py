@@ -134,8 +134,8 @@ def test_rows_of_a_module():
     lines = _MODULE.splitlines()
     prop = chunks[2]
     assert prop[8] == "\n".join(lines[28:31])
-    assert prop[9] == prop[8]  # no identifier in two cases: the words are the text
-    assert chunks[3][9] == chunks[3][8] + " base generic meta mixin thing"
+    assert prop[9] == ""  # no identifier in two cases: nothing beyond the text
+    assert chunks[3][9] == "base generic meta mixin thing"  # the camelCase parts only (the text goes once)
     assert [b[:3] + b[4:] for b in bindings] == [
         ("pkg.mod", "os", "module", 2, 7, 2, "os", ""),
         ("pkg.mod", "sib", "import", 3, 14, 3, "pkg.sibling", ""),

@@ -26,7 +26,7 @@ import tree_sitter_python
 from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
 
 from codehop.kernel.records import Binding, BindingKind, Chunk, ChunkKind, ClassInfo, RefType, XRef
-from codehop.kernel.words import index_words
+from codehop.kernel.words import index_extra
 
 _LANGUAGE = Language(tree_sitter_python.language())
 _SITES = Query(
@@ -93,7 +93,7 @@ def facts_of(rows: FileRows) -> FileFacts:
                 signature=c[6],
                 docstring=c[7],
                 text=c[8],
-                identifiers=c[9],
+                identifiers=f"{c[8]} {c[9]}" if c[9] else c[8],
             )
             for c in chunks
         ],
@@ -385,7 +385,7 @@ class _Walker:
         if not text.strip():
             return
         self.chunks.append(
-            (self.rel_path, start, end, kind, qualname, name, signature, docstring, text, index_words(text))
+            (self.rel_path, start, end, kind, qualname, name, signature, docstring, text, index_extra(text))
         )
 
     def add_runs(

@@ -87,5 +87,11 @@ def index_words(text: str) -> str:
     """What FTS5 indexes for a chunk: its text (unicode61 lowercases it and splits snake_case,
     keeping term frequencies), then the camelCase parts it would not split (`HTTPTransport` ->
     http transport), once each."""
-    extra = set().union(*map(_extra_parts, _cased_runs(text)))
-    return f"{text} {' '.join(sorted(extra))}" if extra else text
+    extra = index_extra(text)
+    return f"{text} {extra}" if extra else text
+
+
+def index_extra(text: str) -> str:
+    """The part of `index_words(text)` after the text: the camelCase parts, once each, sorted
+    ('' when none). A parse worker sends this, not the text a second time."""
+    return " ".join(sorted(set().union(*map(_extra_parts, _cased_runs(text)))))

@@ -84,7 +84,9 @@ def write_file_rows(
         path_words = index_words(rel)
         for c in chunks:
             chunk_rows.append((next_id, *c[:9]))
-            fts_rows.append((next_id, c[5], c[4].replace(".", " "), f"{path_words} {c[9]}"))
+            # the words: the path's, the text, the camelCase parts the worker found (`index_words`)
+            words = f"{path_words} {c[8]} {c[9]}" if c[9] else f"{path_words} {c[8]}"
+            fts_rows.append((next_id, c[5], c[4].replace(".", " "), words))
             next_id += 1
         binding_rows.extend(bindings)
         class_rows.extend((q, r, line, json.dumps(bases)) for q, r, line, bases in classes)
