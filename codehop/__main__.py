@@ -1,3 +1,3 @@
-from codehop.frontends.cli import main
+from codehop.frontends.launch import main
 
 main()

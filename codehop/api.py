@@ -13,11 +13,20 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from codehop.doctor import Check
-    from codehop.index.indexer import IndexReport
     from codehop.index.many import ManyReport, TaskResult
+    from codehop.index.survey import IndexReport
     from codehop.kernel.records import Answer
 
-__all__ = ["ask", "discover_root", "doctor", "index", "index_many", "repair_index", "repo_root"]
+__all__ = [
+    "ask",
+    "current_index",
+    "discover_root",
+    "doctor",
+    "index",
+    "index_many",
+    "repair_index",
+    "repo_root",
+]
 
 # (the session is imported where it is used: `codehop index` loads the index layer only, not the
 # answering stack behind the door)
@@ -60,6 +69,16 @@ def index(
     )
     store.close()
     return report
+
+
+def current_index(path: str | os.PathLike[str], *, index_dir: str | None = None) -> IndexReport | None:
+    """The report of `index(path, verify=True)` when it would find nothing to do, or None when it
+    would do something (build, parse, remove, re-stamp, warn or repair): reads only, and loads
+    neither the store's writers nor the records, so a no-change `codehop index` costs about a
+    walk of the tree."""
+    from codehop.index.survey import current_report
+
+    return current_report(path, index_dir)
 
 
 def repair_index(repo: str | os.PathLike[str], index_dir: str | None = None) -> str | None:

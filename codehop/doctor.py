@@ -54,7 +54,8 @@ def _environment(root: Path) -> Check:
 
 def _index(root: Path, index_dir: str | None) -> Check:
     from codehop.index.indexer import index_dir_for, locate_index
-    from codehop.index.store import SqliteStore, damage
+    from codehop.index.store.schema import damage
+    from codehop.index.store.sqlite import SqliteStore
     from codehop.index.walk import walk_python_files
     from codehop.kernel.errors import CodehopError
 

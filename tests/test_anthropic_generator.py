@@ -21,7 +21,7 @@ from messages_server import MessagesServer, Reply, error_reply, text_reply, tool
 from codehop.answer.anthropic_generator import SYSTEM_PROMPT, AnthropicGenerator, build_client
 from codehop.answer.retrieval import retrieve
 from codehop.index.indexer import index_repo
-from codehop.index.store import SqliteStore
+from codehop.index.store.sqlite import SqliteStore
 from codehop.index.symbols import SymbolTable
 from codehop.kernel.errors import GenerationError
 from codehop.kernel.records import Completeness, ContextItem, PendingReference, RefType

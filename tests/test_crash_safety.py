@@ -25,7 +25,7 @@ import pytest
 from crash_helpers import digest, initial_files, next_files, write_tree
 from shared import live_group_members
 
-from codehop.index.store import SqliteStore
+from codehop.index.store.sqlite import SqliteStore
 
 PROJECT = Path(__file__).resolve().parent.parent
 KILLS_PER_PHASE = 25

@@ -15,8 +15,7 @@ from click.testing import CliRunner
 
 from codehop.frontends.cli import main
 from codehop.index.indexer import index_repo
-from codehop.index.store import damage
-from codehop.index.store.schema import _memo_key
+from codehop.index.store.schema import _memo_key, damage
 
 
 def verified(fixture_repo) -> tuple[Path, Path]:  # type: ignore[no-untyped-def]

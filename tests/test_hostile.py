@@ -33,7 +33,7 @@ from codehop.answer.orchestrator import Limits
 from codehop.app import App, Config
 from codehop.frontends.cli import main
 from codehop.index.indexer import index_repo
-from codehop.index.store import SqliteStore
+from codehop.index.store.sqlite import SqliteStore
 from codehop.kernel.records import Answer, Location, PendingReference, Provenance, RefType, Resolution, State
 from codehop.resolve.ladder import Ladder
 

@@ -10,7 +10,7 @@ import pytest
 
 from codehop.index.chunking import module_name, parse_file
 from codehop.index.indexer import index_repo, repo_key
-from codehop.index.store import SqliteStore
+from codehop.index.store.sqlite import SqliteStore
 from codehop.index.symbols import SymbolTable
 from codehop.kernel.errors import RepoNotFoundError
 from codehop.kernel.records import ChunkKind, RefType

@@ -264,6 +264,8 @@ CASES = [
         ["tree_sitter", "jedi", "networkx", "anthropic", "pygls", "codehop.index.store", "codehop.kernel.records"]
         + ["dataclasses", "json", "sqlite3"],
     ),
+    # the entry point: its one quick path (a current index) loads the door when it runs, not before
+    ("codehop.frontends.launch", ["click", "sqlite3", "dataclasses", "codehop.api", "codehop.kernel"]),
     # the MCP front-end loads the SDK and the door only when a server starts
     ("codehop.frontends.mcp_server", ["mcp", "codehop.app", "codehop.index", "codehop.answer", "tree_sitter"]),
     ("codehop.index.store", ["tree_sitter", "jedi", "networkx", "anthropic", "pygls", "click"]),
@@ -304,7 +306,7 @@ COMMANDS = [
 ]
 _RUN_CLI = """
 import sys
-from codehop.frontends.cli import main
+from codehop.frontends.launch import main
 heavy = sys.argv.pop(1).split(",")
 sys.argv[0] = "codehop"
 try:

@@ -16,7 +16,7 @@ import pytest
 
 from codehop.answer.orchestrator import Limits
 from codehop.app import App, Config
-from codehop.index.store import WriteInSnapshotError
+from codehop.index.store.sqlite import WriteInSnapshotError
 from codehop.kernel.records import QueryLog
 
 QUESTION = "Where is `shop.Cart` defined?"

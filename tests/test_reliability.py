@@ -20,7 +20,7 @@ from shared import FIXTURES, copy_fixture
 from codehop.app import App
 from codehop.frontends.cli import main
 from codehop.index.indexer import index_repo, repo_key
-from codehop.index.store import damage
+from codehop.index.store.schema import damage
 from codehop.kernel.errors import IndexSchemaError
 
 PROJECT = Path(__file__).resolve().parent.parent

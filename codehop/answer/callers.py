@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from codehop.index.store import SqliteStore
+from codehop.index.store.sqlite import SqliteStore
 from codehop.kernel.records import Location, PendingReference, RefType, Resolution
 
 MAX_SITES = 40  # candidate sites asked per question

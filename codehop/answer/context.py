@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from codehop.answer.dependents import Site as DependentSite
     from codehop.answer.manifest import Site
     from codehop.answer.task import Subject
-    from codehop.index.store import SqliteStore
+    from codehop.index.store.sqlite import SqliteStore
     from codehop.index.symbols import SymbolTable
     from codehop.kernel.protocols import Generator
 

@@ -43,7 +43,7 @@ from codehop.index.walk import file_lines
 from codehop.kernel.records import BindingKind, Location, Provenance, RefType, XRef
 
 if TYPE_CHECKING:
-    from codehop.index.store import SqliteStore
+    from codehop.index.store.sqlite import SqliteStore
     from codehop.index.symbols import SymbolTable
 
 DEFAULT_LIMIT = 500

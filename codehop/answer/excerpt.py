@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from codehop.answer.retrieval import count_tokens
-from codehop.index.store import SqliteStore
+from codehop.index.store.sqlite import SqliteStore
 from codehop.kernel.records import BindingKind, Chunk, ChunkPart, Location
 
 _BIG_CHUNK_LINES = 40

@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING, Any
 
-from codehop.index.store import SqliteStore
+from codehop.index.store.sqlite import SqliteStore
 from codehop.index.symbols import SymbolTable
 from codehop.kernel.records import BindingKind, source_fields
 from codehop.kernel.records import Edge as IndexEdge

@@ -30,7 +30,7 @@ from codehop.kernel.records import Chunk, ChunkKind, ChunkPart, Location, RefTyp
 if TYPE_CHECKING:
     from codehop.answer.dependents import DependentsFinder
     from codehop.answer.task import Subject
-    from codehop.index.store import SqliteStore
+    from codehop.index.store.sqlite import SqliteStore
     from codehop.index.symbols import SymbolTable
 
 MAX_SITES_PER_SUBJECT = 400

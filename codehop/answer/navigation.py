@@ -40,7 +40,7 @@ from codehop.resolve.sites import under
 
 if TYPE_CHECKING:
     from codehop.answer.dependents import DependentsFinder
-    from codehop.index.store import SqliteStore
+    from codehop.index.store.sqlite import SqliteStore
     from codehop.index.symbols import SymbolTable
     from codehop.resolve.ladder import Ladder
 

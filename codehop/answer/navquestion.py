@@ -59,7 +59,7 @@ from codehop.kernel.records import (
 from graphs import EdgeType
 
 if TYPE_CHECKING:
-    from codehop.index.store import SqliteStore
+    from codehop.index.store.sqlite import SqliteStore
     from codehop.index.symbols import SymbolTable
 
 MAX_SUBJECTS = 3  # declarations answered for one ambiguous name

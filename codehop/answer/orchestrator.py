@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 
 from codehop.answer.excerpt import declaration_chunk, fit
 from codehop.answer.retrieval import count_tokens, pack
-from codehop.index.store import SqliteStore
+from codehop.index.store.sqlite import SqliteStore
 from codehop.kernel.protocols import Generator
 from codehop.kernel.records import (
     Answer,

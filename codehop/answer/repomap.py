@@ -20,7 +20,7 @@ from codehop.answer.retrieval import count_tokens
 from codehop.kernel.errors import UsageError
 
 if TYPE_CHECKING:
-    from codehop.index.store import SqliteStore
+    from codehop.index.store.sqlite import SqliteStore
     from codehop.index.symbols import SymbolTable
 
 

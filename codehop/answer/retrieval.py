@@ -9,7 +9,7 @@ import math
 import re
 from collections.abc import Callable, Iterable, Sequence
 
-from codehop.index.store import SqliteStore
+from codehop.index.store.sqlite import SqliteStore
 from codehop.kernel.records import Chunk, ContextItem, Via
 from codehop.kernel.words import STOP, split_identifiers
 

@@ -21,7 +21,7 @@ from codehop.answer.dependents import is_test_path
 from codehop.kernel.records import BindingKind
 
 if TYPE_CHECKING:
-    from codehop.index.store import SqliteStore
+    from codehop.index.store.sqlite import SqliteStore
 
 MAX_RESULTS = 200
 

@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from codehop.index.store import SqliteStore
+from codehop.index.store.sqlite import SqliteStore
 from codehop.kernel.records import Resolution
 
 _PATH = re.compile(r"(?<![\w/.])((?:[\w-]+/)*[\w-]+\.py)\b")

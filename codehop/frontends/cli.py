@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import functools
 import os
-import re
 import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -24,7 +23,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 def _echo(text: str = "", err: bool = False) -> None:
     """Every human-facing line: repository text (names, docstrings, paths) reaches a terminal only
     without control sequences (newline and tab survive)."""
-    from codehop.frontends.render import terminal_safe
+    from codehop.frontends.plain import terminal_safe
 
     click.echo(terminal_safe(text), err=err)
 
@@ -65,11 +64,9 @@ def handle_errors(fn: F) -> F:
 
 
 def _emit_json(data: Any) -> None:
-    # JSON escapes C0 controls itself; C1 controls (U+0080-U+009F, which some terminals obey) too
-    import json  # (with dataclasses: not loaded by `--help`, nor by a command that fails early)
+    from codehop.frontends.plain import json_text
 
-    text = json.dumps(data, indent=2, ensure_ascii=False)
-    click.echo(re.sub("[\x7f-\x9f]", lambda m: f"\\u{ord(m.group()):04x}", text))
+    click.echo(json_text(data))
 
 
 def _console() -> Any:
@@ -221,11 +218,7 @@ def index(path: str, index_dir: str | None, max_file_bytes: int, as_json: bool) 
         _echo(f"warning: {w}", err=True)
     _require_python(report)
     # the summary is a status line, like the progress: stderr (stdout stays empty on a pipe)
-    _echo(
-        f"indexed {report.files} files ({report.parsed} parsed, {report.deleted} removed): "
-        f"{report.chunks} chunks, {report.xrefs} xrefs in {report.seconds:.2f} s -> {report.index_path}",
-        err=True,
-    )
+    _echo(report.summary(), err=True)
 
 
 @main.command("index-many")

@@ -1,6 +1,6 @@
 """What the front-ends print: `codehop ask`'s answer, state and hop trace (rich); a context as
 a markdown prompt section (`render_markdown`, for the CLI, MCP and the LSP's clients); and
-`terminal_safe`, which every human-facing line of the CLI passes through.
+`terminal_safe` (from `plain`), which every human-facing line of the CLI passes through.
 
 Text from the repository is data: a docstring can hold escape sequences that retitle the
 window, clear the screen or forge a hyperlink. Only newline and tab survive.
@@ -8,28 +8,13 @@ window, clear the screen or forge a hyperlink. Only newline and tab survive.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
+from codehop.frontends.plain import terminal_safe
 from codehop.kernel.records import Answer, State, shown_path
 
-# ESC-introduced sequences: CSI (ESC [ ... final), OSC / DCS / SOS / PM / APC (ESC ] P X ^ _ ...
-# up to BEL or ST), and two-byte escapes (ESC + one byte); then the C1 forms of CSI and OSC/DCS
-# (U+009B, U+009D, U+0090, ...), then any C0 or C1 control left, and DEL.
-_SEQUENCES = re.compile(
-    r"\x1b\[[0-?]*[ -/]*[@-~]?"
-    r"|\x1b[\]PX^_][^\x07\x1b\x9c\n]*(?:\x07|\x1b\\|\x9c)?"
-    r"|\x1b[ -/]*[0-~]?"
-    r"|\x9b[0-?]*[ -/]*[@-~]?"
-    r"|[\x90\x98\x9d\x9e\x9f][^\x07\x1b\x9c\n]*(?:\x07|\x1b\\|\x9c)?"
-    r"|[\x00-\x08\x0b-\x1f\x7f-\x9f]"
-)
-
-
-def terminal_safe(text: str) -> str:
-    """`text` with every control sequence and control character removed except newline and tab."""
-    return _SEQUENCES.sub("", text)
+__all__ = ["print_answer", "render_markdown", "terminal_safe"]
 
 
 def print_answer(console: Any, answer: Answer) -> None:

@@ -19,37 +19,34 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from codehop.index.store import (
+from codehop.index.store.schema import connect, create_indexes, create_schema, damage, move_aside
+from codehop.index.store.sqlite import SqliteStore
+from codehop.index.store.write import (
     FTS_STAGE,
     LoadedRows,
-    SqliteStore,
     add_to_counter,
     binding_lines,
     bump_generation,
-    check_schema,
-    connect,
-    create_indexes,
-    create_schema,
-    damage,
     delete_files,
     enable_wal,
     file_interface,
     fill_fts,
     insert_edges,
     insert_resolved_xrefs,
-    move_aside,
     shift_targets,
     stage_fts,
     stamp_edges,
     touch_file,
     write_file_rows,
 )
-from codehop.index.walk import SourceFile, TreeStamp, repo_root, walk_python_files
-from codehop.kernel.errors import IndexLocationError, IndexSchemaError
+from codehop.index.survey import IndexReport, index_dir_for, locate_index, repo_key, survey, user_cache_dir
+from codehop.index.walk import SourceFile, TreeStamp, repo_root
+from codehop.kernel.errors import IndexSchemaError
+
+__all__ = ["IndexReport", "index_dir_for", "index_repo", "locate_index", "repair_index", "repo_key", "user_cache_dir"]
 
 if TYPE_CHECKING:  # tree-sitter and its compiled queries load only when a file is parsed
     from codehop.index.chunking import FileRows
@@ -60,112 +57,6 @@ _POOL_MIN_FILES = 48
 # progress(phase, done, total): phase is "walk", "parse", "resolve" or "write"; counts are files
 # (total 0 while the walk has not finished)
 Progress = Callable[[str, int, int], None]
-
-
-@dataclass(slots=True, kw_only=True)
-class IndexReport:
-    root: str
-    index_path: str
-    files: int = 0
-    parsed: int = 0
-    deleted: int = 0
-    chunks: int = 0
-    xrefs: int = 0
-    seconds: float = 0.0
-    rebuilt: bool = False
-    note: str = ""  # one line when the index is not where the user would look (the per-user cache)
-    warnings: list[str] = field(default_factory=list)
-    stamp: TreeStamp | None = None  # what the walk saw, for a cheap "anything changed?" later
-
-    def to_dict(self) -> dict[str, object]:
-        return {
-            "root": self.root,
-            "index": self.index_path,
-            "files": self.files,
-            "parsed": self.parsed,
-            "deleted": self.deleted,
-            "chunks": self.chunks,
-            "xrefs": self.xrefs,
-            "seconds": round(self.seconds, 3),
-            "rebuilt": self.rebuilt,
-            "note": self.note,
-            "warnings": self.warnings,
-        }
-
-
-def repo_key(root: Path) -> str:
-    """One folder name per repository root: readable, and unique by a hash of the full path."""
-    import hashlib  # (here and where a changed file is hashed: a no-change run needs neither)
-
-    digest = hashlib.sha256(os.fsencode(str(root))).hexdigest()[:16]
-    return f"{root.name or 'root'}-{digest}"
-
-
-def user_cache_dir() -> Path:
-    """Where an index goes when the repository cannot hold one (`$XDG_CACHE_HOME/codehop/repos`)."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "codehop" / "repos"
-
-
-def _candidates(root: Path, index_dir: str | os.PathLike[str] | None) -> tuple[list[Path], str]:
-    """(folders to try in order, what named them: '--index-dir', 'CODEHOP_INDEX_DIR' or '')."""
-    if index_dir:
-        return [Path(index_dir).expanduser().absolute()], "--index-dir"
-    shared = os.environ.get("CODEHOP_INDEX_DIR")
-    if shared:  # one subfolder per repository: repositories sharing it never evict each other
-        return [Path(shared).expanduser().absolute() / repo_key(root)], "CODEHOP_INDEX_DIR"
-    return [root / ".codehop", user_cache_dir() / repo_key(root)], ""
-
-
-def _unusable(folder: Path) -> str | None:
-    """Why codehop cannot keep an index in `folder` (creating it if needed), or None if it can.
-    Probed by writing, not by permission bits (which say nothing to root or on a read-only mount).
-    Never opens `index.db` itself: closing any descriptor of a database file drops every POSIX
-    lock this process's SQLite connections hold on it."""
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        probe = folder / f".probe-{os.getpid()}-{threading.get_ident()}"
-        probe.write_bytes(b"")
-        probe.unlink()
-    except OSError as exc:
-        return exc.strerror or type(exc).__name__
-    return None
-
-
-def index_dir_for(root: Path, index_dir: str | os.PathLike[str] | None = None) -> Path:
-    """Where the index of `root` is (or would be), without creating anything: the first
-    candidate that holds an index, else the first one."""
-    folders, _ = _candidates(root, index_dir)
-    return next((f for f in folders if (f / "index.db").exists()), folders[0])
-
-
-def locate_index(root: Path, index_dir: str | os.PathLike[str] | None = None) -> tuple[Path, str]:
-    """The folder to keep the index of `root` in, created, and a one-line note when it is not
-    the usual place. A folder the user named that cannot be used is an IndexLocationError (exit 3);
-    an unwritable repository falls back to the per-user cache."""
-    folders, named_by = _candidates(root, index_dir)
-    reasons: list[str] = []
-    for folder in folders:
-        why = _unusable(folder)
-        if why is None:
-            note = (
-                ""
-                if folder == folders[0]
-                else (f"note: cannot write {folders[0]} ({reasons[0]}); the index lives in {folder}")
-            )
-            return folder, note
-        reasons.append(why)
-    if named_by:
-        raise IndexLocationError(
-            f"cannot keep the index in {folders[0]} (named by {named_by}): {reasons[0]}; "
-            f"name a writable folder, or leave {named_by} out to use {root / '.codehop'}",
-            path=str(folders[0]),
-        )
-    raise IndexLocationError(
-        f"cannot write an index in {folders[0]} ({reasons[0]}) nor in {folders[1]} ({reasons[1]}); "
-        "pass a writable folder with --index-dir",
-        path=str(folders[0]),
-    )
 
 
 def _read(sf: SourceFile, max_bytes: int) -> tuple[bytes | None, str | None]:
@@ -242,48 +133,6 @@ def _exit_with_parent(parent: int) -> None:
     threading.Thread(target=watch, daemon=True).start()
 
 
-def _remove_stale_builds(idx_dir: Path) -> None:
-    """Delete `index.db.tmp-<pid>*` left by a full build whose process was killed."""
-    for path in idx_dir.glob("index.db.tmp-*"):
-        pid = path.name.removeprefix("index.db.tmp-").split("-")[0]
-        if not pid.isdigit() or int(pid) == os.getpid():
-            continue
-        try:
-            os.kill(int(pid), 0)
-        except ProcessLookupError:
-            path.unlink(missing_ok=True)
-        except OSError:  # alive, owned by someone else
-            pass
-
-
-def open_index(
-    root: Path, index_dir: Path, *, verify: bool = False, warnings: list[str] | None = None
-) -> SqliteStore | None:
-    """The existing index if it opens and matches our schema; else None (moved aside).
-    `verify` also checks every page (`codehop index`, and after a query met a database error)."""
-    path = index_dir / "index.db"
-    if not path.exists():
-        return None
-    if verify:  # pages already checked are not read again while the file is the one checked
-        why = damage(path, remember=True)
-        if why is not None:
-            aside = move_aside(path, "corrupt")
-            if warnings is not None:
-                warnings.append(f"the index was damaged ({why}); moved aside to {aside.name} and rebuilt")
-            return None
-    try:
-        conn = connect(path)
-        try:
-            check_schema(conn)
-        finally:
-            conn.close()
-    except (IndexSchemaError, sqlite3.DatabaseError) as exc:
-        reason = "foreign" if isinstance(exc, IndexSchemaError) else "corrupt"
-        move_aside(path, reason)
-        return None
-    return SqliteStore(path)
-
-
 def repair_index(repo: str | os.PathLike[str], index_dir: str | os.PathLike[str] | None = None) -> str | None:
     """After a query met a database error: if the index is damaged, move it aside (the next
     open rebuilds it) and say why; None when it is sound (the error had another cause)."""
@@ -313,39 +162,17 @@ def index_repo(
     walk when no directory changed (only files were edited). `verify` checks every page of
     the existing index first and rebuilds a damaged one."""
     t0 = time.perf_counter()
-    root = repo_root(repo)
-    idx_dir, note = locate_index(root, index_dir)
-    _remove_stale_builds(idx_dir)
-    report = IndexReport(root=str(root), index_path=str(idx_dir / "index.db"), note=note)
-    store = open_index(root, idx_dir, verify=verify, warnings=report.warnings)
-    files = stamp.restat() if stamp is not None and store is not None else None
     tell = progress or (lambda phase, done, total: None)
-    if files is None:
-        dirs: list[tuple[str, int]] = []
-        files = []
-        # the walk's memo serves a cold start; a warm stamp that saw a folder change walks at once
-        memo = idx_dir / "walk-memo.json" if stamp is None else None
-        for sf in walk_python_files(root, report.warnings, dirs, include, memo=memo):
-            files.append(sf)
-            if len(files) % 256 == 0:
-                tell("walk", len(files), 0)
-        tell("walk", len(files), len(files))
-        report.stamp = TreeStamp(tuple(dirs), tuple(files))
-    else:
-        assert stamp is not None
-        report.stamp = TreeStamp(stamp.dirs, tuple(files))
-    report.files = len(files)
-    old = store.file_states() if store is not None else {}
-    current = {sf.rel_path: sf for sf in files}
-    deleted = [rel for rel in old if rel not in current]
-    changed: list[SourceFile] = [sf for sf in files if old.get(sf.rel_path, ("", -1, -1))[1:] != (sf.size, sf.mtime_ns)]
+    s = survey(repo, index_dir, stamp=stamp, include=include, verify=verify, tell=tell)
+    report, idx_dir, old, deleted = s.report, s.idx_dir, s.old or {}, s.deleted
+    store = SqliteStore(idx_dir / "index.db") if s.old is not None else None
     jobs: list[tuple[str, bytes]] = []
     hashes: dict[str, str] = {}
     stats: dict[str, tuple[int, int]] = {}
     touched_only: list[tuple[str, int, int]] = []
-    if changed:
+    if s.changed:
         import hashlib
-    for sf in changed:
+    for sf in s.changed:
         data, warning = _read(sf, max_file_bytes)
         if warning:
             report.warnings.append(warning)

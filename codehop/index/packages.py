@@ -28,7 +28,7 @@ from codehop.index.environment import (
 )
 from codehop.index.indexer import index_repo
 from codehop.index.snapshot import SymbolSnapshot
-from codehop.index.store import MOUNT_SPAN, Mount, SqliteStore
+from codehop.index.store.sqlite import MOUNT_SPAN, Mount, SqliteStore
 from codehop.kernel.records import register_package
 
 MAX_FILES = 5000

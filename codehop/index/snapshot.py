@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from codehop.index.store import Mount, SqliteStore, SymbolRows
+from codehop.index.store.sqlite import Mount, SqliteStore, SymbolRows
 from codehop.kernel.records import Binding, ClassInfo
 
 

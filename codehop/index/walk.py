@@ -12,9 +12,8 @@ import os
 import stat
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from codehop.kernel.errors import RepoNotFoundError
 
@@ -44,8 +43,8 @@ SKIP_DIRS = frozenset(
 )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SourceFile:
+class SourceFile(NamedTuple):
+    # (named tuples, not dataclasses: a no-change `codehop index` loads no dataclasses, ~8 ms)
     rel_path: str
     abs_path: str
     size: int
@@ -402,8 +401,7 @@ def _replay(root: Path, memo: Path, dirs: list[tuple[str, int]] | None) -> list[
     return out
 
 
-@dataclass(frozen=True, slots=True)
-class TreeStamp:
+class TreeStamp(NamedTuple):
     """What a walk saw: each directory's mtime and each file's size and mtime.
 
     Adding, removing or renaming a file changes its directory's mtime, and an

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import sqlite3
 
-from codehop.index.store import (
+from codehop.index.store.sqlite import SqliteStore, symbol_rows_of
+from codehop.index.store.write import (
     LoadedRows,
-    SqliteStore,
     class_qualnames,
     declaration_rows,
     delete_edges,
@@ -25,7 +25,6 @@ from codehop.index.store import (
     paths_referring_into,
     set_xref_targets,
     stamp_edges,
-    symbol_rows_of,
     xref_sites,
     xref_targets,
 )

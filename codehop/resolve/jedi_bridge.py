@@ -309,7 +309,7 @@ def _land(script: Any, s: _Site, root: Path, tops: tuple[str, ...]) -> tuple[str
 
 def main(argv: list[str] | None = None) -> int:
     """The worker: `python -m codehop.resolve.jedi_bridge INDEX_DB SITE_DIR TOP... [--python P]`."""
-    from codehop.index.store import SqliteStore  # noqa: PLC0415 - the worker's own wiring
+    from codehop.index.store.sqlite import SqliteStore
 
     p = argparse.ArgumentParser(prog="codehop.resolve.jedi_bridge")
     p.add_argument("index_db")

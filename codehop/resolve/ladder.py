@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from codehop.index.store import SqliteStore
+from codehop.index.store.sqlite import SqliteStore
 from codehop.index.symbols import SymbolTable
 from codehop.kernel.errors import CodehopError
 from codehop.kernel.protocols import Resolver

@@ -22,7 +22,7 @@ from codehop.kernel.errors import UsageError
 from codehop.kernel.records import PendingReference, Resolution, RungFailure, XRef
 
 if TYPE_CHECKING:
-    from codehop.index.store import SqliteStore
+    from codehop.index.store.sqlite import SqliteStore
 
 
 def under(xrefs: Sequence[XRef], col: int) -> list[XRef]:

@@ -123,6 +123,20 @@ def check_schema(conn: sqlite3.Connection) -> None:
         raise IndexSchemaError(f"index schema {row[0] if row else '?'} != {SCHEMA_VERSION}")
 
 
+def file_states(conn: sqlite3.Connection) -> dict[str, tuple[str, int, int]]:
+    """rel_path -> (hash, size, mtime_ns) of every indexed file: what an update compares the walk to."""
+    return {r[0]: (r[1], r[2], r[3]) for r in conn.execute("SELECT rel_path, hash, size, mtime_ns FROM files")}
+
+
+def index_size(conn: sqlite3.Connection) -> tuple[int, int, int]:
+    """(files, chunks, xrefs) in one statement: what every `codehop index` reports, without the
+    scans of `SqliteStore.counts()` (resolved xrefs, edges)."""
+    files, chunks, xrefs = conn.execute(
+        "SELECT (SELECT count(*) FROM files), (SELECT count(*) FROM chunks), (SELECT count(*) FROM xrefs)"
+    ).fetchone()
+    return int(files), int(chunks), int(xrefs)
+
+
 def move_aside(path: Path, reason: str) -> Path:
     """Keep a bad index (and its WAL) next to the new one; never delete silently."""
     stamp = time.strftime("%Y%m%d-%H%M%S")

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from codehop.index.store.schema import check_schema, connect
+from codehop.index.store.schema import check_schema, connect, file_states, index_size
 from codehop.index.store.write import LoadedRows, remember_landing
 from codehop.kernel.records import (
     Binding,
@@ -213,7 +213,7 @@ class SqliteStore:
 
     # ---- files -------------------------------------------------------------
     def file_states(self) -> dict[str, tuple[str, int, int]]:
-        return {r[0]: (r[1], r[2], r[3]) for r in self.conn.execute("SELECT rel_path, hash, size, mtime_ns FROM files")}
+        return file_states(self.conn)
 
     # The symbol table's five questions. `query_*` ask SQL every time (a writer's SymbolTable
     # memoises them in its own transaction); the plain names share this store's memo.
@@ -516,12 +516,7 @@ class SqliteStore:
         ]
 
     def index_size(self) -> tuple[int, int, int]:
-        """(files, chunks, xrefs) in one statement: what every `codehop index` reports, without the
-        scans of `counts()` (resolved xrefs, edges)."""
-        files, chunks, xrefs = self.conn.execute(
-            "SELECT (SELECT count(*) FROM files), (SELECT count(*) FROM chunks), (SELECT count(*) FROM xrefs)"
-        ).fetchone()
-        return int(files), int(chunks), int(xrefs)
+        return index_size(self.conn)
 
     def counts(self) -> dict[str, int]:
         c = self.conn
