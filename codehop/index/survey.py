@@ -223,12 +223,15 @@ def survey(
     tell: Callable[[str, int, int], None] | None = None,
 ) -> Survey:
     """Locate the index of `repo`, open it (see `sound_index`) and walk the tree (or, given the
-    `stamp` of an earlier walk in this process, stat what it saw when no folder changed)."""
+    `stamp` of an earlier walk in this process, stat what it saw when no folder changed).
+    `passive` (a probe) leaves a bad index in place and, without a sound index, walks nothing."""
     root = repo_root(repo)
     idx_dir, note = locate_index(root, index_dir)
     remove_stale_builds(idx_dir)
     report = IndexReport(root=str(root), index_path=str(idx_dir / "index.db"), note=note)
     old = sound_index(idx_dir / "index.db", verify=verify, warnings=report.warnings, passive=passive)
+    if passive and old is None:  # a build comes next: its own survey walks
+        return Survey(report, idx_dir, None, [], [], [])
     files = stamp.restat() if stamp is not None and old is not None else None
     if files is None:
         dirs: list[tuple[str, int]] = []
