@@ -183,6 +183,8 @@ class Reader:
         out = [f]
         if subject.assigned and f.resolution is not None and not f.resolution.is_external:
             out.extend(self._assigned_types(subject, f.resolution, context, resolved))
+        if f.binding is not None and f.binding.kind is BindingKind.VALUE and not f.binding.value:
+            out.extend(self._annotated_types(subject, f.binding, context, resolved))
         p = subject.parameter
         if p is None or f.resolution is None or f.resolution.is_external:
             return out
@@ -243,6 +245,37 @@ class Reader:
             if dotted is None or target is None or target.target == res.target:
                 continue
             out.append(self.finding(Subject(dotted=dotted, mentions=(*subject.mentions[1:], name)), context, resolved))
+        return out[:2]
+
+    def _annotated_types(
+        self, subject: Subject, binding: Binding, context: Sequence[ContextItem], resolved: Mapping[str, Resolution]
+    ) -> list[Finding]:
+        """`x: T` with no value (a class-level or module-level annotation) says only what `x` holds:
+        the repository declarations its annotation names (`T`, not `typing` or builtins) are where
+        the answer is, as for an alias."""
+        module = self.store.module_of(binding.rel_path) or ""
+        line = next(
+            (
+                c.text.splitlines()[binding.line - c.start_line]
+                for c in self.store.chunks_at(binding.rel_path, binding.line)
+                if 0 <= binding.line - c.start_line < len(c.text.splitlines())
+            ),
+            "",
+        )
+        m = re.match(rf"\s*{re.escape(binding.name)}\s*:(?P<annotation>[^=#]+)(?:#.*)?$", line)
+        if not module or m is None:
+            return []
+        annotation = m.group("annotation").replace('"', " ").replace("'", " ")
+        own = f"{binding.scope}.{binding.name}"
+        out: list[Finding] = []
+        for name in dict.fromkeys(_NAME_OR_CALLEE.findall(annotation)):
+            if name.split(".")[0] in _LITERALS:
+                continue
+            dotted = self._module_value(module, name, resolved)
+            target = (resolved.get(dotted) or self.table.resolve(dotted)) if dotted else None
+            if dotted is None or target is None or target.target.qualname == own:
+                continue
+            out.append(self.finding(Subject(dotted=dotted, mentions=(*subject.mentions, name)), context, resolved))
         return out[:2]
 
     def _none_fallback(self, qualname: str, name: str) -> tuple[int, str] | None:
