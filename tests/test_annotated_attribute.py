@@ -28,6 +28,17 @@ def test_the_annotated_class_is_fetched(fixture_repo):  # type: ignore[no-untype
         app.close()
 
 
+def test_a_property_is_read_as_the_attribute_its_return_annotation_types(fixture_repo):  # type: ignore[no-untyped-def]
+    """`@property def spare(self) -> Connection` (pool/manager.py:12-14): the class it returns is fetched."""
+    app = App(fixture_repo("annotated_attribute"))
+    try:
+        d = _ask(app, "what is Manager.spare?")
+        assert ("pool/conn.py", 1) in {(c["path"], c["start_line"]) for c in d["context"]}
+        assert d["state"] == State.COMPLETE and "pool/conn.py:1" in d["answer"]
+    finally:
+        app.close()
+
+
 def test_a_builtin_annotation_needs_nothing_more(fixture_repo):  # type: ignore[no-untyped-def]
     """`limit: int`: nothing in the repository to fetch; answered from the class and `__init__`."""
     app = App(fixture_repo("annotated_attribute"))

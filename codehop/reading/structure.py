@@ -35,13 +35,14 @@ from codehop.kernel.records import (
 )
 from codehop.reading.pointers import PointerFinder, contains
 from codehop.reading.question import Reading, Subject, SubjectFinder
-from codehop.reading.signatures import none_fallback, parameters
+from codehop.reading.signatures import none_fallback, parameters, returns
 
 MAX_SUBJECTS = 4
 MAX_SITE_WORDS = 4  # names not placed by the table whose sites in the context are sent to the ladder
 MAX_SITES_PER_WORD = 3
 _NAME = re.compile(r"(?<![\w.'\"])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?![\w.'\"(])")  # `keys.hashkey` whole
 _BOUND = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?::[^=\n]*)?=(?!=)", re.M)  # a local assigned in a body
+_PROPERTY = re.compile(r"^\s*@[\w.]*property\b", re.M)  # @property, @cached_property, @functools.cached_property
 _NAME_OR_CALLEE = re.compile(r"(?<![\w.'\"])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?![\w.'\"])")
 _LITERALS = frozenset(
     {"None", "True", "False", "self", "cls", "not", "and", "or", "in", "is", "if", "else", "lambda", "for"}
@@ -185,6 +186,8 @@ class Reader:
             out.extend(self._assigned_types(subject, f.resolution, context, resolved))
         if f.binding is not None and f.binding.kind is BindingKind.VALUE and not f.binding.value:
             out.extend(self._annotated_types(subject, f.binding, context, resolved))
+        if f.binding is not None and f.binding.kind is BindingKind.FUNCTION and f.resolution is not None:
+            out.extend(self._property_type(subject, f.binding, context, resolved))
         p = subject.parameter
         if p is None or f.resolution is None or f.resolution.is_external:
             return out
@@ -277,6 +280,23 @@ class Reader:
                 continue
             out.append(self.finding(Subject(dotted=dotted, mentions=(*subject.mentions, name)), context, resolved))
         return out[:2]
+
+    def _property_type(
+        self, subject: Subject, binding: Binding, context: Sequence[ContextItem], resolved: Mapping[str, Resolution]
+    ) -> list[Finding]:
+        """A property is read as an attribute: the one repository class its return annotation names
+        (`def user_agent(self) -> UserAgent` under `@cached_property`) is what the attribute holds."""
+        qualname = f"{binding.scope}.{binding.name}"
+        chunk = next(iter(self.store.chunks_named(qualname)), None)
+        module = self.store.module_of(binding.rel_path) or ""
+        if chunk is None or not module or not _PROPERTY.search(chunk.text.split("def ", 1)[0]):
+            return []
+        name = returns(chunk.signature)
+        dotted = self._module_value(module, name, resolved) if name else None
+        target = (resolved.get(dotted) or self.table.resolve(dotted)) if dotted else None
+        if dotted is None or target is None or self.table.class_binding(target.target.qualname) is None:
+            return []
+        return [self.finding(Subject(dotted=dotted, mentions=(*subject.mentions, name)), context, resolved)]
 
     def _none_fallback(self, qualname: str, name: str) -> tuple[int, str] | None:
         """(line, expression) that the callable's body puts in place of `name` left at `None`."""

@@ -8,3 +8,7 @@ class Manager:
     def __init__(self, server):
         self.current = server.connect()
         self.limit = 10
+
+    @property
+    def spare(self) -> Connection:
+        return self.current
