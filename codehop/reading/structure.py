@@ -187,6 +187,7 @@ class Reader:
         if f.binding is not None and f.binding.kind is BindingKind.VALUE and not f.binding.value:
             out.extend(self._annotated_types(subject, f.binding, context, resolved))
         if f.binding is not None and f.binding.kind is BindingKind.FUNCTION and f.resolution is not None:
+            out.extend(self._getter(subject, f, context))
             out.extend(self._property_type(subject, f.binding, context, resolved))
         p = subject.parameter
         if p is None or f.resolution is None or f.resolution.is_external:
@@ -281,15 +282,47 @@ class Reader:
             out.append(self.finding(Subject(dotted=dotted, mentions=(*subject.mentions, name)), context, resolved))
         return out[:2]
 
+    def _getter(self, subject: Subject, f: Finding, context: Sequence[ContextItem]) -> list[Finding]:
+        """A name bound last by `@x.setter` / `@x.deleter` is still the property `x`: the `@property`
+        getter before it says what reading `x` gives, so it is a declaration the answer needs too
+        (the setter alone describes only what assigning does)."""
+        binding, res = f.binding, f.resolution
+        if binding is None or res is None or res.is_external:
+            return []
+        chunks = self.store.chunks_named(f"{binding.scope}.{binding.name}")
+        setter = next((c for c in chunks if c.start_line <= binding.line <= c.end_line), None)
+        accessor = re.compile(rf"^\s*@{re.escape(binding.name)}\.(?:setter|deleter)\b", re.M)
+        if setter is None or not accessor.search(setter.text.split("def ", 1)[0]):
+            return []
+        getter = next(
+            (
+                c
+                for c in reversed(chunks)
+                if c.start_line < setter.start_line and _PROPERTY.search(c.text.split("def ", 1)[0])
+            ),
+            None,
+        )
+        if getter is None:
+            return []
+        lines = getter.text.splitlines()
+        at = next((i for i, ln in enumerate(lines) if ln.lstrip().startswith(("def ", "async def "))), 0)
+        target = replace(res.target, line=getter.start_line + at, end_line=getter.end_line)
+        found = replace(res, target=target)
+        holder = contains(context, target)
+        pending = () if holder is not None else (self._pointer(subject, found, binding, context),)
+        return [Finding(subject=subject, resolution=found, binding=binding, declared_in=holder, pending=pending)]
+
     def _property_type(
         self, subject: Subject, binding: Binding, context: Sequence[ContextItem], resolved: Mapping[str, Resolution]
     ) -> list[Finding]:
         """A property is read as an attribute: the one repository class its return annotation names
         (`def user_agent(self) -> UserAgent` under `@cached_property`) is what the attribute holds."""
         qualname = f"{binding.scope}.{binding.name}"
-        chunk = next(iter(self.store.chunks_named(qualname)), None)
+        chunk = next(
+            (c for c in self.store.chunks_named(qualname) if _PROPERTY.search(c.text.split("def ", 1)[0])), None
+        )
         module = self.store.module_of(binding.rel_path) or ""
-        if chunk is None or not module or not _PROPERTY.search(chunk.text.split("def ", 1)[0]):
+        if chunk is None or not module:
             return []
         name = returns(chunk.signature)
         dotted = self._module_value(module, name, resolved) if name else None
