@@ -79,6 +79,13 @@ def _forms(low: str) -> set[str]:
     return out
 
 
+# the question asks for a class's bases: "the base class of X", "X's parent classes", "what does X
+# inherit from", "its superclass"
+_ASKS_BASES = re.compile(
+    r"\b(?:base|parent|super)[ -]?class(?:es)?\b|\bbases\b|\b(?:inherit|inherits|inheriting|derive|derives|deriving)"
+    r"\s+from\b",
+    re.I,
+)
 MAX_NAMES = 160  # distinct names looked up in the symbol table per question
 MAX_OWNERS = 8  # distinct classes whose members are matched against the question's words
 
@@ -871,6 +878,7 @@ class SubjectFinder(RepoLookup):
             owners=tuple(dict.fromkeys(chosen.get(o.index) or c[0] for o, c in owners)),
             result_members=tuple(dict.fromkeys(t.text for t in tokens if t.result_member)),
             several=several,
+            bases=_ASKS_BASES.search(question) is not None,
         )
 
     def _member_tokens(

@@ -105,6 +105,8 @@ class Reader:
                 if key is not None:
                     targets.add(key)
                 findings.append(f)
+        if reading.bases:
+            findings += self._bases(findings, targets, context, resolved)
         reading = self._sites(reading, findings, context, resolved)
         for doubt in reading.doubts:
             findings.append(
@@ -118,6 +120,34 @@ class Reader:
                 )
             )
         return findings
+
+    def _bases(
+        self,
+        findings: list[Finding],
+        targets: set[tuple[Location, str]],
+        context: Sequence[ContextItem],
+        resolved: Mapping[str, Resolution],
+    ) -> list[Finding]:
+        """A question about what a class inherits from is answered by its bases' declarations: each
+        base the repository declares is needed (one outside it is named by the class statement)."""
+        out: list[Finding] = []
+        for f in findings:
+            res = f.resolution
+            if res is None or res.is_external or not res.target.qualname:
+                continue
+            if self.table.class_binding(res.target.qualname) is None:
+                continue
+            for _written, b in self.table.base_classes(res.target.qualname)[:MAX_SUBJECTS]:
+                if b is None:
+                    continue
+                base = self.finding(Subject(dotted=f"{b.scope}.{b.name}", mentions=(b.name,)), context, resolved)
+                if base.resolution is None:
+                    continue
+                key = (base.resolution.target, "")
+                if key not in targets:
+                    targets.add(key)
+                    out.append(base)
+        return out
 
     def _sites(
         self,
