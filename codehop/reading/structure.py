@@ -7,7 +7,11 @@ each becomes a `Finding`: declared in a context chunk (answered), or not yet
 re-export, a star import, an alias, a base class, a `**kwargs` call -- is a
 pending reference of that link's type, made by `pointers.PointerFinder`). A
 declaration whose value is computed from other module-level values, or a
-parameter whose default names one, needs those too. What the reader could
+parameter whose default names one, needs those too; so does an attribute
+annotated without a value (the classes its annotation names), a property (the
+class its return annotation names, and its `@property` getter when a setter
+binds the name last), and a question about what a class inherits from (its
+bases). What the reader could
 not place (a member that does not exist, words that matched nothing) is a
 finding with a `doubt`.
 
