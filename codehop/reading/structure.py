@@ -11,9 +11,8 @@ parameter whose default names one, needs those too; so does an attribute
 annotated without a value (the classes its annotation names), a property (the
 class its return annotation names, and its `@property` getter when a setter
 binds the name last), and a question about what a class inherits from (its
-bases). What the reader could
-not place (a member that does not exist, words that matched nothing) is a
-finding with a `doubt`.
+bases). What the reader could not place (a member that does not exist, words
+that matched nothing) is a finding with a `doubt`.
 
 Coverage: a reading is `covered` only if every finding is declared in the
 context, inside the repository, with nothing pending and no doubt.
