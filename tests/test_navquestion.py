@@ -37,6 +37,11 @@ from codehop.app import App
         ("Which functions does `report` call?", Intent.CALLEES, ("report",)),
         ("what is called by report?", Intent.CALLEES, ("report",)),
         ("callees of report", Intent.CALLEES, ("report",)),
+        # outgoing shapes beyond the plain one: a catenative, adverbs, a purpose clause, a compound subject
+        ("what does Shape.describe end up calling?", Intent.CALLEES, ("Shape.describe",)),
+        ("what does geo.core.area actually call to get the number?", Intent.CALLEES, ("geo.core.area",)),
+        ("what does the geo Shape.describe actually call?", Intent.CALLEES, ("Shape.describe", "geo")),
+        ("what does `report` go on to call?", Intent.CALLEES, ("report",)),
     ],
 )
 def test_navigation_intents(question, intent, subject):
@@ -60,6 +65,9 @@ def test_navigation_intents(question, intent, subject):
         "Where does the `pop_context` used in `click/core.py` come from? Show me its definition.",
         "How does `click.parser.CoreParameter` behave when I use it?",
         "When `click.Choice` rejects a value it calls self.fail(...). Where is `fail` defined?",
+        "what does Shape.describe call area with?",
+        "what does the shape end up calling?",
+        "what does app.run do when I call it?",
     ],
 )
 def test_other_questions_are_not_navigation(question):
@@ -136,6 +144,14 @@ def test_callees(ask):
     answer = ask("what functions does the area function call?")
     assert _sites(answer) == [] and answer["answer_completeness"] == "partial"
     assert "1 call(s) on objects of unknown type" in answer["answer"]
+
+
+def test_callees_asked_in_plain_words(ask):
+    """The same list as "what does Shape.describe call?" when the question says it the way people do."""
+    for question in ("what does Shape.describe end up calling?", "what does the geo Shape.describe actually call?"):
+        answer = ask(question)
+        assert _sites(answer) == ["geo/core.py:16"], question
+        assert answer["context"][0]["qualname"] == "geo.core.Shape.describe"
 
 
 def test_settings_readers(ask):

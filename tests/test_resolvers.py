@@ -100,6 +100,17 @@ def test_landing_on_a_pointer_is_followed(fixture_repo):
     assert res.steps[-1].note == "alias"
 
 
+def test_a_module_is_not_the_name_its_first_line_imports(fixture_repo):
+    """plain_questions/shelf/__init__.py:1 is `from .box import Box, Crate`: the package `shelf`
+    resolves to its own module (line 1 stands for the file), not followed on to `Box`."""
+    app = App(fixture_repo("plain_questions"))
+    ref = ref_for("shelf", ("shelf/__init__.py", 1))
+    for ladder in (app.ladder(), Ladder([SymbolTableResolver(app.table)], app.table)):
+        res = ladder.resolve(ref).resolution
+        assert (res.target.rel_path, res.target.line, res.target.qualname) == ("shelf/__init__.py", 1, "shelf")
+        assert res.steps == ()
+
+
 def test_external_target_not_fetched(fixture_repo):
     """circular/graphpkg/d.py:3 imports from a package that is not in the repository."""
     app = App(fixture_repo("circular"))

@@ -386,9 +386,58 @@ def _read_clause(words: list[str]) -> NavQuestion | None:
                     # "what does X call" (nothing after the verb: X is the caller)
                     if subject:
                         return NavQuestion(intent=rel.outgoing, subject_words=subject)
+        if aux in _DO:
+            return _outgoing(words, low, j)
         return None
     # noun form without a verb: "list the callers of X", "find usages of X"
     return _noun_form(words, low, i)
+
+
+_ADVERBS = frozenset({"ever", "actually", "really", "still", "directly", "all", "also", "eventually", "ultimately"})
+# a verb that takes the relation verb after it: "X ends up calling", "X goes on to call"
+_CATENATIVES = (("end", "up"), ("ends", "up"), ("ended", "up"), ("go", "on", "to"), ("goes", "on", "to"))
+
+
+def _outgoing(words: list[str], low: list[str], j: int) -> NavQuestion | None:
+    """The outgoing shapes the plain one ("what does X call") leaves out: a subject written as a
+    compound ("the werkzeug test Client.get": the last name is the head, the ones before qualify
+    it), adverbs or a catenative before the verb ("X actually calls", "X ends up calling") and a
+    purpose clause after it ("X calls to build the logger"). Still nothing that names what is
+    called ("what does X call Y with" asks about one call, not a list)."""
+    k = j
+    names: list[str] = []
+    while k < len(low) and (low[k] in _FILLERS or low[k] in _GENERIC or _is_name(words[k])):
+        if _is_name(words[k]) and low[k] not in _FILLERS and low[k] not in _GENERIC and low[k] not in _ADVERBS:
+            if any(low[k] in rel.verbs for rel in RELATIONS) or any(low[k] == c[0] for c in _CATENATIVES):
+                break
+            names.append(words[k])
+        k += 1
+    while k < len(low) and low[k] in _ADVERBS:
+        k += 1
+    for shape in _CATENATIVES:
+        if tuple(low[k : k + len(shape)]) == shape:
+            k += len(shape)
+            break
+    if not names or not _code_like(names[-1]) or k >= len(low):
+        return None  # a plain word as the subject ("what does the client end up calling") stays prose
+    names = [_clean(n) for n in names]
+    if not all(names):
+        return None
+    for rel in RELATIONS:
+        if rel.outgoing is None or low[k] not in rel.verbs:
+            continue
+        after = low[k + 1 :]
+        # "to build the logger": a verb in prose, not a name written as code
+        purpose = len(after) >= 2 and after[0] == "to" and re.fullmatch(r"[a-z]+", words[k + 2]) is not None
+        if all(w in _ADVERBS for w in after) or purpose:
+            head, *quals = reversed(names)
+            return NavQuestion(intent=rel.outgoing, subject_words=(head, *quals))
+    return None
+
+
+def _code_like(word: str) -> bool:
+    """Written as code: backticks, a dotted or snake_case name, a capital, a call's `()`."""
+    return word.startswith("`") or word.endswith("()") or any(c in word for c in "._") or word != word.lower()
 
 
 def _noun_form(words: list[str], low: list[str], k: int) -> NavQuestion | None:

@@ -79,6 +79,13 @@ def _forms(low: str) -> set[str]:
     return out
 
 
+# the question asks for a class's bases: "the base class of X", "X's parent classes", "what does X
+# inherit from", "its superclass"
+_ASKS_BASES = re.compile(
+    r"\b(?:base|parent|super)[ -]?class(?:es)?\b|\bbases\b|\b(?:inherit|inherits|inheriting|derive|derives|deriving)"
+    r"\s+from\b",
+    re.I,
+)
 MAX_NAMES = 160  # distinct names looked up in the symbol table per question
 MAX_OWNERS = 8  # distinct classes whose members are matched against the question's words
 
@@ -97,6 +104,32 @@ _Pick = tuple[
 
 class SubjectFinder(RepoLookup):
     """Reads a question against the repository (the lookups it uses are `RepoLookup`'s)."""
+
+    def _also_spelt(
+        self,
+        reading: Reading,
+        spelt: str,
+        snake: str,
+        hints: list[str],
+        module_ctx: list[str],
+        wordset: frozenset[str],
+    ) -> Reading:
+        """Words read as a class (`logger factory` -> `LoggerFactory`) that spell a snake_case name
+        the repository also declares as no class (`logger_factory`, a setting): both are meant."""
+        if spelt == snake:
+            return reading
+        named = {s.dotted for s in reading.subjects}
+        other = next(
+            (
+                c
+                for c in self.candidates(snake, hints, module_ctx, wordset)
+                if c.rpartition(".")[2] == snake and not self._is_class(c)
+            ),
+            None,
+        )
+        if other is None or other in named:
+            return reading
+        return replace(reading, subjects=(*reading.subjects, Subject(dotted=other, mentions=(snake,))))
 
     # ---- reading ------------------------------------------------------------------
     def find(self, question: str) -> list[Subject]:
@@ -620,7 +653,9 @@ class SubjectFinder(RepoLookup):
                         words_run = r"\W+".join(re.escape(t.text) for t in run)
                         again = re.sub(rf"\b{words_run}\b", written, question, count=1, flags=re.I)
                         if again != question:
-                            return self.read(again, respelt=True)
+                            return self._also_spelt(
+                                self.read(again, respelt=True), spelt, snake, hints, module_ctx, wordset
+                            )
             for run in runs:
                 parts = [t.low for t in run]
                 for spelt in ("_".join(parts).upper(), "_".join(parts), "".join(p.capitalize() for p in parts)):
@@ -843,6 +878,7 @@ class SubjectFinder(RepoLookup):
             owners=tuple(dict.fromkeys(chosen.get(o.index) or c[0] for o, c in owners)),
             result_members=tuple(dict.fromkeys(t.text for t in tokens if t.result_member)),
             several=several,
+            bases=_ASKS_BASES.search(question) is not None,
         )
 
     def _member_tokens(

@@ -7,9 +7,12 @@ each becomes a `Finding`: declared in a context chunk (answered), or not yet
 re-export, a star import, an alias, a base class, a `**kwargs` call -- is a
 pending reference of that link's type, made by `pointers.PointerFinder`). A
 declaration whose value is computed from other module-level values, or a
-parameter whose default names one, needs those too. What the reader could
-not place (a member that does not exist, words that matched nothing) is a
-finding with a `doubt`.
+parameter whose default names one, needs those too; so does an attribute
+annotated without a value (the classes its annotation names), a property (the
+class its return annotation names, and its `@property` getter when a setter
+binds the name last), and a question about what a class inherits from (its
+bases). What the reader could not place (a member that does not exist, words
+that matched nothing) is a finding with a `doubt`.
 
 Coverage: a reading is `covered` only if every finding is declared in the
 context, inside the repository, with nothing pending and no doubt.
@@ -35,13 +38,14 @@ from codehop.kernel.records import (
 )
 from codehop.reading.pointers import PointerFinder, contains
 from codehop.reading.question import Reading, Subject, SubjectFinder
-from codehop.reading.signatures import none_fallback, parameters
+from codehop.reading.signatures import none_fallback, parameters, returns
 
 MAX_SUBJECTS = 4
 MAX_SITE_WORDS = 4  # names not placed by the table whose sites in the context are sent to the ladder
 MAX_SITES_PER_WORD = 3
 _NAME = re.compile(r"(?<![\w.'\"])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?![\w.'\"(])")  # `keys.hashkey` whole
 _BOUND = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?::[^=\n]*)?=(?!=)", re.M)  # a local assigned in a body
+_PROPERTY = re.compile(r"^\s*@[\w.]*property\b", re.M)  # @property, @cached_property, @functools.cached_property
 _NAME_OR_CALLEE = re.compile(r"(?<![\w.'\"])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?![\w.'\"])")
 _LITERALS = frozenset(
     {"None", "True", "False", "self", "cls", "not", "and", "or", "in", "is", "if", "else", "lambda", "for"}
@@ -104,6 +108,8 @@ class Reader:
                 if key is not None:
                     targets.add(key)
                 findings.append(f)
+        if reading.bases:
+            findings += self._bases(findings, targets, context, resolved)
         reading = self._sites(reading, findings, context, resolved)
         for doubt in reading.doubts:
             findings.append(
@@ -117,6 +123,34 @@ class Reader:
                 )
             )
         return findings
+
+    def _bases(
+        self,
+        findings: list[Finding],
+        targets: set[tuple[Location, str]],
+        context: Sequence[ContextItem],
+        resolved: Mapping[str, Resolution],
+    ) -> list[Finding]:
+        """A question about what a class inherits from is answered by its bases' declarations: each
+        base the repository declares is needed (one outside it is named by the class statement)."""
+        out: list[Finding] = []
+        for f in findings:
+            res = f.resolution
+            if res is None or res.is_external or not res.target.qualname:
+                continue
+            if self.table.class_binding(res.target.qualname) is None:
+                continue
+            for _written, b in self.table.base_classes(res.target.qualname)[:MAX_SUBJECTS]:
+                if b is None:
+                    continue
+                base = self.finding(Subject(dotted=f"{b.scope}.{b.name}", mentions=(b.name,)), context, resolved)
+                if base.resolution is None:
+                    continue
+                key = (base.resolution.target, "")
+                if key not in targets:
+                    targets.add(key)
+                    out.append(base)
+        return out
 
     def _sites(
         self,
@@ -183,6 +217,11 @@ class Reader:
         out = [f]
         if subject.assigned and f.resolution is not None and not f.resolution.is_external:
             out.extend(self._assigned_types(subject, f.resolution, context, resolved))
+        if f.binding is not None and f.binding.kind is BindingKind.VALUE and not f.binding.value:
+            out.extend(self._annotated_types(subject, f.binding, context, resolved))
+        if f.binding is not None and f.binding.kind is BindingKind.FUNCTION and f.resolution is not None:
+            out.extend(self._getter(subject, f, context))
+            out.extend(self._property_type(subject, f.binding, context, resolved))
         p = subject.parameter
         if p is None or f.resolution is None or f.resolution.is_external:
             return out
@@ -244,6 +283,86 @@ class Reader:
                 continue
             out.append(self.finding(Subject(dotted=dotted, mentions=(*subject.mentions[1:], name)), context, resolved))
         return out[:2]
+
+    def _annotated_types(
+        self, subject: Subject, binding: Binding, context: Sequence[ContextItem], resolved: Mapping[str, Resolution]
+    ) -> list[Finding]:
+        """`x: T` with no value (a class-level or module-level annotation) says only what `x` holds:
+        the repository declarations its annotation names (`T`, not `typing` or builtins) are where
+        the answer is, as for an alias."""
+        module = self.store.module_of(binding.rel_path) or ""
+        line = next(
+            (
+                c.text.splitlines()[binding.line - c.start_line]
+                for c in self.store.chunks_at(binding.rel_path, binding.line)
+                if 0 <= binding.line - c.start_line < len(c.text.splitlines())
+            ),
+            "",
+        )
+        m = re.match(rf"\s*{re.escape(binding.name)}\s*:(?P<annotation>[^=#]+)(?:#.*)?$", line)
+        if not module or m is None:
+            return []
+        annotation = m.group("annotation").replace('"', " ").replace("'", " ")
+        own = f"{binding.scope}.{binding.name}"
+        out: list[Finding] = []
+        for name in dict.fromkeys(_NAME_OR_CALLEE.findall(annotation)):
+            if name.split(".")[0] in _LITERALS:
+                continue
+            dotted = self._module_value(module, name, resolved)
+            target = (resolved.get(dotted) or self.table.resolve(dotted)) if dotted else None
+            if dotted is None or target is None or target.target.qualname == own:
+                continue
+            out.append(self.finding(Subject(dotted=dotted, mentions=(*subject.mentions, name)), context, resolved))
+        return out[:2]
+
+    def _getter(self, subject: Subject, f: Finding, context: Sequence[ContextItem]) -> list[Finding]:
+        """A name bound last by `@x.setter` / `@x.deleter` is still the property `x`: the `@property`
+        getter before it says what reading `x` gives, so it is a declaration the answer needs too
+        (the setter alone describes only what assigning does)."""
+        binding, res = f.binding, f.resolution
+        if binding is None or res is None or res.is_external:
+            return []
+        chunks = self.store.chunks_named(f"{binding.scope}.{binding.name}")
+        setter = next((c for c in chunks if c.start_line <= binding.line <= c.end_line), None)
+        accessor = re.compile(rf"^\s*@{re.escape(binding.name)}\.(?:setter|deleter)\b", re.M)
+        if setter is None or not accessor.search(setter.text.split("def ", 1)[0]):
+            return []
+        getter = next(
+            (
+                c
+                for c in reversed(chunks)
+                if c.start_line < setter.start_line and _PROPERTY.search(c.text.split("def ", 1)[0])
+            ),
+            None,
+        )
+        if getter is None:
+            return []
+        lines = getter.text.splitlines()
+        at = next((i for i, ln in enumerate(lines) if ln.lstrip().startswith(("def ", "async def "))), 0)
+        target = replace(res.target, line=getter.start_line + at, end_line=getter.end_line)
+        found = replace(res, target=target)
+        holder = contains(context, target)
+        pending = () if holder is not None else (self._pointer(subject, found, binding, context),)
+        return [Finding(subject=subject, resolution=found, binding=binding, declared_in=holder, pending=pending)]
+
+    def _property_type(
+        self, subject: Subject, binding: Binding, context: Sequence[ContextItem], resolved: Mapping[str, Resolution]
+    ) -> list[Finding]:
+        """A property is read as an attribute: the one repository class its return annotation names
+        (`def user_agent(self) -> UserAgent` under `@cached_property`) is what the attribute holds."""
+        qualname = f"{binding.scope}.{binding.name}"
+        chunk = next(
+            (c for c in self.store.chunks_named(qualname) if _PROPERTY.search(c.text.split("def ", 1)[0])), None
+        )
+        module = self.store.module_of(binding.rel_path) or ""
+        if chunk is None or not module:
+            return []
+        name = returns(chunk.signature)
+        dotted = self._module_value(module, name, resolved) if name else None
+        target = (resolved.get(dotted) or self.table.resolve(dotted)) if dotted else None
+        if dotted is None or target is None or self.table.class_binding(target.target.qualname) is None:
+            return []
+        return [self.finding(Subject(dotted=dotted, mentions=(*subject.mentions, name)), context, resolved)]
 
     def _none_fallback(self, qualname: str, name: str) -> tuple[int, str] | None:
         """(line, expression) that the callable's body puts in place of `name` left at `None`."""

@@ -43,6 +43,7 @@ class Reading:
     owners: tuple[str, ...] = ()  # the classes the question names, as read
     result_members: tuple[str, ...] = ()  # names written after a call (`get_console().print_json`)
     several: tuple[str, ...] = ()  # a parameter named alone that several callables take, with different defaults
+    bases: bool = False  # the question asks what a class inherits from ("the base class of X", "X inherits from")
 
     @property
     def doubts(self) -> tuple[str, ...]:

@@ -302,6 +302,10 @@ class Ladder:
         for _ in range(self.max_steps):
             if res.is_external or not res.target.rel_path:
                 break
+            if res.target.qualname and self.store.module_of(res.target.rel_path) == res.target.qualname:
+                # a module (its line 1 stands for the whole file), not a landing on whatever its
+                # first line binds (`from .serving import run_simple` in a package's __init__.py)
+                break
             b = self._binding_at(res.target)
             if b is None or b.kind not in (BindingKind.IMPORT, BindingKind.ALIAS):
                 break

@@ -1,0 +1,9 @@
+class ConnectionFactory:
+    """Makes connections for a pool."""
+
+    def __call__(self):
+        return object()
+
+
+class RetryPolicy:
+    """How often to try again."""
