@@ -1,18 +1,50 @@
-"""Run codehop over a question set of qp_results.md and score it (the bench's lenient rule).
+"""Run codehop over a question set of this folder (see README.md) and score it (the bench's
+lenient rule). The trees (pinned wheels, unzipped) are fetched with pip on first use into
+~/.cache/codehop-bench/untuned/<name>-<version>.
 
-usage: CODEHOP=<codehop source dir> python qp/run_qp.py qp/set_a.jsonl out.json [id,id,...]
-The trees are expected under /tmp/qp/<repo> (see qp_results.md to re-create them).
+usage: [CODEHOP=<codehop source dir>] python tests/benchmarks/untuned_questions/run_qp.py \
+           tests/benchmarks/untuned_questions/set_a.jsonl out.json [id,id,...]
+Run it from outside the repository root (e.g. /tmp), or set CODEHOP to the checkout to measure.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
+import subprocess
 import sys
 import time
+import zipfile
+from pathlib import Path
 
-sys.path.insert(0, os.environ.get("CODEHOP", os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+sys.path.insert(0, os.environ.get("CODEHOP", str(Path(__file__).resolve().parents[3])))
 import codehop  # noqa: E402
+
+TREES = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "codehop-bench" / "untuned"
+
+
+def tree(name_version: str) -> Path:
+    """The unzipped wheel `name-version` (dist-info removed), downloaded with pip the first time."""
+    dest = TREES / name_version
+    if (dest / ".ok").exists():
+        return dest
+    name, _, version = name_version.rpartition("-")
+    wheels = TREES / "wheels"
+    wheels.mkdir(parents=True, exist_ok=True)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--only-binary=:all:", f"{name}=={version}"]
+        + ["-d", str(wheels)],
+        check=True,
+    )
+    whl = next(w for w in sorted(wheels.glob("*.whl")) if w.name.lower().startswith(f"{name}-{version}-".lower()))
+    shutil.rmtree(dest, ignore_errors=True)
+    with zipfile.ZipFile(whl) as z:
+        z.extractall(dest)
+    for extra in dest.glob("*.dist-info"):
+        shutil.rmtree(extra)
+    (dest / ".ok").touch()
+    return dest
 
 
 def covered(ctx: list[dict], g: dict) -> bool:  # type: ignore[type-arg]
@@ -27,7 +59,7 @@ def main() -> None:
         if only and it["id"] not in only:
             continue
         t0 = time.time()
-        d = codehop.ask(it["question"], repo="/tmp/qp/" + it["repo"], max_loops=1, budget_tokens=2000).to_dict()
+        d = codehop.ask(it["question"], repo=str(tree(it["repo"])), max_loops=1, budget_tokens=2000).to_dict()
         dt = time.time() - t0
         ctx, st = d["context"], d["state"]
         near = None
