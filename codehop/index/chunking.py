@@ -32,11 +32,13 @@ _LANGUAGE = Language(tree_sitter_python.language())
 _SITES = Query(
     _LANGUAGE,
     """
-    (call function: [(identifier) (attribute)] @call)
-    (decorator) @decorator
-    (parameters [(typed_parameter type: (type) @annotation)
-                 (typed_default_parameter type: (type) @annotation)])
-    (function_definition return_type: (type) @annotation)
+    (call function: (identifier) @call.name)
+    (call function: (attribute) @call)
+    (decorator [(identifier) (attribute)] @decorator)
+    (decorator (call function: [(identifier) (attribute)] @decorator))
+    (parameters [(typed_parameter type: (type [(identifier) (attribute)] @annotation))
+                 (typed_default_parameter type: (type [(identifier) (attribute)] @annotation))])
+    (function_definition return_type: (type [(identifier) (attribute)] @annotation))
     """,
 )
 _DEF_TYPES = frozenset({"function_definition", "class_definition"})
@@ -250,19 +252,6 @@ def _text(node: Node | None) -> str:
     return node.text.decode("utf-8", "replace")
 
 
-def _docstring(body: Node | None) -> str:
-    first = body.named_child(0) if body is not None and body.named_child_count else None
-    if first is not None and first.kind_id in _K_EXPRESSION_STATEMENT and first.named_child_count:
-        s = first.named_child(0)
-        if s is not None and s.kind_id in _K_STRING:
-            raw = _text(s)
-            for q in ('"""', "'''", '"', "'"):
-                i = raw.find(q)
-                if i != -1 and raw.endswith(q) and len(raw) >= i + 2 * len(q):
-                    return raw[i + len(q) : len(raw) - len(q)].strip()
-    return ""
-
-
 def _definition(node: Node) -> Node | None:
     kind = node.kind_id
     if kind in _K_DEFS:
@@ -298,6 +287,19 @@ _K_CLASS = _kinds("class_definition")
 _K_DECORATED = _kinds("decorated_definition")
 _K_EXPRESSION_STATEMENT = _kinds("expression_statement")
 _K_STRING = _kinds("string")
+_K_IMPORT = _kinds("import_statement")
+_K_IMPORT_FROM = _kinds("import_from_statement")
+_K_ASSIGNMENT = _kinds("assignment")
+_K_TRY = _kinds("try_statement")
+_K_IF = _kinds("if_statement")
+_K_BRANCHES = _kinds("elif_clause", "else_clause")
+_K_BLOCK_PARENTS = _kinds(*_BLOCK_PARENTS)
+_K_BINDING_STATEMENTS = _kinds("import_statement", "import_from_statement", "expression_statement")
+_K_IDENTIFIER = _kinds("identifier")
+_K_DICTIONARY = _kinds("dictionary")
+_K_WILDCARD = _kinds("wildcard_import")
+_K_DOTTED_NAME = _kinds("dotted_name")
+_K_ALIASED = _kinds("aliased_import")
 
 
 def _field(name: str) -> int:
@@ -311,6 +313,10 @@ _F_FUNCTION = _field("function")
 _F_DEFINITION = _field("definition")
 _F_NAME = _field("name")
 _F_BODY = _field("body")
+_F_LEFT = _field("left")
+_F_RIGHT = _field("right")
+_F_MODULE_NAME = _field("module_name")
+_F_ALIAS = _field("alias")
 _MODULE_CHUNK, _CLASS_CHUNK, _FUNCTION_CHUNK, _METHOD_CHUNK = (
     ChunkKind.MODULE.value,
     ChunkKind.CLASS.value,
@@ -374,6 +380,19 @@ class _Walker:
             return byte_col
         return len(self.lines[row][:byte_col].decode("utf-8", "replace"))
 
+    def docstring(self, body: Node | None) -> str:
+        """The string that opens `body`, without its quotes and prefix ("" when none)."""
+        first = body.named_child(0) if body is not None and body.named_child_count else None
+        if first is not None and first.kind_id in _K_EXPRESSION_STATEMENT and first.named_child_count:
+            s = first.named_child(0)
+            if s is not None and s.kind_id in _K_STRING:
+                raw = self.node_text(s)
+                for q in ('"""', "'''", '"', "'"):
+                    i = raw.find(q)
+                    if i != -1 and raw.endswith(q) and len(raw) >= i + 2 * len(q):
+                        return raw[i + len(q) : len(raw) - len(q)].strip()
+        return ""
+
     def line_text(self, start: int, end: int) -> str:
         return b"\n".join(self.lines[start - 1 : end]).decode("utf-8", "replace")
 
@@ -382,7 +401,7 @@ class _Walker:
         self, start: int, end: int, kind: str, qualname: str, name: str, signature: str = "", docstring: str = ""
     ) -> None:
         text = self.line_text(start, end)
-        if not text.strip():
+        if not text or text.isspace():
             return
         self.chunks.append(
             (self.rel_path, start, end, kind, qualname, name, signature, docstring, text, index_extra(text))
@@ -440,17 +459,16 @@ class _Walker:
                 self.statement(stmt, m, "")
         taken += self.nested_taken
         total = len(self.lines)
-        self.add_runs(1, total, taken, _MODULE_CHUNK, m, m.rsplit(".", 1)[-1], "", _docstring(root))
+        self.add_runs(1, total, taken, _MODULE_CHUNK, m, m.rsplit(".", 1)[-1], "", self.docstring(root))
         self.lazy_exports()
         self.sites(root)
 
     def definition(self, stmt: Node, defn: Node, scope: str, cls: str, span: tuple[int, int]) -> str:
         """Bind, chunk and walk one definition; its name."""
-        name_node = defn.child_by_field_id(_F_NAME)
-        name = self.node_text(name_node) if name_node is not None else ""
+        name = self.node_text(defn.child_by_field_id(_F_NAME))
         qual = f"{scope}.{name}"
         body = defn.child_by_field_id(_F_BODY)
-        doc = _docstring(body)
+        doc = self.docstring(body)
         sig = self.signature(defn, body)
         if defn.kind_id in _K_CLASS:
             self.bind(scope, name, _CLASS, defn, 0, span[1])
@@ -500,28 +518,26 @@ class _Walker:
         self.scopes.append((span[0], span[1], qual, qual))
 
     def statement(self, stmt: Node, scope: str, cls: str, member_names: set[str] | None = None) -> None:
-        t = stmt.type
-        if t == "import_statement":
-            self.import_stmt(stmt, scope)
-        elif t == "import_from_statement":
-            self.import_from(stmt, scope)
-        elif t == "expression_statement":
+        kind = stmt.kind_id
+        if kind in _K_EXPRESSION_STATEMENT:
             for child in stmt.named_children:
-                if child.type == "assignment":
+                if child.kind_id in _K_ASSIGNMENT:
                     self.assignment(child, scope, cls, member_names)
-        elif t == "try_statement" and _catches_import_error(stmt):
+        elif kind in _K_IMPORT_FROM:
+            self.import_from(stmt, scope)
+        elif kind in _K_IMPORT:
+            self.import_stmt(stmt, scope)
+        elif kind in _K_TRY and _catches_import_error(stmt):
             self.import_fallback(stmt, scope, cls, member_names)
-        elif t == "if_statement" and not cls and _is_main_guard(stmt):
+        elif kind in _K_IF and not cls and _is_main_guard(stmt):
             # `if __name__ == "__main__":` runs only as a script: what it binds does not exist for an
             # importer (rich/live.py re-imports `Live` there), so only its else branches are read
             for child in stmt.named_children:
-                if child.type in ("elif_clause", "else_clause"):
+                if child.kind_id in _K_BRANCHES:
                     self.statement(child, scope, cls, member_names)
-        elif t in _BLOCK_PARENTS:
+        elif kind in _K_BLOCK_PARENTS:
             for child in stmt.named_children:
-                if child.type in _BLOCK_PARENTS:
-                    self.statement(child, scope, cls, member_names)
-                elif child.type in ("import_statement", "import_from_statement", "expression_statement"):
+                if child.kind_id in _K_BLOCK_PARENTS or child.kind_id in _K_BINDING_STATEMENTS:
                     self.statement(child, scope, cls, member_names)
                 elif _definition(child) is not None and not cls:
                     # a class or function defined under a condition (`try: import ssl ... else: class
@@ -623,24 +639,25 @@ class _Walker:
 
     def import_from(self, stmt: Node, scope: str) -> None:
         line = stmt.start_point[0] + 1
-        mod_node = stmt.child_by_field_name("module_name")
+        mod_node = stmt.child_by_field_id(_F_MODULE_NAME)
         if mod_node is None:
             return
         module = self.resolve_relative(mod_node)
         for child in stmt.named_children:
-            if child is mod_node or child == mod_node:
+            if child == mod_node:
                 continue
-            if child.type == "wildcard_import":
+            kind = child.kind_id
+            if kind in _K_WILDCARD:
                 self.stars.append((module, line))
                 self.xref(stmt, self.node_text(stmt), RefType.STAR_IMPORT, module, scope)
-            elif child.type == "dotted_name":
+            elif kind in _K_DOTTED_NAME:
                 name = self.node_text(child)
                 target = f"{module}.{name}" if module else name
                 self.bind(scope, name, _IMPORT, child, line, stmt.end_point[0] + 1, target=target)
                 self.xref(child, name, self.reexport_kind(scope, False), target, scope)
-            elif child.type == "aliased_import":
-                name = self.node_text(child.child_by_field_name("name"))
-                alias = self.node_text(child.child_by_field_name("alias"))
+            elif kind in _K_ALIASED:
+                name = self.node_text(child.child_by_field_id(_F_NAME))
+                alias = self.node_text(child.child_by_field_id(_F_ALIAS))
                 target = f"{module}.{name}" if module else name
                 self.bind(scope, alias, _IMPORT, child, line, stmt.end_point[0] + 1, target=target)
                 self.xref(child, alias, self.reexport_kind(scope, alias == name), target, scope)
@@ -648,11 +665,11 @@ class _Walker:
     def assignment(self, node: Node, scope: str, cls: str, member_names: set[str] | None) -> None:
         targets: list[Node] = []
         cur: Node | None = node
-        while cur is not None and cur.type == "assignment":
-            left = cur.child_by_field_name("left")
+        while cur is not None and cur.kind_id in _K_ASSIGNMENT:
+            left = cur.child_by_field_id(_F_LEFT)
             if left is not None:
                 targets.append(left)
-            cur = cur.child_by_field_name("right")
+            cur = cur.child_by_field_id(_F_RIGHT)
         value = cur
         line = node.start_point[0] + 1
         end_line = node.end_point[0] + 1
@@ -665,17 +682,17 @@ class _Walker:
         if len(value_text) > 400:
             value_text = value_text[:400] + " ..."
         alias_target = ""
-        if value is not None and value.type in ("identifier", "attribute"):
+        if value is not None and value.kind_id in _K_DOTTED:
             head = value_text.split(".")[0]
             if cls and member_names is not None and head in member_names:
                 alias_target = f"{cls}.{value_text}"
             else:
                 alias_target = self.qualify(value_text, self.module)
         for left in targets:
-            if left.type != "identifier":
+            if left.kind_id not in _K_IDENTIFIER:
                 continue
             name = self.node_text(left)
-            if value is not None and value.type == "dictionary" and scope == self.module:
+            if value is not None and value.kind_id in _K_DICTIONARY and scope == self.module:
                 self.module_dicts[name] = value
             if value is not None and self.rebinds(value, scope, name):
                 # the class (function) stays what the name declares; the line is a pointer to it
@@ -695,7 +712,7 @@ class _Walker:
 
     def rebinds(self, value: Node, scope: str, name: str) -> bool:
         """`X = f(g(X))` after `class X`/`def X`: a decorator applied by hand keeps X's declaration."""
-        if value.type != "call" or name not in _call_argument_names(value):
+        if value.kind_id not in _K_CALL or name not in _call_argument_names(value):
             return False
         for b in reversed(self.bindings):
             if b[_B_SCOPE] == scope and b[_B_NAME] == name:
@@ -817,7 +834,8 @@ class _Walker:
         row, col = node.start_point
         if not self.ascii:
             col = len(self.lines[row][:col].decode("utf-8", "replace"))
-        self.xrefs.append((self.rel_path, row + 1, col, anchor, ref_type.value, target, scope))
+        # `_value_`, the member's documented value attribute: `.value` is a Python-level property
+        self.xrefs.append((self.rel_path, row + 1, col, anchor, ref_type._value_, target, scope))
 
     # ---- call / decorator / annotation sites --------------------------------
     def sites(self, root: Node) -> None:
@@ -827,28 +845,23 @@ class _Walker:
         for a, b, qual, cls in sorted(self.scopes, key=lambda s: s[0] - s[1]):
             by_line[a : b + 1] = [(qual, cls)] * (b - a + 1)
         names = self.module_names
-        # the head (text up to the first dot) is read first, from the source itself: most sites name
-        # something this module does not bind and are dropped before any more of them is read
-        text, ascii_src = self.text, self.ascii
-        src = self.src
-        for cap, ref_type in (
-            ("call", _CALL),
-            ("decorator", _DECORATOR),
-            ("annotation", _ANNOTATION),
-        ):
+        prefix = f"{self.module}." if self.module else ""  # `qualify`, inlined: one call per site
+        rel_path, append = self.rel_path, self.xrefs.append
+        text, ascii_src, src, lines = self.text, self.ascii, self.src, self.lines
+        # a call of a plain name (the commonest site): kept when the module binds the name
+        for node in captures.get("call.name", ()):
+            start, end = node.start_byte, node.end_byte
+            name = text[start:end] if ascii_src else src[start:end].decode("utf-8", "replace")
+            if name not in names:
+                continue
+            row, col = node.start_point
+            if not ascii_src:
+                col = len(lines[row][:col].decode("utf-8", "replace"))
+            append((rel_path, row + 1, col, name, _CALL, prefix + name, by_line[row + 1][0]))
+        # a dotted name: its head (text up to the first dot) is read first, from the source itself:
+        # most sites name something this module does not bind and are dropped before any more is read
+        for cap, ref_type in (("call", _CALL), ("decorator", _DECORATOR), ("annotation", _ANNOTATION)):
             for node in captures.get(cap, ()):
-                if cap == "decorator":
-                    expr = node.named_child(0) if node.named_child_count else None
-                    if expr is not None and expr.kind_id in _K_CALL:
-                        expr = expr.child_by_field_id(_F_FUNCTION)
-                    if expr is None or expr.kind_id not in _K_DOTTED:
-                        continue
-                    node = expr
-                elif cap == "annotation":
-                    inner = node.named_child(0) if node.named_child_count else None
-                    if inner is None or inner.kind_id not in _K_DOTTED:
-                        continue
-                    node = inner
                 start, end = node.start_byte, node.end_byte
                 if ascii_src:
                     dot = text.find(".", start, end)
@@ -861,16 +874,17 @@ class _Walker:
                 dotted = text[start:end] if ascii_src else src[start:end].decode("utf-8", "replace")
                 if "\n" in dotted or "(" in dotted:
                     continue
-                row, byte_col = node.start_point
+                row, col = node.start_point
                 scope, cls = by_line[row + 1]
                 if head in ("self", "cls") and cls and "." in dotted:
                     target = cls + dotted[len(head) :]
                 elif head in names:
-                    target = self.qualify(dotted, self.module)
+                    target = prefix + dotted
                 else:
                     continue
-                col = byte_col if ascii_src else len(self.lines[row][:byte_col].decode("utf-8", "replace"))
-                self.xrefs.append((self.rel_path, row + 1, col, dotted, ref_type, target, scope))
+                if not ascii_src:
+                    col = len(lines[row][:col].decode("utf-8", "replace"))
+                append((rel_path, row + 1, col, dotted, ref_type, target, scope))
 
 
 def _is_main_guard(stmt: Node) -> bool:
