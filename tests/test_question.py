@@ -170,7 +170,12 @@ DATA_MODEL = [
     (
         "__call__",
         phrasings(["what happens when you {v} {o} like a function?"], ["call", "invoke"])
-        + ["is Crate callable, and what does calling it do?"],
+        + [
+            "is Crate callable, and what does calling it do?",
+            # the pronoun before a participle stands for the object, as after a verb ("call it")
+            "what does a Crate return when it's called?",
+            "what does Crate do when it is invoked?",
+        ],
     ),
     (
         "__repr__",
