@@ -10,8 +10,9 @@ declaration whose value is computed from other module-level values, or a
 parameter whose default names one, needs those too; so does an attribute
 annotated without a value (the classes its annotation names), a property (the
 class its return annotation names, and its `@property` getter when a setter
-binds the name last), and a question about what a class inherits from (its
-bases). What the reader could not place (a member that does not exist, words
+binds the name last), an attribute assigned from the method's parameters (the
+class the parameter's annotation names, the values its default names), and a
+question about what a class inherits from (its bases). What the reader could not place (a member that does not exist, words
 that matched nothing) is a finding with a `doubt`.
 
 Coverage: a reading is `covered` only if every finding is declared in the
@@ -261,7 +262,9 @@ class Reader:
         self, subject: Subject, res: Resolution, context: Sequence[ContextItem], resolved: Mapping[str, Resolution]
     ) -> list[Finding]:
         """`self.x: T = Maker(...)` answers what `x` holds: the module-level classes and values its annotation
-        and value name (not the method's own parameters and locals) are declared where the answer is."""
+        and value name (not the method's own parameters and locals) are declared where the answer is;
+        so are the annotation of a parameter stored as it came (`self.x = x`) and the module-level
+        values named by the defaults of the parameters the value uses."""
         _, text = subject.assigned
         head, eq, value = text.partition("=")
         if not eq:
@@ -271,18 +274,40 @@ class Reader:
         chunk = next(iter(self.store.chunks_named(res.target.qualname)), None)
         if not module or chunk is None:
             return []
-        local = {q.name for q in parameters(chunk.signature)} | set(_BOUND.findall(chunk.text))
+        params = {q.name: q for q in parameters(chunk.signature)}
+        local = set(params) | set(_BOUND.findall(chunk.text))
+        # `self.x = x`, the method's own parameter stored as it came: its annotation says what `x` holds
+        passed = params.get(value.strip())
+        if passed is not None and not colon:
+            annotation, colon = passed.annotation.replace('"', " ").replace("'", " "), ":"
+        written = [
+            n
+            for n in dict.fromkeys(_NAME_OR_CALLEE.findall(f"{annotation if colon else ''} {value}"))
+            if n.split(".")[0] not in local
+        ]
+        # a parameter the value is computed from (`self.max = to_seconds(max)`): left out, its default
+        # is what the attribute holds, so the module-level values that default names are needed too
+        # (a default is evaluated where the `def` stands, so the method's locals cannot be meant)
+        defaults = [
+            n
+            for p in params.values()
+            if p.default and p.name in _NAME_OR_CALLEE.findall(value)
+            for n in _NAME_OR_CALLEE.findall(p.default)
+        ]
         out: list[Finding] = []
-        for name in dict.fromkeys(_NAME_OR_CALLEE.findall(f"{annotation if colon else ''} {value}")):
-            head = name.split(".")[0]
-            if head in _LITERALS or head in local:
-                continue
-            dotted = self._module_value(module, name, resolved)
-            target = (resolved.get(dotted) or self.table.resolve(dotted)) if dotted else None
-            if dotted is None or target is None or target.target == res.target:
-                continue
-            out.append(self.finding(Subject(dotted=dotted, mentions=(*subject.mentions[1:], name)), context, resolved))
-        return out[:2]
+        for names in (written, defaults):
+            found: list[Finding] = []
+            for name in dict.fromkeys(names):
+                if name.split(".")[0] in _LITERALS:
+                    continue
+                dotted = self._module_value(module, name, resolved)
+                target = (resolved.get(dotted) or self.table.resolve(dotted)) if dotted else None
+                if dotted is None or target is None or target.target == res.target:
+                    continue
+                mentions = (*subject.mentions[1:], name)
+                found.append(self.finding(Subject(dotted=dotted, mentions=mentions), context, resolved))
+            out += found[:2]
+        return out
 
     def _annotated_types(
         self, subject: Subject, binding: Binding, context: Sequence[ContextItem], resolved: Mapping[str, Resolution]
