@@ -11,7 +11,8 @@ parameter whose default names one, needs those too; so does an attribute
 annotated without a value (the classes its annotation names), a property (the
 class its return annotation names, and its `@property` getter when a setter
 binds the name last), an attribute assigned from the method's parameters (the
-class the parameter's annotation names, the values its default names), and a
+class the parameter's annotation names, the values its default names), a
+function that only hands its parameters on to one call (the callee), and a
 question about what a class inherits from (its bases). What the reader could not place (a member that does not exist, words
 that matched nothing) is a finding with a `doubt`.
 
@@ -39,7 +40,7 @@ from codehop.kernel.records import (
 )
 from codehop.reading.pointers import PointerFinder, contains
 from codehop.reading.question import Reading, Subject, SubjectFinder
-from codehop.reading.signatures import none_fallback, parameters, returns
+from codehop.reading.signatures import forwarded_call, none_fallback, parameters, returns
 
 MAX_SUBJECTS = 4
 MAX_SITE_WORDS = 4  # names not placed by the table whose sites in the context are sent to the ladder
@@ -223,6 +224,7 @@ class Reader:
         if f.binding is not None and f.binding.kind is BindingKind.FUNCTION and f.resolution is not None:
             out.extend(self._getter(subject, f, context))
             out.extend(self._property_type(subject, f.binding, context, resolved))
+            out.extend(self._forwarded_to(subject, f.binding, context, resolved))
         p = subject.parameter
         if p is None or f.resolution is None or f.resolution.is_external:
             return out
@@ -388,6 +390,37 @@ class Reader:
         if dotted is None or target is None or self.table.class_binding(target.target.qualname) is None:
             return []
         return [self.finding(Subject(dotted=dotted, mentions=(*subject.mentions, name)), context, resolved)]
+
+    def _forwarded_to(
+        self, subject: Subject, binding: Binding, context: Sequence[ContextItem], resolved: Mapping[str, Resolution]
+    ) -> list[Finding]:
+        """A function whose whole body hands its parameters on to one call (`def get(*args, **kwargs):
+        return _factory.get(*args, **kwargs)`) only points at that callable: what it does, and what
+        its parameters default to, is the callee's declaration, needed as an alias's target is."""
+        chunk = next(
+            (
+                c
+                for c in self.store.chunks_named(f"{binding.scope}.{binding.name}")
+                if c.start_line <= binding.line <= c.end_line
+            ),
+            None,
+        )
+        module = self.store.module_of(binding.rel_path) or ""
+        callee = forwarded_call(chunk.text) if chunk is not None else ""
+        if not callee or not module:
+            return []
+        head, _, rest = callee.partition(".")
+        if head in ("self", "cls"):
+            if not rest or self.table.class_binding(binding.scope) is None:
+                return []
+            dotted = f"{binding.scope}.{rest}"
+        else:
+            dotted = f"{module}.{callee}"
+        found = self.finding(Subject(dotted=dotted, mentions=(*subject.mentions, callee)), context, resolved)
+        res = found.resolution
+        if res is None or res.is_external or res.target.qualname == f"{binding.scope}.{binding.name}":
+            return []
+        return [found]
 
     def _none_fallback(self, qualname: str, name: str) -> tuple[int, str] | None:
         """(line, expression) that the callable's body puts in place of `name` left at `None`."""
