@@ -124,6 +124,15 @@ def test_unplaced_words_are_named(finder):
     assert any("flavour" in d for d in r.doubts)
 
 
+def test_the_word_a_where_question_asks_about_is_placed_or_named(finder):
+    """ "where is X defined": X is the name asked about, even written as a plain word; one that matches
+    nothing is a doubt, not dropped because a member (`Crate.set`) was placed."""
+    r = finder.read("where is shelving defined, the one Crate.set uses?")
+    assert "shelving" in r.unplaced
+    assert [s.dotted for s in r.subjects] == ["shelf.box.Crate.set"]
+    assert "shelf.pool" in [s.dotted for s in finder.read("where does the pool come from in create_engine?").subjects]
+
+
 def test_a_class_question_has_no_doubt(finder):
     r = finder.read("where is the Crate class defined and what does it inherit from?")
     assert [s.dotted for s in r.subjects] == ["shelf.box.Crate"] and not r.doubts

@@ -79,6 +79,29 @@ def _forms(low: str) -> set[str]:
     return out
 
 
+# "where is relativedelta defined", "where does the fallback come from": the word in that slot is the
+# name asked about even written as a plain word (the reader looks plain words up only as members)
+_WHERE_VERBS = frozenset(
+    "defined declared implemented created imported located live lives come comes coming from".split()
+)
+
+
+def _where_slot(tokens: list[Token]) -> set[int]:
+    """Indexes of the one word between "where is/are/does/do (the|a|an)" and a verb of `_WHERE_VERBS`."""
+    out: set[int] = set()
+    for t in tokens:
+        if t.low != "where":
+            continue
+        j = t.index + 1
+        if j < len(tokens) and tokens[j].low in ("is", "are", "s", "does", "do"):
+            j += 1
+            if j < len(tokens) and tokens[j].low in _ARTICLES:
+                j += 1
+            if j + 1 < len(tokens) and tokens[j].word and tokens[j + 1].low in _WHERE_VERBS:
+                out.add(j)
+    return out
+
+
 # the question asks for a class's bases: "the base class of X", "X's parent classes", "what does X
 # inherit from", "its superclass"
 _ASKS_BASES = re.compile(
@@ -176,7 +199,9 @@ class SubjectFinder(RepoLookup):
                     used.add(t.index)
         module_ctx = list(dict.fromkeys(module_ctx))
 
-        # names the table knows (code-like or capitalised words; plain words later, as members)
+        # names the table knows (code-like or capitalised words, the word a "where is" asks about;
+        # other plain words later, as members)
+        slot = _where_slot(tokens)
         resolved: dict[int, list[str]] = {}
         dotted_member: dict[int, str] = {}  # a dotted mention whose head is known: index -> its last name
         looked = 0
@@ -184,7 +209,7 @@ class SubjectFinder(RepoLookup):
         for t in tokens:
             if not t.word or (t.low in STOP and not t.code) or (t.low in VOCABULARY and not (t.code or t.named)):
                 continue
-            if not (t.code or t.text[0].isupper()):
+            if not (t.code or t.text[0].isupper() or t.index in slot):
                 continue
             if t.result_member:
                 continue  # a member of what a call returns: its type decides (the pointer sites do)
@@ -851,7 +876,7 @@ class SubjectFinder(RepoLookup):
                 # (read from a plain word alone, any other content word nothing matched is a doubt too:
                 # "which class handles HTTP/2 connections?" is not answered by `Pool.connections`, nor
                 # "where would the request headers be built" by the function `request`)
-                or not (t.code or (plain_only and t.index > 0 and len(t.low) > 2))
+                or not (t.code or t.index in slot or (plain_only and t.index > 0 and len(t.low) > 2))
                 or t.low in STOP
                 or t.low in VOCABULARY
                 or t.low in hints
