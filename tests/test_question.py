@@ -148,6 +148,20 @@ def test_default_through_kwargs_forward(finder):
     assert s.forwarded and s.forwarded[0][0].endswith("QueuePool")
 
 
+def test_a_parameter_spelt_as_two_words(finder):
+    """ "pool size" is `pool_size`, taken by `create_engine(**kw)` and passed on to `QueuePool`."""
+    s = finder.read("what pool size does create_engine use by default?").subjects[0]
+    assert s.parameter is not None and s.parameter.name == "pool_size" and s.parameter.default == "5"
+
+
+def test_a_default_no_parameter_names_of_a_kwargs_function_is_a_doubt(finder):
+    """`create_engine(url, echo=False, **kw)`: "colour" names no parameter and no `**` call leads to
+    one, so the reader does not call `create_engine` alone the answer."""
+    r = finder.read("what colour does create_engine use by default?")
+    assert [s.dotted for s in r.subjects] == ["shelf.engine.create_engine"] and "colour" in r.unplaced
+    assert not finder.read("what does create_engine return by default?").unplaced
+
+
 def test_annotation_answered_by_the_constructor_default(finder):
     s = finder.read("what's the default of expire_on_commit on a Session?").subjects[0]
     assert s.parameter is not None and s.parameter.default == "True"

@@ -471,18 +471,52 @@ class RepoLookup:
                 continue
             if not t.code and not (asks_default and t.low not in STOP and t.low not in VOCABULARY):
                 continue
-            name = _member_name(t)
-            if name in names and name not in ("self", "cls") and not names[name].kind:
-                return t, names[name], "", ()
-            kw = next((p for p in params if p.kind == "**"), None)
-            if kw is not None and name:
-                from codehop.reading.signatures import forwarded
+            tries = [_member_name(t)]
+            nxt = tokens[t.index + 1] if t.index + 1 < len(tokens) else None
+            if asks_default and not t.code and nxt is not None and nxt.word and not nxt.code and nxt.low not in STOP:
+                tries.append(f"{t.low}_{nxt.low}")  # a parameter spelt as two words ("pool size")
+            for name in tries:
+                if name in names and name not in ("self", "cls") and not names[name].kind:
+                    return t, names[name], "", ()
+                kw = next((p for p in params if p.kind == "**"), None)
+                if kw is not None and name:
+                    from codehop.reading.signatures import forwarded
 
-                hit = forwarded(self.table, res.target.qualname, kw.name, name)
-                if hit is not None:
-                    target, param, hops = hit
-                    return t, param, target, hops
+                    hit = forwarded(self.table, res.target.qualname, kw.name, name)
+                    if hit is not None:
+                        target, param, hops = hit
+                        return t, param, target, hops
         return None
+
+    def _through_kwargs(
+        self, tokens: list[Token], ft: Token, dotted: str, used: set[int], owner_idx: set[int]
+    ) -> list[str]:
+        """A default asked of a function that takes `**kwargs`, in plain words that placed no
+        parameter (`format(sql, **options)`: "what indent width does format use by default?"): the
+        option is read somewhere no `**` call leads, so the words stay unplaced, not silently dropped."""
+        if not {"default", "defaults", "defaulting"} & {t.low for t in tokens}:
+            return []
+        res = self.table.resolve(dotted)
+        if res is None or res.is_external or not res.target.qualname:
+            return []
+        b = self.table.binding_of(res.target.qualname)
+        if b is None or b.kind is not BindingKind.FUNCTION:
+            return []
+        if not any(p.kind == "**" for p in self.callable_parameters(res.target.qualname)):
+            return []
+        return [
+            t.text
+            for t in tokens
+            if t.index != ft.index
+            and t.index not in used
+            and t.index not in owner_idx
+            and t.word
+            and not t.code
+            and len(t.low) > 2
+            and t.low not in STOP
+            and t.low not in VOCABULARY
+            and not t.possessive
+        ]
 
 
 def _member_name(t: Token) -> str:

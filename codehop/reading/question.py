@@ -574,6 +574,7 @@ class SubjectFinder(RepoLookup):
             placed_owner.add(ot.index)
 
         # names of their own (functions, values, classes not answered through a member)
+        through_kwargs: list[str] = []  # words of a default asked of a `**kwargs` function, not placed
         for i, cands in resolved.items():
             t = tokens[i]
             if i in placed_owner or (i in used and i not in owner_idx):
@@ -585,6 +586,8 @@ class SubjectFinder(RepoLookup):
             subjects.append(Subject(dotted=dotted, mentions=(t.text,), strong=True))
             sub = subjects[-1]
             fn_param = self._function_parameter(tokens, t, dotted, used, owner_idx)
+            if fn_param is None:
+                through_kwargs += self._through_kwargs(tokens, t, dotted, used, owner_idx)
             if fn_param is not None:
                 ptok, fparam, target, hops = fn_param
                 subjects[-1] = Subject(
@@ -841,6 +844,7 @@ class SubjectFinder(RepoLookup):
                     ext = self.external_bases(cl[0])
                     if ext:
                         external.append((cl[0], ext))
+        unplaced += through_kwargs
         # a parameter of a callable the question is about is placed ("unsign ... when max_age is exceeded")
         param_names: set[str] = set()
         for sub in subjects[:MAX_OWNERS]:
