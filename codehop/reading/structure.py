@@ -37,6 +37,7 @@ from codehop.kernel.records import (
     PendingReference,
     RefType,
     Resolution,
+    shown_path,
 )
 from codehop.reading.pointers import PointerFinder, contains
 from codehop.reading.question import Reading, Subject, SubjectFinder
@@ -197,9 +198,31 @@ class Reader:
                 binding = (
                     self.table.binding_of(res.target.qualname) if res.target.qualname and not res.is_external else None
                 )
-                findings.append(
-                    Finding(subject=subject, resolution=res, binding=binding, declared_in=holder, pending=())
+                # a member site that lands on a class of another name whose `__getattr__` makes members
+                # (`Keyword.DML` -> `class _TokenType`) was answered with the member's type: the member is
+                # made at run time, and no declaration in the repository says what it is
+                hook = (
+                    self.finding(
+                        Subject(dotted=f"{res.target.qualname}.__getattr__", mentions=(word,)), context, resolved
+                    )
+                    if binding is not None and binding.kind is BindingKind.CLASS and binding.name != name
+                    else None
                 )
+                made = hook is not None and hook.resolution is not None and not hook.resolution.is_external
+                doubt = (
+                    f"`{word}` has no declaration in the indexed code; at {shown_path(done.origin_path)}:"
+                    f"{done.origin_line} it is inferred to be a `{res.target.qualname}` "
+                    f"({shown_path(res.target.rel_path)}:{res.target.line}), made at run time by its `__getattr__`."
+                    if made
+                    else ""
+                )
+                findings.append(
+                    Finding(
+                        subject=subject, resolution=res, binding=binding, declared_in=holder, pending=(), doubt=doubt
+                    )
+                )
+                if made and hook is not None:
+                    findings.append(hook)  # the hook that makes such members says how
                 continue
             findings.append(
                 Finding(
