@@ -154,6 +154,20 @@ def test_a_parameter_spelt_as_two_words(finder):
     assert s.parameter is not None and s.parameter.name == "pool_size" and s.parameter.default == "5"
 
 
+def test_a_parameter_named_by_all_its_parts(finder):
+    """`split(text, strip_semicolon=False)` (shelf/text.py:1): the parts in another order and form."""
+    s = finder.read("does `split` strip trailing semicolons by default?").subjects[0]
+    assert s.dotted == "shelf.text.split" and s.parameter is not None and s.parameter.name == "strip_semicolon"
+
+
+def test_a_parameter_the_question_sets_is_not_the_one_asked(finder):
+    """`serve(host, use_reloader=False, reloader_type="auto")` (shelf/text.py:6): `use_reloader=True` is
+    given; "which reloader ... by default" names no parameter whole, so it stays a doubt."""
+    r = finder.read("with use_reloader=True, which reloader does `serve` pick by default?")
+    assert [(s.dotted, s.parameter) for s in r.subjects] == [("shelf.text.serve", None)]
+    assert "reloader" in r.unplaced
+
+
 def test_a_default_no_parameter_names_of_a_kwargs_function_is_a_doubt(finder):
     """`create_engine(url, echo=False, **kw)`: "colour" names no parameter and no `**` call leads to
     one, so the reader does not call `create_engine` alone the answer."""

@@ -15,6 +15,7 @@ from codehop.index.symbols import SymbolTable
 from codehop.kernel.records import Binding, BindingKind, Location, Provenance, Resolution, Step, StepNote
 from codehop.reading import builtin_bases
 from codehop.reading.question_words import (
+    KEYWORDS,
     STOP,
     VOCABULARY,
     Token,
@@ -462,6 +463,8 @@ class RepoLookup:
         for t in tokens:
             if t.index == ft.index or t.index in used or t.index in owner_idx or not t.word:
                 continue
+            if t.keyword and not t.argument:
+                continue  # `use_reloader=True` written by itself: the question sets it, it does not ask it
             if (
                 t.argument
                 and t.callee != ft.index
@@ -488,12 +491,13 @@ class RepoLookup:
                         return t, param, target, hops
         return None
 
-    def _through_kwargs(
+    def _default_words(
         self, tokens: list[Token], ft: Token, dotted: str, used: set[int], owner_idx: set[int]
     ) -> list[str]:
-        """A default asked of a function that takes `**kwargs`, in plain words that placed no
-        parameter (`format(sql, **options)`: "what indent width does format use by default?"): the
-        option is read somewhere no `**` call leads, so the words stay unplaced, not silently dropped."""
+        """A default asked of a function in plain words that placed no parameter ("what indent width
+        does format use by default?" of `format(sql, **options)`, "which reloader does run_simple pick
+        by default?"): what the words name is decided somewhere the reading did not reach, so they stay
+        unplaced, not silently dropped."""
         if not {"default", "defaults", "defaulting"} & {t.low for t in tokens}:
             return []
         res = self.table.resolve(dotted)
@@ -501,8 +505,6 @@ class RepoLookup:
             return []
         b = self.table.binding_of(res.target.qualname)
         if b is None or b.kind is not BindingKind.FUNCTION:
-            return []
-        if not any(p.kind == "**" for p in self.callable_parameters(res.target.qualname)):
             return []
         return [
             t.text
@@ -515,6 +517,7 @@ class RepoLookup:
             and len(t.low) > 2
             and t.low not in STOP
             and t.low not in VOCABULARY
+            and t.text not in KEYWORDS
             and not t.possessive
         ]
 

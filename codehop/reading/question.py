@@ -574,7 +574,7 @@ class SubjectFinder(RepoLookup):
             placed_owner.add(ot.index)
 
         # names of their own (functions, values, classes not answered through a member)
-        through_kwargs: list[str] = []  # words of a default asked of a `**kwargs` function, not placed
+        default_words: list[str] = []  # words of a default asked of a function that placed no parameter
         for i, cands in resolved.items():
             t = tokens[i]
             if i in placed_owner or (i in used and i not in owner_idx):
@@ -587,7 +587,9 @@ class SubjectFinder(RepoLookup):
             sub = subjects[-1]
             fn_param = self._function_parameter(tokens, t, dotted, used, owner_idx)
             if fn_param is None:
-                through_kwargs += self._through_kwargs(tokens, t, dotted, used, owner_idx)
+                fn_param = self._parameter_in_parts(tokens, t, dotted, used)
+            if fn_param is None:
+                default_words += self._default_words(tokens, t, dotted, used, owner_idx)
             if fn_param is not None:
                 ptok, fparam, target, hops = fn_param
                 subjects[-1] = Subject(
@@ -844,7 +846,7 @@ class SubjectFinder(RepoLookup):
                     ext = self.external_bases(cl[0])
                     if ext:
                         external.append((cl[0], ext))
-        unplaced += through_kwargs
+        unplaced += default_words
         # a parameter of a callable the question is about is placed ("unsign ... when max_age is exceeded")
         param_names: set[str] = set()
         for sub in subjects[:MAX_OWNERS]:
@@ -970,6 +972,27 @@ class SubjectFinder(RepoLookup):
             if best is not None and best[0] <= 2 * len(best[3].split("_")):
                 weak.append((best[2], best[3]))
         return strong, weak
+
+    def _parameter_in_parts(
+        self, tokens: list[Token], ft: Token, dotted: str, used: set[int]
+    ) -> tuple[Token, Parameter, str, tuple[tuple[str, str, int], ...]] | None:
+        """A default asked of a parameter named by all the parts of its name, in any order and form
+        ("does split strip trailing semicolons by default?" -> `strip_semicolon`), as a member's is."""
+        if not {"default", "defaults", "defaulting"} & {t.low for t in tokens}:
+            return None
+        res = self.table.resolve(dotted)
+        if res is None or res.is_external or not res.target.qualname:
+            return None
+        present: dict[str, Token] = {}
+        for t in tokens:
+            if t.word and not t.code and t.index != ft.index and t.index not in used and t.low not in STOP:
+                for form in _forms(t.low):
+                    present.setdefault(form, t)
+        for p in self.callable_parameters(res.target.qualname):
+            parts = [x for x in p.name.lower().split("_") if x]
+            if len(parts) >= 2 and not p.kind and all(x in present for x in parts):
+                return present[parts[0]], p, "", ()
+        return None
 
     def _returned_class(self, dotted: str) -> str | None:
         """The repository class a call of `dotted` gives: the class itself, or the one a function's
