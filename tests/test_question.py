@@ -133,6 +133,28 @@ def test_the_word_a_where_question_asks_about_is_placed_or_named(finder):
     assert "shelf.pool" in [s.dotted for s in finder.read("where does the pool come from in create_engine?").subjects]
 
 
+@pytest.mark.parametrize(
+    ("question", "negated"),
+    [
+        ("which pool is used if I never call create_engine()?", True),
+        ("what happens if I don't call `create_engine`?", True),
+        ("what runs without calling the create_engine() helper?", True),
+        ("what happens when I call create_engine()?", False),
+        ("is create_engine() never called twice?", False),
+    ],
+)
+def test_a_call_the_question_rules_out_is_a_condition(finder, question, negated):
+    """ "if I never call create_engine()": the name says what does not happen; what applies then is a
+    default the reading does not place, so it stays a doubt (whatever else is read)."""
+    r = finder.read(question)
+    subjects = [s.dotted for s in r.subjects]
+    if negated:
+        assert r.negated == ("create_engine",)
+        assert any("rules out calling `create_engine`" in d for d in r.doubts)
+    else:
+        assert subjects[0] == "shelf.engine.create_engine" and not r.negated
+
+
 def test_a_class_question_has_no_doubt(finder):
     r = finder.read("where is the Crate class defined and what does it inherit from?")
     assert [s.dotted for s in r.subjects] == ["shelf.box.Crate"] and not r.doubts

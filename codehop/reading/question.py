@@ -176,11 +176,13 @@ class SubjectFinder(RepoLookup):
         outside = {
             _member_name(t)
             for t in tokens
-            if t.code and not (t.argument or t.splat or t.keyword or t.bound or t.operand)
+            if t.code and not (t.argument or t.splat or t.keyword or t.bound or t.operand or t.negated)
         }
 
         def passed(t: Token) -> bool:
-            return (t.argument or t.splat or t.keyword or t.bound or t.operand) and _member_name(t) not in outside
+            return (t.argument or t.splat or t.keyword or t.bound or t.operand or t.negated) and _member_name(
+                t
+            ) not in outside
 
         # a bare name that repeats the member of a chain written out (`self.options.update(...)`, "where
         # is that update()?") is that member: the chain's receiver decides it, not a namesake
@@ -910,6 +912,7 @@ class SubjectFinder(RepoLookup):
             result_members=tuple(dict.fromkeys(t.text for t in tokens if t.result_member)),
             several=several,
             bases=_ASKS_BASES.search(question) is not None,
+            negated=tuple(dict.fromkeys(t.text for t in tokens if t.negated)),
         )
 
     def _member_tokens(
