@@ -155,6 +155,14 @@ def test_a_call_the_question_rules_out_is_a_condition(finder, question, negated)
         assert subjects[0] == "shelf.engine.create_engine" and not r.negated
 
 
+def test_a_ruled_out_call_beside_a_declaration_asked_is_only_a_condition(finder):
+    """The declaration asked about shows what applies without the call (its default): no doubt."""
+    r = finder.read("what is the default pool_size in create_engine if I never call ok()?")
+    s = r.subjects[0]
+    assert s.parameter is not None and s.parameter.name == "pool_size" and not r.negated
+    assert "shelf.checks.ok" not in [x.dotted for x in r.subjects]
+
+
 def test_a_class_question_has_no_doubt(finder):
     r = finder.read("where is the Crate class defined and what does it inherit from?")
     assert [s.dotted for s in r.subjects] == ["shelf.box.Crate"] and not r.doubts

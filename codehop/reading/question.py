@@ -912,7 +912,14 @@ class SubjectFinder(RepoLookup):
             result_members=tuple(dict.fromkeys(t.text for t in tokens if t.result_member)),
             several=several,
             bases=_ASKS_BASES.search(question) is not None,
-            negated=tuple(dict.fromkeys(t.text for t in tokens if t.negated)),
+            # what applies without the call is shown by a declaration the question asks about (a
+            # function's fallback, a class default); read as a package or a module alone, nothing shows it
+            negated=tuple(dict.fromkeys(t.text for t in tokens if t.negated))
+            if all(
+                src.module_path(s.dotted) is not None or set(s.mentions) & {t.text for t in tokens if t.negated}
+                for s in subjects
+            )
+            else (),
         )
 
     def _member_tokens(
