@@ -583,6 +583,9 @@ class Reader:
                         )
                     )
             rows += self._module_level_definitions(scope, name, rows)
+            # a bare annotation (`__version__: str`) binds nothing at run time: not an alternative to the
+            # assignment that does
+            rows = [b for b in rows if b.kind is not BindingKind.VALUE or b.value] or rows
             if len(rows) < 2 or len({(b.kind, b.target, b.value) for b in rows}) < 2:
                 continue
             out = []
