@@ -19,3 +19,13 @@ def test_a_bare_annotation_is_not_an_alternative_binding(fixture_repo):  # type:
         assert "Also bound" not in d["answer"]
     finally:
         app.close()
+
+
+def test_a_module_dunder_spelt_as_a_plain_word(fixture_repo):  # type: ignore[no-untyped-def]
+    """ "what version is pkg?": `pkg.__version__`, the package's dunder the word spells."""
+    app = App(fixture_repo("annotated_version"))
+    try:
+        d = app.navigator().ask("what version is pkg?", Limits()).to_dict()
+        assert d["state"] == State.COMPLETE and "1.2.0" in d["answer"]
+    finally:
+        app.close()

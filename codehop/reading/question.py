@@ -787,6 +787,18 @@ class SubjectFinder(RepoLookup):
             subjects.append(Subject(dotted=f"{made}.{member}", mentions=(receiver.text, t.text)))
             used.update((t.index, receiver.index))
 
+        # a module's dunder spelt as a plain word ("what version is sqlparse?" -> `sqlparse.__version__`)
+        if subjects and all(src.module_path(s.dotted) is not None for s in subjects):
+            for t in tokens:
+                if t.index in used or not t.word or t.code or t.low in STOP or len(t.low) < 3:
+                    continue
+                dunder = next(
+                    (f"{s.dotted}.__{t.low}__" for s in subjects if self._exists(f"{s.dotted}.__{t.low}__")), None
+                )
+                if dunder is not None:
+                    subjects.append(Subject(dotted=dunder, mentions=(t.text,)))
+                    used.add(t.index)
+
         # words that found no role, when a class was named without saying what of it is asked
         unplaced: list[str] = []
         external: list[tuple[str, tuple[str, ...]]] = []

@@ -1,4 +1,4 @@
 __version__: str
-version: str
 
-__version__ = version = "1.2.0"
+
+__version__ = "1.2.0"
