@@ -788,7 +788,7 @@ class SubjectFinder(RepoLookup):
             used.update((t.index, receiver.index))
 
         # a module's dunder spelt as a plain word ("what version is sqlparse?" -> `sqlparse.__version__`)
-        if subjects and all(src.module_path(s.dotted) is not None for s in subjects):
+        if subjects and len(subjects) <= MAX_OWNERS and all(src.module_path(s.dotted) is not None for s in subjects):
             for t in tokens:
                 if t.index in used or not t.word or t.code or t.low in STOP or len(t.low) < 3:
                     continue
@@ -909,6 +909,7 @@ class SubjectFinder(RepoLookup):
                 continue
             named.add(t.text)
             unplaced.append(t.text)
+        negated = tuple(dict.fromkeys(t.text for t in tokens if t.negated))
         subjects = self._valued(subjects)
         if wordset & SIGNATURE_WORDS:
             subjects = self._constructed(subjects)
@@ -926,11 +927,9 @@ class SubjectFinder(RepoLookup):
             bases=_ASKS_BASES.search(question) is not None,
             # what applies without the call is shown by a declaration the question asks about (a
             # function's fallback, a class default); read as a package or a module alone, nothing shows it
-            negated=tuple(dict.fromkeys(t.text for t in tokens if t.negated))
-            if all(
-                src.module_path(s.dotted) is not None or set(s.mentions) & {t.text for t in tokens if t.negated}
-                for s in subjects
-            )
+            negated=negated
+            if negated
+            and all(src.module_path(s.dotted) is not None or set(s.mentions) & set(negated) for s in subjects)
             else (),
         )
 
