@@ -124,6 +124,45 @@ def test_unplaced_words_are_named(finder):
     assert any("flavour" in d for d in r.doubts)
 
 
+def test_the_word_a_where_question_asks_about_is_placed_or_named(finder):
+    """ "where is X defined": X is the name asked about, even written as a plain word; one that matches
+    nothing is a doubt, not dropped because a member (`Crate.set`) was placed."""
+    r = finder.read("where is shelving defined, the one Crate.set uses?")
+    assert "shelving" in r.unplaced
+    assert [s.dotted for s in r.subjects] == ["shelf.box.Crate.set"]
+    assert "shelf.pool" in [s.dotted for s in finder.read("where does the pool come from in create_engine?").subjects]
+
+
+@pytest.mark.parametrize(
+    ("question", "negated"),
+    [
+        ("which pool is used if I never call create_engine()?", True),
+        ("what happens if I don't call `create_engine`?", True),
+        ("what runs without calling the create_engine() helper?", True),
+        ("what happens when I call create_engine()?", False),
+        ("is create_engine() never called twice?", False),
+    ],
+)
+def test_a_call_the_question_rules_out_is_a_condition(finder, question, negated):
+    """ "if I never call create_engine()": the name says what does not happen; what applies then is a
+    default the reading does not place, so it stays a doubt (whatever else is read)."""
+    r = finder.read(question)
+    subjects = [s.dotted for s in r.subjects]
+    if negated:
+        assert r.negated == ("create_engine",)
+        assert any("rules out calling `create_engine`" in d for d in r.doubts)
+    else:
+        assert subjects[0] == "shelf.engine.create_engine" and not r.negated
+
+
+def test_a_ruled_out_call_beside_a_declaration_asked_is_only_a_condition(finder):
+    """The declaration asked about shows what applies without the call (its default): no doubt."""
+    r = finder.read("what is the default pool_size in create_engine if I never call ok()?")
+    s = r.subjects[0]
+    assert s.parameter is not None and s.parameter.name == "pool_size" and not r.negated
+    assert "shelf.checks.ok" not in [x.dotted for x in r.subjects]
+
+
 def test_a_class_question_has_no_doubt(finder):
     r = finder.read("where is the Crate class defined and what does it inherit from?")
     assert [s.dotted for s in r.subjects] == ["shelf.box.Crate"] and not r.doubts
@@ -137,6 +176,34 @@ def test_default_through_kwargs_forward(finder):
     assert s.parameter is not None and s.parameter.name == "pool_size" and s.parameter.default == "5"
     assert s.dotted == "shelf.pool.QueuePool.__init__"
     assert s.forwarded and s.forwarded[0][0].endswith("QueuePool")
+
+
+def test_a_parameter_spelt_as_two_words(finder):
+    """ "pool size" is `pool_size`, taken by `create_engine(**kw)` and passed on to `QueuePool`."""
+    s = finder.read("what pool size does create_engine use by default?").subjects[0]
+    assert s.parameter is not None and s.parameter.name == "pool_size" and s.parameter.default == "5"
+
+
+def test_a_parameter_named_by_all_its_parts(finder):
+    """`split(text, strip_semicolon=False)` (shelf/text.py:1): the parts in another order and form."""
+    s = finder.read("does `split` strip trailing semicolons by default?").subjects[0]
+    assert s.dotted == "shelf.text.split" and s.parameter is not None and s.parameter.name == "strip_semicolon"
+
+
+def test_a_parameter_the_question_sets_is_not_the_one_asked(finder):
+    """`serve(host, use_reloader=False, reloader_type="auto")` (shelf/text.py:6): `use_reloader=True` is
+    given; "which reloader ... by default" names no parameter whole, so it stays a doubt."""
+    r = finder.read("with use_reloader=True, which reloader does `serve` pick by default?")
+    assert [(s.dotted, s.parameter) for s in r.subjects] == [("shelf.text.serve", None)]
+    assert "reloader" in r.unplaced
+
+
+def test_a_default_no_parameter_names_of_a_kwargs_function_is_a_doubt(finder):
+    """`create_engine(url, echo=False, **kw)`: "colour" names no parameter and no `**` call leads to
+    one, so the reader does not call `create_engine` alone the answer."""
+    r = finder.read("what colour does create_engine use by default?")
+    assert [s.dotted for s in r.subjects] == ["shelf.engine.create_engine"] and "colour" in r.unplaced
+    assert not finder.read("what does create_engine return by default?").unplaced
 
 
 def test_annotation_answered_by_the_constructor_default(finder):
@@ -170,7 +237,12 @@ DATA_MODEL = [
     (
         "__call__",
         phrasings(["what happens when you {v} {o} like a function?"], ["call", "invoke"])
-        + ["is Crate callable, and what does calling it do?"],
+        + [
+            "is Crate callable, and what does calling it do?",
+            # the pronoun before a participle stands for the object, as after a verb ("call it")
+            "what does a Crate return when it's called?",
+            "what does Crate do when it is invoked?",
+        ],
     ),
     (
         "__repr__",

@@ -378,8 +378,10 @@ def match(words: Sequence[str], objects: Sequence[int], quoted: Sequence[int] = 
                 i = end
                 continue
         passive = _PASSIVE.get(words[i])
-        if passive is not None and any(j in obj for j in range(max(0, i - 2), i)):
-            out.append(Match(passive, i, i + 1, (words[i],)))  # "how is a URL made"
+        if passive is not None and any(j in obj or words[j] in _PRONOUNS for j in range(max(0, i - 2), i)):
+            # "how is a URL made"; "what does X return when it's called": the pronoun stands for the
+            # object, as after a verb ("call it")
+            out.append(Match(passive, i, i + 1, (words[i],)))
         i += 1
     out.extend(_context_manager(words, set(quoted)))
     return out

@@ -15,6 +15,7 @@ from codehop.index.symbols import SymbolTable
 from codehop.kernel.records import Binding, BindingKind, Location, Provenance, Resolution, Step, StepNote
 from codehop.reading import builtin_bases
 from codehop.reading.question_words import (
+    KEYWORDS,
     STOP,
     VOCABULARY,
     Token,
@@ -462,6 +463,8 @@ class RepoLookup:
         for t in tokens:
             if t.index == ft.index or t.index in used or t.index in owner_idx or not t.word:
                 continue
+            if t.keyword and not t.argument:
+                continue  # `use_reloader=True` written by itself: the question sets it, it does not ask it
             if (
                 t.argument
                 and t.callee != ft.index
@@ -471,18 +474,52 @@ class RepoLookup:
                 continue
             if not t.code and not (asks_default and t.low not in STOP and t.low not in VOCABULARY):
                 continue
-            name = _member_name(t)
-            if name in names and name not in ("self", "cls") and not names[name].kind:
-                return t, names[name], "", ()
-            kw = next((p for p in params if p.kind == "**"), None)
-            if kw is not None and name:
-                from codehop.reading.signatures import forwarded
+            tries = [_member_name(t)]
+            nxt = tokens[t.index + 1] if t.index + 1 < len(tokens) else None
+            if asks_default and not t.code and nxt is not None and nxt.word and not nxt.code and nxt.low not in STOP:
+                tries.append(f"{t.low}_{nxt.low}")  # a parameter spelt as two words ("pool size")
+            for name in tries:
+                if name in names and name not in ("self", "cls") and not names[name].kind:
+                    return t, names[name], "", ()
+                kw = next((p for p in params if p.kind == "**"), None)
+                if kw is not None and name:
+                    from codehop.reading.signatures import forwarded
 
-                hit = forwarded(self.table, res.target.qualname, kw.name, name)
-                if hit is not None:
-                    target, param, hops = hit
-                    return t, param, target, hops
+                    hit = forwarded(self.table, res.target.qualname, kw.name, name)
+                    if hit is not None:
+                        target, param, hops = hit
+                        return t, param, target, hops
         return None
+
+    def _default_words(
+        self, tokens: list[Token], ft: Token, dotted: str, used: set[int], owner_idx: set[int]
+    ) -> list[str]:
+        """A default asked of a function in plain words that placed no parameter ("what indent width
+        does format use by default?" of `format(sql, **options)`, "which reloader does run_simple pick
+        by default?"): what the words name is decided somewhere the reading did not reach, so they stay
+        unplaced, not silently dropped."""
+        if not {"default", "defaults", "defaulting"} & {t.low for t in tokens}:
+            return []
+        res = self.table.resolve(dotted)
+        if res is None or res.is_external or not res.target.qualname:
+            return []
+        b = self.table.binding_of(res.target.qualname)
+        if b is None or b.kind is not BindingKind.FUNCTION:
+            return []
+        return [
+            t.text
+            for t in tokens
+            if t.index != ft.index
+            and t.index not in used
+            and t.index not in owner_idx
+            and t.word
+            and not t.code
+            and len(t.low) > 2
+            and t.low not in STOP
+            and t.low not in VOCABULARY
+            and t.text not in KEYWORDS
+            and not t.possessive
+        ]
 
 
 def _member_name(t: Token) -> str:

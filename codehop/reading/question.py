@@ -79,6 +79,29 @@ def _forms(low: str) -> set[str]:
     return out
 
 
+# "where is relativedelta defined", "where does the fallback come from": the word in that slot is the
+# name asked about even written as a plain word (the reader looks plain words up only as members)
+_WHERE_VERBS = frozenset(
+    "defined declared implemented created imported located live lives come comes coming from".split()
+)
+
+
+def _where_slot(tokens: list[Token]) -> set[int]:
+    """Indexes of the one word between "where is/are/does/do (the|a|an)" and a verb of `_WHERE_VERBS`."""
+    out: set[int] = set()
+    for t in tokens:
+        if t.low != "where":
+            continue
+        j = t.index + 1
+        if j < len(tokens) and tokens[j].low in ("is", "are", "s", "does", "do"):
+            j += 1
+            if j < len(tokens) and tokens[j].low in _ARTICLES:
+                j += 1
+            if j + 1 < len(tokens) and tokens[j].word and tokens[j + 1].low in _WHERE_VERBS:
+                out.add(j)
+    return out
+
+
 # the question asks for a class's bases: "the base class of X", "X's parent classes", "what does X
 # inherit from", "its superclass"
 _ASKS_BASES = re.compile(
@@ -153,11 +176,13 @@ class SubjectFinder(RepoLookup):
         outside = {
             _member_name(t)
             for t in tokens
-            if t.code and not (t.argument or t.splat or t.keyword or t.bound or t.operand)
+            if t.code and not (t.argument or t.splat or t.keyword or t.bound or t.operand or t.negated)
         }
 
         def passed(t: Token) -> bool:
-            return (t.argument or t.splat or t.keyword or t.bound or t.operand) and _member_name(t) not in outside
+            return (t.argument or t.splat or t.keyword or t.bound or t.operand or t.negated) and _member_name(
+                t
+            ) not in outside
 
         # a bare name that repeats the member of a chain written out (`self.options.update(...)`, "where
         # is that update()?") is that member: the chain's receiver decides it, not a namesake
@@ -176,7 +201,9 @@ class SubjectFinder(RepoLookup):
                     used.add(t.index)
         module_ctx = list(dict.fromkeys(module_ctx))
 
-        # names the table knows (code-like or capitalised words; plain words later, as members)
+        # names the table knows (code-like or capitalised words, the word a "where is" asks about;
+        # other plain words later, as members)
+        slot = _where_slot(tokens)
         resolved: dict[int, list[str]] = {}
         dotted_member: dict[int, str] = {}  # a dotted mention whose head is known: index -> its last name
         looked = 0
@@ -184,7 +211,7 @@ class SubjectFinder(RepoLookup):
         for t in tokens:
             if not t.word or (t.low in STOP and not t.code) or (t.low in VOCABULARY and not (t.code or t.named)):
                 continue
-            if not (t.code or t.text[0].isupper()):
+            if not (t.code or t.text[0].isupper() or t.index in slot):
                 continue
             if t.result_member:
                 continue  # a member of what a call returns: its type decides (the pointer sites do)
@@ -549,6 +576,7 @@ class SubjectFinder(RepoLookup):
             placed_owner.add(ot.index)
 
         # names of their own (functions, values, classes not answered through a member)
+        default_words: list[str] = []  # words of a default asked of a function that placed no parameter
         for i, cands in resolved.items():
             t = tokens[i]
             if i in placed_owner or (i in used and i not in owner_idx):
@@ -560,6 +588,10 @@ class SubjectFinder(RepoLookup):
             subjects.append(Subject(dotted=dotted, mentions=(t.text,), strong=True))
             sub = subjects[-1]
             fn_param = self._function_parameter(tokens, t, dotted, used, owner_idx)
+            if fn_param is None:
+                fn_param = self._parameter_in_parts(tokens, t, dotted, used)
+            if fn_param is None:
+                default_words += self._default_words(tokens, t, dotted, used, owner_idx)
             if fn_param is not None:
                 ptok, fparam, target, hops = fn_param
                 subjects[-1] = Subject(
@@ -755,6 +787,18 @@ class SubjectFinder(RepoLookup):
             subjects.append(Subject(dotted=f"{made}.{member}", mentions=(receiver.text, t.text)))
             used.update((t.index, receiver.index))
 
+        # a module's dunder spelt as a plain word ("what version is sqlparse?" -> `sqlparse.__version__`)
+        if subjects and len(subjects) <= MAX_OWNERS and all(src.module_path(s.dotted) is not None for s in subjects):
+            for t in tokens:
+                if t.index in used or not t.word or t.code or t.low in STOP or len(t.low) < 3:
+                    continue
+                dunder = next(
+                    (f"{s.dotted}.__{t.low}__" for s in subjects if self._exists(f"{s.dotted}.__{t.low}__")), None
+                )
+                if dunder is not None:
+                    subjects.append(Subject(dotted=dunder, mentions=(t.text,)))
+                    used.add(t.index)
+
         # words that found no role, when a class was named without saying what of it is asked
         unplaced: list[str] = []
         external: list[tuple[str, tuple[str, ...]]] = []
@@ -816,6 +860,7 @@ class SubjectFinder(RepoLookup):
                     ext = self.external_bases(cl[0])
                     if ext:
                         external.append((cl[0], ext))
+        unplaced += default_words
         # a parameter of a callable the question is about is placed ("unsign ... when max_age is exceeded")
         param_names: set[str] = set()
         for sub in subjects[:MAX_OWNERS]:
@@ -851,7 +896,7 @@ class SubjectFinder(RepoLookup):
                 # (read from a plain word alone, any other content word nothing matched is a doubt too:
                 # "which class handles HTTP/2 connections?" is not answered by `Pool.connections`, nor
                 # "where would the request headers be built" by the function `request`)
-                or not (t.code or (plain_only and t.index > 0 and len(t.low) > 2))
+                or not (t.code or t.index in slot or (plain_only and t.index > 0 and len(t.low) > 2))
                 or t.low in STOP
                 or t.low in VOCABULARY
                 or t.low in hints
@@ -864,6 +909,7 @@ class SubjectFinder(RepoLookup):
                 continue
             named.add(t.text)
             unplaced.append(t.text)
+        negated = tuple(dict.fromkeys(t.text for t in tokens if t.negated))
         subjects = self._valued(subjects)
         if wordset & SIGNATURE_WORDS:
             subjects = self._constructed(subjects)
@@ -879,6 +925,12 @@ class SubjectFinder(RepoLookup):
             result_members=tuple(dict.fromkeys(t.text for t in tokens if t.result_member)),
             several=several,
             bases=_ASKS_BASES.search(question) is not None,
+            # what applies without the call is shown by a declaration the question asks about (a
+            # function's fallback, a class default); read as a package or a module alone, nothing shows it
+            negated=negated
+            if negated
+            and all(src.module_path(s.dotted) is not None or set(s.mentions) & set(negated) for s in subjects)
+            else (),
         )
 
     def _member_tokens(
@@ -941,6 +993,27 @@ class SubjectFinder(RepoLookup):
             if best is not None and best[0] <= 2 * len(best[3].split("_")):
                 weak.append((best[2], best[3]))
         return strong, weak
+
+    def _parameter_in_parts(
+        self, tokens: list[Token], ft: Token, dotted: str, used: set[int]
+    ) -> tuple[Token, Parameter, str, tuple[tuple[str, str, int], ...]] | None:
+        """A default asked of a parameter named by all the parts of its name, in any order and form
+        ("does split strip trailing semicolons by default?" -> `strip_semicolon`), as a member's is."""
+        if not {"default", "defaults", "defaulting"} & {t.low for t in tokens}:
+            return None
+        res = self.table.resolve(dotted)
+        if res is None or res.is_external or not res.target.qualname:
+            return None
+        present: dict[str, Token] = {}
+        for t in tokens:
+            if t.word and not t.code and t.index != ft.index and t.index not in used and t.low not in STOP:
+                for form in _forms(t.low):
+                    present.setdefault(form, t)
+        for p in self.callable_parameters(res.target.qualname):
+            parts = [x for x in p.name.lower().split("_") if x]
+            if len(parts) >= 2 and not p.kind and all(x in present for x in parts):
+                return present[parts[0]], p, "", ()
+        return None
 
     def _returned_class(self, dotted: str) -> str | None:
         """The repository class a call of `dotted` gives: the class itself, or the one a function's

@@ -98,6 +98,7 @@ class Token:
     callee: int = -1  # for an argument: the index of the call token whose parentheses hold it
     initial: bool = False  # the first word of the question or of a sentence in it ("Where ...", "... ? Show")
     span: int = -1  # which backtick span holds it (-1: none)
+    negated: bool = False  # a name whose call the question says is not made ("if I never call configure()")
 
     @property
     def named(self) -> bool:
@@ -201,10 +202,20 @@ def tokenize(question: str) -> list[Token]:
             and t.low not in _OPERATOR_WORDS
         ):
             t.operand = True
+    # "if I never call configure()", "without calling setup": the call is a condition the question
+    # rules out, so the name says what does not happen, not what is asked
+    for t in out:
+        j = t.index - 1
+        while j >= 0 and out[j].low in ("a", "an", "the"):
+            j -= 1
+        if t.word and t.code and j >= 1 and out[j].low in _CALL_VERBS:
+            t.negated = any(u.low in _NEGATIONS for u in out[max(0, j - 3) : j])
     return out
 
 
 _OPERATOR_WORDS = frozenset({"in", "not", "is", "del", "and", "or", "await"})
+_CALL_VERBS = frozenset("call calls calling called invoke invoking invoked run running use using used".split())
+_NEGATIONS = frozenset("never not no without don doesn didn haven hasn won".split())
 
 
 def _mark_before(question: str, start: int) -> str:

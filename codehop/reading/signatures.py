@@ -246,3 +246,44 @@ def returns(signature: str) -> str:
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return node.value.strip() if re.fullmatch(r"[A-Za-z_][\w.]*", node.value.strip()) else ""
     return _dotted(node) if isinstance(node, ast.Name | ast.Attribute) else ""
+
+
+def forwarded_call(source: str) -> str:
+    """The callee, as written (`_factory.get`, `self._inner.close`), when a function's whole body is
+    one call (returned, awaited or not) that hands on every parameter and nothing else
+    (`return _factory.get(*args, **kwargs)`, `return self.run(x, key=key)`); "" otherwise."""
+    try:
+        tree = ast.parse(textwrap.dedent(source))
+    except (SyntaxError, ValueError, RecursionError):
+        return ""
+    fn = tree.body[0] if len(tree.body) == 1 else None
+    if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
+        return ""
+    body = list(fn.body)
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]  # the docstring
+    if len(body) != 1 or not isinstance(body[0], ast.Return | ast.Expr) or body[0].value is None:
+        return ""
+    call = body[0].value
+    if isinstance(call, ast.Await):
+        call = call.value
+    if not isinstance(call, ast.Call):
+        return ""
+    a = fn.args
+    own = [p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs)]
+    if own and own[0] in ("self", "cls"):
+        own = own[1:]
+    own += [p.arg for p in (a.vararg, a.kwarg) if p is not None]
+    passed: list[str] = []
+    for arg in call.args:
+        node = arg.value if isinstance(arg, ast.Starred) else arg
+        if not isinstance(node, ast.Name):
+            return ""
+        passed.append(node.id)
+    for kw in call.keywords:
+        if not isinstance(kw.value, ast.Name):
+            return ""
+        passed.append(kw.value.id)
+    if sorted(passed) != sorted(own):
+        return ""
+    return _dotted(call.func)

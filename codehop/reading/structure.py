@@ -10,8 +10,10 @@ declaration whose value is computed from other module-level values, or a
 parameter whose default names one, needs those too; so does an attribute
 annotated without a value (the classes its annotation names), a property (the
 class its return annotation names, and its `@property` getter when a setter
-binds the name last), and a question about what a class inherits from (its
-bases). What the reader could not place (a member that does not exist, words
+binds the name last), an attribute assigned from the method's parameters (the
+class the parameter's annotation names, the values its default names), a
+function that only hands its parameters on to one call (the callee), and a
+question about what a class inherits from (its bases). What the reader could not place (a member that does not exist, words
 that matched nothing) is a finding with a `doubt`.
 
 Coverage: a reading is `covered` only if every finding is declared in the
@@ -35,10 +37,11 @@ from codehop.kernel.records import (
     PendingReference,
     RefType,
     Resolution,
+    shown_path,
 )
 from codehop.reading.pointers import PointerFinder, contains
 from codehop.reading.question import Reading, Subject, SubjectFinder
-from codehop.reading.signatures import none_fallback, parameters, returns
+from codehop.reading.signatures import forwarded_call, none_fallback, parameters, returns
 
 MAX_SUBJECTS = 4
 MAX_SITE_WORDS = 4  # names not placed by the table whose sites in the context are sent to the ladder
@@ -195,9 +198,31 @@ class Reader:
                 binding = (
                     self.table.binding_of(res.target.qualname) if res.target.qualname and not res.is_external else None
                 )
-                findings.append(
-                    Finding(subject=subject, resolution=res, binding=binding, declared_in=holder, pending=())
+                # a member site that lands on a class of another name whose `__getattr__` makes members
+                # (`Keyword.DML` -> `class _TokenType`) was answered with the member's type: the member is
+                # made at run time, and no declaration in the repository says what it is
+                hook = (
+                    self.finding(
+                        Subject(dotted=f"{res.target.qualname}.__getattr__", mentions=(word,)), context, resolved
+                    )
+                    if binding is not None and binding.kind is BindingKind.CLASS and binding.name != name
+                    else None
                 )
+                made = hook is not None and hook.resolution is not None and not hook.resolution.is_external
+                doubt = (
+                    f"`{word}` has no declaration in the indexed code; at {shown_path(done.origin_path)}:"
+                    f"{done.origin_line} it is inferred to be a `{res.target.qualname}` "
+                    f"({shown_path(res.target.rel_path)}:{res.target.line}), made at run time by its `__getattr__`."
+                    if made
+                    else ""
+                )
+                findings.append(
+                    Finding(
+                        subject=subject, resolution=res, binding=binding, declared_in=holder, pending=(), doubt=doubt
+                    )
+                )
+                if made and hook is not None:
+                    findings.append(hook)  # the hook that makes such members says how
                 continue
             findings.append(
                 Finding(
@@ -222,6 +247,7 @@ class Reader:
         if f.binding is not None and f.binding.kind is BindingKind.FUNCTION and f.resolution is not None:
             out.extend(self._getter(subject, f, context))
             out.extend(self._property_type(subject, f.binding, context, resolved))
+            out.extend(self._forwarded_to(subject, f.binding, context, resolved))
         p = subject.parameter
         if p is None or f.resolution is None or f.resolution.is_external:
             return out
@@ -261,7 +287,9 @@ class Reader:
         self, subject: Subject, res: Resolution, context: Sequence[ContextItem], resolved: Mapping[str, Resolution]
     ) -> list[Finding]:
         """`self.x: T = Maker(...)` answers what `x` holds: the module-level classes and values its annotation
-        and value name (not the method's own parameters and locals) are declared where the answer is."""
+        and value name (not the method's own parameters and locals) are declared where the answer is;
+        so are the annotation of a parameter stored as it came (`self.x = x`) and the module-level
+        values named by the defaults of the parameters the value uses."""
         _, text = subject.assigned
         head, eq, value = text.partition("=")
         if not eq:
@@ -271,18 +299,40 @@ class Reader:
         chunk = next(iter(self.store.chunks_named(res.target.qualname)), None)
         if not module or chunk is None:
             return []
-        local = {q.name for q in parameters(chunk.signature)} | set(_BOUND.findall(chunk.text))
+        params = {q.name: q for q in parameters(chunk.signature)}
+        local = set(params) | set(_BOUND.findall(chunk.text))
+        # `self.x = x`, the method's own parameter stored as it came: its annotation says what `x` holds
+        passed = params.get(value.strip())
+        if passed is not None and not colon:
+            annotation, colon = passed.annotation.replace('"', " ").replace("'", " "), ":"
+        written = [
+            n
+            for n in dict.fromkeys(_NAME_OR_CALLEE.findall(f"{annotation if colon else ''} {value}"))
+            if n.split(".")[0] not in local
+        ]
+        # a parameter the value is computed from (`self.max = to_seconds(max)`): left out, its default
+        # is what the attribute holds, so the module-level values that default names are needed too
+        # (a default is evaluated where the `def` stands, so the method's locals cannot be meant)
+        defaults = [
+            n
+            for p in params.values()
+            if p.default and p.name in _NAME_OR_CALLEE.findall(value)
+            for n in _NAME_OR_CALLEE.findall(p.default)
+        ]
         out: list[Finding] = []
-        for name in dict.fromkeys(_NAME_OR_CALLEE.findall(f"{annotation if colon else ''} {value}")):
-            head = name.split(".")[0]
-            if head in _LITERALS or head in local:
-                continue
-            dotted = self._module_value(module, name, resolved)
-            target = (resolved.get(dotted) or self.table.resolve(dotted)) if dotted else None
-            if dotted is None or target is None or target.target == res.target:
-                continue
-            out.append(self.finding(Subject(dotted=dotted, mentions=(*subject.mentions[1:], name)), context, resolved))
-        return out[:2]
+        for names in (written, defaults):
+            found: list[Finding] = []
+            for name in dict.fromkeys(names):
+                if name.split(".")[0] in _LITERALS:
+                    continue
+                dotted = self._module_value(module, name, resolved)
+                target = (resolved.get(dotted) or self.table.resolve(dotted)) if dotted else None
+                if dotted is None or target is None or target.target == res.target:
+                    continue
+                mentions = (*subject.mentions[1:], name)
+                found.append(self.finding(Subject(dotted=dotted, mentions=mentions), context, resolved))
+            out += found[:2]
+        return out
 
     def _annotated_types(
         self, subject: Subject, binding: Binding, context: Sequence[ContextItem], resolved: Mapping[str, Resolution]
@@ -363,6 +413,37 @@ class Reader:
         if dotted is None or target is None or self.table.class_binding(target.target.qualname) is None:
             return []
         return [self.finding(Subject(dotted=dotted, mentions=(*subject.mentions, name)), context, resolved)]
+
+    def _forwarded_to(
+        self, subject: Subject, binding: Binding, context: Sequence[ContextItem], resolved: Mapping[str, Resolution]
+    ) -> list[Finding]:
+        """A function whose whole body hands its parameters on to one call (`def get(*args, **kwargs):
+        return _factory.get(*args, **kwargs)`) only points at that callable: what it does, and what
+        its parameters default to, is the callee's declaration, needed as an alias's target is."""
+        chunk = next(
+            (
+                c
+                for c in self.store.chunks_named(f"{binding.scope}.{binding.name}")
+                if c.start_line <= binding.line <= c.end_line
+            ),
+            None,
+        )
+        module = self.store.module_of(binding.rel_path) or ""
+        callee = forwarded_call(chunk.text) if chunk is not None else ""
+        if not callee or not module:
+            return []
+        head, _, rest = callee.partition(".")
+        if head in ("self", "cls"):
+            if not rest or self.table.class_binding(binding.scope) is None:
+                return []
+            dotted = f"{binding.scope}.{rest}"
+        else:
+            dotted = f"{module}.{callee}"
+        found = self.finding(Subject(dotted=dotted, mentions=(*subject.mentions, callee)), context, resolved)
+        res = found.resolution
+        if res is None or res.is_external or res.target.qualname == f"{binding.scope}.{binding.name}":
+            return []
+        return [found]
 
     def _none_fallback(self, qualname: str, name: str) -> tuple[int, str] | None:
         """(line, expression) that the callable's body puts in place of `name` left at `None`."""
@@ -502,6 +583,9 @@ class Reader:
                         )
                     )
             rows += self._module_level_definitions(scope, name, rows)
+            # a bare annotation (`__version__: str`) binds nothing at run time: not an alternative to the
+            # assignment that does
+            rows = [b for b in rows if b.kind is not BindingKind.VALUE or b.value] or rows
             if len(rows) < 2 or len({(b.kind, b.target, b.value) for b in rows}) < 2:
                 continue
             out = []

@@ -44,6 +44,7 @@ class Reading:
     result_members: tuple[str, ...] = ()  # names written after a call (`get_console().print_json`)
     several: tuple[str, ...] = ()  # a parameter named alone that several callables take, with different defaults
     bases: bool = False  # the question asks what a class inherits from ("the base class of X", "X inherits from")
+    negated: tuple[str, ...] = ()  # names whose call the question rules out ("if I never call configure()")
 
     @property
     def doubts(self) -> tuple[str, ...]:
@@ -82,6 +83,11 @@ class Reading:
                 f"`{self.several[0]}` is a parameter of several callables with different defaults: "
                 + ", ".join(self.several[1:])
                 + "; the question does not say which."
+            )
+        for name in self.negated:
+            out.append(
+                f"The question rules out calling `{name}`: what applies without it (a default set elsewhere) "
+                f"is not placed by this reading."
             )
         if self.unplaced:
             shown = ", ".join(f"'{w}'" for w in self.unplaced[:12]) + (" …" if len(self.unplaced) > 12 else "")

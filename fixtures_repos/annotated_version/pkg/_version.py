@@ -1,0 +1,4 @@
+__version__: str
+
+
+__version__ = "1.2.0"

@@ -1,0 +1,5 @@
+from kinds import tokens as T
+
+
+def is_verb(kind):
+    return kind in T.Word.Verb
