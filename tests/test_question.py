@@ -354,6 +354,15 @@ def test_a_verb_needs_its_object():
     assert [m.operation.name for m in datamodel.match(words, [6])] == ["create"]
 
 
+def test_the_word_naming_the_object_is_not_an_operation():
+    """A class named like an operation ("a Length validator", set F f17) is the object asked about,
+    not `len()` applied to it; the same noun beside another object still is."""
+    words = "what are the default min and max of a length validator".split()
+    assert not datamodel.match(words, [9])
+    words = "what is the length of a crate".split()
+    assert [m.operation.name for m in datamodel.match(words, [6])] == ["len"]
+
+
 def test_a_member_named_like_an_operation_wins(finder):
     # `close` is a real method: "close" is not the context manager's exit here
     assert subjects(finder, "what does close do on a Crate?")[0] == "close"

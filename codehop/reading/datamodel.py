@@ -368,7 +368,9 @@ def match(words: Sequence[str], objects: Sequence[int], quoted: Sequence[int] = 
         if hit is not None:
             phrase, op, verb = hit
             end = i + len(phrase)
-            if not verb or _object_follows(words, end, obj):
+            # a word that names the object itself ("a Length validator", "the Size class") is not
+            # an operation on it
+            if not obj.intersection(range(i, end)) and (not verb or _object_follows(words, end, obj)):
                 start = i
                 twin = _ASYNC_TWIN.get(op.name)
                 if twin is not None and i > 0 and words[i - 1] in _ASYNC_MARKS:

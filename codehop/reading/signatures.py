@@ -287,3 +287,15 @@ def forwarded_call(source: str) -> str:
     if sorted(passed) != sorted(own):
         return ""
     return _dotted(call.func)
+
+
+def instantiated(value: str) -> str:
+    """The callee, as written (`widgets.NumberInput`, `Namespace`), when a value is one call and
+    nothing else (`widgets.NumberInput(step="any")`); "" otherwise (`A() + 1`, `f()()`, `x`)."""
+    try:
+        node = ast.parse(value.strip(), mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return ""
+    if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name | ast.Attribute):
+        return ""
+    return _dotted(node.func)

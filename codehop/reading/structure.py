@@ -12,6 +12,7 @@ annotated without a value (the classes its annotation names), a property (the
 class its return annotation names, and its `@property` getter when a setter
 binds the name last), an attribute assigned from the method's parameters (the
 class the parameter's annotation names, the values its default names), a
+value that is one call of a repository class (that class), a
 function that only hands its parameters on to one call (the callee), and a
 question about what a class inherits from (its bases). What the reader could not place (a member that does not exist, words
 that matched nothing) is a finding with a `doubt`.
@@ -41,7 +42,7 @@ from codehop.kernel.records import (
 )
 from codehop.reading.pointers import PointerFinder, contains
 from codehop.reading.question import Reading, Subject, SubjectFinder
-from codehop.reading.signatures import forwarded_call, none_fallback, parameters, returns
+from codehop.reading.signatures import forwarded_call, instantiated, none_fallback, parameters, returns
 
 MAX_SUBJECTS = 4
 MAX_SITE_WORDS = 4  # names not placed by the table whose sites in the context are sent to the ladder
@@ -244,6 +245,8 @@ class Reader:
             out.extend(self._assigned_types(subject, f.resolution, context, resolved))
         if f.binding is not None and f.binding.kind is BindingKind.VALUE and not f.binding.value:
             out.extend(self._annotated_types(subject, f.binding, context, resolved))
+        if f.binding is not None and f.binding.kind is BindingKind.VALUE and f.binding.value and not subject.assigned:
+            out.extend(self._instance_type(subject, f.binding, context, resolved))
         if f.binding is not None and f.binding.kind is BindingKind.FUNCTION and f.resolution is not None:
             out.extend(self._getter(subject, f, context))
             out.extend(self._property_type(subject, f.binding, context, resolved))
@@ -364,6 +367,24 @@ class Reader:
                 continue
             out.append(self.finding(Subject(dotted=dotted, mentions=(*subject.mentions, name)), context, resolved))
         return out[:2]
+
+    def _instance_type(
+        self, subject: Subject, binding: Binding, context: Sequence[ContextItem], resolved: Mapping[str, Resolution]
+    ) -> list[Finding]:
+        """`widget = widgets.NumberInput()` (class or module level), a value that is one call of a
+        repository class, holds an instance of that class: the class's declaration is where what it
+        holds is answered, as for `self.x = Maker(...)` in a method (`_assigned_types`)."""
+        module = self.store.module_of(binding.rel_path) or ""
+        callee = instantiated(binding.value)
+        if not module or not callee:
+            return []
+        dotted = self._module_value(module, callee, resolved)
+        target = (resolved.get(dotted) or self.table.resolve(dotted)) if dotted else None
+        if dotted is None or target is None or self.table.class_binding(target.target.qualname) is None:
+            return []
+        if target.target.qualname == f"{binding.scope}.{binding.name}":
+            return []
+        return [self.finding(Subject(dotted=dotted, mentions=(*subject.mentions, callee)), context, resolved)]
 
     def _getter(self, subject: Subject, f: Finding, context: Sequence[ContextItem]) -> list[Finding]:
         """A name bound last by `@x.setter` / `@x.deleter` is still the property `x`: the `@property`
