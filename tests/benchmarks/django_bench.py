@@ -21,41 +21,15 @@ import subprocess
 import sys
 import tempfile
 import time
-import zipfile
 from pathlib import Path
 
 CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "codehop-bench" / "django"
 
 
 def fetch(version: str) -> Path:
-    dest = CACHE / f"django-{version}"
-    if (dest / ".ok").exists():
-        return dest
-    wheels = CACHE / "wheels"
-    wheels.mkdir(parents=True, exist_ok=True)
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "download",
-            "--quiet",
-            "--no-deps",
-            "--only-binary=:all:",
-            f"django=={version}.*",
-            "-d",
-            str(wheels),
-        ],
-        check=True,
-    )
-    whl = sorted(wheels.glob(f"[Dd]jango-{version}*.whl"))[-1]
-    shutil.rmtree(dest, ignore_errors=True)
-    with zipfile.ZipFile(whl) as z:
-        z.extractall(dest)
-    for extra in dest.glob("*.dist-info"):
-        shutil.rmtree(extra)
-    (dest / ".ok").touch()
-    return dest
+    from wheels import unpacked
+
+    return unpacked(f"django=={version}.*", f"django-{version}", CACHE / f"django-{version}", CACHE / "wheels")
 
 
 PHASES = {

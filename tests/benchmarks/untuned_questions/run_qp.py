@@ -11,11 +11,8 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import subprocess
 import sys
 import time
-import zipfile
 from pathlib import Path
 
 sys.path.insert(0, os.environ.get("CODEHOP", str(Path(__file__).resolve().parents[3])))
@@ -26,25 +23,11 @@ TREES = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "codeho
 
 def tree(name_version: str) -> Path:
     """The unzipped wheel `name-version` (dist-info removed), downloaded with pip the first time."""
-    dest = TREES / name_version
-    if (dest / ".ok").exists():
-        return dest
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from wheels import unpacked
+
     name, _, version = name_version.rpartition("-")
-    wheels = TREES / "wheels"
-    wheels.mkdir(parents=True, exist_ok=True)
-    subprocess.run(
-        [sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--only-binary=:all:", f"{name}=={version}"]
-        + ["-d", str(wheels)],
-        check=True,
-    )
-    whl = next(w for w in sorted(wheels.glob("*.whl")) if w.name.lower().startswith(f"{name}-{version}-".lower()))
-    shutil.rmtree(dest, ignore_errors=True)
-    with zipfile.ZipFile(whl) as z:
-        z.extractall(dest)
-    for extra in dest.glob("*.dist-info"):
-        shutil.rmtree(extra)
-    (dest / ".ok").touch()
-    return dest
+    return unpacked(f"{name}=={version}", f"{name}-{version}-", TREES / name_version, TREES / "wheels")
 
 
 def covered(ctx: list[dict], g: dict) -> bool:  # type: ignore[type-arg]
