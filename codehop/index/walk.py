@@ -369,7 +369,7 @@ def _replay(root: Path, memo: Path, dirs: list[tuple[str, int]] | None) -> list[
         stat_ = os.stat
         mtimes = {}
         for rel_dir, dev, ino, mtime, ctime in data["dirs"]:
-            if ".." in rel_dir.split("/"):
+            if ".." in rel_dir and ".." in rel_dir.split("/"):
                 return None
             path = f"{root_s}/{rel_dir}" if rel_dir else root_s
             st = stat_(path)
