@@ -57,6 +57,8 @@ from codehop.reading.signatures import Parameter, returns
 from codehop.reading.subject import Absent, Reading, Subject
 
 _ARTICLES = frozenset({"a", "an", "the"})
+# the names a module file has that a method may have too
+_MODULE_FILES = frozenset({"__init__", "__main__"})
 _ENDINGS = (
     ("ies", "y"),
     ("es", ""),
@@ -201,6 +203,14 @@ class SubjectFinder(RepoLookup):
                     used.add(t.index)
         module_ctx = list(dict.fromkeys(module_ctx))
 
+        # "the package __init__", "the module __main__": the package's file, not the constructor (or
+        # `__main__`) of a class the question names
+        files = {
+            t.index for t in tokens if t.low in _MODULE_FILES and t.index and tokens[t.index - 1].low in CONTEXT_WORDS
+        }
+        used |= files
+        op_words = [w if i not in files else "" for i, w in enumerate(words)]
+
         # names the table knows (code-like or capitalised words, the word a "where is" asks about;
         # other plain words later, as members)
         slot = _where_slot(tokens)
@@ -210,6 +220,8 @@ class SubjectFinder(RepoLookup):
         seen: dict[str, list[str]] = {}
         for t in tokens:
             if not t.word or (t.low in STOP and not t.code) or (t.low in VOCABULARY and not (t.code or t.named)):
+                continue
+            if t.index in files:
                 continue
             if not (t.code or t.text[0].isupper() or t.index in slot):
                 continue
@@ -336,10 +348,10 @@ class SubjectFinder(RepoLookup):
             first: _Pick | None = None
             for cand_cls in classes:
                 members = self.members(cand_cls)
-                ops = self._operations(tokens, words, owner_idx, members, cand_cls)
+                ops = self._operations(tokens, op_words, owner_idx, members, cand_cls)
                 consumed = {i for m, _, _ in ops for i in range(m.start, m.end)}
                 strong, weak = self._member_tokens(
-                    tokens, ot, members, owner_idx | consumed | deferred | passed_idx, resolved
+                    tokens, ot, members, owner_idx | consumed | deferred | passed_idx | files, resolved
                 )
                 if strong or weak or any(names for _, names, _ in ops):
                     picked = (cand_cls, members, ops, strong, weak)
