@@ -723,9 +723,11 @@ class SubjectFinder(RepoLookup):
         several: tuple[str, ...] = ()
         if not subjects and not absent and not owners:
             asks_default = bool({"default", "defaults", "defaulting"} & set(words))
+            lookups = 0  # full-text lookups, bounded as the table's are (a 100 kB question of names)
             for t in tokens:
                 if (
-                    not t.word
+                    lookups >= MAX_NAMES
+                    or not t.word
                     or "." in t.text
                     or t.index in used
                     or (t.low in STOP and not t.code)
@@ -734,6 +736,7 @@ class SubjectFinder(RepoLookup):
                     or passed(t)
                 ):
                     continue
+                lookups += 1
                 holders = self._parameter_holders(t.text, with_default=asks_default)
                 if not holders:
                     continue
