@@ -15,6 +15,7 @@ from codehop.index.symbols import SymbolTable
 from codehop.kernel.records import Binding, BindingKind, Location, Provenance, Resolution, Step, StepNote
 from codehop.reading import builtin_bases
 from codehop.reading.question_words import (
+    DEFAULT_WORDS,
     KEYWORDS,
     STOP,
     VOCABULARY,
@@ -361,7 +362,7 @@ class RepoLookup:
             b = self.table.binding_of(member_subject.dotted) if member_subject else None
             words = {t.low for t in tokens}
             has_value = b is not None and b.kind is BindingKind.VALUE and bool(b.value)
-            if has_value or not ({"default", "defaults", "defaulting"} & words or (b and b.kind is BindingKind.VALUE)):
+            if has_value or not (DEFAULT_WORDS & words or (b and b.kind is BindingKind.VALUE)):
                 return None
             t = next(t for t in tokens if _member_name(t) == member_name or t.low.startswith(member_name.split("_")[0]))
             return t, by_name[member_name]
@@ -372,7 +373,7 @@ class RepoLookup:
             if name in by_name and (t.code or t.call or {"default", "defaults"} & {x.low for x in tokens}):
                 return t, by_name[name]
         present = {t.low: t for t in tokens if t.word}
-        if {"default", "defaults", "defaulting"} & set(present):
+        if DEFAULT_WORDS & set(present):
             best: tuple[int, Token, Parameter] | None = None
             for name, p in by_name.items():
                 parts = [x for x in name.lower().split("_") if x]
@@ -386,7 +387,7 @@ class RepoLookup:
         # a name of several words spelt out in order, word for word ("what network backend does it use"),
         # names the parameter itself; with a word of defaults its last words are enough, the head noun
         # and what qualifies it ("how many keepalive connections by default" -> max_keepalive_connections)
-        defaults = bool({"default", "defaults", "defaulting"} & set(present))
+        defaults = bool(DEFAULT_WORDS & set(present))
         spelt: tuple[int, int, Token, Parameter] | None = None
         for name, p in by_name.items():
             parts = [x for x in name.lower().split("_") if x]
@@ -459,7 +460,7 @@ class RepoLookup:
             return None
         params = self.callable_parameters(res.target.qualname)
         names = {p.name: p for p in params}
-        asks_default = bool({"default", "defaults", "defaulting"} & {t.low for t in tokens})
+        asks_default = bool(DEFAULT_WORDS & {t.low for t in tokens})
         for t in tokens:
             if t.index == ft.index or t.index in used or t.index in owner_idx or not t.word:
                 continue
@@ -498,7 +499,7 @@ class RepoLookup:
         does format use by default?" of `format(sql, **options)`, "which reloader does run_simple pick
         by default?"): what the words name is decided somewhere the reading did not reach, so they stay
         unplaced, not silently dropped."""
-        if not {"default", "defaults", "defaulting"} & {t.low for t in tokens}:
+        if not DEFAULT_WORDS & {t.low for t in tokens}:
             return []
         res = self.table.resolve(dotted)
         if res is None or res.is_external or not res.target.qualname:

@@ -45,6 +45,7 @@ from codehop.reading.question_words import (
     ASYNC_WORDS,
     CLASS_WORDS,
     CONTEXT_WORDS,
+    DEFAULT_WORDS,
     KEYWORDS,
     MEMBER_ASPECTS,
     SIGNATURE_WORDS,
@@ -722,7 +723,7 @@ class SubjectFinder(RepoLookup):
         # is asked
         several: tuple[str, ...] = ()
         if not subjects and not absent and not owners:
-            asks_default = bool({"default", "defaults", "defaulting"} & set(words))
+            asks_default = bool(DEFAULT_WORDS & set(words))
             lookups = 0  # full-text lookups, bounded as the table's are (a 100 kB question of names)
             for t in tokens:
                 if (
@@ -1014,7 +1015,7 @@ class SubjectFinder(RepoLookup):
     ) -> tuple[Token, Parameter, str, tuple[tuple[str, str, int], ...]] | None:
         """A default asked of a parameter named by all the parts of its name, in any order and form
         ("does split strip trailing semicolons by default?" -> `strip_semicolon`), as a member's is."""
-        if not {"default", "defaults", "defaulting"} & {t.low for t in tokens}:
+        if not DEFAULT_WORDS & {t.low for t in tokens}:
             return None
         res = self.table.resolve(dotted)
         if res is None or res.is_external or not res.target.qualname:

@@ -64,6 +64,8 @@ KEYWORDS = frozenset(keyword.kwlist) | {"self", "cls", "await", "async"}
 CLASS_WORDS = frozenset(
     "class classes subclass subclasses inherit inherits inherited inheriting base bases parent superclass".split()
 )
+# a question that asks for a default ("the default timeout", "what does it default to")
+DEFAULT_WORDS = frozenset({"default", "defaults", "defaulting"})
 CONTEXT_WORDS = frozenset("module package file submodule".split())
 # what only a callable, a class or a value has: a module alone does not answer them ("what does
 # tenacity retry on by default?" is not answered by the module `tenacity.retry`)

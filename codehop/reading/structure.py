@@ -32,6 +32,7 @@ from codehop.index.symbols import SymbolTable
 from codehop.kernel.records import (
     Binding,
     BindingKind,
+    Chunk,
     ChunkKind,
     ContextItem,
     Location,
@@ -50,6 +51,13 @@ MAX_SITES_PER_WORD = 3
 _NAME = re.compile(r"(?<![\w.'\"])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?![\w.'\"(])")  # `keys.hashkey` whole
 _BOUND = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?::[^=\n]*)?=(?!=)", re.M)  # a local assigned in a body
 _PROPERTY = re.compile(r"^\s*@[\w.]*property\b", re.M)  # @property, @cached_property, @functools.cached_property
+
+
+def _decorators(chunk: Chunk) -> str:
+    """The text of a definition's chunk before its `def` (its decorators)."""
+    return chunk.text.split("def ", 1)[0]
+
+
 _NAME_OR_CALLEE = re.compile(r"(?<![\w.'\"])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?![\w.'\"])")
 _LITERALS = frozenset(
     {"None", "True", "False", "self", "cls", "not", "and", "or", "in", "is", "if", "else", "lambda", "for"}
@@ -276,12 +284,19 @@ class Reader:
     def _module_value(self, module: str, name: str, resolved: Mapping[str, Resolution]) -> str | None:
         """The longest head of a dotted name written in `module` (`keys.hashkey`, `Strategy.AS_DICT`)
         that is declared in the repository, as a dotted path from the module."""
+        found = self._module_target(module, name, resolved)
+        return found[0] if found is not None else None
+
+    def _module_target(
+        self, module: str, name: str, resolved: Mapping[str, Resolution]
+    ) -> tuple[str, Resolution] | None:
+        """`_module_value` and the resolution of that dotted path."""
         parts = name.split(".")
         for n in range(len(parts), 0, -1):
             dotted = f"{module}.{'.'.join(parts[:n])}"
             res = resolved.get(dotted) or self.table.resolve(dotted)
             if res is not None and not res.is_external:
-                return dotted
+                return dotted, res
             if res is not None:
                 return None  # outside the repository (`random.choice`)
         return None
@@ -328,10 +343,10 @@ class Reader:
             for name in dict.fromkeys(names):
                 if name.split(".")[0] in _LITERALS:
                     continue
-                dotted = self._module_value(module, name, resolved)
-                target = (resolved.get(dotted) or self.table.resolve(dotted)) if dotted else None
-                if dotted is None or target is None or target.target == res.target:
+                hit = self._module_target(module, name, resolved)
+                if hit is None or hit[1].target == res.target:
                     continue
+                dotted = hit[0]
                 mentions = (*subject.mentions[1:], name)
                 found.append(self.finding(Subject(dotted=dotted, mentions=mentions), context, resolved))
             out += found[:2]
@@ -361,11 +376,10 @@ class Reader:
         for name in dict.fromkeys(_NAME_OR_CALLEE.findall(annotation)):
             if name.split(".")[0] in _LITERALS:
                 continue
-            dotted = self._module_value(module, name, resolved)
-            target = (resolved.get(dotted) or self.table.resolve(dotted)) if dotted else None
-            if dotted is None or target is None or target.target.qualname == own:
+            hit = self._module_target(module, name, resolved)
+            if hit is None or hit[1].target.qualname == own:
                 continue
-            out.append(self.finding(Subject(dotted=dotted, mentions=(*subject.mentions, name)), context, resolved))
+            out.append(self.finding(Subject(dotted=hit[0], mentions=(*subject.mentions, name)), context, resolved))
         return out[:2]
 
     def _instance_type(
@@ -378,13 +392,12 @@ class Reader:
         callee = instantiated(binding.value)
         if not module or not callee:
             return []
-        dotted = self._module_value(module, callee, resolved)
-        target = (resolved.get(dotted) or self.table.resolve(dotted)) if dotted else None
-        if dotted is None or target is None or self.table.class_binding(target.target.qualname) is None:
+        hit = self._module_target(module, callee, resolved)
+        if hit is None or self.table.class_binding(hit[1].target.qualname) is None:
             return []
-        if target.target.qualname == f"{binding.scope}.{binding.name}":
+        if hit[1].target.qualname == f"{binding.scope}.{binding.name}":
             return []
-        return [self.finding(Subject(dotted=dotted, mentions=(*subject.mentions, callee)), context, resolved)]
+        return [self.finding(Subject(dotted=hit[0], mentions=(*subject.mentions, callee)), context, resolved)]
 
     def _getter(self, subject: Subject, f: Finding, context: Sequence[ContextItem]) -> list[Finding]:
         """A name bound last by `@x.setter` / `@x.deleter` is still the property `x`: the `@property`
@@ -396,14 +409,10 @@ class Reader:
         chunks = self.store.chunks_named(f"{binding.scope}.{binding.name}")
         setter = next((c for c in chunks if c.start_line <= binding.line <= c.end_line), None)
         accessor = re.compile(rf"^\s*@{re.escape(binding.name)}\.(?:setter|deleter)\b", re.M)
-        if setter is None or not accessor.search(setter.text.split("def ", 1)[0]):
+        if setter is None or not accessor.search(_decorators(setter)):
             return []
         getter = next(
-            (
-                c
-                for c in reversed(chunks)
-                if c.start_line < setter.start_line and _PROPERTY.search(c.text.split("def ", 1)[0])
-            ),
+            (c for c in reversed(chunks) if c.start_line < setter.start_line and _PROPERTY.search(_decorators(c))),
             None,
         )
         if getter is None:
@@ -422,18 +431,15 @@ class Reader:
         """A property is read as an attribute: the one repository class its return annotation names
         (`def user_agent(self) -> UserAgent` under `@cached_property`) is what the attribute holds."""
         qualname = f"{binding.scope}.{binding.name}"
-        chunk = next(
-            (c for c in self.store.chunks_named(qualname) if _PROPERTY.search(c.text.split("def ", 1)[0])), None
-        )
+        chunk = next((c for c in self.store.chunks_named(qualname) if _PROPERTY.search(_decorators(c))), None)
         module = self.store.module_of(binding.rel_path) or ""
         if chunk is None or not module:
             return []
         name = returns(chunk.signature)
-        dotted = self._module_value(module, name, resolved) if name else None
-        target = (resolved.get(dotted) or self.table.resolve(dotted)) if dotted else None
-        if dotted is None or target is None or self.table.class_binding(target.target.qualname) is None:
+        hit = self._module_target(module, name, resolved) if name else None
+        if hit is None or self.table.class_binding(hit[1].target.qualname) is None:
             return []
-        return [self.finding(Subject(dotted=dotted, mentions=(*subject.mentions, name)), context, resolved)]
+        return [self.finding(Subject(dotted=hit[0], mentions=(*subject.mentions, name)), context, resolved)]
 
     def _forwarded_to(
         self, subject: Subject, binding: Binding, context: Sequence[ContextItem], resolved: Mapping[str, Resolution]
