@@ -56,6 +56,7 @@ if TYPE_CHECKING:
 RESOLVER_NAMES = ("symbol_table", "jedi", "lsp", "regex", "llm")
 _SITE = re.compile(r"^(?P<path>.+?):(?P<line>\d+)(?::(?P<col>\d+))?$")  # PATH:LINE[:COL]
 DEFAULT_RESOLVERS = ("symbol_table", "jedi", "lsp", "regex")
+GROUNDED_K = 4  # declarations the question's words ground that lead retrieval
 
 
 def parse_resolvers(spec: str | Sequence[str] | None) -> tuple[str, ...] | None:
@@ -266,7 +267,15 @@ class App:
         k = self.config.retrieve_k
 
         def _retrieve(question: str):  # type: ignore[no-untyped-def]
-            return retrieve(store, question, k=k, graph=graph)
+            from codehop.answer.excerpt import grounded_chunks
+            from codehop.reading.grounding import ground
+            from codehop.reading.intent import read_question
+
+            # a question that names its subject in code is found by that name (BM25, the graph); the
+            # declarations its words describe lead only when it names none
+            asked = read_question(question)
+            lead = [] if asked.mentions else grounded_chunks(store, ground(asked, store).ranked[:GROUNDED_K])
+            return retrieve(store, question, k=k, graph=graph, grounded=lead)
 
         gen = self.generator(generator)
         # the model's own rung only ever follows the deterministic ones, and only with the model

@@ -7,11 +7,12 @@ May import: records, store, retrieval (token counting), stdlib.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from codehop.answer.retrieval import count_tokens
 from codehop.index.store.sqlite import SqliteStore
-from codehop.kernel.records import BindingKind, Chunk, ChunkPart, Location
+from codehop.kernel.records import BindingKind, Chunk, ChunkPart, Location, TermHit
 
 _BIG_CHUNK_LINES = 40
 
@@ -71,3 +72,13 @@ def fit(chunk: Chunk, max_tokens: int) -> Chunk:
         # a fitted slice (or site) stays that part: the key of what it was cut from
         part=ChunkPart.FITTED if chunk.part is ChunkPart.WHOLE else chunk.part,
     )
+
+
+def grounded_chunks(store: SqliteStore, hits: Sequence[TermHit]) -> list[Chunk]:
+    """The chunks declaring what the question's words ground (a value: its own lines)."""
+    out: list[Chunk] = []
+    for h in hits:
+        chunk = declaration_chunk(store, Location(rel_path=h.rel_path, line=h.line, qualname=h.qualname))
+        if chunk is not None and chunk.key not in {c.key for c in out}:
+            out.append(chunk)
+    return out

@@ -56,18 +56,25 @@ def retrieve(
     graph_k: int = 200,
     seeds_n: int = 5,
     per_seed: int = 1,
+    grounded: Sequence[Chunk] = (),
 ) -> list[ContextItem]:
     """BM25 hits in rank order; after each of the top hits, its best graph neighbours.
 
     A neighbour is worth its place when the question names it exactly: a
     member declared in a base class, a re-exported function, what an alias
     points at -- code that BM25 ranks below the pointer that mentions it.
+
+    `grounded`: the declarations the question's words describe (reading.grounding), best
+    first; they lead, each followed by the BM25 hit of its rank.
     """
     hits = bm25(store, text, k)
     items = [
         ContextItem(chunk=c, hop=0, via=Via.BM25, provenance="bm25", score=s, tokens=count_tokens(c.text))
         for c, s in hits
     ]
+    if grounded:
+        items = _with_grounded(items, grounded)
+        hits = [(it.chunk, it.score) for it in items]
     if graph is None or not hits:
         return items
     terms = frozenset(query_terms(text))
@@ -133,3 +140,19 @@ def pack_plan(
         else:
             over.append(item)
     return kept, over
+
+
+def _with_grounded(items: list[ContextItem], grounded: Sequence[Chunk]) -> list[ContextItem]:
+    """The grounded declarations and the BM25 hits, alternating (a chunk once)."""
+    lead = [
+        ContextItem(chunk=c, hop=0, via=Via.BM25, provenance="terms", score=0.0, tokens=count_tokens(c.text))
+        for c in grounded
+    ]
+    out: list[ContextItem] = []
+    seen: set[object] = set()
+    for i in range(max(len(lead), len(items))):
+        for it in (lead[i] if i < len(lead) else None, items[i] if i < len(items) else None):
+            if it is not None and it.chunk.key not in seen:
+                seen.add(it.chunk.key)
+                out.append(it)
+    return out

@@ -352,6 +352,38 @@ def shown_path(path: str) -> str:
     return f"{f['package']} {f['path']}" if f["source"] == "environment" else path
 
 
+class Intent(StrEnum):
+    """What a question asks of its subject: one closed set, read once (`reading.intent`). Each
+    member names the pointers its answer needs (the table in `reading/intent.py`)."""
+
+    DEFINITION = "definition"  # where it is declared, what it is
+    VALUE = "value"  # its value or default, and where that comes from
+    RAISES = "raises"  # the exceptions it raises
+    TYPE = "type"  # its type, or what it returns
+    INHERITED = "inherited"  # what it inherits, from where
+    HOW = "how"  # how or why it behaves so: its body and what the body calls
+    CALLERS = "callers"
+    USERS = "users"
+    IMPORTERS = "importers"
+    SUBCLASSES = "subclasses"
+    OVERRIDES = "overrides"
+    CALLEES = "callees"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Question:
+    """A question, read once (`reading.intent.read_question`) and handed to retrieval, both
+    generators, navigation and `context`."""
+
+    text: str
+    intent: Intent = Intent.DEFINITION
+    mentions: tuple[str, ...] = ()  # code-shaped: backticked, dotted, CamelCase, snake_case, `x()`, files
+    words: tuple[str, ...] = ()  # the content words that describe a subject (lowercase, as written)
+    qualifiers: tuple[str, ...] = ()  # the kinds the question names its subject by ("class", "method", "test")
+    owners: tuple[str, ...] = ()  # words written possessive ("the priority queue's add()"): what holds the subject
+    conditions: tuple[str, ...] = ()  # names whose call the question rules out ("if I never call configure()")
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ContextItem:
     chunk: Chunk

@@ -12,6 +12,7 @@ import re
 from dataclasses import replace
 
 from codehop.index.symbols import SymbolTable
+from codehop.index.terms import name_terms, stem
 from codehop.kernel.records import Binding, BindingKind, Location, Provenance, Resolution, Step, StepNote
 from codehop.reading import builtin_bases
 from codehop.reading.question_words import (
@@ -265,6 +266,13 @@ class RepoLookup:
         self._memo[("params", qualname)] = found
         return found
 
+    def _stems(self, words: frozenset[str]) -> frozenset[str]:
+        """The question's words stemmed, once per question (the word set is the reading's own)."""
+        cached = getattr(self, "_stemmed", None)
+        if cached is None or cached[0] is not words:
+            self._stemmed = cached = (words, frozenset(stem(w) for w in words))
+        return cached[1]
+
     def candidates(
         self, name: str, hints: list[str], module_ctx: list[str], words: frozenset[str] = frozenset()
     ) -> list[str]:
@@ -280,6 +288,7 @@ class RepoLookup:
             if self._exists(cand, through_instance=True) or (not tail and self.store.binding(mod, name) is not None):
                 out.append(cand)  # a name bound in the module, even to something external
         scored: list[tuple[tuple[int, int, int, int, int], str]] = []
+        stems = self._stems(words)
         for b in self.store.bindings_named(head, limit=200):
             if b.kind is BindingKind.IMPORT or b.kind is BindingKind.MODULE:
                 continue
@@ -290,8 +299,11 @@ class RepoLookup:
             parts = b.scope.split(".")
             top = parts[0].lower()
             private = sum(p.startswith("_") and not p.startswith("__") for p in qual.split("."))
-            # the question's other words that name a module on the way ("flask's sansio Blueprint")
-            overlap = sum(p.lower().lstrip("_") in words for p in parts[1:])
+            # the question's other words that name a module or class on the way ("flask's sansio
+            # Blueprint", "the priority queue's add()"): their terms, stemmed, as the index derives them
+            overlap = sum(p.lower().lstrip("_") in words for p in parts[1:]) + len(
+                stems & {t for p in parts[1:] for t in name_terms(p)}
+            )
             rank = (
                 0 if (not hints or top in hints) else 1,
                 -overlap,

@@ -38,6 +38,7 @@ import re
 from dataclasses import replace
 
 from codehop.kernel.records import Binding, BindingKind
+from codehop.index.terms import stem
 from codehop.kernel.words import word_parts
 from codehop.reading import builtin_bases, datamodel
 from codehop.reading.lookup import RepoLookup, _member_name
@@ -54,6 +55,8 @@ from codehop.reading.question_words import (
     Token,
     tokenize,
 )
+from codehop.reading.grounding import Grounding, ground
+from codehop.reading.intent import KIND_WORDS, read_question
 from codehop.reading.signatures import Parameter, returns
 from codehop.reading.subject import Absent, Reading, Subject
 
@@ -756,8 +759,9 @@ class SubjectFinder(RepoLookup):
 
         # plain words, when nothing else named a subject ("Where is ok defined?")
         plain_only = False
+        close: tuple[str, ...] = ()
+        unexplained: tuple[str, ...] = ()
         if not subjects and not absent and not owners:
-            plain_only = True
             words_of = [
                 t
                 for t in tokens
@@ -776,12 +780,16 @@ class SubjectFinder(RepoLookup):
                     again = re.sub(rf"(?<![\w`]){re.escape(t.text)}(?![\w`])", f"`{t.text}`", question, count=1)
                     if again != question:
                         return self.read(again, respelt=True)
-            for t in words_of:
-                cands = seen.get(t.text) or []
-                if cands:
-                    used.add(t.index)
-                    subjects.append(Subject(dotted=cands[0], mentions=(t.text,), strong=True))
-                    break
+            # a plain word is not a name: the words ground a declaration by its derived terms, with a
+            # clear margin, or nothing is a subject (the candidates that came close are named)
+            asked = read_question(question)
+            grounding = ground(asked, self.store) if not asked.mentions else Grounding()
+            for g in grounding.subjects:
+                used.update(t.index for t in words_of if stem(t.low) in g.hit.matched)
+                subjects.append(Subject(dotted=g.hit.qualname, mentions=g.hit.matched, strong=True))
+            if not subjects:
+                close = tuple(g.hit.qualname for g in grounding.close[:5])
+                unexplained = grounding.unexplained if close else ()
 
         # a module named with nothing else: the module is the subject
         if not subjects and not absent:
@@ -854,8 +862,8 @@ class SubjectFinder(RepoLookup):
                 if only_modules and t.low in MEMBER_ASPECTS and t.index not in used:
                     unplaced.append(t.text)
                     continue
-                if names_class(t) or (not t.code and modifies_class_noun(t)):
-                    continue
+                if names_class(t) or (not t.code and modifies_class_noun(t)) or t.low in KIND_WORDS:
+                    continue  # (a kind noun, "which exception", says what the subject is)
                 if (
                     t.index in used
                     or t.text in placed_texts
@@ -940,6 +948,8 @@ class SubjectFinder(RepoLookup):
             owners=tuple(dict.fromkeys(chosen.get(o.index) or c[0] for o, c in owners)),
             result_members=tuple(dict.fromkeys(t.text for t in tokens if t.result_member)),
             several=several,
+            close=close,
+            unexplained=unexplained,
             bases=_ASKS_BASES.search(question) is not None,
             # what applies without the call is shown by a declaration the question asks about (a
             # function's fallback, a class default); read as a package or a module alone, nothing shows it

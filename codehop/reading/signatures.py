@@ -299,3 +299,32 @@ def instantiated(value: str) -> str:
     if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name | ast.Attribute):
         return ""
     return _dotted(node.func)
+
+
+def returned_names(source: str) -> list[str]:
+    """The dotted names a function's `return` statements hand back or index into (`return
+    _CLASS_MAP[key]` -> `_CLASS_MAP`, `return Result(x)` -> `Result`), in order; not its
+    parameters' or nested functions' names (those are local)."""
+    try:
+        tree = ast.parse(textwrap.dedent(source))
+    except (SyntaxError, ValueError, RecursionError):
+        return []
+    fn = tree.body[0] if tree.body else None
+    if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
+        return []
+    local = {a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)}
+    out: list[str] = []
+    stack: list[ast.AST] = list(fn.body)
+    while stack:  # iterative: a repository's nesting depth never reaches the interpreter's stack
+        node = stack.pop()
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
+            continue
+        if isinstance(node, ast.Return) and node.value is not None:
+            value = node.value
+            while isinstance(value, ast.Subscript | ast.Call | ast.Await):
+                value = value.value if isinstance(value, ast.Subscript | ast.Await) else value.func
+            name = _dotted(value) if isinstance(value, ast.Name | ast.Attribute) else ""
+            if name and name.split(".")[0] not in local and name.split(".")[0] not in ("self", "cls"):
+                out.append(name)
+        stack.extend(reversed(list(ast.iter_child_nodes(node))))
+    return list(dict.fromkeys(out))

@@ -35,17 +35,29 @@ from codehop.kernel.records import (
     Chunk,
     ChunkKind,
     ContextItem,
+    Intent,
     Location,
     PendingReference,
+    Question,
     RefType,
     Resolution,
     shown_path,
 )
+from codehop.index.terms import name_terms, stem
+from codehop.reading.intent import read_question
 from codehop.reading.pointers import PointerFinder, contains
 from codehop.reading.question import Reading, Subject, SubjectFinder
-from codehop.reading.signatures import forwarded_call, instantiated, none_fallback, parameters, returns
+from codehop.reading.signatures import (
+    forwarded_call,
+    instantiated,
+    none_fallback,
+    parameters,
+    returned_names,
+    returns,
+)
 
 MAX_SUBJECTS = 4
+MAX_HOW_CALLEES = 2  # callees a "how" answer needs beside the body (the ones the question's words name)
 MAX_SITE_WORDS = 4  # names not placed by the table whose sites in the context are sent to the ladder
 MAX_SITES_PER_WORD = 3
 _NAME = re.compile(r"(?<![\w.'\"])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?![\w.'\"(])")  # `keys.hashkey` whole
@@ -102,9 +114,83 @@ class Reader:
         self.store = table.store
         self.finder = SubjectFinder(table)
         self.pointers = PointerFinder(table)
+        self._read: tuple[str, Reading, Question] | None = None
 
     def read(self, question: str, context: Sequence[ContextItem], resolved: Mapping[str, Resolution]) -> list[Finding]:
-        return self.read_with(self.finder.read(question), context, resolved)
+        if self._read is None or self._read[0] != question:
+            self._read = (question, self.finder.read(question), read_question(question))  # once per question
+        _, reading, asked = self._read
+        findings = self.read_with(reading, context, resolved)
+        return findings + self._aspect(asked, findings, context, resolved)
+
+    def _aspect(
+        self, asked: Question, findings: list[Finding], context: Sequence[ContextItem], resolved: Mapping[str, Resolution]
+    ) -> list[Finding]:
+        """What the intent says the answer needs beyond the subject's declaration (the table in
+        `reading/intent.py`): the raised classes for RAISES; for HOW, the callees of its body that
+        the question's words name; each declared in the context, or pending."""
+        if asked.intent is Intent.TYPE:
+            return self._returned(findings, context, resolved)
+        if asked.intent not in (Intent.HOW, Intent.RAISES):
+            return []
+        words = {stem(w) for w in asked.words}
+        out: list[Finding] = []
+        have = {f.resolution.target for f in findings if f.resolution is not None}
+        for f in findings[:MAX_SUBJECTS]:
+            if f.binding is None or f.binding.kind is not BindingKind.FUNCTION or f.declared_in is None:
+                continue
+            assert f.resolution is not None
+            edges = self.store.edges_out_of(f.resolution.target.qualname, ("calls", "instantiates"))
+            callees = list(dict.fromkeys(e.dst for e in edges if not e.dst.startswith("?")))
+            if asked.intent is Intent.RAISES:
+                picked = [c for c in callees if self._is_exception(c)][:MAX_SUBJECTS]
+            else:
+                # named by the question's words beyond the subject's own name and owners
+                own = {t for part in f.resolution.target.qualname.split(".") for t in name_terms(part)}
+                told = words - own
+                picked = [c for c in callees if told & set(name_terms(c.rpartition(".")[2]))][:MAX_HOW_CALLEES]
+            for dotted in picked:
+                g = self.finding(Subject(dotted=dotted, mentions=(dotted.rpartition(".")[2],)), context, resolved)
+                if g.resolution is None or g.resolution.is_external or g.resolution.target in have:
+                    continue
+                have.add(g.resolution.target)
+                out.append(replace(g, doubt=""))
+        return out
+
+    def _returned(
+        self, findings: list[Finding], context: Sequence[ContextItem], resolved: Mapping[str, Resolution]
+    ) -> list[Finding]:
+        """What a function returns: the repository class its return annotation names, and the
+        module-level values its `return` statements hand back (`return _CLASS_MAP[key]`)."""
+        out: list[Finding] = []
+        have = {f.resolution.target for f in findings if f.resolution is not None}
+        for f in findings[:MAX_SUBJECTS]:
+            if f.binding is None or f.binding.kind is not BindingKind.FUNCTION or f.declared_in is None:
+                continue
+            assert f.resolution is not None
+            module = self.store.module_of(f.resolution.target.rel_path) or ""
+            chunk = f.declared_in.chunk
+            if not module or chunk.qualname != f.resolution.target.qualname:
+                continue
+            written = [returns(chunk.signature), *returned_names(chunk.text)]
+            for name in dict.fromkeys(w for w in written if w):
+                hit = self._module_target(module, name, resolved)
+                if hit is None or hit[1].target in have:
+                    continue
+                have.add(hit[1].target)
+                out.append(self.finding(Subject(dotted=hit[0], mentions=(name,)), context, resolved))
+        return out[:MAX_SUBJECTS]
+
+    def _is_exception(self, dotted: str) -> bool:
+        """A class of the repository whose bases reach a builtin exception."""
+        res = self.table.resolve(dotted)
+        if res is None or res.is_external or self.table.class_binding(res.target.qualname) is None:
+            return False
+        for k in self.table.mro(res.target.qualname):
+            for written, b in self.table.base_classes(k):
+                if b is None and written.rpartition(".")[2].endswith(("Error", "Exception", "Warning", "Exit")):
+                    return True
+        return False
 
     def read_with(
         self, reading: Reading, context: Sequence[ContextItem], resolved: Mapping[str, Resolution]

@@ -45,6 +45,8 @@ class Reading:
     several: tuple[str, ...] = ()  # a parameter named alone that several callables take, with different defaults
     bases: bool = False  # the question asks what a class inherits from ("the base class of X", "X inherits from")
     negated: tuple[str, ...] = ()  # names whose call the question rules out ("if I never call configure()")
+    close: tuple[str, ...] = ()  # declarations the words came close to naming, when none was clear
+    unexplained: tuple[str, ...] = ()  # the words the closest does not explain
 
     @property
     def doubts(self) -> tuple[str, ...]:
@@ -88,6 +90,17 @@ class Reading:
             out.append(
                 f"The question rules out calling `{name}`: what applies without it (a default set elsewhere) "
                 f"is not placed by this reading."
+            )
+        if self.close and not self.subjects:
+            out.append(
+                "The question's words name no declaration clearly; the closest are "
+                + ", ".join(f"`{c}`" for c in self.close)
+                + (
+                    f" (the first does not explain {', '.join(repr(w) for w in self.unexplained[:8])})"
+                    if self.unexplained
+                    else ""
+                )
+                + "."
             )
         if self.unplaced:
             shown = ", ".join(f"'{w}'" for w in self.unplaced[:12]) + (" …" if len(self.unplaced) > 12 else "")

@@ -1,0 +1,179 @@
+"""Grounding a question's words in the code: which declarations they describe, by evidence.
+
+A declaration's terms are derived from its code at index time (`index/terms.py`: its name split
+and stemmed, its qualname path, its parameters, its docstring's first sentence, the names it
+assigns); the question's words are normalised the same way, and a short identifier part the
+repository uses stands for a word it abbreviates by rule (`delim` for "delimiter", `nl` for
+"newline"). The store ranks declarations by those terms (`SqliteStore.term_hits`); here the
+ranking is weighed by the evidence a subject needs:
+
+- its *name* must be matched (a docstring or a path alone suggests, it does not name);
+- the more of its name the question spells, the better (`got_registered_once` for "registered
+  once" beats a `register` that matches one word of many);
+- a kind the question names ("the method that ...") must agree;
+- repository code ranks above installed-package code;
+- it is a subject only with a clear margin over the next candidate; otherwise the candidates
+  that came close are kept, for the answer to name.
+
+An ordinary word never becomes a subject by matching one global name alone: one matched word is
+evidence only when it is the declaration's whole name and nothing else in the question competes.
+May import: records, index.terms, store, stdlib.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from codehop.index.terms import abbreviates, is_word, name_parts, name_terms, stem
+from codehop.kernel.records import Question, TermHit
+from codehop.reading.intent import KIND_WORDS, cue_stems
+
+if TYPE_CHECKING:
+    from codehop.index.store.sqlite import SqliteStore
+
+MAX_TERMS = 16  # query terms per question (FTS5 OR-queries have a slow tail: FINDINGS.md)
+MARGIN = 1.4  # a subject's weight over the next candidate's
+MAX_WORD = 32  # a longer "word" is not split into words (reading stays linear)
+COVER = 0.5  # share of the describing words a subject's name must explain
+CLOSE = 0.6  # a candidate within this share of the best "came close"
+_KIND_STEMS = frozenset(stem(w) for w in KIND_WORDS)
+_KIND_OF_HIT = {
+    "class": {"class"},
+    "method": {"method", "function"},
+    "function": {"function", "method"},
+    "attribute": {"value", "alias", "attribute", "method"},  # a property is a method
+    "module": {"module"},
+    "exception": {"class"},
+}
+_EXCEPTION_TERMS = frozenset({"error", "except", "warn"})  # stems an exception class is named by
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Grounded:
+    hit: TermHit
+    weight: float
+    spelt: float  # share of its name terms the question matched
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Grounding:
+    subjects: tuple[Grounded, ...] = ()  # declarations the words name, with a clear margin
+    close: tuple[Grounded, ...] = ()  # what came close, best first (subjects included)
+    terms: tuple[str, ...] = ()
+    unexplained: tuple[str, ...] = ()  # describing words the best candidate's name does not explain
+
+    @property
+    def ranked(self) -> tuple[TermHit, ...]:
+        return tuple(g.hit for g in self.close)
+
+
+def question_terms(q: Question, store: SqliteStore) -> dict[str, tuple[str, ...]]:
+    """Each describing word and the terms it stands for: its stem, its parts' stems when it runs
+    words together ("whitespace": white, space), and the repository's abbreviations of it."""
+    ignored = cue_stems() | _KIND_STEMS
+    out: dict[str, tuple[str, ...]] = {}
+    n = 0
+    for w in q.words:
+        s = stem(w)
+        if s in ignored or n >= MAX_TERMS:
+            continue
+        forms = [s, *(stem(p) for p in name_parts(w) if p != w)] if len(w) <= MAX_WORD else [s]
+        if len(w) >= 4 and is_word(w):
+            forms += [p for p in _initials(store).get(w[0], ()) if p != w and abbreviates(p, w)][:3]
+        out[w] = tuple(dict.fromkeys(f for f in forms if f))
+        n += len(out[w])
+    return out
+
+
+_BUCKETS: dict[tuple[int, object], dict[str, tuple[str, ...]]] = {}
+
+
+def _initials(store: SqliteStore) -> dict[str, tuple[str, ...]]:
+    """The repository's non-word name parts by first letter (an abbreviation keeps its first)."""
+    key = (id(store), store.data_version())
+    got = _BUCKETS.get(key)
+    if got is None:
+        _BUCKETS.clear()
+        by: dict[str, list[str]] = {}
+        for p in sorted(store.name_part_vocabulary()):
+            by.setdefault(p[0], []).append(p)
+        got = _BUCKETS[key] = {k: tuple(v) for k, v in by.items()}
+    return got
+
+
+_MEMO: dict[tuple[int, object, Question], Grounding] = {}
+_MEMO_SIZE = 32
+
+
+def ground(q: Question, store: SqliteStore) -> Grounding:
+    """The question grounded once per index version: retrieval and the reader ask alike."""
+    key = (id(store), store.data_version(), q)
+    hit = _MEMO.get(key)
+    if hit is None:
+        if len(_MEMO) >= _MEMO_SIZE:
+            _MEMO.pop(next(iter(_MEMO)))
+        hit = _MEMO[key] = _ground(q, store)
+    return hit
+
+
+def _ground(q: Question, store: SqliteStore, *, limit: int = 40) -> Grounding:
+    by_word = question_terms(q, store)
+    terms = tuple(dict.fromkeys(t for forms in by_word.values() for t in forms))
+    if not terms:
+        return Grounding()
+    hits = store.term_hits(terms, limit=limit)
+    weighed = sorted((_weigh(h, q) for h in hits), key=lambda g: -g.weight)
+    weighed = [g for g in weighed if g.weight > 0]
+    if not weighed:
+        return Grounding(terms=terms)
+    best = weighed[0]
+    close = tuple(g for g in weighed if g.weight >= best.weight * CLOSE)[:8]
+    second = next((g for g in weighed[1:] if not _within(g.hit, best.hit)), None)
+    clear = second is None or best.weight >= second.weight * MARGIN
+    # one matched word is a name only when it is all of the name
+    named = len(set(best.hit.matched)) >= 2 or best.spelt >= 1.0
+    # and the subject explains most of what the question says of it ("shake an XML document" is not
+    # answered by a `shake` that knows nothing of XML)
+    explained = [w for w, forms in by_word.items() if set(forms) & set(best.hit.matched)]
+    unexplained = tuple(w for w in by_word if w not in explained)
+    covers = len(explained) >= COVER * len(by_word)
+    subjects = (best,) if clear and named and covers else ()
+    return Grounding(subjects=subjects, close=close, terms=terms, unexplained=unexplained)
+
+
+def _weigh(h: TermHit, q: Question) -> Grounded:
+    names = set(h.name_terms)
+    matched = set(h.matched) & names
+    if not matched:
+        return Grounded(hit=h, weight=0.0, spelt=0.0)
+    spelt = len(matched) / max(1, len(names))
+    w = h.score * (0.5 + spelt) * (1 + 0.5 * (len(matched) - 1))
+    kinds = [k for k in q.qualifiers if k in _KIND_OF_HIT]
+    if kinds and not any(h.kind in _KIND_OF_HIT[k] for k in kinds):
+        w *= 0.5
+    if "exception" in q.qualifiers and not _EXCEPTION_TERMS & names:
+        w *= 0.5
+    if "test" not in q.qualifiers and _is_test(h.rel_path):
+        w *= 0.6
+    # "a transition's conditions": what the possessive names holds the subject
+    holder = h.qualname.split(".")[-2] if h.qualname.count(".") >= 1 else ""
+    if q.owners and {stem(o) for o in q.owners} & set(name_terms(holder)):
+        w *= 2.0
+    return Grounded(hit=h, weight=w, spelt=spelt)
+
+
+def _within(inner: TermHit, outer: TermHit) -> bool:
+    """One is the other's member (a class and its method match the same words: not rivals)."""
+    return inner.qualname.startswith(outer.qualname + ".") or outer.qualname.startswith(inner.qualname + ".")
+
+
+def _is_test(rel_path: str) -> bool:
+    parts = rel_path.split("/")
+    name = parts[-1]
+    return any(p in ("tests", "test", "testing") for p in parts[:-1]) or name.startswith("test_") or name == "conftest.py"
+
+
+def names(hits: Sequence[TermHit]) -> str:
+    return ", ".join(f"`{h.qualname}`" for h in hits)

@@ -1,0 +1,133 @@
+"""Reading a question once: its intent, its code-shaped mentions, the words that describe its
+subject, the kinds it names the subject by, and the calls it rules out (`Question`).
+
+Nothing here looks at the repository: grounding the words in the code is `grounding.py`'s job.
+The intent comes from one table (`INTENTS`): each row is an intent, the stems that ask for it,
+and the pointers its answer needs (what `structure.py` and the hop must bring into the context
+before the answer may say `complete`). A new intent is one enum member and one row.
+
+The word lists here are closed-class English (articles, pronouns, auxiliaries, prepositions:
+`FUNCTION_WORDS`), the kind nouns (`KIND_WORDS`) and the intents' cue stems; they never name a
+subject. May import: records, question_words (the one tokenizer), index.terms, stdlib.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from codehop.index.terms import stem
+from codehop.kernel.records import Intent, Question
+from codehop.reading.question_words import Token, tokenize
+
+
+@dataclass(frozen=True, slots=True)
+class IntentRule:
+    intent: Intent
+    cues: frozenset[str]  # stems of the words that ask for it
+    needs: str  # the pointers its answer needs (documentation; `structure.py` follows them)
+
+
+# Checked in order: the first row with a cue in the question wins; none: DEFINITION.
+INTENTS: tuple[IntentRule, ...] = (
+    IntentRule(Intent.RAISES, frozenset({"rais", "throw"}), "the classes its body raises"),
+    IntentRule(
+        Intent.INHERITED,
+        frozenset({"inherit", "superclass", "mro"}),
+        "the MRO owner of the member; a class attribute where it is assigned",
+    ),
+    IntentRule(
+        Intent.VALUE,
+        frozenset({"default", "valu", "constant", "set"}),
+        "the default's names and constants; a sentinel the body or the constructor replaces",
+    ),
+    IntentRule(Intent.TYPE, frozenset({"type", "return", "annot"}), "its annotations and the returned type"),
+    IntentRule(Intent.HOW, frozenset({"how", "why", "happen", "work"}), "the callees of its body, by the question's terms"),
+    IntentRule(Intent.DEFINITION, frozenset({"defin", "declar", "locat", "live", "implement"}), "its declaration"),
+)
+MAX_WORDS = 64  # describing words kept (a 100 kB question is read in linear time, grounded in bounded time)
+
+# closed-class English: never a subject's word (a member may still be named so: the reader looks
+# code-shaped mentions up first)
+FUNCTION_WORDS = frozenset(
+    """a an the this that these those it its it's of in on at to for from by with without into onto
+    and or but not no nor if when whenever while where which what who whom whose why how is are was
+    were be been being am do does did done has have had having can could should would will shall
+    may might must i me my we our you your they them their he she his her there here than then so
+    as such any some each every all both either neither other another own same also only just
+    very too about after before between through during under over up down out off again once
+    s t don doesn didn isn aren wasn weren hasn haven won wouldn couldn shouldn""".split()
+)
+
+# the kind a question names its subject by ("the method that ...", "which class ...")
+KIND_WORDS: dict[str, str] = {
+    "class": "class",
+    "classes": "class",
+    "method": "method",
+    "methods": "method",
+    "function": "function",
+    "functions": "function",
+    "helper": "function",
+    "decorator": "function",
+    "attribute": "attribute",
+    "property": "attribute",
+    "flag": "attribute",
+    "setting": "attribute",
+    "constant": "attribute",
+    "module": "module",
+    "test": "test",
+    "tests": "test",
+    "exception": "exception",
+    "error": "exception",
+}
+
+
+def read_question(text: str) -> Question:
+    """The question's one reading (linear in its length: one tokenizer pass, set lookups)."""
+    tokens = tokenize(text)
+    mentions: list[str] = []
+    words: list[str] = []
+    qualifiers: list[str] = []
+    conditions: list[str] = []
+    owners: list[str] = []
+    for t in tokens:
+        if not t.word:
+            continue
+        if t.negated:
+            conditions.append(t.text)
+            continue
+        if _mention(t):
+            mentions.append(t.text)
+            continue
+        if t.low in KIND_WORDS:
+            qualifiers.append(KIND_WORDS[t.low])
+        if t.possessive and t.low not in FUNCTION_WORDS:
+            owners.append(t.low)
+        if t.low not in FUNCTION_WORDS and len(t.low) > 1 and t.low not in words and len(words) < MAX_WORDS:
+            words.append(t.low)
+    return Question(
+        text=text,
+        intent=intent_of(tokens),
+        mentions=tuple(dict.fromkeys(mentions)),
+        words=tuple(words),
+        qualifiers=tuple(dict.fromkeys(qualifiers)),
+        conditions=tuple(dict.fromkeys(conditions)),
+        owners=tuple(dict.fromkeys(owners)),
+    )
+
+
+def cue_stems() -> frozenset[str]:
+    """The stems that say what is asked, not of what: they ground no subject."""
+    return frozenset(c for rule in INTENTS for c in rule.cues)
+
+
+def intent_of(tokens: list[Token]) -> Intent:
+    stems = {stem(t.low) for t in tokens if t.word and not _mention(t)}
+    for rule in INTENTS:
+        if rule.cues & stems:
+            return rule.intent
+    return Intent.DEFINITION
+
+
+def _mention(t: Token) -> bool:
+    """Written as code: quoted, dotted, a path, snake_case, camelCase or CamelCase, or called."""
+    return t.code or (t.text[0].isupper() and not t.initial and len(t.text) > 1 and not t.text.isupper())

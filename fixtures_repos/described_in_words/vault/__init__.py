@@ -1,0 +1,1 @@
+"""A small account service whose questions are asked in words."""

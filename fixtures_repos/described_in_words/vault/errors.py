@@ -1,0 +1,2 @@
+class MalformedHeader(ValueError):
+    """A header line without a colon."""

@@ -1,0 +1,123 @@
+"""Questions that describe their subject in words: the words are grounded in terms derived from
+the code (name parts, path, parameters, docstring), a subject needs a clear margin, and an
+ordinary word never becomes a subject by matching one global name.
+
+Fixture `described_in_words` (fixtures_repos/README.md): `get_password_hash` at
+vault/security.py:6, `MalformedHeader` at vault/errors.py:1 raised by `parse_header`
+(vault/textfields.py:13), `PriorityQueue.add` at vault/queues.py:4 beside `IndexedSet.add`
+(:11), the global `session` at vault/session.py:8.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from codehop.answer.orchestrator import Limits
+from codehop.app import App, Config
+from codehop.kernel.records import Intent, State
+from codehop.reading.grounding import ground
+from codehop.reading.intent import read_question
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory):  # type: ignore[no-untyped-def]
+    import shutil
+    from pathlib import Path
+
+    src = Path(__file__).resolve().parent.parent / "fixtures_repos" / "described_in_words"
+    dest = tmp_path_factory.mktemp("words") / "described_in_words"
+    shutil.copytree(src, dest)
+    a = App(dest, Config())
+    yield a
+    a.close()
+
+
+def ask(app: App, question: str):  # type: ignore[no-untyped-def]
+    return app.navigator().ask(question, Limits())
+
+
+@pytest.mark.parametrize(
+    ("question", "intent", "mentions", "owners"),
+    [
+        ("where is the user's password hashed?", Intent.DEFINITION, (), ("user",)),
+        ("How are passwords hashed?", Intent.HOW, (), ()),
+        ("what does `parse_header` raise?", Intent.RAISES, ("parse_header",), ()),
+        ("what is the default delimiter of split_fields?", Intent.VALUE, ("split_fields",), ()),
+        ("what type does SplitResult.first return?", Intent.TYPE, ("SplitResult.first",), ()),
+        ("what calls configure() if I never call setup()?", Intent.DEFINITION, ("configure",), ()),
+    ],
+    ids=["where-possessive", "how", "raises", "default", "type", "condition"],
+)
+def test_a_question_is_read_once_into_its_record(question, intent, mentions, owners):
+    q = read_question(question)
+    assert q.intent is intent
+    assert q.mentions == mentions
+    assert q.owners == owners
+
+
+def test_a_ruled_out_call_is_a_condition_not_a_mention():
+    q = read_question("what calls configure() if I never call setup()?")
+    assert q.conditions == ("setup",) and "setup" not in q.mentions
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["where is the user's password hashed?", "How are passwords hashed?", "which function hashes a password?"],
+    ids=["where", "how", "which"],
+)
+def test_words_ground_the_declaration_they_describe(app, question):
+    g = ground(read_question(question), app.store)
+    assert [s.hit.qualname for s in g.subjects] == ["vault.security.get_password_hash"]
+    a = ask(app, question)
+    assert a.state is State.COMPLETE, a.answer
+    assert "vault/security.py:6" in a.answer
+
+
+def test_an_exception_described_in_words_is_the_class_with_no_outside_doubt(app):
+    a = ask(app, "which exception do I get for a malformed header?")
+    assert a.state is State.COMPLETE, a.answer
+    assert "vault/errors.py:1" in a.answer
+    assert "may be declared there" not in a.answer and "Not understood" not in a.answer
+
+
+def test_what_a_function_raises_needs_the_raised_class(app):
+    a = ask(app, "what does parse_header raise?")
+    assert a.state is State.COMPLETE, a.answer
+    assert "MalformedHeader" in a.answer
+    assert ("vault/errors.py", 1) in {(c.chunk.rel_path, c.chunk.start_line) for c in a.context}
+
+
+def test_a_possessive_qualifier_narrows_the_member(app):
+    a = ask(app, "the priority queue's add()")
+    assert "vault/queues.py:4" in a.answer and "IndexedSet" not in a.answer.split("\n")[0]
+
+
+def test_a_plain_word_is_not_a_global_name(app):
+    # "session" matches the module-level `session` (vault/session.py:8) and nothing else; that
+    # alone never makes it the subject of a question that describes an operation
+    a = ask(app, "how do I add a row to the session?")
+    assert not a.answer.startswith("`vault.session.session` is declared")
+
+
+def test_words_that_ground_nothing_clearly_are_partial_and_name_what_came_close(app):
+    a = ask(app, "how is the cache invalidated after a password reset?")
+    assert a.state is State.GIVE_UP_PARTIAL
+    assert "Not understood" not in a.answer
+
+
+@pytest.mark.parametrize(
+    ("question", "needed"),
+    [
+        ("what does queue_class return?", ("vault/registry.py", 3)),
+        ("what type does make_queue return?", ("vault/queues.py", 1)),
+    ],
+    ids=["returned-module-value", "return-annotation"],
+)
+def test_what_a_function_returns_needs_the_returned_declaration(app, question, needed):
+    """vault/registry.py: `queue_class` returns `_KINDS[kind]` (:3); `make_queue` is annotated
+    `-> PriorityQueue` (vault/queues.py:1)."""
+    a = ask(app, question)
+    assert a.state is State.COMPLETE, a.answer
+    path, line = needed
+    assert any(c.chunk.rel_path == path and c.chunk.start_line <= line <= c.chunk.end_line for c in a.context)
+    assert f"{path}:{line}" in a.answer
