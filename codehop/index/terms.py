@@ -153,3 +153,34 @@ def abbreviates(part: str, word: str) -> bool:
         if i == 0:
             return False
     return True
+
+
+@lru_cache(maxsize=16384)
+def _path_terms(scope: str) -> str:
+    return " ".join(dict.fromkeys(t for part in scope.split(".") for t in name_terms(part)))
+
+
+def _odd_parts(identifiers: Iterable[str]) -> Iterable[str]:
+    """The parts of `identifiers` that are not dictionary words (`nl`, `msg`, `cfg`, `delim`)."""
+    for ident in identifiers:
+        for p in name_parts(ident):
+            if len(p) >= 2 and p.isalpha() and not is_word(p):
+                yield p
+
+
+def declaration_terms(qualname: str, params: str = "", doc: str = "", assigns: str = "") -> tuple[str, ...]:
+    """The term columns of one declaration, stems space-joined: (name, path, params, doc, assigns),
+    then its odd parts, unstemmed (`_odd_parts` of its name, parameters and assigned names).
+    `params` and `assigns` are space-joined identifiers; `doc` its docstring (the first sentence
+    counts)."""
+    scope, _, name = qualname.rpartition(".")
+    param_names = params.split()
+    assigned = assigns.split()
+    return (
+        " ".join(name_terms(name)),
+        _path_terms(scope),
+        " ".join(names_terms(param_names)),
+        " ".join(dict.fromkeys(text_terms(first_sentence(doc)))) if doc else "",
+        " ".join(names_terms(assigned)),
+        " ".join(dict.fromkeys(_odd_parts([name, *param_names, *assigned]))),
+    )
