@@ -13,6 +13,7 @@ May import: records, errors, schema, write, stdlib (sqlite3).
 
 from __future__ import annotations
 
+import bisect
 import json
 import sqlite3
 import threading
@@ -38,6 +39,7 @@ from codehop.kernel.records import (
     QueryLog,
     RefType,
     StarImport,
+    TermHit,
     XRef,
 )
 
@@ -380,6 +382,75 @@ class SqliteStore:
             )
         }
         return [(_chunk(rows[i]), -float(s)) for i, s in ranked if i in rows]
+
+    # ---- derived search terms (codehop.index.terms) ---------------------------
+    def term_hits(self, terms: Sequence[str], *, limit: int = 50) -> list[TermHit]:
+        """Declarations whose derived terms hold any of `terms` (stems, as `text_terms` gives),
+        best first: BM25 over the term columns, the name weighted highest. At most `MAX_TERMS`
+        distinct terms are asked (an OR query's cost grows with its terms). A term no declaration
+        has is also tried as a compound of two that some have (`whitespac` -> white, spac*)."""
+        asked = list(dict.fromkeys(t for t in terms if t.isalnum()))[:MAX_TERMS]
+        if not asked:
+            return []
+        extra: list[str] = []
+        known = self._term_vocabulary()
+        for t in asked:
+            if t not in known.terms:
+                extra.extend(known.compound(t))
+        match = " OR ".join([f'"{t}"' for t in asked] + extra)
+        try:
+            ranked = self.conn.execute(
+                f"SELECT rowid, bm25(terms_fts, {_TERM_WEIGHTS}) AS s FROM terms_fts WHERE terms_fts MATCH ?"
+                " ORDER BY s LIMIT ?",
+                (match, limit),
+            ).fetchall()
+        except sqlite3.OperationalError:
+            return []
+        if not ranked:
+            return []
+        marks = ",".join("?" * len(ranked))
+        ids = [i for i, _ in ranked]
+        rows = {
+            r[0]: r[1:] for r in self.conn.execute(f"SELECT {_TERM_ROW_COLS} FROM terms WHERE id IN ({marks})", ids)
+        }
+        names = dict(self.conn.execute(f"SELECT rowid, name FROM terms_fts WHERE rowid IN ({marks})", ids).fetchall())
+        wanted = set(asked)
+        hits = []
+        for i, s in ranked:
+            if i not in rows:
+                continue
+            qualname, rel_path, line, end_line, kind = rows[i]
+            name_terms = tuple(names.get(i, "").split())
+            hits.append(
+                TermHit(
+                    qualname=qualname,
+                    rel_path=rel_path,
+                    line=line,
+                    end_line=end_line,
+                    kind=kind,
+                    score=-float(s),
+                    name_terms=name_terms,
+                    matched=tuple(t for t in name_terms if t in wanted),
+                )
+            )
+        return hits
+
+    def _term_vocabulary(self) -> _TermVocabulary:
+        return self._cached(  # type: ignore[no-any-return]
+            ("term_vocab",),
+            lambda: _TermVocabulary(sorted(r[0] for r in self.conn.execute("SELECT term FROM terms_vocab"))),
+        )
+
+    def name_part_vocabulary(self) -> frozenset[str]:
+        """Every distinct identifier part (of a declaration's name, parameters, assigned names)
+        that is not a dictionary word, unstemmed (`nl`, `msg`, `cfg`, `delim`): what a question
+        word may be abbreviated to here (`codehop.index.terms.abbreviates`)."""
+        return self._cached(  # type: ignore[no-any-return]
+            ("odd_parts",),
+            lambda: frozenset(
+                p for (odd,) in self.conn.execute("SELECT odd FROM terms WHERE odd != ''") for p in odd.split()
+            ),
+        )
 
     # ---- symbols -----------------------------------------------------------
     def binding(self, scope: str, name: str) -> Binding | None:
@@ -784,6 +855,38 @@ class SqliteStore:
 
     def file_modules(self) -> list[tuple[str, str]]:
         return list(self.conn.execute("SELECT rel_path, module FROM files WHERE module != ''"))
+
+
+MAX_TERMS = 16  # distinct terms in one `term_hits` OR query
+_TERM_WEIGHTS = "8.0, 2.0, 3.0, 1.5, 1.0"  # bm25 weights of name, path, params, doc, assigns
+_TERM_ROW_COLS = "id, qualname, rel_path, line, end_line, kind"
+
+
+class _TermVocabulary:
+    """The distinct stems of an index's term columns, sorted (a prefix is a range)."""
+
+    __slots__ = ("sorted", "terms")
+
+    def __init__(self, terms: list[str]) -> None:
+        self.sorted = terms
+        self.terms = frozenset(terms)
+
+    def has_prefix(self, prefix: str) -> bool:
+        i = bisect.bisect_left(self.sorted, prefix)
+        return i < len(self.sorted) and self.sorted[i].startswith(prefix)
+
+    def compound(self, term: str) -> list[str]:
+        """FTS terms for a word written as one that declarations split (`whitespac` -> white,
+        spac*): the longest known head whose rest has three letters or more, the rest too when it
+        starts a known term (a head alone has four letters or more); [] when there is none."""
+        for i in range(len(term) - 3, 2, -1):
+            head, rest = term[:i], term[i:]
+            if head in self.terms:
+                if self.has_prefix(rest):
+                    return [f'"{head}"', f'"{rest}"*']
+                if len(head) >= 4:
+                    return [f'"{head}"']
+        return []
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
