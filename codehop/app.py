@@ -49,7 +49,16 @@ if TYPE_CHECKING:
     from codehop.answer.hierarchy import Outline as Outline
     from codehop.answer.navigation import Sources
     from codehop.answer.repomap import RepoMap
-    from codehop.kernel.records import Answer, Chunk, Location, PendingReference, Resolution, XRef
+    from codehop.kernel.records import (
+        Answer,
+        Chunk,
+        ContextItem,
+        Location,
+        PendingReference,
+        Question,
+        Resolution,
+        XRef,
+    )
     from codehop.resolve.ladder import LadderResult
     from codehop.resolve.sites import SiteResolution
 
@@ -266,16 +275,14 @@ class App:
         store = self.store
         k = self.config.retrieve_k
 
-        def _retrieve(question: str):  # type: ignore[no-untyped-def]
+        def _retrieve(asked: Question) -> list[ContextItem]:
             from codehop.answer.excerpt import grounded_chunks
             from codehop.reading.grounding import ground
-            from codehop.reading.intent import read_question
 
             # a question that names its subject in code is found by that name (BM25, the graph); the
             # declarations its words describe lead only when it names none
-            asked = read_question(question)
             lead = [] if asked.mentions else grounded_chunks(store, ground(asked, store).ranked[:GROUNDED_K])
-            return retrieve(store, question, k=k, graph=graph, grounded=lead)
+            return retrieve(store, asked.text, k=k, graph=graph, grounded=lead)
 
         gen = self.generator(generator)
         # the model's own rung only ever follows the deterministic ones, and only with the model

@@ -25,6 +25,7 @@ from codehop.index.store.sqlite import SqliteStore
 from codehop.index.symbols import SymbolTable
 from codehop.kernel.errors import GenerationError
 from codehop.kernel.records import Completeness, ContextItem, PendingReference, RefType
+from codehop.reading.intent import read_question
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures_repos"
 FAKE_KEY = "sk-ant-test-0123456789-not-a-real-key"
@@ -115,7 +116,7 @@ def test_tool_use_reply_is_parsed_and_request_is_well_formed(shop, server, make_
     """reexport_chain, "Where is `Cart` defined?": the declaration (shop/api/cart.py:4) is in context."""
     store, table = shop
     server.script(tool_reply(report()))
-    gen = make_gen(table).generate(Q_DECLARED, context_for(store, Q_DECLARED), {})
+    gen = make_gen(table).generate(read_question(Q_DECLARED), context_for(store, Q_DECLARED), {})
     assert gen.answer == "`Cart` is declared at shop/api/cart.py:4."
     assert gen.completeness is Completeness.COMPLETE
     assert gen.pending == ()
@@ -137,7 +138,7 @@ def test_structural_refs_are_merged_when_the_model_returns_none(shop, server, ma
     store, table = shop
     answer = "`shop.Cart` is re-exported by shop/__init__.py:6."
     server.script(tool_reply(report(answer, "references_unresolved")))
-    gen = make_gen(table).generate(Q_POINTER, context_for(store, Q_POINTER), {})
+    gen = make_gen(table).generate(read_question(Q_POINTER), context_for(store, Q_POINTER), {})
     assert gen.completeness is Completeness.REFERENCES_UNRESOLVED
     assert gen.pending == (REEXPORT,)
 
@@ -147,7 +148,7 @@ def test_model_refs_are_merged_after_structural_ones_without_duplicates(shop, se
     store, table = shop
     refs = [ref("shop/__init__.py", 6, ref_type="reexport"), ref("app.py", 3)]
     server.script(tool_reply(report("Follow the imports.", "references_unresolved", refs)))
-    gen = make_gen(table).generate(Q_POINTER, context_for(store, Q_POINTER), {})
+    gen = make_gen(table).generate(read_question(Q_POINTER), context_for(store, Q_POINTER), {})
     assert gen.completeness is Completeness.REFERENCES_UNRESOLVED
     assert gen.pending == (
         REEXPORT,
@@ -171,7 +172,7 @@ def test_a_model_claiming_complete_is_not_believed_without_the_declaration(
     """reexport_chain: the model says `complete`; structure disagrees (pointer only / no subject)."""
     store, table = shop
     server.script(tool_reply(report("It is all here.", "complete")))
-    gen = make_gen(table).generate(question, context_for(store, question), {})
+    gen = make_gen(table).generate(read_question(question), context_for(store, question), {})
     assert gen.completeness is expected
     assert "the model called this complete" in gen.answer
 
@@ -205,7 +206,7 @@ def test_model_refs_outside_the_quoted_code_are_dropped(
     """reexport_chain: context without shop/api/; only the structural re-export survives."""
     store, table = shop
     server.script(tool_reply(report("See there.", "references_unresolved", [ref(path, line, target=target)])))
-    gen = make_gen(table).generate(Q_POINTER, context_for(store, Q_POINTER), {})
+    gen = make_gen(table).generate(read_question(Q_POINTER), context_for(store, Q_POINTER), {})
     assert gen.pending == (REEXPORT,)
 
 
@@ -213,7 +214,7 @@ def test_a_429_then_success_is_retried(shop, server, make_gen) -> None:
     """reexport_chain, "Where is `Cart` defined?": one rate limit, then the answer."""
     store, table = shop
     server.script(error_reply(429, "rate_limit_error", "slow down", headers=FAST_RETRY), tool_reply(report()))
-    gen = make_gen(table, max_retries=2).generate(Q_DECLARED, context_for(store, Q_DECLARED), {})
+    gen = make_gen(table, max_retries=2).generate(read_question(Q_DECLARED), context_for(store, Q_DECLARED), {})
     assert gen.completeness is Completeness.COMPLETE
     assert len(server.requests) == 2
     assert server.requests[1].headers.get("x-stainless-retry-count") == "1"
@@ -235,7 +236,7 @@ def test_a_transient_failure_that_persists_falls_back_to_partial(
     store, table = shop
     server.default = error_reply(status, error_type, "try later", request_id="req_busy", headers=FAST_RETRY)
     t0 = time.perf_counter()
-    gen = make_gen(table, max_retries=2).generate(Q_POINTER, context_for(store, Q_POINTER), {})
+    gen = make_gen(table, max_retries=2).generate(read_question(Q_POINTER), context_for(store, Q_POINTER), {})
     assert time.perf_counter() - t0 < 3
     assert len(server.requests) == 3
     assert_fallback(gen.answer, gen.completeness, f"HTTP {status}, {error_type}, request-id req_busy")
@@ -248,7 +249,7 @@ def test_a_long_retry_after_is_not_waited_for(shop, server, make_gen) -> None:
     store, table = shop
     server.default = error_reply(429, "rate_limit_error", "come back later", headers={"retry-after": "3600"})
     t0 = time.perf_counter()
-    gen = make_gen(table, max_retries=2).generate(Q_DECLARED, context_for(store, Q_DECLARED), {})
+    gen = make_gen(table, max_retries=2).generate(read_question(Q_DECLARED), context_for(store, Q_DECLARED), {})
     assert time.perf_counter() - t0 < 2
     assert len(server.requests) == 1
     assert_fallback(gen.answer, gen.completeness, "HTTP 429")
@@ -298,7 +299,7 @@ def test_a_reply_that_does_not_fit_the_schema_falls_back_to_partial(
     """reexport_chain, pointer-only context: the structural re-export is kept in the fallback."""
     store, table = shop
     server.script(reply)
-    gen = make_gen(table).generate(Q_POINTER, context_for(store, Q_POINTER), {})
+    gen = make_gen(table).generate(read_question(Q_POINTER), context_for(store, Q_POINTER), {})
     assert_fallback(gen.answer, gen.completeness, reason)
     assert gen.pending == (REEXPORT,)
 
@@ -308,7 +309,9 @@ def test_a_slow_reply_times_out_in_bounded_time(shop, server, make_gen) -> None:
     store, table = shop
     server.default = dataclasses.replace(tool_reply(report()), delay_s=10)
     t0 = time.perf_counter()
-    gen = make_gen(table, max_retries=1, timeout_s=0.3).generate(Q_DECLARED, context_for(store, Q_DECLARED), {})
+    gen = make_gen(table, max_retries=1, timeout_s=0.3).generate(
+        read_question(Q_DECLARED), context_for(store, Q_DECLARED), {}
+    )
     assert time.perf_counter() - t0 < 3
     assert_fallback(gen.answer, gen.completeness, "no reply within 0.3 s")
 
@@ -319,7 +322,9 @@ def test_a_refused_connection_falls_back_to_partial(shop, make_gen) -> None:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    gen = make_gen(table, base_url=f"http://127.0.0.1:{port}").generate(Q_DECLARED, context_for(store, Q_DECLARED), {})
+    gen = make_gen(table, base_url=f"http://127.0.0.1:{port}").generate(
+        read_question(Q_DECLARED), context_for(store, Q_DECLARED), {}
+    )
     assert_fallback(gen.answer, gen.completeness, "connection failed")
 
 
@@ -336,7 +341,7 @@ def test_auth_errors_raise_generation_error(shop, server, make_gen, status: int,
     store, table = shop
     server.default = error_reply(status, error_type, f"invalid x-api-key {FAKE_KEY}", request_id="req_auth")
     with pytest.raises(GenerationError) as info:
-        make_gen(table, max_retries=2).generate(Q_DECLARED, context_for(store, Q_DECLARED), {})
+        make_gen(table, max_retries=2).generate(read_question(Q_DECLARED), context_for(store, Q_DECLARED), {})
     message = info.value.message
     assert f"HTTP {status}" in message and "request-id req_auth" in message
     assert "ANTHROPIC_API_KEY" in message
@@ -357,7 +362,7 @@ def test_retrieved_code_travels_as_data_in_the_user_message(notes, server, make_
     context = retrieve(store, question)
     assert any(INJECTED in c.chunk.text for c in context)
     server.script(tool_reply(report("`handle` calls `Processor().process`.", "complete")))
-    make_gen(table).generate(question, context, {})
+    make_gen(table).generate(read_question(question), context, {})
     body = server.requests[0].body
     assert body["system"] == SYSTEM_PROMPT
     for item in context:
@@ -383,7 +388,7 @@ def test_a_chunk_cannot_close_its_code_block(notes, server, make_gen) -> None:
     first = context[0]
     context[0] = dataclasses.replace(first, chunk=dataclasses.replace(first.chunk, text=first.chunk.text + hostile))
     server.script(tool_reply(report("ok", "partial")))
-    make_gen(table).generate(question, context, {})
+    make_gen(table).generate(read_question(question), context, {})
     text = server.requests[0].body["messages"][0]["content"]
     assert text.count("</code>") == len(context)
     assert text.count("</retrieved_code>") == 1
@@ -431,7 +436,7 @@ def test_from_env_configures_key_model_base_url_and_timeout(shop, server, clean_
         assert gen.name == "anthropic" and gen.model == "claude-from-env" and gen.timeout_s == 4.5
         assert gen.client.max_retries == 2
         server.script(tool_reply(report()))
-        result = gen.generate(Q_DECLARED, context_for(store, Q_DECLARED), {})
+        result = gen.generate(read_question(Q_DECLARED), context_for(store, Q_DECLARED), {})
         assert result.completeness is Completeness.COMPLETE
     finally:
         gen.close()

@@ -9,6 +9,7 @@ import pytest
 from codehop.answer.orchestrator import Limits
 from codehop.app import App
 from codehop.kernel.records import State
+from codehop.reading.intent import read_question
 from codehop.reading.question import SubjectFinder
 
 
@@ -19,7 +20,7 @@ from codehop.reading.question import SubjectFinder
 def test_the_base_is_a_declaration_of_the_answer(fixture_repo, question):  # type: ignore[no-untyped-def]
     app = App(fixture_repo("diamond"))
     try:
-        findings = app.generator().reader.read(question, [], {})  # type: ignore[attr-defined]
+        findings = app.generator().reader.read(read_question(question), [], {})  # type: ignore[attr-defined]
         targets = {f.resolution.target.qualname for f in findings if f.resolution is not None}
         assert {"kinds.left.Left", "kinds.base.Base"} <= targets, targets
         d = app.navigator().ask(question, Limits()).to_dict()
@@ -34,7 +35,7 @@ def test_a_question_without_the_relation_leaves_the_bases_out(fixture_repo):  # 
     app = App(fixture_repo("diamond"))
     try:
         assert not SubjectFinder(app.table).read("what does Left.greet return?").bases
-        findings = app.generator().reader.read("what does Left.greet return?", [], {})  # type: ignore[attr-defined]
+        findings = app.generator().reader.read(read_question("what does Left.greet return?"), [], {})  # type: ignore[attr-defined]
         assert "kinds.base.Base" not in {f.resolution.target.qualname for f in findings if f.resolution is not None}
     finally:
         app.close()

@@ -24,6 +24,7 @@ from codehop.kernel.records import (
     Generation,
     PendingReference,
     Provenance,
+    Question,
     RefType,
     Resolution,
     State,
@@ -67,7 +68,9 @@ class Insatiable:
         self.per_turn = per_turn
         self.turns = 0
 
-    def generate(self, question: str, context: Sequence[ContextItem], resolved: Mapping[str, Resolution]) -> Generation:
+    def generate(
+        self, question: Question, context: Sequence[ContextItem], resolved: Mapping[str, Resolution]
+    ) -> Generation:
         self.turns += 1
         wanted = tuple(r for r in self.refs if r.ref_target not in resolved)[: self.per_turn]
         return Generation(

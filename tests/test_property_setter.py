@@ -7,13 +7,14 @@ from __future__ import annotations
 from codehop.answer.orchestrator import Limits
 from codehop.app import App
 from codehop.kernel.records import State
+from codehop.reading.intent import read_question
 
 
 def test_the_getter_is_needed_and_answered(fixture_repo):  # type: ignore[no-untyped-def]
     app = App(fixture_repo("property_setter"))
     try:
         # with nothing in the context, the getter is a pending reference of its own, at its def line
-        findings = app.generator().reader.read("what does Meter.level return?", [], {})  # type: ignore[attr-defined]
+        findings = app.generator().reader.read(read_question("what does Meter.level return?"), [], {})  # type: ignore[attr-defined]
         lines = {f.resolution.target.line for f in findings if f.resolution is not None}
         assert lines == {13, 8}, lines
         assert all(f.pending for f in findings)
@@ -29,7 +30,7 @@ def test_a_property_without_setter_is_one_declaration(fixture_repo):  # type: ig
     """annotated_attribute: `spare` has no setter; one finding, at its def line."""
     app = App(fixture_repo("annotated_attribute"))
     try:
-        findings = app.generator().reader.read("what is Manager.spare?", [], {})  # type: ignore[attr-defined]
+        findings = app.generator().reader.read(read_question("what is Manager.spare?"), [], {})  # type: ignore[attr-defined]
         spare = [f for f in findings if f.subject.dotted.endswith("spare")]
         assert [f.resolution.target.line for f in spare if f.resolution is not None] == [13]
     finally:

@@ -18,6 +18,7 @@ from codehop.answer.anthropic_generator import ModelReport, merge
 from codehop.answer.orchestrator import MAX_QUESTION_CHARS, Limits
 from codehop.app import App, Config
 from codehop.kernel.records import Completeness, RefType, State
+from codehop.reading.intent import read_question
 
 
 @pytest.fixture(scope="module")
@@ -133,7 +134,7 @@ def test_a_100kb_question_is_cut_and_answers_fast(repo):
 
 def test_model_complete_is_lowered_by_a_doubt(app):
     """The anthropic generator's merge: a model that says complete about an absent member is overruled."""
-    findings = app.generator().reader.read("what does Crate.retry_later do?", [], {})  # type: ignore[attr-defined]
+    findings = app.generator().reader.read(read_question("what does Crate.retry_later do?"), [], {})  # type: ignore[attr-defined]
     got = merge(ModelReport(answer="It retries.", completeness=Completeness.COMPLETE, pending=()), findings)
     assert got.completeness is Completeness.PARTIAL
     assert "has no member `retry_later`" in got.answer

@@ -50,6 +50,7 @@ from codehop.kernel.records import (
     Generation,
     PendingReference,
     Provenance,
+    Question,
     RefType,
     Resolution,
 )
@@ -233,14 +234,16 @@ class AnthropicGenerator:
     def close(self) -> None:
         self.client.close()
 
-    def generate(self, question: str, context: Sequence[ContextItem], resolved: Mapping[str, Resolution]) -> Generation:
+    def generate(
+        self, question: Question, context: Sequence[ContextItem], resolved: Mapping[str, Resolution]
+    ) -> Generation:
         findings = self.reader.read(question, context, resolved)
         try:
             message = self.client.messages.create(
                 model=self.model,
                 max_tokens=self.max_tokens,
                 system=SYSTEM_PROMPT,
-                messages=[{"role": "user", "content": user_message(question, context, resolved)}],
+                messages=[{"role": "user", "content": user_message(question.text, context, resolved)}],
                 tools=[
                     {
                         "name": TOOL_NAME,
@@ -274,7 +277,7 @@ class AnthropicGenerator:
         return merge(report, findings)
 
     def fallback(
-        self, question: str, context: Sequence[ContextItem], resolved: Mapping[str, Resolution], reason: str
+        self, question: Question, context: Sequence[ContextItem], resolved: Mapping[str, Resolution], reason: str
     ) -> Generation:
         """The model failed: say so, and give the extractive answer and the structural refs."""
         offline = OfflineGenerator(self.table).generate(question, context, resolved)

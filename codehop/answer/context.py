@@ -251,11 +251,12 @@ def _recheck(offline: Generator, query: str, answer: Answer) -> Answer:
     """Honesty holds for the context handed over: a `complete` whose declaration was pushed out
     becomes what the offline reader says of the packed context."""
     from codehop.kernel.records import Completeness, State, StopReason
+    from codehop.reading.intent import read_question
 
     if answer.completeness is not Completeness.COMPLETE:
         return answer
     bodies = [c for c in answer.context if not c.relation]
-    recheck = offline.generate(query, bodies, {})
+    recheck = offline.generate(read_question(query), bodies, {})
     if recheck.completeness is Completeness.COMPLETE:
         return answer
     return dataclasses.replace(

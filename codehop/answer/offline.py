@@ -18,6 +18,7 @@ from codehop.kernel.records import (
     ContextItem,
     Generation,
     PendingReference,
+    Question,
     Resolution,
     shown_path,
 )
@@ -31,7 +32,9 @@ class OfflineGenerator:
     def __init__(self, table: SymbolTable) -> None:
         self.reader = Reader(table)
 
-    def generate(self, question: str, context: Sequence[ContextItem], resolved: Mapping[str, Resolution]) -> Generation:
+    def generate(
+        self, question: Question, context: Sequence[ContextItem], resolved: Mapping[str, Resolution]
+    ) -> Generation:
         findings = self.reader.read(question, context, resolved)
         answered = [f for f in findings if not f.doubt]
         doubts = [f.doubt for f in findings if f.doubt]

@@ -26,6 +26,7 @@ from codehop.kernel.records import (
     Generation,
     Hop,
     PendingReference,
+    Question,
     Resolution,
     ResolvedRef,
     RungFailure,
@@ -35,9 +36,10 @@ from codehop.kernel.records import (
     Timings,
     Via,
 )
+from codehop.reading.intent import read_question
 from codehop.resolve.ladder import Ladder
 
-Retrieve = Callable[[str], list[ContextItem]]
+Retrieve = Callable[[Question], list[ContextItem]]
 # Every front-end asks through Navigator.ask: a longer question is cut here, and the answer says so.
 MAX_QUESTION_CHARS = 4000
 
@@ -95,11 +97,12 @@ class Navigator:
                 return replace(nav, stats=replace(nav.stats, total_ms=total_ms))
         clock = _Clock()
         t0 = time.perf_counter()
-        ranked = self.retrieve(question)
+        asked = read_question(question)  # read once: retrieval and every generation share it
+        ranked = self.retrieve(asked)
         clock.retrieve_ms += (time.perf_counter() - t0) * 1000
         context = pack(ranked, limits.budget_tokens)
         resolved: dict[str, Resolution] = {}
-        gen = self._generate(question, context, resolved, clock)
+        gen = self._generate(asked, context, resolved, clock)
         hops: list[Hop] = []
         required: list[ContextItem] = []
         fetches = 0
@@ -152,10 +155,10 @@ class Navigator:
             required = _dedup(required + fetched + pointers)
             if not new:
                 stopped_by = stopped_by or StopReason.NO_PROGRESS
-                gen = self._generate(question, context, resolved, clock)
+                gen = self._generate(asked, context, resolved, clock)
                 break
             context = pack(ranked, limits.budget_tokens, required=required)
-            gen = self._generate(question, context, resolved, clock)
+            gen = self._generate(asked, context, resolved, clock)
         state = State.COMPLETE if gen.completeness is Completeness.COMPLETE else State.GIVE_UP_PARTIAL
         if state is State.COMPLETE:
             stopped_by = StopReason.NONE
@@ -184,7 +187,7 @@ class Navigator:
         )
 
     def _generate(
-        self, question: str, context: Sequence[ContextItem], resolved: dict[str, Resolution], clock: _Clock
+        self, question: Question, context: Sequence[ContextItem], resolved: dict[str, Resolution], clock: _Clock
     ) -> Generation:
         t0 = time.perf_counter()
         gen = self.generator.generate(question, context, resolved)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Protocol
 
-from codehop.kernel.records import ContextItem, Generation, PendingReference, Provenance, Resolution
+from codehop.kernel.records import ContextItem, Generation, PendingReference, Provenance, Question, Resolution
 
 
 class Resolver(Protocol):
@@ -18,5 +18,5 @@ class Generator(Protocol):
     name: str
 
     def generate(
-        self, question: str, context: Sequence[ContextItem], resolved: Mapping[str, Resolution]
+        self, question: Question, context: Sequence[ContextItem], resolved: Mapping[str, Resolution]
     ) -> Generation: ...

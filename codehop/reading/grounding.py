@@ -76,10 +76,12 @@ def question_terms(q: Question, store: SqliteStore) -> dict[str, tuple[str, ...]
     out: dict[str, tuple[str, ...]] = {}
     n = 0
     for w in q.words:
+        if len(w) > MAX_WORD or n >= MAX_TERMS:
+            continue  # (a "word" of 100 kB is no word: reading stays linear)
         s = stem(w)
-        if s in ignored or n >= MAX_TERMS:
+        if s in ignored:
             continue
-        forms = [s, *(stem(p) for p in name_parts(w) if p != w)] if len(w) <= MAX_WORD else [s]
+        forms = [s, *(stem(p) for p in name_parts(w) if p != w)]
         if len(w) >= 4 and is_word(w):
             forms += [p for p in _initials(store).get(w[0], ()) if p != w and abbreviates(p, w)][:3]
         out[w] = tuple(dict.fromkeys(f for f in forms if f))
@@ -172,7 +174,9 @@ def _within(inner: TermHit, outer: TermHit) -> bool:
 def _is_test(rel_path: str) -> bool:
     parts = rel_path.split("/")
     name = parts[-1]
-    return any(p in ("tests", "test", "testing") for p in parts[:-1]) or name.startswith("test_") or name == "conftest.py"
+    return (
+        any(p in ("tests", "test", "testing") for p in parts[:-1]) or name.startswith("test_") or name == "conftest.py"
+    )
 
 
 def names(hits: Sequence[TermHit]) -> str:

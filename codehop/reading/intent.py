@@ -41,7 +41,9 @@ INTENTS: tuple[IntentRule, ...] = (
         "the default's names and constants; a sentinel the body or the constructor replaces",
     ),
     IntentRule(Intent.TYPE, frozenset({"type", "return", "annot"}), "its annotations and the returned type"),
-    IntentRule(Intent.HOW, frozenset({"how", "why", "happen", "work"}), "the callees of its body, by the question's terms"),
+    IntentRule(
+        Intent.HOW, frozenset({"how", "why", "happen", "work"}), "the callees of its body, by the question's terms"
+    ),
     IntentRule(Intent.DEFINITION, frozenset({"defin", "declar", "locat", "live", "implement"}), "its declaration"),
 )
 MAX_WORDS = 64  # describing words kept (a 100 kB question is read in linear time, grounded in bounded time)

@@ -37,10 +37,12 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from codehop.kernel.records import Binding, BindingKind
 from codehop.index.terms import stem
+from codehop.kernel.records import Binding, BindingKind
 from codehop.kernel.words import word_parts
 from codehop.reading import builtin_bases, datamodel
+from codehop.reading.grounding import Grounding, ground
+from codehop.reading.intent import KIND_WORDS, read_question
 from codehop.reading.lookup import RepoLookup, _member_name
 from codehop.reading.question_words import (
     ASYNC_WORDS,
@@ -55,8 +57,6 @@ from codehop.reading.question_words import (
     Token,
     tokenize,
 )
-from codehop.reading.grounding import Grounding, ground
-from codehop.reading.intent import KIND_WORDS, read_question
 from codehop.reading.signatures import Parameter, returns
 from codehop.reading.subject import Absent, Reading, Subject
 
@@ -79,9 +79,9 @@ _ENDINGS = (
 def _forms(low: str) -> set[str]:
     """A word and its stems without an inflection ("handles" -> "handle", "parsed" -> "parse")."""
     out = {low}
-    for ending, stem in _ENDINGS:
+    for ending, base in _ENDINGS:
         if low.endswith(ending) and len(low) - len(ending) >= 3:
-            out.add(low[: -len(ending)] + stem)
+            out.add(low[: -len(ending)] + base)
     return out
 
 
@@ -782,8 +782,9 @@ class SubjectFinder(RepoLookup):
                         return self.read(again, respelt=True)
             # a plain word is not a name: the words ground a declaration by its derived terms, with a
             # clear margin, or nothing is a subject (the candidates that came close are named)
-            asked = read_question(question)
-            grounding = ground(asked, self.store) if not asked.mentions else Grounding()
+            described = read_question(question)
+            named = described.mentions or described.conditions  # code named: its words are not the subject
+            grounding = ground(described, self.store) if not named else Grounding()
             for g in grounding.subjects:
                 used.update(t.index for t in words_of if stem(t.low) in g.hit.matched)
                 subjects.append(Subject(dotted=g.hit.qualname, mentions=g.hit.matched, strong=True))

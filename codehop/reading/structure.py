@@ -29,6 +29,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from codehop.index.symbols import SymbolTable
+from codehop.index.terms import name_terms, stem
 from codehop.kernel.records import (
     Binding,
     BindingKind,
@@ -43,8 +44,6 @@ from codehop.kernel.records import (
     Resolution,
     shown_path,
 )
-from codehop.index.terms import name_terms, stem
-from codehop.reading.intent import read_question
 from codehop.reading.pointers import PointerFinder, contains
 from codehop.reading.question import Reading, Subject, SubjectFinder
 from codehop.reading.signatures import (
@@ -114,17 +113,23 @@ class Reader:
         self.store = table.store
         self.finder = SubjectFinder(table)
         self.pointers = PointerFinder(table)
-        self._read: tuple[str, Reading, Question] | None = None
+        self._read: tuple[Question, Reading] | None = None
 
-    def read(self, question: str, context: Sequence[ContextItem], resolved: Mapping[str, Resolution]) -> list[Finding]:
-        if self._read is None or self._read[0] != question:
-            self._read = (question, self.finder.read(question), read_question(question))  # once per question
-        _, reading, asked = self._read
+    def read(
+        self, asked: Question, context: Sequence[ContextItem], resolved: Mapping[str, Resolution]
+    ) -> list[Finding]:
+        if self._read is None or self._read[0] != asked:
+            self._read = (asked, self.finder.read(asked.text))  # once per question, not per regenerate
+        reading = self._read[1]
         findings = self.read_with(reading, context, resolved)
         return findings + self._aspect(asked, findings, context, resolved)
 
     def _aspect(
-        self, asked: Question, findings: list[Finding], context: Sequence[ContextItem], resolved: Mapping[str, Resolution]
+        self,
+        asked: Question,
+        findings: list[Finding],
+        context: Sequence[ContextItem],
+        resolved: Mapping[str, Resolution],
     ) -> list[Finding]:
         """What the intent says the answer needs beyond the subject's declaration (the table in
         `reading/intent.py`): the raised classes for RAISES; for HOW, the callees of its body that

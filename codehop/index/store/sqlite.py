@@ -352,7 +352,6 @@ class SqliteStore:
             return [m.chunk(c) for c in m.store.chunks_named(qualname)]
         return [_chunk(r) for r in rows]
 
-
     def term_docs(self, terms: Sequence[str]) -> tuple[int, dict[str, int]]:
         """(number of chunks, documents containing each term) from the FTS vocabulary."""
         n = self._cached(("n_chunks",), lambda: self.conn.execute("SELECT count(*) FROM chunks").fetchone()[0])
