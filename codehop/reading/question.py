@@ -783,8 +783,8 @@ class SubjectFinder(RepoLookup):
             # a plain word is not a name: the words ground a declaration by its derived terms, with a
             # clear margin, or nothing is a subject (the candidates that came close are named)
             described = read_question(question)
-            named = described.mentions or described.conditions  # code named: its words are not the subject
-            grounding = ground(described, self.store) if not named else Grounding()
+            coded = described.mentions or described.conditions  # code named: its words are not the subject
+            grounding = ground(described, self.store) if not coded else Grounding()
             for g in grounding.subjects:
                 used.update(t.index for t in words_of if stem(t.low) in g.hit.matched)
                 subjects.append(Subject(dotted=g.hit.qualname, mentions=g.hit.matched, strong=True))
