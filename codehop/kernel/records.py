@@ -244,6 +244,7 @@ class TermHit:
     score: float
     name_terms: tuple[str, ...]
     matched: tuple[str, ...]
+    explained: tuple[str, ...] = ()  # the query terms any of its columns holds (name, path, params, doc, assigns)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -394,7 +395,7 @@ class Question:
     text: str
     intent: Intent = Intent.DEFINITION
     mentions: tuple[str, ...] = ()  # code-shaped: backticked, dotted, CamelCase, snake_case, `x()`, files
-    words: tuple[str, ...] = ()  # the content words that describe a subject (lowercase, as written)
+    words: tuple[str, ...] = ()  # the content words that describe a subject (lowercase; an acronym as written)
     qualifiers: tuple[str, ...] = ()  # the kinds the question names its subject by ("class", "method", "test")
     owners: tuple[str, ...] = ()  # words written possessive ("the priority queue's add()"): what holds the subject
     conditions: tuple[str, ...] = ()  # names whose call the question rules out ("if I never call configure()")

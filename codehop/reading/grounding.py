@@ -26,8 +26,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from codehop.index.terms import abbreviates, is_word, name_parts, name_terms, stem
-from codehop.kernel.records import Question, TermHit
+from codehop.index.terms import abbreviates, name_parts, name_terms, stem
+from codehop.kernel.records import Intent, Question, TermHit
 from codehop.reading.intent import KIND_WORDS, cue_stems
 
 if TYPE_CHECKING:
@@ -38,6 +38,7 @@ MARGIN = 1.4  # a subject's weight over the next candidate's
 MAX_WORD = 32  # a longer "word" is not split into words (reading stays linear)
 COVER = 0.5  # share of the describing words a subject's name must explain
 CLOSE = 0.6  # a candidate within this share of the best "came close"
+HOW_CANDIDATES = 8  # candidates whose callees are read for a "how" question
 _KIND_STEMS = frozenset(stem(w) for w in KIND_WORDS)
 _KIND_OF_HIT = {
     "class": {"class"},
@@ -55,6 +56,7 @@ class Grounded:
     hit: TermHit
     weight: float
     spelt: float  # share of its name terms the question matched
+    explained: frozenset[str] = frozenset()  # the question's words its name, path (or callees) explain
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -69,24 +71,40 @@ class Grounding:
         return tuple(g.hit for g in self.close)
 
 
-def question_terms(q: Question, store: SqliteStore) -> dict[str, tuple[str, ...]]:
-    """Each describing word and the terms it stands for: its stem, its parts' stems when it runs
-    words together ("whitespace": white, space), and the repository's abbreviations of it."""
-    ignored = cue_stems() | _KIND_STEMS
-    out: dict[str, tuple[str, ...]] = {}
+@dataclass(frozen=True, slots=True)
+class _Word:
+    """A describing word and the terms that stand for it: its forms (stem, the stems of the words
+    it runs together, the index's other forms of the same word) and the repository's abbreviations
+    of it (weaker evidence)."""
+
+    text: str
+    forms: frozenset[str]
+    abbreviations: frozenset[str]
+    counts: bool  # in the share a subject must explain (the intent's own words are not)
+    acronym: bool = False  # written in capitals ("XML"): a name, even where the repository has none
+
+
+def question_terms(q: Question, store: SqliteStore) -> tuple[_Word, ...]:
+    cues = cue_stems()
+    out: list[_Word] = []
     n = 0
-    for w in q.words:
+    for written in q.words:
+        w = written.lower()
         if len(w) > MAX_WORD or n >= MAX_TERMS:
             continue  # (a "word" of 100 kB is no word: reading stays linear)
         s = stem(w)
-        if s in ignored:
+        if s in _KIND_STEMS:
             continue
         forms = [s, *(stem(p) for p in name_parts(w) if p != w)]
-        if len(w) >= 4 and is_word(w):
-            forms += [p for p in _initials(store).get(w[0], ()) if p != w and abbreviates(p, w)][:3]
-        out[w] = tuple(dict.fromkeys(f for f in forms if f))
-        n += len(out[w])
-    return out
+        forms += [v for f in forms[:1] for v in store.term_variants(f)]
+        abbrevs: list[str] = []
+        if len(w) >= 4:
+            abbrevs = [p for p in _initials(store).get(w[0], ()) if p != w and abbreviates(p, w)][:3]
+        out.append(
+            _Word(w, frozenset(forms), frozenset(abbrevs) - set(forms), counts=s not in cues, acronym=written.isupper())
+        )
+        n += len(forms) + len(abbrevs)
+    return tuple(out)
 
 
 _BUCKETS: dict[tuple[int, object], dict[str, tuple[str, ...]]] = {}
@@ -121,13 +139,16 @@ def ground(q: Question, store: SqliteStore) -> Grounding:
 
 
 def _ground(q: Question, store: SqliteStore, *, limit: int = 40) -> Grounding:
-    by_word = question_terms(q, store)
-    terms = tuple(dict.fromkeys(t for forms in by_word.values() for t in forms))
+    words = question_terms(q, store)
+    terms = tuple(dict.fromkeys(t for w in words for t in (*sorted(w.forms), *sorted(w.abbreviations))))
     if not terms:
         return Grounding()
     hits = store.term_hits(terms, limit=limit)
-    weighed = sorted((_weigh(h, q) for h in hits), key=lambda g: -g.weight)
-    weighed = [g for g in weighed if g.weight > 0]
+    # how a body does something is told by its name and what it calls, not by its docstring
+    weighed = [_weigh(h, q, words, described=q.intent is not Intent.HOW) for h in hits]
+    if q.intent is Intent.HOW:
+        weighed = [_with_callees(g, words, store) if i < HOW_CANDIDATES else g for i, g in enumerate(weighed)]
+    weighed = sorted((g for g in weighed if g.weight > 0), key=lambda g: -g.weight)
     if not weighed:
         return Grounding(terms=terms)
     best = weighed[0]
@@ -138,32 +159,70 @@ def _ground(q: Question, store: SqliteStore, *, limit: int = 40) -> Grounding:
     named = len(set(best.hit.matched)) >= 2 or best.spelt >= 1.0
     # and the subject explains most of what the question says of it ("shake an XML document" is not
     # answered by a `shake` that knows nothing of XML)
-    explained = [w for w, forms in by_word.items() if set(forms) & set(best.hit.matched)]
-    unexplained = tuple(w for w in by_word if w not in explained)
-    covers = len(explained) >= COVER * len(by_word)
+    # weighed by how much each word tells here: a word every declaration has ("get", "use") adds
+    # little, a word only the subject has adds much; a word the repository never uses tells nothing
+    # of it ("passed", "pick": the question's own words), unless it is a name in capitals ("XML")
+    rarity = store.term_rarity(terms)
+    top = max(rarity.values(), default=1.0) or 1.0
+    tells = {
+        w.text: max((rarity.get(f, 0.0) for f in w.forms | w.abbreviations), default=0.0)
+        or (2 * top if w.acronym else 0.0)
+        for w in words
+    }
+    counted = [w.text for w in words if w.counts]
+    unexplained = tuple(w for w in counted if w not in best.explained)
+    told = sum(tells[w] for w in counted)
+    covers = told > 0 and told - sum(tells[w] for w in unexplained) >= COVER * told
     subjects = (best,) if clear and named and covers else ()
     return Grounding(subjects=subjects, close=close, terms=terms, unexplained=unexplained)
 
 
-def _weigh(h: TermHit, q: Question) -> Grounded:
+def _weigh(h: TermHit, q: Question, words: tuple[_Word, ...], *, described: bool = True) -> Grounded:
     names = set(h.name_terms)
-    matched = set(h.matched) & names
-    if not matched:
+    path = {t for part in h.qualname.split(".")[:-1] for t in name_terms(part)}
+    told = set(h.explained) if described else set()
+    explained: set[str] = set()
+    strength = 0.0
+    for w in words:
+        if w.forms & names:
+            strength += 1.0
+        elif w.abbreviations & names:
+            strength += 0.5  # an abbreviation is weaker evidence than the word
+        if (w.forms | w.abbreviations) & (names | path | told):
+            explained.add(w.text)  # (its docstring, parameters or assigned names may explain a word)
+    if not strength:
         return Grounded(hit=h, weight=0.0, spelt=0.0)
-    spelt = len(matched) / max(1, len(names))
-    w = h.score * (0.5 + spelt) * (1 + 0.5 * (len(matched) - 1))
+    spelt = len(set(h.matched)) / max(1, len(names))
+    w8 = h.score * (0.5 + spelt) * (0.5 + 0.5 * strength)
     kinds = [k for k in q.qualifiers if k in _KIND_OF_HIT]
     if kinds and not any(h.kind in _KIND_OF_HIT[k] for k in kinds):
-        w *= 0.5
+        w8 *= 0.5
     if "exception" in q.qualifiers and not _EXCEPTION_TERMS & names:
-        w *= 0.5
+        w8 *= 0.5
     if "test" not in q.qualifiers and _is_test(h.rel_path):
-        w *= 0.6
+        w8 *= 0.6
     # "a transition's conditions": what the possessive names holds the subject
-    holder = h.qualname.split(".")[-2] if h.qualname.count(".") >= 1 else ""
+    holder = h.qualname.split(".")[-2] if "." in h.qualname else ""
     if q.owners and {stem(o) for o in q.owners} & set(name_terms(holder)):
-        w *= 2.0
-    return Grounded(hit=h, weight=w, spelt=spelt)
+        w8 *= 2.0
+    return Grounded(hit=h, weight=w8, spelt=spelt, explained=frozenset(explained))
+
+
+def _with_callees(g: Grounded, words: tuple[_Word, ...], store: SqliteStore) -> Grounded:
+    """How a body does something is told by what it calls: the words its callees' names explain
+    count for it ("how does a table choose the id of a new document": `insert` calls `_get_next_id`)."""
+    if g.weight <= 0 or g.hit.kind not in ("function", "method"):
+        return g
+    callees = {
+        t
+        for e in store.edges_out_of(g.hit.qualname, ("calls", "instantiates"))
+        if not e.dst.startswith("?")
+        for t in name_terms(e.dst.rpartition(".")[2])
+    }
+    more = {w.text for w in words if w.text not in g.explained and (w.forms | w.abbreviations) & callees}
+    if not more:
+        return g
+    return Grounded(hit=g.hit, weight=g.weight * (1 + 0.25 * len(more)), spelt=g.spelt, explained=g.explained | more)
 
 
 def _within(inner: TermHit, outer: TermHit) -> bool:

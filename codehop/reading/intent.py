@@ -104,8 +104,9 @@ def read_question(text: str) -> Question:
             qualifiers.append(KIND_WORDS[t.low])
         if t.possessive and t.low not in FUNCTION_WORDS:
             owners.append(t.low)
-        if t.low not in FUNCTION_WORDS and len(t.low) > 1 and t.low not in words and len(words) < MAX_WORDS:
-            words.append(t.low)
+        kept = t.text if t.text.isupper() else t.low  # an acronym keeps its capitals ("XML")
+        if t.low not in FUNCTION_WORDS and len(t.low) > 1 and kept not in words and len(words) < MAX_WORDS:
+            words.append(kept)
     return Question(
         text=text,
         intent=intent_of(tokens),

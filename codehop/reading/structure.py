@@ -138,7 +138,7 @@ class Reader:
             return self._returned(findings, context, resolved)
         if asked.intent not in (Intent.HOW, Intent.RAISES):
             return []
-        words = {stem(w) for w in asked.words}
+        words = {stem(w.lower()) for w in asked.words}
         out: list[Finding] = []
         have = {f.resolution.target for f in findings if f.resolution is not None}
         for f in findings[:MAX_SUBJECTS]:

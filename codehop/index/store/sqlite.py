@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import bisect
 import json
+import math
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -412,14 +413,21 @@ class SqliteStore:
         rows = {
             r[0]: r[1:] for r in self.conn.execute(f"SELECT {_TERM_ROW_COLS} FROM terms WHERE id IN ({marks})", ids)
         }
-        names = dict(self.conn.execute(f"SELECT rowid, name FROM terms_fts WHERE rowid IN ({marks})", ids).fetchall())
+        columns = {
+            r[0]: r[1:]
+            for r in self.conn.execute(
+                f"SELECT rowid, name, path, params, doc, assigns FROM terms_fts WHERE rowid IN ({marks})", ids
+            )
+        }
         wanted = set(asked)
         hits = []
         for i, s in ranked:
             if i not in rows:
                 continue
             qualname, rel_path, line, end_line, kind = rows[i]
-            name_terms = tuple(names.get(i, "").split())
+            cols = columns.get(i, ("",))
+            name_terms = tuple(cols[0].split())
+            held = {t for col in cols for t in col.split()}
             hits.append(
                 TermHit(
                     qualname=qualname,
@@ -430,6 +438,7 @@ class SqliteStore:
                     score=-float(s),
                     name_terms=name_terms,
                     matched=tuple(t for t in name_terms if t in wanted),
+                    explained=tuple(t for t in asked if t in held),
                 )
             )
         return hits
@@ -439,6 +448,19 @@ class SqliteStore:
             ("term_vocab",),
             lambda: _TermVocabulary(sorted(r[0] for r in self.conn.execute("SELECT term FROM terms_vocab"))),
         )
+
+    def term_rarity(self, terms: Sequence[str]) -> dict[str, float]:
+        """How much each stem tells here: log(declarations / declarations whose terms hold it);
+        a stem no declaration has tells nothing (0)."""
+        n = self._cached(("n_terms",), lambda: self.conn.execute("SELECT count(*) FROM terms").fetchone()[0])
+        asked = list(dict.fromkeys(terms))[:64]
+        marks = ",".join("?" * len(asked))
+        docs = dict(self.conn.execute(f"SELECT term, doc FROM terms_vocab WHERE term IN ({marks})", asked))
+        return {t: math.log(1 + n / docs[t]) if docs.get(t) else 0.0 for t in asked}
+
+    def term_variants(self, term: str) -> list[str]:
+        """Other stems of the index that are forms of the same word (`_TermVocabulary.variants`)."""
+        return self._term_vocabulary().variants(term) if len(term) >= 4 else []
 
     def name_part_vocabulary(self) -> frozenset[str]:
         """Every distinct identifier part (of a declaration's name, parameters, assigned names)
@@ -874,10 +896,24 @@ class _TermVocabulary:
         i = bisect.bisect_left(self.sorted, prefix)
         return i < len(self.sorted) and self.sorted[i].startswith(prefix)
 
+    def variants(self, term: str) -> list[str]:
+        """Known stems of the same word in another form: one a prefix of the other, the shorter of
+        four letters or more, at most three letters apart (`expiri` ~ `expir`, `evalu` ~ `eval`,
+        `registr` ~ `regist`): Snowball stems a noun and its verb apart."""
+        out = [term[:i] for i in range(max(4, len(term) - 3), len(term)) if term[:i] in self.terms]
+        i = bisect.bisect_left(self.sorted, term)
+        while i < len(self.sorted) and self.sorted[i].startswith(term) and len(out) < 8:
+            if 0 < len(self.sorted[i]) - len(term) <= 3:
+                out.append(self.sorted[i])
+            i += 1
+        return out
+
     def compound(self, term: str) -> list[str]:
         """FTS terms for a word written as one that declarations split (`whitespac` -> white,
         spac*): the longest known head whose rest has three letters or more, the rest too when it
         starts a known term (a head alone has four letters or more); [] when there is none."""
+        if len(term) > 40:
+            return []  # no word: a 100 kB token is not split letter by letter
         for i in range(len(term) - 3, 2, -1):
             head, rest = term[:i], term[i:]
             if head in self.terms:
