@@ -44,9 +44,9 @@ def ask(app: App, question: str):  # type: ignore[no-untyped-def]
         ("what does `parse_header` raise?", Intent.RAISES, ("parse_header",), ()),
         ("what is the default delimiter of split_fields?", Intent.VALUE, ("split_fields",), ()),
         ("what type does SplitResult.first return?", Intent.TYPE, ("SplitResult.first",), ()),
-        ("what calls configure() if I never call setup()?", Intent.DEFINITION, ("configure",), ()),
+        ("which pool is used if I never call setup()?", Intent.VALUE, (), ()),
     ],
-    ids=["where-possessive", "how", "raises", "default", "type", "condition"],
+    ids=["where-possessive", "how", "raises", "default", "type", "unless-default"],
 )
 def test_a_question_is_read_once_into_its_record(question, intent, mentions, owners):
     q = read_question(question)
@@ -56,7 +56,7 @@ def test_a_question_is_read_once_into_its_record(question, intent, mentions, own
 
 
 def test_a_ruled_out_call_is_a_condition_not_a_mention():
-    q = read_question("what calls configure() if I never call setup()?")
+    q = read_question("which pool is used if I never call setup()?")
     assert q.conditions == ("setup",) and "setup" not in q.mentions
 
 

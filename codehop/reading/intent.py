@@ -6,9 +6,8 @@ The intent comes from one table (`INTENTS`): each row is an intent, the stems th
 and the pointers its answer needs (what `structure.py` and the hop must bring into the context
 before the answer may say `complete`). A new intent is one enum member and one row.
 
-The word lists here are closed-class English (articles, pronouns, auxiliaries, prepositions:
-`FUNCTION_WORDS`), the kind nouns (`KIND_WORDS`) and the intents' cue stems; they never name a
-subject. May import: records, question_words (the one tokenizer), index.terms, stdlib.
+The word lists here are the kind nouns (`KIND_WORDS`) and the intents' cue stems; English
+function words are the tokenizer's `STOP`. None of them names a subject. May import: records, question_words (the one tokenizer), index.terms, stdlib.
 """
 
 from __future__ import annotations
@@ -17,7 +16,7 @@ from dataclasses import dataclass
 
 from codehop.index.terms import stem
 from codehop.kernel.records import Intent, Question
-from codehop.reading.question_words import Token, tokenize
+from codehop.reading.question_words import NEGATIONS, STOP, Token, tokenize
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,18 +46,6 @@ INTENTS: tuple[IntentRule, ...] = (
     IntentRule(Intent.DEFINITION, frozenset({"defin", "declar", "locat", "live", "implement"}), "its declaration"),
 )
 MAX_WORDS = 64  # describing words kept (a 100 kB question is read in linear time, grounded in bounded time)
-
-# closed-class English: never a subject's word (a member may still be named so: the reader looks
-# code-shaped mentions up first)
-FUNCTION_WORDS = frozenset(
-    """a an the this that these those it its it's of in on at to for from by with without into onto
-    and or but not no nor if when whenever while where which what who whom whose why how is are was
-    were be been being am do does did done has have had having can could should would will shall
-    may might must i me my we our you your they them their he she his her there here than then so
-    as such any some each every all both either neither other another own same also only just
-    very too about after before between through during under over up down out off again once
-    s t don doesn didn isn aren wasn weren hasn haven won wouldn couldn shouldn""".split()
-)
 
 # the kind a question names its subject by ("the method that ...", "which class ...")
 KIND_WORDS: dict[str, str] = {
@@ -102,10 +89,10 @@ def read_question(text: str) -> Question:
             continue
         if t.low in KIND_WORDS:
             qualifiers.append(KIND_WORDS[t.low])
-        if t.possessive and t.low not in FUNCTION_WORDS:
+        if t.possessive and t.low not in STOP:
             owners.append(t.low)
         kept = t.text if t.text.isupper() else t.low  # an acronym keeps its capitals ("XML")
-        if t.low not in FUNCTION_WORDS and len(t.low) > 1 and kept not in words and len(words) < MAX_WORDS:
+        if t.low not in STOP and len(t.low) > 1 and kept not in words and len(words) < MAX_WORDS:
             words.append(kept)
     return Question(
         text=text,
@@ -128,7 +115,20 @@ def intent_of(tokens: list[Token]) -> Intent:
     for rule in INTENTS:
         if rule.cues & stems:
             return rule.intent
+    if _unless(tokens):
+        return Intent.VALUE  # "what storage does it use if I don't pass one?": a default is asked
     return Intent.DEFINITION
+
+
+def _unless(tokens: list[Token]) -> bool:
+    """A condition that something is not done or given ("if I don't pass one", "unless", "when I
+    never set it"): what applies then is a default."""
+    for t in tokens:
+        if t.low in ("if", "when", "unless") and (
+            t.low == "unless" or any(u.low in NEGATIONS for u in tokens[t.index + 1 : t.index + 5])
+        ):
+            return True
+    return False
 
 
 def _mention(t: Token) -> bool:

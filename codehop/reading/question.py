@@ -38,7 +38,7 @@ import re
 from dataclasses import replace
 
 from codehop.index.terms import stem
-from codehop.kernel.records import Binding, BindingKind
+from codehop.kernel.records import Binding, BindingKind, Intent
 from codehop.kernel.words import word_parts
 from codehop.reading import builtin_bases, datamodel
 from codehop.reading.grounding import Grounding, ground
@@ -61,6 +61,7 @@ from codehop.reading.signatures import Parameter, returns
 from codehop.reading.subject import Absent, Reading, Subject
 
 _ARTICLES = frozenset({"a", "an", "the"})
+_CALLABLE_KINDS = frozenset({"function", "method", "class"})
 # the names a module file has that a method may have too
 _MODULE_FILES = frozenset({"__init__", "__main__"})
 _ENDINGS = (
@@ -761,6 +762,7 @@ class SubjectFinder(RepoLookup):
         plain_only = False
         close: tuple[str, ...] = ()
         unexplained: tuple[str, ...] = ()
+        unplaced_value = ""
         if not subjects and not absent and not owners:
             words_of = [
                 t
@@ -786,6 +788,10 @@ class SubjectFinder(RepoLookup):
             coded = described.mentions or described.conditions  # code named: its words are not the subject
             grounding = ground(described, self.store) if not coded else Grounding()
             for g in grounding.subjects:
+                if described.intent is Intent.VALUE and g.hit.kind in _CALLABLE_KINDS:
+                    # a value asked, a callable found: which of its values the words mean is not placed
+                    unplaced_value = g.hit.qualname
+                    continue
                 used.update(t.index for t in words_of if stem(t.low) in g.hit.matched)
                 subjects.append(Subject(dotted=g.hit.qualname, mentions=g.hit.matched, strong=True))
             if not subjects:
@@ -951,6 +957,7 @@ class SubjectFinder(RepoLookup):
             several=several,
             close=close,
             unexplained=unexplained,
+            unplaced_value=unplaced_value,
             bases=_ASKS_BASES.search(question) is not None,
             # what applies without the call is shown by a declaration the question asks about (a
             # function's fallback, a class default); read as a package or a module alone, nothing shows it
@@ -992,33 +999,33 @@ class SubjectFinder(RepoLookup):
         weak.sort(
             key=lambda tn: (tn[0].low in VOCABULARY or tn[0].low in STOP, abs(tn[0].index - ot.index), tn[0].index)
         )
-        if not weak:
-            # a name of several words, each in the question ("the default base style" -> base_style)
-            # (the class's own mention is not one of those words: "the read timeout of a Timeout")
-            present: dict[str, list[int]] = {}
-            for t in tokens:
-                if t.word and t.index != ot.index:
-                    for form in _forms(t.low):  # "handles a request" -> handle_request
-                        present.setdefault(form, []).append(t.index)
-            best: tuple[int, int, Token, str] | None = None
-            for name in members:
-                parts = [p for p in name.lower().split("_") if p]
-                if len(parts) < 2:
-                    continue
-                # a part the question writes out in full ("an environment variable" for `envvar`,
-                # "the configuration file" for `config_file`), when another part is written as is
-                spelt = {p: _spelt_out(p, tokens, ot.index) for p in parts if p not in present}
-                if not all(p in present or spelt[p] for p in parts) or all(p in spelt for p in parts):
-                    continue
-                # each part at its mention nearest the first part's
-                at = present[parts[0]][0] if parts[0] in present else spelt[parts[0]][0]
-                idx = [_nearest(present[p] if p in present else spelt[p], at) for p in parts]
-                span = max(idx) - min(idx)
-                key = (span, min(idx))
-                if best is None or key < best[:2]:
-                    best = (span, min(idx), tokens[at], name)
-            if best is not None and best[0] <= 2 * len(best[3].split("_")):
-                weak.append((best[2], best[3]))
+        # a name the question spells with more of its words is meant before a one-word name
+        # a name of several words, each in the question ("the default base style" -> base_style)
+        # (the class's own mention is not one of those words: "the read timeout of a Timeout")
+        present: dict[str, list[int]] = {}
+        for t in tokens:
+            if t.word and t.index != ot.index:
+                for form in _forms(t.low):  # "handles a request" -> handle_request
+                    present.setdefault(form, []).append(t.index)
+        best: tuple[int, int, Token, str] | None = None
+        for name in members:
+            parts = [p for p in name.lower().split("_") if p]
+            if len(parts) < 2:
+                continue
+            # a part the question writes out in full ("an environment variable" for `envvar`,
+            # "the configuration file" for `config_file`), when another part is written as is
+            spelt = {p: _spelt_out(p, tokens, ot.index) for p in parts if p not in present}
+            if not all(p in present or spelt[p] for p in parts) or all(p in spelt for p in parts):
+                continue
+            # each part at its mention nearest the first part's
+            at = present[parts[0]][0] if parts[0] in present else spelt[parts[0]][0]
+            idx = [_nearest(present[p] if p in present else spelt[p], at) for p in parts]
+            span = max(idx) - min(idx)
+            key = (span, min(idx))
+            if best is None or key < best[:2]:
+                best = (span, min(idx), tokens[at], name)
+        if best is not None and best[0] <= 2 * len(best[3].split("_")):
+            weak.insert(0, (best[2], best[3]))
         return strong, weak
 
     def _parameter_in_parts(

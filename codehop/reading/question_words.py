@@ -211,13 +211,13 @@ def tokenize(question: str) -> list[Token]:
         while j >= 0 and out[j].low in ("a", "an", "the"):
             j -= 1
         if t.word and t.code and j >= 1 and out[j].low in _CALL_VERBS:
-            t.negated = any(u.low in _NEGATIONS for u in out[max(0, j - 3) : j])
+            t.negated = any(u.low in NEGATIONS for u in out[max(0, j - 3) : j])
     return out
 
 
 _OPERATOR_WORDS = frozenset({"in", "not", "is", "del", "and", "or", "await"})
 _CALL_VERBS = frozenset("call calls calling called invoke invoking invoked run running use using used".split())
-_NEGATIONS = frozenset("never not no without don doesn didn haven hasn won".split())
+NEGATIONS = frozenset("never not no without don doesn didn haven hasn won".split())
 
 
 def _mark_before(question: str, start: int) -> str:

@@ -47,6 +47,7 @@ class Reading:
     negated: tuple[str, ...] = ()  # names whose call the question rules out ("if I never call configure()")
     close: tuple[str, ...] = ()  # declarations the words came close to naming, when none was clear
     unexplained: tuple[str, ...] = ()  # the words the closest does not explain
+    unplaced_value: str = ""  # a value or default asked, and the words found only this callable
 
     @property
     def doubts(self) -> tuple[str, ...]:
@@ -91,7 +92,12 @@ class Reading:
                 f"The question rules out calling `{name}`: what applies without it (a default set elsewhere) "
                 f"is not placed by this reading."
             )
-        if self.close and not self.subjects:
+        if self.unplaced_value:
+            out.append(
+                f"The question asks for a value or a default; its words describe `{self.unplaced_value}`, a "
+                "callable, and name none of its parameters or values."
+            )
+        if self.close and not self.subjects and not self.unplaced_value:
             out.append(
                 "The question's words name no declaration clearly; the closest are "
                 + ", ".join(f"`{c}`" for c in self.close)

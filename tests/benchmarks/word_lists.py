@@ -1,0 +1,65 @@
+"""Count the hand-typed words of question reading (issue 25 item 7): every string literal of a
+word list at module level (or in a class body) of the reading modules: `frozenset("a b".split())`,
+`{"a", "b"}`, tuples and lists of strings, dict keys and values that are words. Usage:
+
+    python tests/benchmarks/word_lists.py [FILE ...]   # default: codehop/reading/*.py, answer/navquestion.py, answer/task.py
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+DEFAULT = [
+    *sorted((ROOT / "codehop" / "reading").glob("*.py")),
+    ROOT / "codehop" / "answer" / "navquestion.py",
+    ROOT / "codehop" / "answer" / "task.py",
+    ROOT / "codehop" / "kernel" / "words.py",
+]
+_WORD = re.compile(r"^[A-Za-z][A-Za-z' -]*$")
+
+
+def words_in(node: ast.AST) -> list[str]:
+    """The words a literal spells (a `.split()` string counts each word)."""
+    out: list[str] = []
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and sub.func.attr == "split":
+            target = sub.func.value
+            if isinstance(target, ast.Constant) and isinstance(target.value, str):
+                out += target.value.split()
+                target.value = ""  # counted once
+        elif isinstance(sub, ast.Constant) and isinstance(sub.value, str) and _WORD.match(sub.value):
+            out.append(sub.value)
+    return out
+
+
+def lists(path: Path) -> list[tuple[str, int]]:
+    tree = ast.parse(path.read_text())
+    found: list[tuple[str, int]] = []
+    for stmt in [*tree.body, *(s for c in tree.body if isinstance(c, ast.ClassDef) for s in c.body)]:
+        if not isinstance(stmt, ast.Assign | ast.AnnAssign) or stmt.value is None:
+            continue
+        if not isinstance(stmt.value, ast.Call | ast.Set | ast.Tuple | ast.List | ast.Dict | ast.BinOp):
+            continue
+        words = words_in(stmt.value)
+        if len(words) >= 3:  # a word list, not a pair of markers
+            name = ast.unparse(stmt.targets[0] if isinstance(stmt, ast.Assign) else stmt.target)
+            found.append((name, len(words)))
+    return found
+
+
+def main() -> None:
+    paths = [Path(p) for p in sys.argv[1:]] or DEFAULT
+    total = 0
+    for path in paths:
+        for name, n in lists(path):
+            total += n
+            print(f"{n:5d}  {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}:{name}")
+    print(f"{total:5d}  words in {len(paths)} files")
+
+
+if __name__ == "__main__":
+    main()
