@@ -759,7 +759,6 @@ class SubjectFinder(RepoLookup):
                 break
 
         # plain words, when nothing else named a subject ("Where is ok defined?")
-        plain_only = False
         close: tuple[str, ...] = ()
         unexplained: tuple[str, ...] = ()
         unplaced_value = ""
@@ -924,10 +923,9 @@ class SubjectFinder(RepoLookup):
                 or t.receiver
                 or t.index in deferred
                 or not t.word
-                # (read from a plain word alone, any other content word nothing matched is a doubt too:
-                # "which class handles HTTP/2 connections?" is not answered by `Pool.connections`, nor
-                # "where would the request headers be built" by the function `request`)
-                or not (t.code or t.index in slot or (plain_only and t.index > 0 and len(t.low) > 2))
+                # (plain words are grounded by their derived terms, and what those leave unexplained is
+                # the grounding's doubt: a plain word is never "not understood")
+                or not (t.code or t.index in slot)
                 or t.low in STOP
                 or t.low in VOCABULARY
                 or t.low in hints
