@@ -155,8 +155,10 @@ def _ground(q: Question, store: SqliteStore, *, limit: int = 40) -> Grounding:
     close = tuple(g for g in weighed if g.weight >= best.weight * CLOSE)[:8]
     second = next((g for g in weighed[1:] if not _within(g.hit, best.hit)), None)
     clear = second is None or best.weight >= second.weight * MARGIN
-    # one matched word is a name only when it is all of the name
-    named = len(set(best.hit.matched)) >= 2 or best.spelt >= 1.0
+    # one matched word is a name only when it is all of the name (an exception asked for, and one
+    # named `...Error`: the kind word is a part of the name too)
+    kind_part = "exception" in q.qualifiers and bool(_EXCEPTION_TERMS & set(best.hit.name_terms))
+    named = len(set(best.hit.matched)) + kind_part >= 2 or best.spelt >= 1.0
     # and the subject explains most of what the question says of it ("shake an XML document" is not
     # answered by a `shake` that knows nothing of XML)
     # weighed by how much each word tells here: a word every declaration has ("get", "use") adds
@@ -169,7 +171,10 @@ def _ground(q: Question, store: SqliteStore, *, limit: int = 40) -> Grounding:
         or (2 * top if w.acronym else 0.0)
         for w in words
     }
-    counted = [w.text for w in words if w.counts]
+    # a word none of the candidates explains is the question's framing ("passed", "smallest"), not
+    # evidence against the best: only what some declaration here explains is asked of the best
+    explainable = {e for g in weighed for e in g.explained} | {w.text for w in words if w.acronym}
+    counted = [w.text for w in words if w.counts and w.text in explainable]
     unexplained = tuple(w for w in counted if w not in best.explained)
     told = sum(tells[w] for w in counted)
     covers = told > 0 and told - sum(tells[w] for w in unexplained) >= COVER * told
@@ -226,8 +231,10 @@ def _with_callees(g: Grounded, words: tuple[_Word, ...], store: SqliteStore) -> 
 
 
 def _within(inner: TermHit, outer: TermHit) -> bool:
-    """One is the other's member (a class and its method match the same words: not rivals)."""
-    return inner.qualname.startswith(outer.qualname + ".") or outer.qualname.startswith(inner.qualname + ".")
+    """Not rivals: one is the other's member (a class and its method match the same words), or both
+    are one name in two classes (an override: the words cannot tell them apart)."""
+    a, b = inner.qualname, outer.qualname
+    return a.startswith(b + ".") or b.startswith(a + ".") or a.rpartition(".")[2] == b.rpartition(".")[2]
 
 
 def _is_test(rel_path: str) -> bool:
