@@ -1023,7 +1023,14 @@ class SubjectFinder(RepoLookup):
             if best is None or key < best[:2]:
                 best = (span, min(idx), tokens[at], name)
         if best is not None and best[0] <= 2 * len(best[3].split("_")):
-            weak.insert(0, (best[2], best[3]))
+            # before a one-word member only when two of its parts are not the class's own name
+            # ("the default table" in TinyDB: default_table_name; "register on Blueprint": not
+            # register_blueprint)
+            own = {p.lower() for p in word_parts(owner_last)}
+            if len([p for p in best[3].lower().split("_") if p and p not in own]) >= 2:
+                weak.insert(0, (best[2], best[3]))
+            elif not weak:
+                weak.append((best[2], best[3]))
         return strong, weak
 
     def _parameter_in_parts(

@@ -141,10 +141,13 @@ class Reader:
         words = {stem(w.lower()) for w in asked.words}
         out: list[Finding] = []
         have = {f.resolution.target for f in findings if f.resolution is not None}
+        # (asked of a declaration not in the context yet too: its pointers are known from the index,
+        # so the one hop that fetches it fetches them as well)
         for f in findings[:MAX_SUBJECTS]:
-            if f.binding is None or f.binding.kind is not BindingKind.FUNCTION or f.declared_in is None:
+            if f.binding is None or f.binding.kind is not BindingKind.FUNCTION or f.resolution is None:
                 continue
-            assert f.resolution is not None
+            if f.resolution.is_external:
+                continue
             edges = self.store.edges_out_of(f.resolution.target.qualname, ("calls", "instantiates"))
             callees = list(dict.fromkeys(e.dst for e in edges if not e.dst.startswith("?")))
             if asked.intent is Intent.RAISES:
@@ -170,12 +173,17 @@ class Reader:
         out: list[Finding] = []
         have = {f.resolution.target for f in findings if f.resolution is not None}
         for f in findings[:MAX_SUBJECTS]:
-            if f.binding is None or f.binding.kind is not BindingKind.FUNCTION or f.declared_in is None:
+            if f.binding is None or f.binding.kind is not BindingKind.FUNCTION or f.resolution is None:
                 continue
-            assert f.resolution is not None
+            if f.resolution.is_external:
+                continue
             module = self.store.module_of(f.resolution.target.rel_path) or ""
-            chunk = f.declared_in.chunk
-            if not module or chunk.qualname != f.resolution.target.qualname:
+            chunk = (
+                f.declared_in.chunk
+                if f.declared_in is not None
+                else next(iter(self.store.chunks_named(f.resolution.target.qualname)), None)
+            )
+            if not module or chunk is None or chunk.qualname != f.resolution.target.qualname:
                 continue
             written = [returns(chunk.signature), *returned_names(chunk.text)]
             for name in dict.fromkeys(w for w in written if w):
