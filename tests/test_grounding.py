@@ -121,3 +121,13 @@ def test_what_a_function_returns_needs_the_returned_declaration(app, question, n
     path, line = needed
     assert any(c.chunk.rel_path == path and c.chunk.start_line <= line <= c.chunk.end_line for c in a.context)
     assert f"{path}:{line}" in a.answer
+
+
+def test_one_hop_fetches_the_declaration_and_what_its_aspect_needs(app):
+    """`vault.make_queue` is re-exported by vault/__init__.py:3: the hop that fetches its declaration
+    (vault/registry.py:11) fetches the class its return annotation names (vault/queues.py:1) too."""
+    a = ask(app, "What does `vault.make_queue` return?")
+    assert a.state is State.COMPLETE, a.answer
+    assert a.stats.loops <= 1
+    spans = {(c.chunk.rel_path, c.chunk.start_line) for c in a.context}
+    assert ("vault/registry.py", 11) in spans and ("vault/queues.py", 1) in spans
