@@ -158,7 +158,9 @@ def _ground(q: Question, store: SqliteStore, *, limit: int = 40) -> Grounding:
     # one matched word is a name only when it is all of the name (an exception asked for, and one
     # named `...Error`: the kind word is a part of the name too)
     kind_part = "exception" in q.qualifiers and bool(_EXCEPTION_TERMS & set(best.hit.name_terms))
-    named = len(set(best.hit.matched)) + kind_part >= 2 or best.spelt >= 1.0
+    # or it is all of the name and another word of the question is explained by the declaration too
+    # (its class, its docstring, its callees): one word matching one name alone is no evidence
+    named = len(set(best.hit.matched)) + kind_part >= 2 or (best.spelt >= 1.0 and len(best.explained) >= 2)
     # and the subject explains most of what the question says of it ("shake an XML document" is not
     # answered by a `shake` that knows nothing of XML)
     # weighed by how much each word tells here: a word every declaration has ("get", "use") adds
