@@ -65,7 +65,7 @@ if TYPE_CHECKING:
 RESOLVER_NAMES = ("symbol_table", "jedi", "lsp", "regex", "llm")
 _SITE = re.compile(r"^(?P<path>.+?):(?P<line>\d+)(?::(?P<col>\d+))?$")  # PATH:LINE[:COL]
 DEFAULT_RESOLVERS = ("symbol_table", "jedi", "lsp", "regex")
-GROUNDED_K = 4  # declarations the question's words ground that lead retrieval
+GROUNDED_K = 8  # declarations the question's words ground that lead retrieval
 
 
 def parse_resolvers(spec: str | Sequence[str] | None) -> tuple[str, ...] | None:

@@ -63,12 +63,13 @@ class Grounded:
 class Grounding:
     subjects: tuple[Grounded, ...] = ()  # declarations the words name, with a clear margin
     close: tuple[Grounded, ...] = ()  # what came close, best first (subjects included)
+    candidates: tuple[Grounded, ...] = ()  # every declaration the words matched by name, best first
     terms: tuple[str, ...] = ()
     unexplained: tuple[str, ...] = ()  # describing words the best candidate's name does not explain
 
     @property
     def ranked(self) -> tuple[TermHit, ...]:
-        return tuple(g.hit for g in self.close)
+        return tuple(g.hit for g in self.candidates)
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,7 +182,9 @@ def _ground(q: Question, store: SqliteStore, *, limit: int = 40) -> Grounding:
     told = sum(tells[w] for w in counted)
     covers = told > 0 and told - sum(tells[w] for w in unexplained) >= COVER * told
     subjects = (best,) if clear and named and covers else ()
-    return Grounding(subjects=subjects, close=close, terms=terms, unexplained=unexplained)
+    return Grounding(
+        subjects=subjects, close=close, candidates=tuple(weighed[:16]), terms=terms, unexplained=unexplained
+    )
 
 
 def _weigh(h: TermHit, q: Question, words: tuple[_Word, ...], *, described: bool = True) -> Grounded:
