@@ -104,6 +104,16 @@ def test_a_setting_read_by_attribute_leads_to_its_default(app_for):
     assert site.relation == "defines setting" and "EMAIL_TIMEOUT = None" in site.provenance
 
 
+def test_a_setting_read_by_key_leads_to_its_default(app_for):
+    """settings_attr: max_recipients (mail/limits.py:4) reads `config["MAIL_MAX_RECIPIENTS"]`; its default
+    is the `"MAIL_MAX_RECIPIENTS": 50` entry of conf/defaults.py:5."""
+    app = app_for("settings_attr")
+    ctx = app.context("max_recipients should never return less than one.", budget_tokens=2000)
+    sites = {(c.chunk.rel_path, c.chunk.start_line): c for c in ctx.context if c.relation}
+    site = sites[("conf/defaults.py", 5)]
+    assert site.relation == "defines setting" and '"MAIL_MAX_RECIPIENTS": 50' in site.provenance
+
+
 def test_a_route_name_leads_to_the_code_that_looks_it_up(app_for):
     """route_names: retrieve_current_user is registered as "users:get-current-user" (web/users.py:4);
     tests/test_paths.py:5 looks the same name up, with no import of web.users."""

@@ -1,20 +1,26 @@
 """Context for a task: what an agent should read, ready to paste; and what uses a symbol.
 
 `build_context` is the one context builder of every front-end (CLI, MCP,
-LSP). It starts from the navigator's answer (the same loop as `ask`), reads the task
+LSP). It starts from the navigator's answer (the same loop as `ask`) and every
+retrieval hit ranked for the task (before any packing), reads the task
 (codehop.answer.task: the files and declarations it names, whether an interface
-changes), lists the blast radius of its subjects as one-line sites
-(codehop.answer.manifest, on the dependents engine), ranks their collaborators by
-personalized PageRank, adds the declarations the focus files import and the
-re-export lines of what is sent, and packs all of it to the budget: every
-token sent is counted, each item carries its text (and `truncated` when cut),
-and what did not fit is named. Only structure chooses what is added; chunk
-text never does. `dependents` lists the sites that use a declaration; the
-front-ends' render module turns a context into a prompt section.
+changes), lists the blast radius of its subjects (codehop.answer.manifest, on the
+dependents engine) and the links code makes without imports (codehop.answer.links:
+settings, string keys, role-named families), ranks their collaborators by
+personalized PageRank and the values they and their callees read, adds the
+declarations the focus files import and the re-export lines of what is sent, and
+packs all of it once, as one plan, to the budget. Sites are grouped per file, one
+compact entry each; a body bigger than its share is trimmed to its head and the
+lines the task names (codehop.answer.trim), never dropped for its size; every token
+sent is counted, and what did not fit is named with its reason. Only structure
+chooses what is added; chunk text never does (it only chooses the lines a trimmed
+body keeps). `dependents` lists the sites that use a declaration; the front-ends'
+render module turns a context into a prompt section.
 
-May import: orchestrator, records, retrieval, store, symbols, task, manifest,
-graph_context, dependents, errors, stdlib; the door runs the navigator and hands
-over its answer and what is read (store, symbol table, root, the offline reader).
+May import: orchestrator, records, retrieval, store, symbols, task, manifest, links,
+trim, graph_context, dependents, errors, stdlib; the door runs the navigator and hands
+over its answer, the ranked hits and what is read (store, symbol table, root, the
+offline reader).
 """
 
 from __future__ import annotations

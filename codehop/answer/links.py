@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from codehop.index.store.sqlite import SqliteStore
     from codehop.kernel.records import Chunk
 
+MAX_SETTINGS = 8
 MAX_PER_SETTING = 4
 MAX_KEYS = 12
 MAX_PER_KEY = 6
@@ -58,7 +59,7 @@ def setting_sites(store: SqliteStore, root: Path, query: str, chunks: list[Chunk
     lines = _Lines(root)
     out: list[Site] = []
     seen: set[tuple[str, int]] = set()
-    for name in dict.fromkeys(n for n in names if n not in _ATTR_NOT_SETTING):
+    for name in list(dict.fromkeys(n for n in names if n not in _ATTR_NOT_SETTING))[:MAX_SETTINGS]:
         found: list[tuple[str, int]] = []
         upper = name.isupper()
         for d in store.declarations_named(name):

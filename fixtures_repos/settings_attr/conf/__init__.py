@@ -1,6 +1,6 @@
 """Settings: the defaults of conf/global_settings.py, read by attribute (`settings.NAME`)."""
 
-from conf import global_settings
+from conf import defaults, global_settings
 
 
 class Settings:
@@ -11,3 +11,5 @@ class Settings:
 
 
 settings = Settings()
+
+config = dict(defaults.default_config)
