@@ -46,6 +46,25 @@ def test_a_chunk_bigger_than_the_budget_is_sent_as_its_head_and_the_named_line(a
     assert sum(c.tokens for c in ctx.context) <= 600
 
 
+def test_trim_keeps_the_head_and_the_named_line_with_the_lines_after_it(app_for):
+    """settings_attr: the global_settings chunk (lines 1-284) trimmed to 100 tokens for EMAIL_TIMEOUT
+    keeps its first lines and 204-206 (the assignment and the two lines after it), marks the gap,
+    and states exactly those ranges."""
+    from codehop.answer.trim import Focus, trim
+
+    app = app_for("settings_attr")
+    chunk = next(c for c in app.store.chunks_of_file("conf/global_settings.py") if c.start_line == 1)
+    cut = trim(chunk, 100, Focus(names=frozenset({"EMAIL_TIMEOUT"}), terms=frozenset()))
+    assert cut is not None
+    assert cut.spans[0][0] == 1 and cut.spans[-1] == (204, 206)
+    lines = (app.root / "conf/global_settings.py").read_text().split("\n")
+    head = "\n".join(lines[: cut.spans[0][1]])
+    gap = f"# ... lines {cut.spans[0][1] + 1}-203 not sent"
+    assert cut.chunk.text == "\n".join([head, gap, *lines[203:206]])
+    assert cut.stated(chunk) == f"trimmed: sent lines 1-{cut.spans[0][1]}, 204-206 of 1-284"
+    assert cut.chunk.end_line == 206
+
+
 @pytest.mark.parametrize("budget", [120, 300], ids=["120", "300"])
 def test_every_retrieval_hit_is_sent_or_left_out_with_its_reason(app_for, budget):
     """blast_radius: every hit retrieval ranks for the task reaches the plan, also those ranked past

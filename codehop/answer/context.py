@@ -260,7 +260,9 @@ def _focus(query: str, subjects: tuple[Subject, ...]) -> Focus:
 
     names = {s.qualname.rpartition(".")[2] for s in subjects}
     names |= {w for w in _CODE_WORD.findall(query) if "_" in w or w.isupper() or any(c.isupper() for c in w[1:])}
-    return Focus(names=frozenset(n for n in names if n), terms=frozenset(query_terms(query)))
+    terms = set(query_terms(query))
+    terms |= {t[:-1] for t in terms if t.endswith("s") and not t.endswith("ss") and len(t) > 3}  # returns: return
+    return Focus(names=frozenset(n for n in names if n), terms=frozenset(terms))
 
 
 def _body(store: SqliteStore, item: ContextItem, budget_tokens: int, source: str, focus: Focus, share: int) -> _Entry:

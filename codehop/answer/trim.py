@@ -22,6 +22,7 @@ from codehop.kernel.words import word_parts
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 HEAD_SHARE = 0.3  # of a trimmed item's tokens, for its first lines
 _MIN_TOKENS = 24
+_AFTER_NAMED = 2  # lines kept after a line that names a subject
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -76,11 +77,15 @@ def trim(chunk: Chunk, max_tokens: int, focus: Focus) -> Trimmed | None:
     for score, i in ranked:
         if score <= 0:
             break
-        cost = len(lines[i]) + 1 + (0 if i - 1 in keep else 40)  # a gap marker, unless it joins a span
-        if used + cost > chars:
-            continue
-        keep.add(i)
-        used += cost
+        # a line that names what the task names brings the lines after it (a field's docstring)
+        for j in range(i, min(len(lines), i + (1 + _AFTER_NAMED if score >= 4 else 1))):
+            if j in keep:
+                continue
+            cost = len(lines[j]) + 1 + (0 if j - 1 in keep else 40)  # a gap marker, unless it joins a span
+            if used + cost > chars:
+                break
+            keep.add(j)
+            used += cost
     if len(keep) == len(lines):
         return None
     spans = _spans(sorted(keep))
