@@ -192,6 +192,9 @@ def build_context(
     sent_later = [s for s in direct + tuple(linked) if s.is_test and not about_tests]
     direct_groups = _grouped([s for s in direct if not (s.is_test and not about_tests)])
     link_groups = _grouped([s for s in linked if not (s.is_test and not about_tests)])
+    # what the focus code itself uses of its imports first: the code read is the code sent
+    used = {w for c in named + ranked[:3] for w in _CODE_WORD.findall(c.chunk.text)}
+    imported.sort(key=lambda s: s.subject.rpartition(".")[2] not in used)
     extra_groups = _grouped(list(public) + imported, skip={e.item.chunk.rel_path for e in direct_groups + link_groups})
     test_groups = _grouped(sent_later)
     share = SITE_SHARE_INTERFACE if reading.interface_change else SITE_SHARE
