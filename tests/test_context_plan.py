@@ -144,6 +144,10 @@ def test_a_route_name_leads_to_the_code_that_looks_it_up(app_for):
     assert [(s.rel_path, s.line, s.relation) for s in sites] == [
         ("tests/test_paths.py", 5, 'names "users:get-current-user"')
     ]
+    # a plain hyphenated name counts where it is given as a name (`name="user-settings"`, web/users.py:9)
+    focus = app.store.chunks_named("web.users.edit_user_settings")
+    sites = key_sites(app.store, app.root, "", focus)
+    assert [(s.rel_path, s.line, s.relation) for s in sites] == [("tests/test_paths.py", 9, 'names "user-settings"')]
     ctx = app.context("retrieve_current_user should also return the user's bio; update the tests.")
     assert any(
         c.chunk.rel_path == "tests/test_paths.py" and c.chunk.start_line <= 5 <= c.chunk.end_line for c in ctx.context

@@ -5,7 +5,8 @@
   module, a settings class's field, a `"X": value` entry of a defaults mapping.
 - A string key that names code (a route name `name="users:get-current-user"` and the
   `url_path_for("users:get-current-user")` that looks it up, a dotted registry key, an entry
-  point, a signal name) leads to the other places that spell the same key.
+  point; a plain hyphenated key where it is given as a name, `name="user-settings"`,
+  `signal("request-started")`) leads to the other places that spell the same key.
 - A family named by its role ("all response schema classes", "every exception") is the set of
   classes whose name, module path or bases hold every word of the role.
 
@@ -43,6 +44,11 @@ _UPPER = re.compile(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b")
 _SETTINGS_PLACE = re.compile(r"settings|config|conf|default", re.IGNORECASE)
 # a quoted key that names code: `a:b`, `a.b`, `a-b:c` (route names, registry keys, entry points)
 _KEY = re.compile(r"""["']([A-Za-z_][\w-]*(?:[:.][\w-]+)+)["']""")
+# a plain key where it is given as a name: `name="user-detail"`, `reverse("user-detail")`, `signal("request-started")`
+_NAMED_KEY = re.compile(
+    r"""\b(?:name|signal|reverse|url_for|url_path_for|redirect|event|emit|register|connect|entry_point)"""
+    r"""\s*[=(]\s*["']([A-Za-z_][\w-]*-[\w-]+)["']"""
+)
 _FAMILY = re.compile(r"\b(?:all|every|each)\s+(?:of\s+)?(?:the\s+|our\s+)?((?:[A-Za-z][\w-]*\s+){0,3}[A-Za-z][\w-]*)")
 _GENERIC = frozenset("class classes type types one ones kind kinds thing things place places other same".split()) | STOP
 _ATTR_NOT_SETTING = frozenset("get setdefault update items keys values pop from_object from_mapping".split())
@@ -89,7 +95,7 @@ def key_sites(store: SqliteStore, root: Path, query: str, chunks: list[Chunk]) -
     for m in _KEY.finditer(query):
         keys.setdefault(m.group(1), [])
     for c in chunks:
-        for m in _KEY.finditer(c.text):
+        for m in [*_KEY.finditer(c.text), *_NAMED_KEY.finditer(c.text)]:
             keys.setdefault(m.group(1), []).append(c)
     lines = _Lines(root)
     out: list[Site] = []
