@@ -112,6 +112,20 @@ def test_sites_are_grouped_into_one_entry_per_file(app_for):
     assert ctx.to_dict()["manifest"]["sites_sent"] == ctx.to_dict()["manifest"]["sites"]
 
 
+def test_test_sites_come_after_the_code_unless_the_task_is_about_tests(app_for):
+    """blast_radius at 120 tokens: the call sites in app/main.py:5 and app/batch.py:5 are sent; the one in
+    tests/test_fetch.py:5 waits until the code is in, and is left out saying so. A task that names tests
+    gets it among the sites."""
+    app = app_for("blast_radius")
+    ctx = app.context("Add a retries parameter to fetch_record and update every caller.", budget_tokens=120)
+    sites = {(c.chunk.rel_path, c.chunk.start_line) for c in ctx.context if c.relation}
+    assert {("app/main.py", 5), ("app/batch.py", 5)} <= sites
+    left = {x.name: x.reason for x in ctx.left_out}
+    assert left["tests/test_fetch.py:5"].startswith("test site, after the code")
+    about = app.context("Add a retries parameter to fetch_record and update its tests.", budget_tokens=2000)
+    assert ("tests/test_fetch.py", 5) in {(c.chunk.rel_path, c.chunk.start_line) for c in about.context if c.relation}
+
+
 # ---- links code makes without imports ---------------------------------------------------------
 def test_a_setting_read_by_attribute_leads_to_its_default(app_for):
     """settings_attr: send_mail (mail/send.py:6) reads `settings.EMAIL_TIMEOUT`; conf/global_settings.py:204

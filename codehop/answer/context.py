@@ -191,12 +191,14 @@ def build_context(
     ]
     sent_later = [s for s in direct + tuple(linked) if s.is_test and not about_tests]
     direct_groups = _grouped([s for s in direct if not (s.is_test and not about_tests)])
-    link_groups = _grouped([s for s in linked if not (s.is_test and not about_tests)])
+    link_groups = _grouped([s for s in linked if not (s.is_test and not about_tests)], source="link")
     # what the focus code itself uses of its imports first: the code read is the code sent
     used = {w for c in named + ranked[:3] for w in _CODE_WORD.findall(c.chunk.text)}
     imported.sort(key=lambda s: s.subject.rpartition(".")[2] not in used)
-    extra_groups = _grouped(list(public) + imported, skip={e.item.chunk.rel_path for e in direct_groups + link_groups})
-    test_groups = _grouped(sent_later)
+    extra_groups = _grouped(
+        list(public) + imported, skip={e.item.chunk.rel_path for e in direct_groups + link_groups}, source="import line"
+    )
+    test_groups = _grouped(sent_later, source="test site, after the code")
     share = SITE_SHARE_INTERFACE if reading.interface_change else SITE_SHARE
     # a question the loop answered keeps the context that answered it; a task keeps its first item
     complete_question = reading.is_question and answer.completeness is Completeness.COMPLETE
@@ -298,7 +300,7 @@ def _whole(store: SqliteStore, item: ContextItem) -> Chunk | None:
     return found[0] if found else None
 
 
-def _grouped(sites: list[Site], skip: set[str] | None = None) -> list[_Entry]:
+def _grouped(sites: list[Site], skip: set[str] | None = None, source: str = "site") -> list[_Entry]:
     """Sites grouped per file, in order of each file's first site: one compact manifest entry each
     (`path:5,12,40  <first line>  [calls fetch_record; imports Record]`)."""
     per_file: dict[str, list[Site]] = {}
@@ -308,7 +310,7 @@ def _grouped(sites: list[Site], skip: set[str] | None = None) -> list[_Entry]:
     for rel_path, group in per_file.items():
         if skip and rel_path in skip:
             continue
-        out.append(_Entry(item=_group_item(group), cap=0, source="site", sites=len(group)))
+        out.append(_Entry(item=_group_item(group), cap=0, source=source, sites=len(group)))
     return out
 
 
