@@ -168,6 +168,34 @@ def test_a_route_name_leads_to_the_code_that_looks_it_up(app_for):
     )
 
 
+RESPONSE_SCHEMAS = {
+    "app.models.schemas.users.UserInResponse",
+    "app.models.schemas.articles.ArticleInResponse",
+    "app.models.schemas.articles.ListOfArticlesInResponse",
+    "app.models.schemas.profiles.ProfileInResponse",
+}
+
+
+@pytest.mark.parametrize(
+    "task",
+    [
+        "Add a generated_at timestamp field to all response schema classes.",
+        "Every response schema should carry a generated_at timestamp.",
+        "each of the Response Schemas needs a generated_at timestamp.",
+    ],
+    ids=["all-X-classes", "every-X-verb", "each-of-the-X"],
+)
+def test_the_role_of_a_family_is_read_up_to_its_verb(app_for, task):
+    """role_family: however the family is named, its role is "response schema" (the words after all /
+    every / each, shortened from the end until two classes hold them all): the four response schemas."""
+    from codehop.answer.links import family_sites
+
+    app = app_for("role_family")
+    sites = family_sites(app.store, app.root, task)
+    assert {s.subject for s in sites} == RESPONSE_SCHEMAS
+    assert {s.relation for s in sites} == {"family response schema"}
+
+
 def test_a_family_named_by_role_is_every_class_of_that_role(app_for):
     """role_family: "all response schema classes" are the RWSchema subclasses whose name says Response
     (users.py:9, articles.py:9 and :14, profiles.py:4); not UserInLogin (a schema, not a response),

@@ -49,7 +49,9 @@ _NAMED_KEY = re.compile(
     r"""\b(?:name|signal|reverse|url_for|url_path_for|redirect|event|emit|register|connect|entry_point)"""
     r"""\s*[=(]\s*["']([A-Za-z_][\w-]*-[\w-]+)["']"""
 )
-_FAMILY = re.compile(r"\b(?:all|every|each)\s+(?:of\s+)?(?:the\s+|our\s+)?((?:[A-Za-z][\w-]*\s+){0,3}[A-Za-z][\w-]*)")
+_FAMILY = re.compile(
+    r"\b(?:all|every|each)\s+(?:of\s+)?(?:the\s+|our\s+)?((?:[A-Za-z][\w-]*\s+){0,3}[A-Za-z][\w-]*)", re.IGNORECASE
+)
 _GENERIC = frozenset("class classes type types one ones kind kinds thing things place places other same".split()) | STOP
 _ATTR_NOT_SETTING = frozenset("get setdefault update items keys values pop from_object from_mapping".split())
 
@@ -122,36 +124,48 @@ def key_sites(store: SqliteStore, root: Path, query: str, chunks: list[Chunk]) -
 
 
 def family_sites(store: SqliteStore, root: Path, query: str) -> list[Site]:
-    """The classes of a family the task names by role ("all response schema classes")."""
+    """The classes of a family the task names by role ("all response schema classes"): the words after
+    all / every / each, shortened from the end until at least two classes hold every one of them."""
     out: list[Site] = []
     lines = _Lines(root)
     seen: set[str] = set()
     for m in _FAMILY.finditer(query):
         words = [_singular(w.lower()) for w in m.group(1).split()]
         terms = [w for w in words if w not in _GENERIC and len(w) > 2]
-        if not terms:
-            continue
-        scored: list[tuple[int, str]] = []
-        for qual in store.class_names():
-            name = qual.rpartition(".")[2]
-            name_parts = set(word_parts(name))
-            info = store.class_info(qual)
-            base_parts = {p for b in (info.bases if info else ()) for p in word_parts(b.rpartition(".")[2])}
-            path_parts = {p for part in qual.split(".")[:-1] for p in word_parts(part)}
-            every = name_parts | base_parts | path_parts
-            have = [t for t in terms if t in every or t + "s" in every]
-            if len(have) < len(terms) or not any(t in name_parts | base_parts for t in terms):
-                continue
-            scored.append((-sum(t in name_parts for t in terms), qual))
-        if len(scored) < 2:
-            continue  # one class is a subject, not a family
-        for _, qual in sorted(scored)[:MAX_FAMILY]:
+        members: list[str] = []
+        while terms and len(members) < 2:
+            members = _family(store, terms)
+            if len(members) < 2:
+                terms = terms[:-1]  # "every cache backend should": the role ends before the verb
+        for qual in members[:MAX_FAMILY]:
             info = store.class_info(qual)
             if info is None or qual in seen:
                 continue
             seen.add(qual)
             out.append(_site(lines, info.rel_path, info.line, f"family {' '.join(terms)}", qual))
     return out
+
+
+def _family(store: SqliteStore, terms: list[str]) -> list[str]:
+    """Classes whose name, bases and module path hold every term (one at least in the name or a
+    base), those with more terms in the name first."""
+    scored: list[tuple[int, str]] = []
+    for qual in store.class_names():
+        name_parts = set(word_parts(qual.rpartition(".")[2]))
+        if not any(t in name_parts or t + "s" in name_parts for t in terms):
+            info = store.class_info(qual)
+            bases = info.bases if info else ()
+            base_parts = {p for b in bases for p in word_parts(b.rpartition(".")[2])}
+            if not any(t in base_parts or t + "s" in base_parts for t in terms):
+                continue
+        else:
+            info = store.class_info(qual)
+            base_parts = {p for b in (info.bases if info else ()) for p in word_parts(b.rpartition(".")[2])}
+        path_parts = {p for part in qual.split(".")[:-1] for p in word_parts(part)}
+        every = name_parts | base_parts | path_parts
+        if all(t in every or t + "s" in every for t in terms):
+            scored.append((-sum(t in name_parts for t in terms), qual))
+    return [q for _, q in sorted(scored)]
 
 
 def _singular(word: str) -> str:
