@@ -282,7 +282,8 @@ class App:
             # a question that names its subject in code is found by that name (BM25, the graph); the
             # declarations its words describe lead only when it names none
             lead = [] if asked.mentions else grounded_chunks(store, ground(asked, store).ranked[:GROUNDED_K])
-            return retrieve(store, asked.text, k=k, graph=graph, grounded=lead)
+            k_all = k + len(lead)  # (the members of a class described come on top of the BM25 hits)
+            return retrieve(store, asked.text, k=k_all, graph=graph, grounded=lead)
 
         gen = self.generator(generator)
         # the model's own rung only ever follows the deterministic ones, and only with the model

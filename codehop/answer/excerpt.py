@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from codehop.answer.retrieval import count_tokens
 from codehop.index.store.sqlite import SqliteStore
-from codehop.kernel.records import BindingKind, Chunk, ChunkPart, Location, TermHit
+from codehop.kernel.records import BindingKind, Chunk, ChunkKind, ChunkPart, Location, TermHit
 
 _BIG_CHUNK_LINES = 40
 
@@ -74,11 +74,23 @@ def fit(chunk: Chunk, max_tokens: int) -> Chunk:
     )
 
 
-def grounded_chunks(store: SqliteStore, hits: Sequence[TermHit]) -> list[Chunk]:
-    """The chunks declaring what the question's words ground (a value: its own lines)."""
+def grounded_chunks(store: SqliteStore, hits: Sequence[TermHit], *, members_of: int = 4) -> list[Chunk]:
+    """The chunks declaring what the question's words ground (a value: its own lines), then the
+    methods of the first `members_of` classes among them: a class described in words is read
+    through its members."""
     out: list[Chunk] = []
+    seen: set[object] = set()
+    classes: list[Chunk] = []
     for h in hits:
         chunk = declaration_chunk(store, Location(rel_path=h.rel_path, line=h.line, qualname=h.qualname))
-        if chunk is not None and chunk.key not in {c.key for c in out}:
+        if chunk is not None and chunk.key not in seen:
+            seen.add(chunk.key)
             out.append(chunk)
+            if chunk.kind is ChunkKind.CLASS and len(classes) < members_of:
+                classes.append(chunk)
+    for cls in classes:
+        for c in store.chunks_of_file(cls.rel_path):
+            if c.qualname.startswith(cls.qualname + ".") and c.key not in seen:
+                seen.add(c.key)
+                out.append(c)
     return out
