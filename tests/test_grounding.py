@@ -131,3 +131,19 @@ def test_one_hop_fetches_the_declaration_and_what_its_aspect_needs(app):
     assert a.stats.loops <= 1
     spans = {(c.chunk.rel_path, c.chunk.start_line) for c in a.context}
     assert ("vault/registry.py", 11) in spans and ("vault/queues.py", 1) in spans
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["what does pick_kind fall back to if I don't give a kind?", "what is the default kind of pick_kind?"],
+    ids=["callable", "parameter"],
+)
+def test_a_sentinel_default_leads_to_what_replaces_it(app, question):
+    """vault/registry.py: `pick_kind(kind=_UNSET)` returns `DEFAULT_KIND if kind is _UNSET else kind`;
+    the default asked is `DEFAULT_KIND` (:16), not the sentinel."""
+    a = ask(app, question)
+    assert a.state is State.COMPLETE, a.answer
+    assert "vault/registry.py:16" in a.answer
+    assert any(
+        c.chunk.rel_path == "vault/registry.py" and c.chunk.start_line <= 16 <= c.chunk.end_line for c in a.context
+    )

@@ -181,10 +181,11 @@ def _dotted(node: ast.expr) -> str:
     return ""
 
 
-def none_fallback(body: str, name: str) -> tuple[int, str] | None:
-    """What a body puts in place of a parameter left at its `None` default: (line within `body`, 1-based,
-    the expression as written). The sentinel forms Python code uses: `X if name is None else name`,
-    `name if name is not None else X`, `name or X`, and `if name is None: name = X` (or `self.attr = X`)."""
+def none_fallback(body: str, name: str, sentinel: str = "None") -> tuple[int, str] | None:
+    """What a body puts in place of a parameter left at its `None` default (or at a sentinel value,
+    `default=_UNSET`): (line within `body`, 1-based, the expression as written). The forms Python
+    code uses: `X if name is None else name`, `name if name is not None else X`, `name or X` (for
+    `None`), and `if name is None: name = X` (or `self.attr = X`)."""
     try:
         src = textwrap.dedent(body)
         tree = ast.parse(src)
@@ -194,20 +195,29 @@ def none_fallback(body: str, name: str) -> tuple[int, str] | None:
     def is_name(node: ast.expr) -> bool:
         return isinstance(node, ast.Name) and node.id == name
 
+    def is_sentinel(node: ast.expr) -> bool:
+        if sentinel == "None":
+            return isinstance(node, ast.Constant) and node.value is None
+        return _dotted(node) == sentinel if isinstance(node, ast.Name | ast.Attribute) else False
+
     def none_test(node: ast.expr) -> bool | None:
         """True for `name is None`, False for `name is not None`, None for any other test."""
         if (
             isinstance(node, ast.Compare)
             and len(node.ops) == 1
             and is_name(node.left)
-            and isinstance(node.comparators[0], ast.Constant)
-            and node.comparators[0].value is None
+            and is_sentinel(node.comparators[0])
         ):
             if isinstance(node.ops[0], ast.Is):
                 return True
             if isinstance(node.ops[0], ast.IsNot):
                 return False
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not) and is_name(node.operand):
+        if (
+            sentinel == "None"
+            and isinstance(node, ast.UnaryOp)
+            and isinstance(node.op, ast.Not)
+            and is_name(node.operand)
+        ):
             return True
         return None
 
@@ -222,7 +232,12 @@ def none_fallback(body: str, name: str) -> tuple[int, str] | None:
                 return found(node.body)
             if side is False and is_name(node.body):
                 return found(node.orelse)
-        elif isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or) and len(node.values) == 2:
+        elif (
+            sentinel == "None"
+            and isinstance(node, ast.BoolOp)
+            and isinstance(node.op, ast.Or)
+            and len(node.values) == 2
+        ):
             if is_name(node.values[0]):
                 return found(node.values[1])
         elif isinstance(node, ast.If) and none_test(node.test) is True:

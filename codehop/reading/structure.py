@@ -136,6 +136,8 @@ class Reader:
         the question's words name; each declared in the context, or pending."""
         if asked.intent is Intent.TYPE:
             return self._returned(findings, context, resolved)
+        if asked.intent is Intent.VALUE:
+            return self._fallbacks(findings, context, resolved)
         if asked.intent not in (Intent.HOW, Intent.RAISES):
             return []
         words = {stem(w.lower()) for w in asked.words}
@@ -164,6 +166,39 @@ class Reader:
                 have.add(g.resolution.target)
                 out.append(replace(g, doubt=""))
         return out
+
+    def _fallbacks(
+        self, findings: list[Finding], context: Sequence[ContextItem], resolved: Mapping[str, Resolution]
+    ) -> list[Finding]:
+        """A default asked of a callable without naming a parameter ("what does validator_for fall
+        back to when ..."): what its body puts in place of a parameter left at `None` or at a
+        sentinel (`default=_UNSET` ... `_LATEST_VERSION if default is _UNSET else default`), as the
+        module-level values that expression names."""
+        out: list[Finding] = []
+        have = {f.resolution.target for f in findings if f.resolution is not None}
+        for f in findings[:MAX_SUBJECTS]:
+            if f.binding is None or f.binding.kind is not BindingKind.FUNCTION or f.resolution is None:
+                continue
+            if f.subject.parameter is not None or f.resolution.is_external:
+                continue  # (a parameter asked: its own default is read by `findings`)
+            qualname = f.resolution.target.qualname
+            module = self.store.module_of(f.resolution.target.rel_path) or ""
+            for p in self.finder.callable_parameters(qualname):
+                sentinel = p.default.strip()
+                if not module or not sentinel or not (sentinel == "None" or _NAME.fullmatch(sentinel)):
+                    continue
+                fallback = self._none_fallback(qualname, p.name, sentinel)
+                if fallback is None:
+                    continue
+                for name in dict.fromkeys(_NAME_OR_CALLEE.findall(fallback[1])):
+                    if name.split(".")[0] in _LITERALS or name == p.name:
+                        continue
+                    hit = self._module_target(module, name, resolved)
+                    if hit is None or hit[1].target in have:
+                        continue
+                    have.add(hit[1].target)
+                    out.append(self.finding(Subject(dotted=hit[0], mentions=(p.name, name)), context, resolved))
+        return out[:MAX_SUBJECTS]
 
     def _returned(
         self, findings: list[Finding], context: Sequence[ContextItem], resolved: Mapping[str, Resolution]
@@ -366,9 +401,10 @@ class Reader:
         # a default that names module-level values: their declarations answer "where is it set"
         module = self.store.module_of(f.resolution.target.rel_path) or ""
         names = _NAME.findall(p.default)
-        if p.default == "None":
-            # `None` standing for a value the body fills in (`X if p is None else p`): X is the default
-            fallback = self._none_fallback(f.resolution.target.qualname, p.name)
+        if p.default == "None" or _NAME.fullmatch(p.default.strip()):
+            # `None` (or a sentinel, `_UNSET`) standing for a value the body fills in (`X if p is None
+            # else p`): X is the default
+            fallback = self._none_fallback(f.resolution.target.qualname, p.name, p.default.strip())
             if fallback is not None:
                 out[0] = f = replace(f, fallback=fallback)
                 names = _NAME_OR_CALLEE.findall(fallback[1])  # `SyncBackend()`: the class it makes
@@ -571,10 +607,11 @@ class Reader:
             return []
         return [found]
 
-    def _none_fallback(self, qualname: str, name: str) -> tuple[int, str] | None:
-        """(line, expression) that the callable's body puts in place of `name` left at `None`."""
+    def _none_fallback(self, qualname: str, name: str, sentinel: str = "None") -> tuple[int, str] | None:
+        """(line, expression) that the callable's body puts in place of `name` left at `None` (or
+        at the sentinel its default names)."""
         for c in self.store.chunks_named(qualname)[:1]:
-            hit = none_fallback(c.text, name)
+            hit = none_fallback(c.text, name, sentinel)
             if hit is not None:
                 return c.start_line + hit[0] - 1, hit[1]
         return None

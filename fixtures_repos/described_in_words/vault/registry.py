@@ -10,3 +10,12 @@ def queue_class(kind: str) -> type:
 
 def make_queue() -> PriorityQueue:
     return PriorityQueue()
+
+
+_UNSET = object()
+DEFAULT_KIND = "priority"
+
+
+def pick_kind(kind: object = _UNSET) -> object:
+    """The kind of queue to make."""
+    return DEFAULT_KIND if kind is _UNSET else kind
