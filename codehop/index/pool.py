@@ -70,6 +70,8 @@ def main_reimport_safe() -> bool:
 
 def _is_main_guard(test: ast.expr) -> bool:
     """`__name__ == "__main__"` (either way round)."""
+    import ast
+
     if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)):
         return False
     sides = (test.left, test.comparators[0])
