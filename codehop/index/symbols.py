@@ -96,6 +96,7 @@ class SymbolTable:
     def resolve(self, dotted: str) -> Resolution | None:
         """Declaration of `dotted` (`pkg.mod.Class.member`), with the chain, or None."""
         self.check()
+        self._local.missing = set()
         steps: list[_Link] = []
         try:
             target = self._dotted(dotted, steps, set())
@@ -109,6 +110,7 @@ class SymbolTable:
         """`resolve` without the chain, for bulk resolution: (path, line, qualname, external name)
         of the target's location (the external name empty when it is not external), or None."""
         self.check()
+        self._local.missing = set()
         try:
             target = self._dotted(dotted, [], set())
         except _Budget:
@@ -140,6 +142,7 @@ class SymbolTable:
         b = self._src.binding(scope, name)
         if b is not None:
             return b
+        self._local.missing = set()
         try:
             owner = self._dotted(scope, [], set())
         except _Budget:
@@ -220,6 +223,7 @@ class SymbolTable:
         info = self._src.class_info(class_qualname)
         if info is None:
             return []
+        self._local.missing = set()  # a walk of its own (inside another, it only forgets)
         out: list[tuple[str, Binding | None]] = []
         for base in info.bases:
             if base.startswith("?"):
@@ -282,7 +286,13 @@ class SymbolTable:
         sub = src.module_path(key)
         if sub is not None:
             return _Module(key, sub)
-        for star, line in src.stars(mod.name):
+        stars = src.stars(mod.name)
+        if not stars:
+            return None
+        missing = self._missing()
+        if key in missing:
+            return None  # searched already in this walk: star imports that meet again are read once
+        for star, line in stars:
             names = src.all_names(star)
             if names is not None and name not in names:
                 continue
@@ -298,7 +308,16 @@ class SymbolTable:
                 steps.append((here, _first_loc(sub_steps, found), StepNote.STAR_IMPORT))
                 steps.extend(sub_steps)
                 return found
+        missing.add(key)
         return None
+
+    def _missing(self) -> set[str]:
+        """`module.name` lookups through star imports that found nothing, in the current walk (a
+        lattice of star imports is otherwise searched once per path: exponential in its depth)."""
+        missing: set[str] | None = getattr(self._local, "missing", None)
+        if missing is None:
+            missing = self._local.missing = set()
+        return missing
 
     def _follow(self, b: Binding, steps: list[_Link], seen: set[str], depth: int) -> _Target | None:
         kind = b.kind
