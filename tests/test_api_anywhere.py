@@ -112,3 +112,23 @@ def test_main_reimport_safe(tmp_path: Path, source: str, as_file: bool, safe: bo
     out = subprocess.run(args, env=env, capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == str(safe)
+
+
+def test_api_from_an_ipython_session(tmp_path: Path) -> None:
+    """A notebook's kernel runs code as IPython does: `__main__` is a module with no file, so the
+    forkserver pool is kept (and nothing is imported again). Guards the case; it passed before too."""
+    pytest.importorskip("IPython")
+    make_repo(tmp_path / "repo")
+    code = BACKGROUND.format(body=ASK.format(repo="repo"))
+    env = {**os.environ, "PYTHONPATH": str(PROJECT)}
+    run = subprocess.run(
+        [sys.executable, "-m", "IPython", "--quick", "--no-banner", "--colors=NoColor", "-c", code],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=150,
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert "Traceback" not in run.stdout + run.stderr
+    assert run.stdout.splitlines()[-1] == "answer complete", run.stdout
