@@ -110,6 +110,8 @@ def test_symbol_table_bounds(tmp_path: Path) -> None:
         assert MAX_MRO <= len(deep) <= MAX_MRO + 1 and deep[0] == f"pkg.chain.C{CLASSES}"
         assert table.mro("pkg.chain.C3") == tuple(f"pkg.chain.C{i}" for i in (3, 2, 1, 0))
         assert set(table.mro("pkg.cycles.A")) == {"pkg.cycles.A", "pkg.cycles.B"}
+        assert table.mro_partial(f"pkg.chain.C{CLASSES}") and table.mro_partial("pkg.cycles.A")
+        assert not table.mro_partial("pkg.chain.C3") and not table.mro_partial("pkg.ok.Cart")
     finally:
         store.close()
 

@@ -209,6 +209,12 @@ class SymbolTable:
                 cache[qual] = done[qual]
         return cache.get(class_qualname) or done[class_qualname]
 
+    def mro_partial(self, class_qualname: str) -> bool:
+        """Whether the class's MRO is cut: its inheritance chain runs past MAX_MRO classes, or
+        cycles. An answer that misses a member in such an MRO is partial, not "no such member"."""
+        self.mro(class_qualname)
+        return class_qualname not in self._src.mro
+
     def class_binding(self, qualname: str) -> Binding | None:
         scope, _, name = qualname.rpartition(".")
         b = self._src.binding(scope, name)
