@@ -10,13 +10,16 @@ bad tool argument is answered in codehop's words, not pydantic's `...Arguments` 
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
+from test_lsp_shutdown import frame, read_message
 from test_mcp_server import call, error_text, mcp_session, ok
 
 PROJECT = Path(__file__).resolve().parent.parent
@@ -43,6 +46,8 @@ def test_cli_inputs(fixture_repo: Callable[[str], Path]) -> None:
         out = cli(repo, "resolve", symbol)
         assert out.returncode == 0, (symbol, out.stderr)
         assert "shop/api/cart.py:4" in out.stdout, (symbol, out.stdout)
+    via = cli(repo, "resolve", "Cart", "--via", "jedi")
+    assert via.returncode == 2 and "--via" in via.stderr, via.stderr
     bogus = cli(repo, "xrefs", "--type", "bogus")
     assert bogus.returncode == 2 and "bogus" in bogus.stderr and "reexport" in bogus.stderr, bogus.stderr
     nope = cli(repo, "xrefs", "--file", "nope.py")
@@ -78,3 +83,60 @@ async def test_mcp_inputs(fixture_repo: Callable[[str], Path], tmp_path: Path) -
             assert text.startswith(f"Error executing tool {tool}: bad arguments: "), text
             assert message in text and "validation error" not in text and "Arguments" not in text, text
     assert "Traceback" not in (tmp_path / "server.log").read_text()
+
+
+@pytest.mark.slow
+def test_lsp_positions(fixture_repo: Callable[[str], Path], tmp_path: Path) -> None:
+    """The editor's side of the same inputs, by the LSP rules: a number past LSP's uinteger is
+    InvalidParams (never an internal error), a line past the end is null, a character past the end
+    of its line is clamped to it (`app.py:3` ends with `checkout`)."""
+    repo = fixture_repo("reexport_chain")
+    env = {**os.environ, "PYTHONPATH": str(PROJECT)}
+    with open(tmp_path / "server.log", "w", encoding="utf-8") as err:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "codehop.frontends.lsp_server"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=err,
+            cwd=repo,
+            env=env,
+        )
+    assert proc.stdin is not None and proc.stdout is not None
+    uri = (repo / "app.py").as_uri()
+
+    def ask(msg_id: int, method: str, params: Any) -> dict[str, Any]:
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write(frame({"jsonrpc": "2.0", "id": msg_id, "method": method, "params": params}))
+        proc.stdin.flush()
+        while (m := read_message(proc.stdout)) is not None:
+            if m.get("id") == msg_id and "method" not in m:
+                return m
+        raise AssertionError(f"no answer to {method}")
+
+    try:
+        ask(0, "initialize", {"processId": None, "rootUri": repo.as_uri(), "capabilities": {}})
+        proc.stdin.write(frame({"jsonrpc": "2.0", "method": "initialized", "params": {}}))
+        cases = [
+            ((99999999999999999999999, 0), "invalid"),
+            ((2, 999999999999999999999), "invalid"),
+            ((-1, 0), "invalid"),
+            ((1_000_000, 0), None),
+            ((2, 1_000_000), "shop/api/flow.py"),
+        ]
+        for i, ((line, character), want) in enumerate(cases, 1):
+            params = {"textDocument": {"uri": uri}, "position": {"line": line, "character": character}}
+            got = ask(i, "textDocument/definition", params)
+            if want == "invalid":
+                assert got.get("error", {}).get("code") == -32602, (line, character, got)
+            elif want is None:
+                assert "error" not in got and got["result"] is None, (line, character, got)
+            else:
+                assert want in json.dumps(got.get("result")), (line, character, got)
+        assert "error" not in ask(99, "shutdown", None)
+        proc.stdin.write(frame({"jsonrpc": "2.0", "method": "exit", "params": None}))
+        proc.stdin.flush()
+        assert proc.wait(timeout=30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()

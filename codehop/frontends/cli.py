@@ -433,6 +433,9 @@ def resolve(site: str, repo: str, index_dir: str | None, via: str | None, as_jso
     names = ("symbol_table", "jedi", "lsp", "regex") if via == "all" else ((via,) if via else None)
     app = _app(repo, index_dir, resolvers=names or ("symbol_table", "jedi", "regex"))
     if parsed is None:  # a symbol, as the MCP `resolve` tool takes it
+        if via is not None:
+            app.close()
+            raise UsageError(f"--via chooses the resolver of a reference site (PATH:LINE[:COL]), not of {site!r}")
         found = app.resolve(site)
         app.close()
         if as_json:
