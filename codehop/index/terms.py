@@ -155,32 +155,41 @@ def abbreviates(part: str, word: str) -> bool:
     return True
 
 
-@lru_cache(maxsize=16384)
-def _path_terms(scope: str) -> str:
-    return " ".join(dict.fromkeys(t for part in scope.split(".") for t in name_terms(part)))
+@lru_cache(maxsize=131072)
+def _ident_terms(identifier: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(`name_terms`, the parts that are not dictionary words: `nl`, `msg`, `cfg`, `delim`)."""
+    parts = name_parts(identifier)
+    odd = tuple(p for p in parts if len(p) >= 2 and p.isalpha() and not is_word(p))
+    return name_terms(identifier), odd
 
 
-def _odd_parts(identifiers: Iterable[str]) -> Iterable[str]:
-    """The parts of `identifiers` that are not dictionary words (`nl`, `msg`, `cfg`, `delim`)."""
-    for ident in identifiers:
-        for p in name_parts(ident):
-            if len(p) >= 2 and p.isalpha() and not is_word(p):
-                yield p
+@lru_cache(maxsize=65536)
+def _joined_terms(identifiers: str) -> tuple[str, tuple[str, ...]]:
+    """Space-joined identifiers (a parameter list, a body's assigned names, a dotted path): their
+    terms space-joined, once each, and their odd parts (a parameter list recurs: cached whole)."""
+    terms: dict[str, None] = {}
+    odd: dict[str, None] = {}
+    for ident in identifiers.split():
+        t, o = _ident_terms(ident)
+        terms.update(dict.fromkeys(t))
+        odd.update(dict.fromkeys(o))
+    return " ".join(terms), tuple(odd)
 
 
 def declaration_terms(qualname: str, params: str = "", doc: str = "", assigns: str = "") -> tuple[str, ...]:
     """The term columns of one declaration, stems space-joined: (name, path, params, doc, assigns),
-    then its odd parts, unstemmed (`_odd_parts` of its name, parameters and assigned names).
-    `params` and `assigns` are space-joined identifiers; `doc` its docstring (the first sentence
-    counts)."""
+    then its odd parts, unstemmed (the parts of its name, parameters and assigned names that are
+    not dictionary words). `params` and `assigns` are space-joined identifiers; `doc` its
+    docstring (the first sentence counts)."""
     scope, _, name = qualname.rpartition(".")
-    param_names = params.split()
-    assigned = assigns.split()
+    name_cols, name_odd = _ident_terms(name)
+    param_cols, param_odd = _joined_terms(params) if params else ("", ())
+    assign_cols, assign_odd = _joined_terms(assigns) if assigns else ("", ())
     return (
-        " ".join(name_terms(name)),
-        _path_terms(scope),
-        " ".join(names_terms(param_names)),
+        " ".join(name_cols),
+        _joined_terms(scope.replace(".", " "))[0],
+        param_cols,
         " ".join(dict.fromkeys(text_terms(first_sentence(doc)))) if doc else "",
-        " ".join(names_terms(assigned)),
-        " ".join(dict.fromkeys(_odd_parts([name, *param_names, *assigned]))),
+        assign_cols,
+        " ".join(dict.fromkeys((*name_odd, *param_odd, *assign_odd))),
     )
