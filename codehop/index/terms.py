@@ -11,19 +11,23 @@ both stemmed the same way, and the rule by which a short identifier part abbrevi
   (the consonant skeleton: an in-order subsequence with the same first letter).
 - `is_word`: the dictionary of wordsegment (178k English words), loaded on first use (index time).
 
-The segmenter (wordninja, its 126k-word frequency model) and the dictionary load only when an
-identifier needs them: at index time. Question time needs only the stemmer (a C extension, about
+The segmenter (wordninja's 126k-word frequency model and its dynamic program, `_ZipfSegmenter`)
+and the dictionary load only when an identifier needs them: at index time. Question time needs only the stemmer (a C extension, about
 1 ms to import). The comparison that chose these libraries is in docs/vocabulary.md.
 
-May import: stdlib, Stemmer (PyStemmer), wordninja, wordsegment's word list.
+May import: stdlib, Stemmer (PyStemmer); reads wordninja's and wordsegment's word lists.
 """
 
 from __future__ import annotations
 
+import gzip
+import importlib.util
+import math
 import re
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 from importlib import resources
+from pathlib import Path
 
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
@@ -60,11 +64,48 @@ def is_word(part: str) -> bool:
     return part in _dictionary()
 
 
+class _ZipfSegmenter:
+    """wordninja's model and its dynamic program, for a lowercase run of letters: the words of
+    its list ranked by frequency, a word's cost log(rank * log(N)) (Zipf's law), the split of
+    least total cost. wordninja builds that model when it is imported, with a generator (about
+    0.2 s); built here from the same file with one comprehension (about 0.04 s). The splits are
+    wordninja's own (`tests/test_terms.py` compares them)."""
+
+    __slots__ = ("cost", "longest")
+
+    def __init__(self, words: list[str]) -> None:
+        base = math.log(math.log(len(words)))
+        self.cost = dict(zip(words, [math.log(rank) + base for rank in range(1, len(words) + 1)], strict=True))
+        self.longest = max(map(len, words))
+
+    def split(self, run: str) -> list[str]:
+        cost = self.cost
+        best = [0.0]
+        step = [0]
+        for i in range(1, len(run) + 1):
+            c_min, k_min = math.inf, 1
+            for k in range(1, min(i, self.longest) + 1):
+                c = best[i - k] + cost.get(run[i - k : i], math.inf)
+                if c < c_min:
+                    c_min, k_min = c, k
+            best.append(c_min)
+            step.append(k_min)
+        out: list[str] = []
+        i = len(run)
+        while i > 0:
+            out.append(run[i - step[i] : i])
+            i -= step[i]
+        return out[::-1]
+
+
 @lru_cache(maxsize=1)
 def _segmenter() -> Callable[[str], list[str]]:
-    import wordninja
-
-    return wordninja.split  # type: ignore[no-any-return]
+    # beside wordninja.py, as wordninja itself finds it (found without importing wordninja)
+    spec = importlib.util.find_spec("wordninja")
+    if spec is None or spec.origin is None:
+        raise ModuleNotFoundError("wordninja is not installed", name="wordninja")
+    path = Path(spec.origin).parent / "wordninja" / "wordninja_words.txt.gz"
+    return _ZipfSegmenter(gzip.decompress(path.read_bytes()).decode().split()).split
 
 
 def _plausible(pieces: list[str]) -> bool:
