@@ -13,7 +13,6 @@ May import: records, errors, schema, write, stdlib (sqlite3).
 
 from __future__ import annotations
 
-import bisect
 import json
 import sqlite3
 import threading
@@ -385,23 +384,33 @@ class SqliteStore:
     # ---- derived search terms (codehop.index.terms) ---------------------------
     def term_hits(self, terms: Sequence[str], *, limit: int = 50) -> list[TermHit]:
         """Declarations whose derived terms hold any of `terms` (stems, as `text_terms` gives),
-        best first: BM25 over the term columns, the name weighted highest. At most `MAX_TERMS`
-        distinct terms are asked (an OR query's cost grows with its terms). A term no declaration
-        has is also tried as a compound of two that some have (`whitespac` -> white, spac*)."""
-        asked = list(dict.fromkeys(t for t in terms if t.isalnum()))[:MAX_TERMS]
+        best first: BM25 over the term columns, the name weighted highest. An OR query costs what
+        its commonest term matches: a term held by more than `COMMON_SHARE` of the declarations
+        (`the`, `is`) is left out unless every term is that common (then the rarest is asked), and
+        at most `MAX_TERMS` are asked. A term no declaration holds is tried as a compound of two
+        (`whitespac` -> white, spac*)."""
+        asked = list(dict.fromkeys(t for t in terms if t.isalnum()))
         if not asked:
             return []
-        extra: list[str] = []
-        known = self._term_vocabulary()
+        conn = self.conn
+        marks = ",".join("?" * len(asked))
+        docs = dict(conn.execute(f"SELECT term, doc FROM terms_vocab WHERE term IN ({marks})", asked).fetchall())
+        n_rows = self._cached(("n_terms",), lambda: conn.execute("SELECT count(*) FROM terms").fetchone()[0])
+        common = max(COMMON_MIN, int(n_rows * COMMON_SHARE))
+        kept = [t for t in asked if 0 < docs.get(t, 0) <= common]
+        if not kept and docs:
+            kept = [min(docs, key=docs.__getitem__)]
+        query = [f'"{t}"' for t in kept[:MAX_TERMS]]
         for t in asked:
-            if t not in known.terms:
-                extra.extend(known.compound(t))
-        match = " OR ".join([f'"{t}"' for t in asked] + extra)
+            if t not in docs and len(query) < MAX_TERMS:
+                query += self._compound(t)
+        if not query:
+            return []
         try:
-            ranked = self.conn.execute(
+            ranked = conn.execute(
                 f"SELECT rowid, bm25(terms_fts, {_TERM_WEIGHTS}) AS s FROM terms_fts WHERE terms_fts MATCH ?"
                 " ORDER BY s LIMIT ?",
-                (match, limit),
+                (" OR ".join(query), limit),
             ).fetchall()
         except sqlite3.OperationalError:
             return []
@@ -409,10 +418,8 @@ class SqliteStore:
             return []
         marks = ",".join("?" * len(ranked))
         ids = [i for i, _ in ranked]
-        rows = {
-            r[0]: r[1:] for r in self.conn.execute(f"SELECT {_TERM_ROW_COLS} FROM terms WHERE id IN ({marks})", ids)
-        }
-        names = dict(self.conn.execute(f"SELECT rowid, name FROM terms_fts WHERE rowid IN ({marks})", ids).fetchall())
+        rows = {r[0]: r[1:] for r in conn.execute(f"SELECT {_TERM_ROW_COLS} FROM terms WHERE id IN ({marks})", ids)}
+        names = dict(conn.execute(f"SELECT rowid, name FROM terms_fts WHERE rowid IN ({marks})", ids).fetchall())
         wanted = set(asked)
         hits = []
         for i, s in ranked:
@@ -434,21 +441,38 @@ class SqliteStore:
             )
         return hits
 
-    def _term_vocabulary(self) -> _TermVocabulary:
-        return self._cached(  # type: ignore[no-any-return]
-            ("term_vocab",),
-            lambda: _TermVocabulary(sorted(r[0] for r in self.conn.execute("SELECT term FROM terms_vocab"))),
-        )
+    def _compound(self, term: str) -> list[str]:
+        """FTS terms for a word written as one that declarations split (`whitespac` -> white,
+        spac*): the longest head some declaration holds whose rest has three letters or more, the
+        rest too when it starts a held term (a head alone has four letters or more); [] if none."""
+        heads = [term[:i] for i in range(len(term) - 3, 2, -1)]
+        if not heads:
+            return []
+        held = {
+            r[0]
+            for r in self.conn.execute(
+                f"SELECT term FROM terms_vocab WHERE term IN ({','.join('?' * len(heads))})", heads
+            )
+        }
+        for head in heads:
+            if head not in held:
+                continue
+            rest = term[len(head) :]
+            starts = self.conn.execute(
+                "SELECT 1 FROM terms_vocab WHERE term >= ? AND term < ? LIMIT 1", (rest, rest + "\uffff")
+            ).fetchone()
+            if starts:
+                return [f'"{head}"', f'"{rest}"*']
+            if len(head) >= 4:
+                return [f'"{head}"']
+        return []
 
     def name_part_vocabulary(self) -> frozenset[str]:
         """Every distinct identifier part (of a declaration's name, parameters, assigned names)
         that is not a dictionary word, unstemmed (`nl`, `msg`, `cfg`, `delim`): what a question
         word may be abbreviated to here (`codehop.index.terms.abbreviates`)."""
         return self._cached(  # type: ignore[no-any-return]
-            ("odd_parts",),
-            lambda: frozenset(
-                p for (odd,) in self.conn.execute("SELECT odd FROM terms WHERE odd != ''") for p in odd.split()
-            ),
+            ("odd_parts",), lambda: frozenset(r[0] for r in self.conn.execute("SELECT part FROM odd_parts"))
         )
 
     # ---- symbols -----------------------------------------------------------
@@ -856,36 +880,13 @@ class SqliteStore:
         return list(self.conn.execute("SELECT rel_path, module FROM files WHERE module != ''"))
 
 
-MAX_TERMS = 16  # distinct terms in one `term_hits` OR query
+MAX_TERMS = 16  # terms in one `term_hits` OR query
+# a term held by more than this share of the declarations (and by more than COMMON_MIN) is too
+# common to ask alone: its OR query ranks most of the table (Django: `the` in 2,204 of 16k rows)
+COMMON_SHARE = 0.05
+COMMON_MIN = 100
 _TERM_WEIGHTS = "8.0, 2.0, 3.0, 1.5, 1.0"  # bm25 weights of name, path, params, doc, assigns
 _TERM_ROW_COLS = "id, qualname, rel_path, line, end_line, kind"
-
-
-class _TermVocabulary:
-    """The distinct stems of an index's term columns, sorted (a prefix is a range)."""
-
-    __slots__ = ("sorted", "terms")
-
-    def __init__(self, terms: list[str]) -> None:
-        self.sorted = terms
-        self.terms = frozenset(terms)
-
-    def has_prefix(self, prefix: str) -> bool:
-        i = bisect.bisect_left(self.sorted, prefix)
-        return i < len(self.sorted) and self.sorted[i].startswith(prefix)
-
-    def compound(self, term: str) -> list[str]:
-        """FTS terms for a word written as one that declarations split (`whitespac` -> white,
-        spac*): the longest known head whose rest has three letters or more, the rest too when it
-        starts a known term (a head alone has four letters or more); [] when there is none."""
-        for i in range(len(term) - 3, 2, -1):
-            head, rest = term[:i], term[i:]
-            if head in self.terms:
-                if self.has_prefix(rest):
-                    return [f'"{head}"', f'"{rest}"*']
-                if len(head) >= 4:
-                    return [f'"{head}"']
-        return []
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
