@@ -385,22 +385,23 @@ class SqliteStore:
     def term_hits(self, terms: Sequence[str], *, limit: int = 50) -> list[TermHit]:
         """Declarations whose derived terms hold any of `terms` (stems, as `text_terms` gives),
         best first: BM25 over the term columns, the name weighted highest. An OR query costs what
-        its commonest term matches: a term held by more than `COMMON_SHARE` of the declarations
-        (`the`, `is`) is left out unless every term is that common (then the rarest is asked), and
-        at most `MAX_TERMS` are asked. A term no declaration holds is tried as a compound of two
-        (`whitespac` -> white, spac*)."""
+        its terms match (BM25 reads every matching row): the terms are taken rarest first while the
+        rows they match stay within `MATCH_BUDGET` (the rarest always), at most `MAX_TERMS`; a
+        common term left out (`the`, `model` in Django) weighs little in BM25 anyway. A term no
+        declaration holds is tried as a compound of two (`whitespac` -> white, spac*)."""
         asked = list(dict.fromkeys(t for t in terms if t.isalnum()))
         if not asked:
             return []
         conn = self.conn
         marks = ",".join("?" * len(asked))
         docs = dict(conn.execute(f"SELECT term, doc FROM terms_vocab WHERE term IN ({marks})", asked).fetchall())
-        n_rows = self._cached(("n_terms",), lambda: conn.execute("SELECT count(*) FROM terms").fetchone()[0])
-        common = max(COMMON_MIN, int(n_rows * COMMON_SHARE))
-        kept = [t for t in asked if 0 < docs.get(t, 0) <= common]
-        if not kept and docs:
-            kept = [min(docs, key=docs.__getitem__)]
-        query = [f'"{t}"' for t in kept[:MAX_TERMS]]
+        query: list[str] = []
+        matched = 0
+        for t in sorted(docs, key=docs.__getitem__):  # rarest first
+            if query and (matched + docs[t] > MATCH_BUDGET or len(query) >= MAX_TERMS):
+                break
+            query.append(f'"{t}"')
+            matched += docs[t]
         for t in asked:
             if t not in docs and len(query) < MAX_TERMS:
                 query += self._compound(t)
@@ -881,10 +882,10 @@ class SqliteStore:
 
 
 MAX_TERMS = 16  # terms in one `term_hits` OR query
-# a term held by more than this share of the declarations (and by more than COMMON_MIN) is too
-# common to ask alone: its OR query ranks most of the table (Django: `the` in 2,204 of 16k rows)
-COMMON_SHARE = 0.05
-COMMON_MIN = 100
+# rows the terms of one `term_hits` query may match (by the FTS vocabulary's counts), rarest
+# terms first: BM25 reads every matching row (Django, 16k rows: `the` alone matches 2,204,
+# `model` 4,255; measured in docs/vocabulary.md)
+MATCH_BUDGET = 1000
 _TERM_WEIGHTS = "8.0, 2.0, 3.0, 1.5, 1.0"  # bm25 weights of name, path, params, doc, assigns
 _TERM_ROW_COLS = "id, qualname, rel_path, line, end_line, kind"
 
