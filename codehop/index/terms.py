@@ -130,8 +130,10 @@ def _run_parts(run: str) -> tuple[str, ...]:
 
 
 def _case_parts(identifier: str) -> list[str]:
-    """Snake and camel case parts, lowercased, no segmentation."""
-    return [p.lower() for piece in identifier.split("_") for p in _CAMEL.findall(piece)]
+    """Snake and camel case parts, lowercased, no segmentation (the pattern matches no `_`)."""
+    if identifier.islower() and identifier.replace("_", "").isalpha():  # snake_case: most names
+        return [p for p in identifier.split("_") if p]
+    return [p.lower() for p in _CAMEL.findall(identifier)]
 
 
 @lru_cache(maxsize=131072)
