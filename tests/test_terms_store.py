@@ -41,6 +41,8 @@ def test_words_find_the_declarations_their_abbreviations_name(fixture_repo):
     rows = store.term_hits(text_terms("split rows"))
     assert rows[0].qualname == "textparse.core.read_rows" and rows[0].matched == ("row",)
     assert store.term_hits([]) == [] and store.term_hits(["zzzz"]) == []
+    written_as_one = store.term_hits(text_terms("stripnl"))  # the code splits it: strip nl
+    assert written_as_one[0].qualname == "textparse.core.read_rows"
 
 
 def test_name_part_vocabulary_holds_the_abbreviations(fixture_repo):

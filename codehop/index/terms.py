@@ -12,8 +12,9 @@ both stemmed the same way, and the rule by which a short identifier part abbrevi
 - `is_word`: the dictionary of wordsegment (178k English words), loaded on first use (index time).
 
 The segmenter (wordninja's 126k-word frequency model and its dynamic program, `_ZipfSegmenter`)
-and the dictionary load only when an identifier needs them: at index time. Question time needs only the stemmer (a C extension, about
-1 ms to import). The comparison that chose these libraries is in docs/vocabulary.md.
+and the dictionary load only when an identifier needs them: at index time. Question time needs
+only the stemmer (a C extension, about 1 ms to import). The comparison that chose these libraries
+is in docs/vocabulary.md.
 
 May import: stdlib, Stemmer (PyStemmer); reads wordninja's and wordsegment's word lists.
 """

@@ -444,9 +444,10 @@ class SqliteStore:
 
     def _compound(self, term: str) -> list[str]:
         """FTS terms for a word written as one that declarations split (`whitespac` -> white,
-        spac*): the longest head some declaration holds whose rest has three letters or more, the
-        rest too when it starts a held term (a head alone has four letters or more); [] if none."""
-        heads = [term[:i] for i in range(len(term) - 3, 2, -1)]
+        spac*; `stripnl` -> strip, nl): the longest head some declaration holds whose rest has two
+        letters or more, the rest too when a held term is it or (three letters or more) starts
+        with it; a head alone has four letters or more; [] when there is none."""
+        heads = [term[:i] for i in range(len(term) - 2, 2, -1)]
         if not heads:
             return []
         held = {
@@ -459,11 +460,11 @@ class SqliteStore:
             if head not in held:
                 continue
             rest = term[len(head) :]
-            starts = self.conn.execute(
-                "SELECT 1 FROM terms_vocab WHERE term >= ? AND term < ? LIMIT 1", (rest, rest + "\uffff")
-            ).fetchone()
-            if starts:
-                return [f'"{head}"', f'"{rest}"*']
+            upper = rest + "\uffff" if len(rest) >= 3 else rest + "\x00"  # a prefix, or the term itself
+            if self.conn.execute(
+                "SELECT 1 FROM terms_vocab WHERE term >= ? AND term < ? LIMIT 1", (rest, upper)
+            ).fetchone():
+                return [f'"{head}"', f'"{rest}"*' if len(rest) >= 3 else f'"{rest}"']
             if len(head) >= 4:
                 return [f'"{head}"']
         return []
