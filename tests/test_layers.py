@@ -65,6 +65,9 @@ LIBRARY_HOME = {
     "mcp": ("codehop.frontends.mcp_server",),
     "mcp_types": ("codehop.frontends.mcp_server",),
     "pydantic": ("codehop.frontends.mcp_server",),
+    "Stemmer": ("codehop.index.terms",),
+    "wordninja": ("codehop.index.terms",),
+    "wordsegment": ("codehop.index.terms",),
 }
 PACKAGES = ("codehop", "lsp_bridge", "graphs")
 

@@ -39,6 +39,8 @@ _SITES = Query(
     (parameters [(typed_parameter type: (type [(identifier) (attribute)] @annotation))
                  (typed_default_parameter type: (type [(identifier) (attribute)] @annotation))])
     (function_definition return_type: (type [(identifier) (attribute)] @annotation))
+    (assignment left: [(identifier) (attribute attribute: (identifier))
+                       (pattern_list (identifier)) (tuple_pattern (identifier))] @assign)
     """,
 )
 _DEF_TYPES = frozenset({"function_definition", "class_definition"})
@@ -317,6 +319,7 @@ _F_LEFT = _field("left")
 _F_RIGHT = _field("right")
 _F_MODULE_NAME = _field("module_name")
 _F_ALIAS = _field("alias")
+_F_PARAMETERS = _field("parameters")
 _MODULE_CHUNK, _CLASS_CHUNK, _FUNCTION_CHUNK, _METHOD_CHUNK = (
     ChunkKind.MODULE.value,
     ChunkKind.CLASS.value,
@@ -356,6 +359,9 @@ class _Walker:
         # spans of definitions nested in module-level blocks (`if`, `try/else`): chunks of their own
         self.nested_taken: list[tuple[int, int]] = []
         self.module_dicts: dict[str, Node] = {}  # module-level `NAME = {...}` literals
+        # (qualname, first line) of each def and class -> (its parameter names, the names its body
+        # assigns, its last line): the ingredients of its search terms, added to its first chunk
+        self.decls: dict[tuple[str, int], tuple[str, set[str], int]] = {}
 
     # ---- text and positions -------------------------------------------------
     def node_text(self, node: Node | None) -> str:
@@ -462,6 +468,7 @@ class _Walker:
         self.add_runs(1, total, taken, _MODULE_CHUNK, m, m.rsplit(".", 1)[-1], "", self.docstring(root))
         self.lazy_exports()
         self.sites(root)
+        self.attach_decls()
 
     def definition(self, stmt: Node, defn: Node, scope: str, cls: str, span: tuple[int, int]) -> str:
         """Bind, chunk and walk one definition; its name."""
@@ -470,6 +477,7 @@ class _Walker:
         body = defn.child_by_field_id(_F_BODY)
         doc = self.docstring(body)
         sig = self.signature(defn, body)
+        self.decls[(qual, span[0])] = ("" if defn.kind_id in _K_CLASS else self.param_names(defn), set(), span[1])
         if defn.kind_id in _K_CLASS:
             self.bind(scope, name, _CLASS, defn, 0, span[1])
             self.class_def(defn, body, qual, name, scope, sig, doc, span)
@@ -481,6 +489,53 @@ class _Walker:
             self.add_chunk(span[0], span[1], kind, qual, name, sig, doc)
             self.scopes.append((span[0], span[1], qual, cls))
         return name
+
+    def param_names(self, defn: Node) -> str:
+        """A function's parameter names, space-joined, without `self` and `cls`."""
+        params = defn.child_by_field_id(_F_PARAMETERS)
+        names: list[str] = []
+        for p in params.named_children if params is not None else ():
+            n: Node | None = p
+            if p.type in ("default_parameter", "typed_default_parameter"):
+                n = p.child_by_field_id(_F_NAME)
+            elif p.type in ("typed_parameter", "list_splat_pattern", "dictionary_splat_pattern"):
+                n = p.named_child(0)
+            if n is not None and n.type in ("list_splat_pattern", "dictionary_splat_pattern"):
+                n = n.named_child(0)
+            if n is not None and n.kind_id in _K_IDENTIFIER:
+                names.append(self.node_text(n))
+        return " ".join(n for n in names if n not in ("self", "cls"))
+
+    def attach_decls(self) -> None:
+        """Each def's and class's first chunk gets three more fields: its parameter names, the
+        names its body assigns (space-joined) and its last line (a class's chunk ends before its
+        first method; the declaration does not)."""
+        decls = self.decls
+        for i, c in enumerate(self.chunks):
+            d = decls.pop((c[4], c[1]), None) if c[3] != _MODULE_CHUNK else None
+            if d is not None:
+                self.chunks[i] = (*c, d[0], " ".join(sorted(d[1])), d[2])
+
+    def assigned(self, targets: list[Node]) -> None:
+        """The names assigned (`x = ...`, `self.x = ...`, `a, b = ...`) in each def and class
+        body, to the innermost one."""
+        if not targets or not self.decls:
+            return
+        owner: list[tuple[str, int] | None] = [None] * (len(self.lines) + 2)
+        for a, b, qual, _ in sorted(self.scopes, key=lambda s: s[0] - s[1]):
+            owner[a : b + 1] = [(qual, a)] * (b - a + 1)
+        decls = self.decls
+        for node in targets:
+            key = owner[node.start_point[0] + 1]
+            d = decls.get(key) if key is not None else None
+            if d is None:
+                continue
+            if node.kind_id in _K_IDENTIFIER:
+                d[1].add(self.node_text(node))
+            elif node.type == "attribute":
+                d[1].add(self.node_text(node.child_by_field_name("attribute")))
+            else:
+                d[1].update(self.node_text(n) for n in node.named_children if n.kind_id in _K_IDENTIFIER)
 
     def class_def(
         self, defn: Node, body: Node | None, qual: str, name: str, scope: str, sig: str, doc: str, span: tuple[int, int]
@@ -840,6 +895,7 @@ class _Walker:
     # ---- call / decorator / annotation sites --------------------------------
     def sites(self, root: Node) -> None:
         captures = QueryCursor(_SITES).captures(root)
+        self.assigned(captures.get("assign", []))
         # innermost enclosing (scope, class) per line: outer scopes are painted first
         by_line: list[tuple[str, str]] = [(self.module, "")] * (len(self.lines) + 2)
         for a, b, qual, cls in sorted(self.scopes, key=lambda s: s[0] - s[1]):

@@ -295,7 +295,7 @@ def _build_fresh(
     return SqliteStore(final)
 
 
-_LOADED_TABLES = ("files", "chunks", "bindings", "classes", "stars")
+_LOADED_TABLES = ("files", "chunks", "bindings", "classes", "stars", "terms")
 
 
 def _beside(work: Callable[[], None]) -> Callable[[], None]:

@@ -231,6 +231,22 @@ class Declaration:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class TermHit:
+    """A declaration found by its derived search terms (`SqliteStore.term_hits`): `score` is BM25
+    over its term columns (higher is better), `name_terms` the stems of its name, `matched` the
+    query terms among them."""
+
+    qualname: str
+    rel_path: str
+    line: int
+    end_line: int
+    kind: str  # a ChunkKind (function, method, class) or a BindingKind (value, alias)
+    score: float
+    name_terms: tuple[str, ...]
+    matched: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class StarImport:
     """`from <target> import *` in `module` (at `rel_path:line`)."""
 

@@ -9,5 +9,5 @@
 
 Importers name the submodule they use: importing the package loads nothing, so the schema
 (a no-change `codehop index`) comes without the readers, writers and records.
-May import: records, errors, words, stdlib (sqlite3).
+May import: records, errors, words, terms (index time), stdlib (sqlite3).
 """

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from codehop.kernel.errors import IndexSchemaError
 
-SCHEMA_VERSION = 11  # 11: a definition under a module-level `if`/`try` gets its chunk and class facts
+SCHEMA_VERSION = 12  # 12: the derived search terms of each declaration (`terms`, `terms_fts`)
 
 
 _SCHEMA = """
@@ -62,6 +62,14 @@ CREATE INDEX edges_path ON edges(rel_path);
 CREATE INDEX edges_src ON edges(src);
 CREATE INDEX edges_dst ON edges(dst);
 CREATE TABLE counters (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
+CREATE TABLE terms (
+    id INTEGER PRIMARY KEY, qualname TEXT NOT NULL, rel_path TEXT NOT NULL, line INTEGER NOT NULL,
+    end_line INTEGER NOT NULL, kind TEXT NOT NULL, odd TEXT NOT NULL);
+CREATE INDEX terms_path ON terms(rel_path);
+CREATE VIRTUAL TABLE terms_fts USING fts5(
+    name, path, params, doc, assigns, tokenize = 'unicode61', detail = 'column');
+CREATE VIRTUAL TABLE terms_vocab USING fts5vocab(terms_fts, row);
+CREATE TABLE odd_parts (part TEXT PRIMARY KEY, n INTEGER NOT NULL);
 """
 
 

@@ -38,6 +38,7 @@ from codehop.kernel.records import (
     QueryLog,
     RefType,
     StarImport,
+    TermHit,
     XRef,
 )
 
@@ -379,6 +380,102 @@ class SqliteStore:
             )
         }
         return [(_chunk(rows[i]), -float(s)) for i, s in ranked if i in rows]
+
+    # ---- derived search terms (codehop.index.terms) ---------------------------
+    def term_hits(self, terms: Sequence[str], *, limit: int = 50) -> list[TermHit]:
+        """Declarations whose derived terms hold any of `terms` (stems, as `text_terms` gives),
+        best first: BM25 over the term columns, the name weighted highest. An OR query costs what
+        its terms match (BM25 reads every matching row): the terms are taken rarest first while the
+        rows they match stay within `MATCH_BUDGET` (the rarest always), at most `MAX_TERMS`; a
+        common term left out (`the`, `model` in Django) weighs little in BM25 anyway. A term no
+        declaration holds is tried as a compound of two (`whitespac` -> white, spac*)."""
+        asked = list(dict.fromkeys(t for t in terms if t.isalnum()))
+        if not asked:
+            return []
+        conn = self.conn
+        marks = ",".join("?" * len(asked))
+        docs = dict(conn.execute(f"SELECT term, doc FROM terms_vocab WHERE term IN ({marks})", asked).fetchall())
+        query: list[str] = []
+        matched = 0
+        for t in sorted(docs, key=docs.__getitem__):  # rarest first
+            if query and (matched + docs[t] > MATCH_BUDGET or len(query) >= MAX_TERMS):
+                break
+            query.append(f'"{t}"')
+            matched += docs[t]
+        for t in asked:
+            if t not in docs and len(query) < MAX_TERMS:
+                query += self._compound(t)
+        if not query:
+            return []
+        try:
+            ranked = conn.execute(
+                f"SELECT rowid, bm25(terms_fts, {_TERM_WEIGHTS}) AS s FROM terms_fts WHERE terms_fts MATCH ?"
+                " ORDER BY s LIMIT ?",
+                (" OR ".join(query), limit),
+            ).fetchall()
+        except sqlite3.OperationalError:
+            return []
+        if not ranked:
+            return []
+        marks = ",".join("?" * len(ranked))
+        ids = [i for i, _ in ranked]
+        rows = {r[0]: r[1:] for r in conn.execute(f"SELECT {_TERM_ROW_COLS} FROM terms WHERE id IN ({marks})", ids)}
+        names = dict(conn.execute(f"SELECT rowid, name FROM terms_fts WHERE rowid IN ({marks})", ids).fetchall())
+        wanted = set(asked)
+        hits = []
+        for i, s in ranked:
+            if i not in rows:
+                continue
+            qualname, rel_path, line, end_line, kind = rows[i]
+            name_terms = tuple(names.get(i, "").split())
+            hits.append(
+                TermHit(
+                    qualname=qualname,
+                    rel_path=rel_path,
+                    line=line,
+                    end_line=end_line,
+                    kind=kind,
+                    score=-float(s),
+                    name_terms=name_terms,
+                    matched=tuple(t for t in name_terms if t in wanted),
+                )
+            )
+        return hits
+
+    def _compound(self, term: str) -> list[str]:
+        """FTS terms for a word written as one that declarations split (`whitespac` -> white,
+        spac*; `stripnl` -> strip, nl): the longest head some declaration holds whose rest has two
+        letters or more, the rest too when a held term is it or (three letters or more) starts
+        with it; a head alone has four letters or more; [] when there is none."""
+        heads = [term[:i] for i in range(len(term) - 2, 2, -1)]
+        if not heads:
+            return []
+        held = {
+            r[0]
+            for r in self.conn.execute(
+                f"SELECT term FROM terms_vocab WHERE term IN ({','.join('?' * len(heads))})", heads
+            )
+        }
+        for head in heads:
+            if head not in held:
+                continue
+            rest = term[len(head) :]
+            upper = rest + "\uffff" if len(rest) >= 3 else rest + "\x00"  # a prefix, or the term itself
+            if self.conn.execute(
+                "SELECT 1 FROM terms_vocab WHERE term >= ? AND term < ? LIMIT 1", (rest, upper)
+            ).fetchone():
+                return [f'"{head}"', f'"{rest}"*' if len(rest) >= 3 else f'"{rest}"']
+            if len(head) >= 4:
+                return [f'"{head}"']
+        return []
+
+    def name_part_vocabulary(self) -> frozenset[str]:
+        """Every distinct identifier part (of a declaration's name, parameters, assigned names)
+        that is not a dictionary word, unstemmed (`nl`, `msg`, `cfg`, `delim`): what a question
+        word may be abbreviated to here (`codehop.index.terms.abbreviates`)."""
+        return self._cached(  # type: ignore[no-any-return]
+            ("odd_parts",), lambda: frozenset(r[0] for r in self.conn.execute("SELECT part FROM odd_parts"))
+        )
 
     # ---- symbols -----------------------------------------------------------
     def binding(self, scope: str, name: str) -> Binding | None:
@@ -783,6 +880,15 @@ class SqliteStore:
 
     def file_modules(self) -> list[tuple[str, str]]:
         return list(self.conn.execute("SELECT rel_path, module FROM files WHERE module != ''"))
+
+
+MAX_TERMS = 16  # terms in one `term_hits` OR query
+# rows the terms of one `term_hits` query may match (by the FTS vocabulary's counts), rarest
+# terms first: BM25 reads every matching row (Django, 16k rows: `the` alone matches 2,204,
+# `model` 4,255; measured in docs/vocabulary.md)
+MATCH_BUDGET = 1000
+_TERM_WEIGHTS = "8.0, 2.0, 3.0, 1.5, 1.0"  # bm25 weights of name, path, params, doc, assigns
+_TERM_ROW_COLS = "id, qualname, rel_path, line, end_line, kind"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

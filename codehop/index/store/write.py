@@ -2,7 +2,7 @@
 deleting a file's, the generation counter, and index-time resolution's reads and writes of the
 xref and edge tables. Rows stay tuples here (bulk paths, speed over shape).
 
-May import: records, words, stdlib (sqlite3).
+May import: records, words, terms, stdlib (sqlite3).
 """
 
 from __future__ import annotations
@@ -10,10 +10,12 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from codehop.index.terms import declaration_terms
 from codehop.kernel.records import (
     XRef,
 )
@@ -32,6 +34,10 @@ class LoadedRows:
 
 
 FTS_STAGE = "temp.chunks_fts_stage"  # a bulk build's FTS rows, tokenised at once at the end (`fill_fts`)
+TERMS_STAGE = "temp.terms_fts_stage"  # and its declarations' term rows
+_TERM_COLS = "name, path, params, doc, assigns"
+# a chunk tuple longer than this is a declaration's first chunk: (..., params, assigns, end_line)
+_DECL_CHUNK = 10
 
 
 def stage_fts(conn: sqlite3.Connection) -> None:
@@ -39,6 +45,7 @@ def stage_fts(conn: sqlite3.Connection) -> None:
     little while the parsers need the cores; `fill_fts` tokenises them all in one statement."""
     conn.execute("PRAGMA temp_store=MEMORY")
     conn.execute(f"CREATE TABLE {FTS_STAGE} (id INTEGER PRIMARY KEY, name TEXT, qualname TEXT, words TEXT)")
+    conn.execute(f"CREATE TABLE {TERMS_STAGE} (id INTEGER PRIMARY KEY, {_TERM_COLS})")
 
 
 def fill_fts(conn: sqlite3.Connection) -> None:
@@ -46,6 +53,8 @@ def fill_fts(conn: sqlite3.Connection) -> None:
     GIL (another thread may run Python meanwhile)."""
     conn.execute(f"INSERT INTO chunks_fts (rowid, name, qualname, words) SELECT * FROM {FTS_STAGE} ORDER BY id")
     conn.execute(f"DROP TABLE {FTS_STAGE}")
+    conn.execute(f"INSERT INTO terms_fts (rowid, {_TERM_COLS}) SELECT * FROM {TERMS_STAGE} ORDER BY id")
+    conn.execute(f"DROP TABLE {TERMS_STAGE}")
 
 
 def write_file_rows(
@@ -66,7 +75,10 @@ def write_file_rows(
     class_rows: list[tuple[Any, ...]] = []
     star_rows: list[tuple[Any, ...]] = []
     xref_rows: list[tuple[Any, ...]] = []
+    term_rows: list[tuple[Any, ...]] = []
+    term_fts_rows: list[tuple[Any, ...]] = []
     next_id = (conn.execute("SELECT coalesce(max(id), 0) FROM chunks").fetchone()[0]) + 1
+    next_term = (conn.execute("SELECT coalesce(max(id), 0) FROM terms").fetchone()[0]) + 1
     for rel, module, is_package, all_names, has_error, chunks, bindings, classes, stars, xrefs in files:
         size, mtime = stats[rel]
         file_rows.append(
@@ -88,6 +100,18 @@ def write_file_rows(
             words = f"{path_words} {c[8]} {c[9]}" if c[9] else f"{path_words} {c[8]}"
             fts_rows.append((next_id, c[5], c[4].replace(".", " "), words))
             next_id += 1
+            if len(c) > _DECL_CHUNK:  # a def's or class's first chunk: its search terms
+                cols = declaration_terms(c[4], c[10], c[7], c[11])
+                term_rows.append((next_term, c[4], rel, c[1], c[12], c[3], cols[5]))
+                term_fts_rows.append((next_term, *cols[:5]))
+                next_term += 1
+        for b in bindings:  # module constants, class attributes, settings
+            if b[2] in ("value", "alias") and b[1] != "__all__":
+                qualname = f"{b[0]}.{b[1]}"
+                cols = declaration_terms(qualname)
+                term_rows.append((next_term, qualname, rel, b[4], b[6], b[2], cols[5]))
+                term_fts_rows.append((next_term, *cols[:5]))
+                next_term += 1
         binding_rows.extend(bindings)
         class_rows.extend((q, r, line, json.dumps(bases)) for q, r, line, bases in classes)
         star_rows.extend((module, target, line, rel) for target, line in stars)
@@ -96,6 +120,13 @@ def write_file_rows(
     conn.executemany("INSERT INTO chunks VALUES (?,?,?,?,?,?,?,?,?,?)", chunk_rows)
     conn.executemany(f"INSERT INTO {fts} (rowid, name, qualname, words) VALUES (?,?,?,?)", fts_rows)
     conn.executemany("INSERT INTO bindings VALUES (?,?,?,?,?,?,?,?,?)", binding_rows)
+    conn.executemany("INSERT INTO terms VALUES (?,?,?,?,?,?,?)", term_rows)
+    terms_fts = TERMS_STAGE if fts == FTS_STAGE else "terms_fts"
+    conn.executemany(f"INSERT INTO {terms_fts} (rowid, {_TERM_COLS}) VALUES (?,?,?,?,?,?)", term_fts_rows)
+    odd = Counter(p for r in term_rows for p in r[6].split())
+    conn.executemany(
+        "INSERT INTO odd_parts VALUES (?, ?) ON CONFLICT(part) DO UPDATE SET n = n + excluded.n", odd.items()
+    )
     conn.executemany("INSERT INTO classes VALUES (?,?,?,?)", class_rows)
     conn.executemany("INSERT INTO stars VALUES (?,?,?,?)", star_rows)
     conn.executemany(
@@ -112,8 +143,12 @@ def write_file_rows(
 def delete_files(conn: sqlite3.Connection, rel_paths: Iterable[str]) -> None:
     for rel in rel_paths:
         conn.execute("DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE rel_path=?)", (rel,))
-        for table in ("chunks", "bindings", "classes", "stars", "xrefs", "edges", "files"):
+        conn.execute("DELETE FROM terms_fts WHERE rowid IN (SELECT id FROM terms WHERE rel_path=?)", (rel,))
+        odd = Counter(p for (o,) in conn.execute("SELECT odd FROM terms WHERE rel_path=?", (rel,)) for p in o.split())
+        conn.executemany("UPDATE odd_parts SET n = n - ? WHERE part = ?", [(k, p) for p, k in odd.items()])
+        for table in ("terms", "chunks", "bindings", "classes", "stars", "xrefs", "edges", "files"):
             conn.execute(f"DELETE FROM {table} WHERE rel_path=?", (rel,))
+    conn.execute("DELETE FROM odd_parts WHERE n <= 0")
 
 
 def bump_generation(conn: sqlite3.Connection) -> None:

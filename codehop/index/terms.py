@@ -1,0 +1,239 @@
+"""Search terms derived from the code: an identifier split into its words, prose split into words,
+both stemmed the same way, and the rule by which a short identifier part abbreviates a word.
+
+- `name_parts`: snake_case and camelCase parts, and a run-together part that is not a dictionary
+  word split by a word-frequency segmenter (`stripnl` -> strip nl, `tabsize` -> tab size) when the
+  split is plausible (`_plausible`); lowercase, unstemmed.
+- `stem`: Snowball English (PyStemmer, the C build of the Snowball stemmers), cached.
+- `text_terms`: a question's or a docstring's words, stemmed in order; code-shaped tokens are split
+  on snake and camel case only (no segmenter: cheap enough for question time).
+- `abbreviates`: `delim` ~ delimiter (a prefix), `nl` ~ newline, `msg` ~ message, `cfg` ~ config
+  (the consonant skeleton: an in-order subsequence with the same first letter).
+- `is_word`: the dictionary of wordsegment (178k English words), loaded on first use (index time).
+
+The segmenter (wordninja's 126k-word frequency model and its dynamic program, `_ZipfSegmenter`)
+and the dictionary load only when an identifier needs them: at index time. Question time needs
+only the stemmer (a C extension, about 1 ms to import). The comparison that chose these libraries
+is in docs/vocabulary.md.
+
+May import: stdlib, Stemmer (PyStemmer); reads wordninja's and wordsegment's word lists.
+"""
+
+from __future__ import annotations
+
+import gzip
+import importlib.util
+import math
+import re
+from collections.abc import Callable, Iterable
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+_POSSESSIVE = re.compile(r"(?<=[A-Za-z])['\u2019]s\b")
+_VOWELS = frozenset("aeiou")
+# a part this short is kept whole: the segmenter's splits of short runs are guesses (`delim` ->
+# de lim, `ctx` -> c tx)
+_MIN_SEGMENTED = 5
+
+
+@lru_cache(maxsize=1)
+def _stem_word() -> Callable[[str], str]:
+    import Stemmer
+
+    return Stemmer.Stemmer("english").stemWord  # type: ignore[no-any-return]
+
+
+@lru_cache(maxsize=131072)
+def stem(word: str) -> str:
+    """The Snowball (English) stem of a lowercase word."""
+    return _stem_word()(word)
+
+
+@lru_cache(maxsize=1)
+def _dictionary() -> frozenset[str]:
+    text = resources.files("wordsegment").joinpath("words.txt").read_text(encoding="utf-8")
+    return frozenset(text.split())
+
+
+def is_word(part: str) -> bool:
+    """Is `part` (lowercase) an ordinary English word (wordsegment's dictionary)? `nl`, `msg`,
+    `cfg`, `delim` are not; `strip`, `tab`, `delimiter` are. The first call loads the list (about
+    0.1 s): index time, or a reader that really needs it."""
+    return part in _dictionary()
+
+
+class _ZipfSegmenter:
+    """wordninja's model and its dynamic program, for a lowercase run of letters: the words of
+    its list ranked by frequency, a word's cost log(rank * log(N)) (Zipf's law), the split of
+    least total cost. wordninja builds that model when it is imported, with a generator (about
+    0.2 s); built here from the same file with one comprehension (about 0.04 s). The splits are
+    wordninja's own (`tests/test_terms.py` compares them)."""
+
+    __slots__ = ("cost", "longest")
+
+    def __init__(self, words: list[str]) -> None:
+        base = math.log(math.log(len(words)))
+        self.cost = dict(zip(words, [math.log(rank) + base for rank in range(1, len(words) + 1)], strict=True))
+        self.longest = max(map(len, words))
+
+    def split(self, run: str) -> list[str]:
+        cost = self.cost
+        best = [0.0]
+        step = [0]
+        for i in range(1, len(run) + 1):
+            c_min, k_min = math.inf, 1
+            for k in range(1, min(i, self.longest) + 1):
+                c = best[i - k] + cost.get(run[i - k : i], math.inf)
+                if c < c_min:
+                    c_min, k_min = c, k
+            best.append(c_min)
+            step.append(k_min)
+        out: list[str] = []
+        i = len(run)
+        while i > 0:
+            out.append(run[i - step[i] : i])
+            i -= step[i]
+        return out[::-1]
+
+
+@lru_cache(maxsize=1)
+def _segmenter() -> Callable[[str], list[str]]:
+    # beside wordninja.py, as wordninja itself finds it (found without importing wordninja)
+    spec = importlib.util.find_spec("wordninja")
+    if spec is None or spec.origin is None:
+        raise ModuleNotFoundError("wordninja is not installed", name="wordninja")
+    path = Path(spec.origin).parent / "wordninja" / "wordninja_words.txt.gz"
+    return _ZipfSegmenter(gzip.decompress(path.read_bytes()).decode().split()).split
+
+
+def _plausible(pieces: list[str]) -> bool:
+    """A segmentation we believe: two or more pieces, none of one letter, at most one of two
+    letters and that one a word unless it ends the run (`strip nl`, `line no`, `is instance`), and
+    one piece of four or more letters that is a word. Rejected: `get at tr`, `k war gs`, `de lim`."""
+    if len(pieces) < 2 or any(len(p) < 2 for p in pieces):
+        return False
+    short = [i for i, p in enumerate(pieces) if len(p) == 2]
+    if len(short) > 1 or (short and short[0] != len(pieces) - 1 and not is_word(pieces[short[0]])):
+        return False
+    return any(len(p) >= 4 and is_word(p) for p in pieces)
+
+
+@lru_cache(maxsize=131072)
+def _run_parts(run: str) -> tuple[str, ...]:
+    """A lowercase run of one case: itself, or the words the segmenter finds in it."""
+    if len(run) < _MIN_SEGMENTED or not run.isalpha() or is_word(run):
+        return (run,)
+    pieces = _segmenter()(run)
+    return tuple(pieces) if _plausible(pieces) else (run,)
+
+
+def _case_parts(identifier: str) -> list[str]:
+    """Snake and camel case parts, lowercased, no segmentation (the pattern matches no `_`)."""
+    if identifier.islower() and identifier.replace("_", "").isalpha():  # snake_case: most names
+        return [p for p in identifier.split("_") if p]
+    return [p.lower() for p in _CAMEL.findall(identifier)]
+
+
+@lru_cache(maxsize=131072)
+def name_parts(identifier: str) -> tuple[str, ...]:
+    """Lowercase unstemmed parts of an identifier, in order, once each: `DEFAULT_WHITE_CHARS` ->
+    (default, white, chars), `maxMismatches` -> (max, mismatches), `stripnl` -> (strip, nl)."""
+    out: list[str] = []
+    for part in _case_parts(identifier):
+        out.extend(_run_parts(part))
+    return tuple(dict.fromkeys(out))
+
+
+@lru_cache(maxsize=131072)
+def name_terms(identifier: str) -> tuple[str, ...]:
+    """The stems of `name_parts`, once each, in order."""
+    return tuple(dict.fromkeys(stem(p) for p in name_parts(identifier)))
+
+
+def names_terms(identifiers: Iterable[str]) -> tuple[str, ...]:
+    """The terms of several identifiers (a parameter list, the names a body assigns), once each."""
+    return tuple(dict.fromkeys(t for ident in identifiers for t in name_terms(ident)))
+
+
+def text_terms(text: str) -> tuple[str, ...]:
+    """The words of prose (a question, a docstring sentence), stemmed, in order: split on what is
+    not a letter or digit, a code-shaped token (`max_size`, `maxSize`) on snake and camel case;
+    lowercased; no stop words removed (the reader decides)."""
+    out: list[str] = []
+    for token in _TOKEN.findall(_POSSESSIVE.sub("", text)):
+        if "_" in token or not (token.islower() or token.isupper() or token.istitle()):
+            out.extend(stem(p) for p in _case_parts(token))
+        else:
+            out.append(stem(token.lower()))
+    return tuple(out)
+
+
+def first_sentence(doc: str) -> str:
+    """A docstring's first sentence (up to the first '. ' or blank line; at most 300 characters)."""
+    head = doc.strip().split("\n\n", 1)[0]
+    end = head.find(". ")
+    return (head if end < 0 else head[: end + 1])[:300]
+
+
+def abbreviates(part: str, word: str) -> bool:
+    """Does identifier part `part` abbreviate `word` (both lowercase, unstemmed)? By rule: the
+    same first letter, shorter than the word, and either a prefix of three or more letters
+    (`delim` ~ delimiter, `env` ~ environment) or its consonant skeleton, an in-order subsequence
+    whose letters after the first are consonants (`nl` ~ newline, `msg` ~ message, `cfg` ~ config,
+    `idx` ~ index). Apply it to parts that are not words themselves (`name_part_vocabulary`):
+    `is_word` is not consulted here, so question time loads no word list."""
+    if len(part) < 2 or len(part) >= len(word) or part[0] != word[0] or not part.isalpha():
+        return False
+    if len(part) >= 3 and word.startswith(part):
+        return True
+    if any(c in _VOWELS for c in part[1:]):
+        return False
+    i = 1
+    for c in part[1:]:
+        i = word.find(c, i) + 1
+        if i == 0:
+            return False
+    return True
+
+
+@lru_cache(maxsize=131072)
+def _ident_terms(identifier: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(`name_terms`, the parts that are not dictionary words: `nl`, `msg`, `cfg`, `delim`)."""
+    parts = name_parts(identifier)
+    odd = tuple(p for p in parts if len(p) >= 2 and p.isalpha() and not is_word(p))
+    return name_terms(identifier), odd
+
+
+@lru_cache(maxsize=65536)
+def _joined_terms(identifiers: str) -> tuple[str, tuple[str, ...]]:
+    """Space-joined identifiers (a parameter list, a body's assigned names, a dotted path): their
+    terms space-joined, once each, and their odd parts (a parameter list recurs: cached whole)."""
+    terms: dict[str, None] = {}
+    odd: dict[str, None] = {}
+    for ident in identifiers.split():
+        t, o = _ident_terms(ident)
+        terms.update(dict.fromkeys(t))
+        odd.update(dict.fromkeys(o))
+    return " ".join(terms), tuple(odd)
+
+
+def declaration_terms(qualname: str, params: str = "", doc: str = "", assigns: str = "") -> tuple[str, ...]:
+    """The term columns of one declaration, stems space-joined: (name, path, params, doc, assigns),
+    then its odd parts, unstemmed (the parts of its name, parameters and assigned names that are
+    not dictionary words). `params` and `assigns` are space-joined identifiers; `doc` its
+    docstring (the first sentence counts)."""
+    scope, _, name = qualname.rpartition(".")
+    name_cols, name_odd = _ident_terms(name)
+    param_cols, param_odd = _joined_terms(params) if params else ("", ())
+    assign_cols, assign_odd = _joined_terms(assigns) if assigns else ("", ())
+    return (
+        " ".join(name_cols),
+        _joined_terms(scope.replace(".", " "))[0],
+        param_cols,
+        " ".join(dict.fromkeys(text_terms(first_sentence(doc)))) if doc else "",
+        assign_cols,
+        " ".join(dict.fromkeys((*name_odd, *param_odd, *assign_odd))),
+    )

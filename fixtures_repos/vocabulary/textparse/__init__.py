@@ -1,0 +1,1 @@
+"""A small text parser whose names abbreviate what they mean."""

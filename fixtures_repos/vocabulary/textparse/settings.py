@@ -1,0 +1,2 @@
+MAX_MSG_LEN = 4096
+cfg_path = "textparse.toml"
