@@ -329,6 +329,8 @@ class App:
         from codehop.answer.context import build_context
 
         answer = self.ask(query, max_loops=max_loops, budget_tokens=budget_tokens)
+        # every retrieval hit reaches the context's one plan, not only what the loop packed
+        hits = retrieve(self.store, query, k=self.config.retrieve_k, graph=self.graph_neighbours())
         return build_context(
             query,
             answer,
@@ -337,6 +339,7 @@ class App:
             root=self.root,
             recheck=self.generator("offline"),
             budget_tokens=budget_tokens,
+            hits=hits,
         )
 
     def map(self, *, budget_tokens: int = 1000, focus: str = "") -> RepoMap:

@@ -1,29 +1,39 @@
 """Context for a task: what an agent should read, ready to paste; and what uses a symbol.
 
 `build_context` is the one context builder of every front-end (CLI, MCP,
-LSP). It starts from the navigator's answer (the same loop as `ask`), reads the task
+LSP). It starts from the navigator's answer (the same loop as `ask`) and every
+retrieval hit ranked for the task (before any packing), reads the task
 (codehop.answer.task: the files and declarations it names, whether an interface
-changes), lists the blast radius of its subjects as one-line sites
-(codehop.answer.manifest, on the dependents engine), ranks their collaborators by
-personalized PageRank, adds the declarations the focus files import and the
-re-export lines of what is sent, and packs all of it to the budget: every
-token sent is counted, each item carries its text (and `truncated` when cut),
-and what did not fit is named. Only structure chooses what is added; chunk
-text never does. `dependents` lists the sites that use a declaration; the
-front-ends' render module turns a context into a prompt section.
+changes), lists the blast radius of its subjects (codehop.answer.manifest, on the
+dependents engine) and the links code makes without imports (codehop.answer.links:
+settings, string keys, role-named families), ranks their collaborators by
+personalized PageRank and the values they and their callees read, adds the
+declarations the focus files import and the re-export lines of what is sent, and
+packs all of it once, as one plan, to the budget. Sites are grouped per file, one
+compact entry each; a body bigger than its share is trimmed to its head and the
+lines the task names (codehop.answer.trim), never dropped for its size; every token
+sent is counted, and what did not fit is named with its reason. Only structure
+chooses what is added; chunk text never does (it only chooses the lines a trimmed
+body keeps). `dependents` lists the sites that use a declaration; the front-ends'
+render module turns a context into a prompt section.
 
-May import: orchestrator, records, retrieval, store, symbols, task, manifest,
-graph_context, dependents, errors, stdlib; the door runs the navigator and hands
-over its answer and what is read (store, symbol table, root, the offline reader).
+May import: orchestrator, records, retrieval, store, symbols, task, manifest, links,
+trim, graph_context, dependents, errors, stdlib; the door runs the navigator and hands
+over its answer, the ranked hits and what is read (store, symbol table, root, the
+offline reader).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import itertools
+import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from codehop.answer.dependents import Relation
+from codehop.answer.retrieval import count_tokens
+from codehop.answer.trim import Focus, trim
 from codehop.kernel.errors import UsageError
 from codehop.kernel.records import Answer, Chunk, Completeness, ContextItem, RefType, Resolution, State, Stats, Via
 
@@ -42,14 +52,20 @@ if TYPE_CHECKING:
 SITE_SHARE = 0.30  # of the budget, for the first site of each file the change reaches
 SITE_SHARE_INTERFACE = 0.45  # when the task changes an interface every dependent must follow
 EXTRA_SHARE = 0.15  # on top: one line for each file the focus files import from, or that re-exports them
-BODY_SHARE = 0.34  # the most one code body may take before it is cut (and marked truncated)
+BODY_SHARE = 0.34  # the most one code body may take before it is trimmed (and marked truncated)
+HEAD_SHARE = 0.5  # the most the task's first item may take
+MIN_TRIM_TOKENS = 48  # the least room in which a body is still sent trimmed rather than left out
 COLLABORATORS = 12
+COLLABORATOR_SHARE = 0.25
+_CODE_WORD = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*\b")
+MAX_GROUP_LINES = 12  # lines named in one file's manifest entry before "+N more"
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
 class LeftOut:
     name: str  # qualname of a body, or path:line of a site
     tokens: int
+    reason: str = ""  # which source ranked it where, and the room it met
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
@@ -94,8 +110,22 @@ class TaskContext:
             "items": len(self.left_out),
             "tokens": sum(x.tokens for x in self.left_out),
             "names": [x.name for x in self.left_out],
+            "entries": [{"name": x.name, "tokens": x.tokens, "reason": x.reason} for x in self.left_out],
         }
         return data
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class _Entry:
+    """One claim on the budget: the item, the cap on the tokens used when it is considered, the
+    source that ranked it (named in the reason when it is left out), the whole chunk it may be
+    trimmed from, and the sites a grouped manifest entry stands for."""
+
+    item: ContextItem
+    cap: int
+    source: str
+    whole: Chunk | None = None
+    sites: int = 0
 
 
 def build_context(
@@ -107,28 +137,36 @@ def build_context(
     root: Path,
     recheck: Generator,
     budget_tokens: int = 2000,
+    hits: Sequence[ContextItem] = (),
 ) -> TaskContext:
     """The loop's context for `query` (`answer`, the navigator's answer to it within the same
-    budget), the blast radius of its subjects and their collaborators, packed to `budget_tokens`
-    (every token sent is counted; what did not fit is named). `recheck` (the offline reader)
-    says whether a `complete` still holds for the packed context.
+    budget), every retrieval hit (`hits`, ranked before any packing), the blast radius of its
+    subjects and their collaborators, in one plan packed once to `budget_tokens` (every token
+    sent is counted; a body too big for its share is trimmed to its head and the lines the task
+    names; what did not fit is named with its reason). `recheck` (the offline reader) says
+    whether a `complete` still holds for the packed context.
 
-    Order of claims on the budget: the loop's first item (what the task is about), the first
-    site of every file the change reaches (one line each), the subjects' declarations, the
-    loop's other items and the subjects' collaborators by rank, then the remaining sites.
+    Order of claims on the budget: the loop's first item (what the task is about), one manifest
+    entry per file the change reaches (its lines grouped), the subjects' declarations, the
+    loop's other items, the retrieval hits and the subjects' collaborators by rank, then tests
+    (unless the task is about them) and the remaining entries.
     """
     from codehop.answer.manifest import blast_radius, imported_sites, reexport_sites
     from codehop.answer.task import read_task
 
     reading = read_task(store, query, table.resolve)
     loop_items = list(answer.context)
-    subjects = reading.subjects or _implicit_subjects(loop_items)
+    # what the task is about does not depend on the budget: read from the ranked hits, not the packing
+    ranked = list(hits) or loop_items
+    subjects = reading.subjects or _implicit_subjects(ranked)
+    focus = _focus(query, subjects)
+    about_tests = reading.mentions_tests
     # tests come by default when behaviour changes; a question about the code does not need them
-    manifest = blast_radius(store, table, root, subjects, tests=not reading.is_question or reading.mentions_tests)
-    named = _declarations(store, subjects, budget_tokens)
-    collab = _collaborators(
-        store, table, [s.qualname for s in subjects] + [c.chunk.qualname for c in loop_items[:2]], budget_tokens
-    )
+    manifest = blast_radius(store, table, root, subjects, tests=not reading.is_question or about_tests)
+    named = _declarations(store, subjects)
+    seeds = [s.qualname for s in subjects] + [c.chunk.qualname for c in ranked[:2]]
+    collab = _collaborators(store, table, seeds)
+    collab += _callee_reads(store, seeds, {c.chunk.qualname for c in collab})
     in_manifest = {(s.rel_path, s.line) for s in manifest.sites}
     tops = [_top_level(store, c.chunk) for c in loop_items + named + collab]
     public = [
@@ -137,31 +175,62 @@ def build_context(
         if (s.rel_path, s.line) not in in_manifest
     ]
     in_manifest |= {(s.rel_path, s.line) for s in public}
-    focus_files = list(dict.fromkeys([s.rel_path for s in subjects] + [c.chunk.rel_path for c in loop_items[:3]]))
+    focus_files = list(dict.fromkeys([s.rel_path for s in subjects] + [c.chunk.rel_path for c in ranked[:3]]))
     imported = [s for s in imported_sites(store, root, focus_files[:3]) if (s.rel_path, s.line) not in in_manifest]
-    direct = [_site_item(s) for s in manifest.sites]
-    extra = [_site_item(s) for s in public + imported]
-    share = SITE_SHARE_INTERFACE if reading.interface_change else SITE_SHARE
-    bodies = _interleave(loop_items[1:], named, collab)
-    first_direct, rest_direct = _first_per_file(direct, set())
-    first_extra, rest_extra = _first_per_file(extra, {c.chunk.rel_path for c in first_direct})
+    direct = manifest.sites
     if reading.subjects and reading.interface_change:
-        # the task named what changes and says its users must follow: every direct site first
+        # the task named what changes and says its users must follow: every direct site counts
         # (type annotations after: they name the type, they rarely call it)
-        first_direct = [it for it in direct if it in first_direct or it.relation != "annotates"]
-        rest_direct = [it for it in direct if it not in first_direct]
+        direct = tuple(
+            [s for s in direct if s.relation != "annotates"] + [s for s in direct if s.relation == "annotates"]
+        )
+    linked = [
+        s
+        for s in _linked(store, root, query, named + ranked[:3])
+        if (s.rel_path, s.line) not in in_manifest and s.line > 0
+    ]
+    sent_later = [s for s in direct + tuple(linked) if s.is_test and not about_tests]
+    direct_groups = _grouped([s for s in direct if not (s.is_test and not about_tests)])
+    link_groups = _grouped([s for s in linked if not (s.is_test and not about_tests)], source="link")
+    # what the focus code itself uses of its imports first: the code read is the code sent
+    used = {w for c in named + ranked[:3] for w in _CODE_WORD.findall(c.chunk.text)}
+    imported.sort(key=lambda s: s.subject.rpartition(".")[2] not in used)
+    extra_groups = _grouped(
+        list(public) + imported, skip={e.item.chunk.rel_path for e in direct_groups + link_groups}, source="import line"
+    )
+    test_groups = _grouped(sent_later, source="test site, after the code")
+    share = SITE_SHARE_INTERFACE if reading.interface_change else SITE_SHARE
     # a question the loop answered keeps the context that answered it; a task keeps its first item
-    head = loop_items if reading.is_question and answer.completeness is Completeness.COMPLETE else loop_items[:1]
-    base = sum(it.tokens for it in head)
+    complete_question = reading.is_question and answer.completeness is Completeness.COMPLETE
+    head = loop_items if complete_question else loop_items[:1]
+    head_keys = {c.chunk.key for c in head}
+    rest = [c for c in loop_items if c.chunk.key not in head_keys]
+    seen_keys = head_keys | {c.chunk.key for c in rest}
+    rest += [c for c in ranked if c.chunk.key not in seen_keys]
+    base = sum(min(it.tokens, int(budget_tokens * HEAD_SHARE)) for it in head)
     cap = base + int(budget_tokens * share)
-    plan: list[tuple[ContextItem, int]] = []  # (item, cap on the tokens used when it is considered)
-    plan += [(it, budget_tokens) for it in head]
-    plan += [(it, cap) for it in first_direct]
-    plan += [(it, cap + int(budget_tokens * EXTRA_SHARE)) for it in first_extra]
-    plan += [(it, budget_tokens) for it in bodies]
-    plan += [(it, budget_tokens) for it in rest_direct + rest_extra]
-    kept, left = _pack(plan, budget_tokens)
-    order = [c for c in kept if not c.relation] + [c for c in kept if c.relation]
+    body_cap = max(MIN_TRIM_TOKENS, int(budget_tokens * BODY_SHARE))
+    plan: list[_Entry] = []
+    if complete_question:  # as the loop packed them: the answer was read from exactly these
+        plan += [_Entry(item=it, cap=budget_tokens, source="the loop's answer") for it in head]
+    else:
+        plan += [
+            _body(store, it, budget_tokens, "the first hit", focus, int(budget_tokens * HEAD_SHARE)) for it in head
+        ]
+    plan += [dataclasses.replace(g, cap=cap) for g in direct_groups]
+    plan += [dataclasses.replace(g, cap=cap + int(budget_tokens * EXTRA_SHARE)) for g in link_groups + extra_groups]
+    ranks = {id(it): i + 2 for i, it in enumerate(rest)}
+    collab_cap = max(MIN_TRIM_TOKENS, int(budget_tokens * COLLABORATOR_SHARE))
+    for it in _interleave(rest, named, collab):
+        if id(it) in ranks:
+            plan.append(_body(store, it, budget_tokens, f"hit {ranks[id(it)]}", focus, body_cap))
+        elif it.provenance.startswith("subject"):
+            plan.append(_body(store, it, budget_tokens, "subject", focus, body_cap))
+        else:
+            plan.append(_body(store, it, budget_tokens, "collaborator", focus, collab_cap))
+    plan += [dataclasses.replace(g, cap=budget_tokens) for g in test_groups]
+    kept, left = _pack(plan, budget_tokens, focus)
+    order = [e.item for e in kept if not e.item.relation] + [e.item for e in kept if e.item.relation]
     stats = dataclasses.replace(
         answer.stats, context_tokens=sum(c.tokens for c in order), sites=sum(1 for c in order if c.relation)
     )
@@ -171,48 +240,148 @@ def build_context(
         answer=answer,
         subjects=tuple(s.qualname for s in subjects),
         sites_total=len(direct),
-        sites_sent=_sites_sent(answer.context, direct),
+        sites_sent=_sites_sent(kept, direct),
         manifest_complete=manifest.complete,
         left_out=tuple(left),
     )
 
 
-def _first_per_file(items: list[ContextItem], files: set[str]) -> tuple[list[ContextItem], list[ContextItem]]:
-    """The first site of each file not in `files`, and the rest, each in order."""
-    first: list[ContextItem] = []
-    rest: list[ContextItem] = []
-    seen = set(files)
-    for it in items:
-        if it.chunk.rel_path in seen:
-            rest.append(it)
-        else:
-            seen.add(it.chunk.rel_path)
-            first.append(it)
-    return first, rest
+def _linked(store: SqliteStore, root: Path, query: str, items: list[ContextItem]) -> list[Site]:
+    """What the task and its focus code link to without an import: settings' definitions, the
+    other spellings of a string key, the classes of a family named by role."""
+    from codehop.answer.links import family_sites, key_sites, setting_sites
+
+    chunks = [it.chunk for it in items if not it.relation]
+    return (
+        setting_sites(store, root, query, chunks)
+        + key_sites(store, root, query, chunks)
+        + family_sites(store, root, query)
+    )
 
 
-def _pack(plan: list[tuple[ContextItem, int]], budget_tokens: int) -> tuple[list[ContextItem], list[LeftOut]]:
-    """retrieval's packer over the plan: a site is one per line, a body one per chunk, span or
-    name, and nothing a kept body already holds; what did not fit is named once."""
-    from codehop.answer.retrieval import pack_plan
+def _focus(query: str, subjects: tuple[Subject, ...]) -> Focus:
+    """The names the task marks as code (its subjects, backticked and UPPER_CASE words) and its terms."""
+    from codehop.answer.retrieval import query_terms
 
-    kept, over = pack_plan(plan, budget_tokens, keys=_keys, skip=_covered)
-    left = [
-        LeftOut(
-            name=f"{it.chunk.rel_path}:{it.chunk.start_line}" if it.relation else it.chunk.qualname, tokens=it.tokens
+    names = {s.qualname.rpartition(".")[2] for s in subjects}
+    names |= {w for w in _CODE_WORD.findall(query) if "_" in w or w.isupper() or any(c.isupper() for c in w[1:])}
+    terms = set(query_terms(query))
+    terms |= {t[:-1] for t in terms if t.endswith("s") and not t.endswith("ss") and len(t) > 3}  # returns: return
+    return Focus(names=frozenset(n for n in names if n), terms=frozenset(terms))
+
+
+def _body(store: SqliteStore, item: ContextItem, budget_tokens: int, source: str, focus: Focus, share: int) -> _Entry:
+    """A body as a plan entry, trimmed to `share` when it is bigger (its head and matched lines)."""
+    whole = _whole(store, item)
+    if whole is None:
+        return _Entry(item=item, cap=budget_tokens, source=source)
+    cut = trim(whole, share, focus)
+    if cut is not None:
+        item = dataclasses.replace(
+            item,
+            chunk=cut.chunk,
+            tokens=count_tokens(cut.chunk.text),
+            truncated=True,
+            provenance=f"{item.provenance}; {cut.stated(whole)}",
         )
-        for it in over
+    return _Entry(item=item, cap=budget_tokens, source=source, whole=whole)
+
+
+def _whole(store: SqliteStore, item: ContextItem) -> Chunk | None:
+    """The stored chunk an item holds, whole: itself, or the chunk a fitted copy was cut from."""
+    c = item.chunk
+    if not item.truncated:
+        return c
+    found = [
+        k
+        for k in store.chunks_at(c.rel_path, c.start_line)
+        if k.start_line == c.start_line and k.qualname == c.qualname
     ]
+    return found[0] if found else None
+
+
+def _grouped(sites: list[Site], skip: set[str] | None = None, source: str = "site") -> list[_Entry]:
+    """Sites grouped per file, in order of each file's first site: one compact manifest entry each
+    (`path:5,12,40  <first line>  [calls fetch_record; imports Record]`)."""
+    per_file: dict[str, list[Site]] = {}
+    for s in sites:
+        per_file.setdefault(s.rel_path, []).append(s)
+    out = []
+    for rel_path, group in per_file.items():
+        if skip and rel_path in skip:
+            continue
+        out.append(_Entry(item=_group_item(group), cap=0, source=source, sites=len(group)))
+    return out
+
+
+def _group_item(group: list[Site]) -> ContextItem:
+    first = group[0]
+    if len(group) == 1:
+        return _site_item(first)
+    lines = [s.line for s in group]
+    shown = ",".join(str(n) for n in lines[:MAX_GROUP_LINES]) + (
+        f" +{len(lines) - MAX_GROUP_LINES} more" if len(lines) > MAX_GROUP_LINES else ""
+    )
+    kinds: dict[str, list[str]] = {}
+    for s in group:
+        names = kinds.setdefault(s.relation, [])
+        name = s.subject.rpartition(".")[2]
+        if name not in names:
+            names.append(name)
+    what = "; ".join(f"{rel} {', '.join(names)}" for rel, names in kinds.items())
+    test = ", test" if first.is_test else ""
+    render = f"{first.rel_path}:{shown}  {first.source}  [{what}{test}]"
+    return ContextItem(
+        chunk=first.chunk(),
+        hop=0,
+        via=Via.GRAPH,
+        provenance=f"site: {render}",
+        tokens=count_tokens(render),
+        relation=first.relation,
+    )
+
+
+def _pack(plan: list[_Entry], budget_tokens: int, focus: Focus) -> tuple[list[_Entry], list[LeftOut]]:
+    """The plan packed once, in order: an entry is kept when it is new (none of its keys kept,
+    its lines not inside a kept body) and fits its cap and the budget; a body that does not fit
+    is trimmed to the room left when there is some; the rest is named with its reason."""
+    kept: list[_Entry] = []
+    over: list[tuple[ContextItem, str]] = []
+    have: set[object] = set()
+    used = 0
+    for e in plan:
+        item = e.item
+        if _keys(item) & have or _covered([k.item for k in kept], item):
+            continue
+        room = min(e.cap, budget_tokens) - used
+        if item.tokens > room and not item.relation and e.whole is not None and room >= MIN_TRIM_TOKENS:
+            cut = trim(e.whole, room, focus)
+            if cut is not None and count_tokens(cut.chunk.text) <= room:
+                prov = item.provenance.split("; trimmed: ")[0]
+                item = dataclasses.replace(
+                    item,
+                    chunk=cut.chunk,
+                    tokens=count_tokens(cut.chunk.text),
+                    truncated=True,
+                    provenance=f"{prov}; {cut.stated(e.whole)}",
+                )
+        if item.tokens <= room:
+            kept.append(dataclasses.replace(e, item=item))
+            have |= _keys(item)
+            used += item.tokens
+        else:
+            over.append((item, f"{e.source}: {item.tokens} tokens, {max(0, room)} left"))
     # a left-out item that was later kept in another form is not left out
-    names = {c.chunk.qualname for c in kept if not c.relation} | {
-        f"{c.chunk.rel_path}:{c.chunk.start_line}" for c in kept if c.relation
+    names = {k.item.chunk.qualname for k in kept if not k.item.relation} | {
+        f"{k.item.chunk.rel_path}:{k.item.chunk.start_line}" for k in kept if k.item.relation
     }
     seen: set[str] = set()
     out = []
-    for x in left:
-        if x.name not in names and x.name not in seen:
-            seen.add(x.name)
-            out.append(x)
+    for it, reason in over:
+        name = f"{it.chunk.rel_path}:{it.chunk.start_line}" if it.relation else it.chunk.qualname
+        if name not in names and name not in seen:
+            seen.add(name)
+            out.append(LeftOut(name=name, tokens=it.tokens, reason=reason))
     return kept, out
 
 
@@ -231,19 +400,20 @@ def _covered(kept: list[ContextItem], item: ContextItem) -> bool:
         and k.chunk.rel_path == c.rel_path
         and k.chunk.start_line <= c.start_line
         and c.end_line <= k.chunk.end_line
+        and not (k.truncated and c.start_line > k.chunk.start_line)  # a trimmed body has gaps
         for k in kept
     )
 
 
-def _sites_sent(items: tuple[ContextItem, ...], sites: list[ContextItem]) -> int:
-    """Sites the agent sees: as a manifest line, or inside a body it was sent."""
+def _sites_sent(kept: list[_Entry], sites: tuple[Site, ...]) -> int:
+    """Sites the agent sees: in a manifest entry sent (all the lines it groups), or inside a body sent."""
+    grouped = {(e.item.chunk.rel_path) for e in kept if e.item.relation}
+    bodies = [e.item for e in kept if not e.item.relation]
     return sum(
         1
         for s in sites
-        if any(
-            k.chunk.rel_path == s.chunk.rel_path and k.chunk.start_line <= s.chunk.start_line <= k.chunk.end_line
-            for k in items
-        )
+        if s.rel_path in grouped
+        or any(k.chunk.rel_path == s.rel_path and k.chunk.start_line <= s.line <= k.chunk.end_line for k in bodies)
     )
 
 
@@ -301,40 +471,34 @@ def _implicit_subjects(items: list[ContextItem]) -> tuple[Subject, ...]:
     return tuple(out)
 
 
-def _declarations(store: SqliteStore, subjects: tuple[Subject, ...], budget_tokens: int) -> list[ContextItem]:
-    from codehop.answer.excerpt import fit
-    from codehop.answer.retrieval import count_tokens
-
+def _declarations(store: SqliteStore, subjects: tuple[Subject, ...]) -> list[ContextItem]:
+    """The subjects' declarations, whole (the plan trims what is bigger than its share)."""
     out = []
     for s in subjects:
         if s.kind == "module":
             continue
         for chunk in store.chunks_named(s.qualname)[:1]:
-            kept = fit(chunk, max(64, int(budget_tokens * BODY_SHARE)))
             out.append(
                 ContextItem(
-                    chunk=kept,
+                    chunk=chunk,
                     hop=0,
                     via=Via.GRAPH,
                     provenance=f"subject: named as {s.named_as}",
-                    tokens=count_tokens(kept.text),
-                    truncated=kept is not chunk,
+                    tokens=count_tokens(chunk.text),
                 )
             )
     return out
 
 
-def _collaborators(store: SqliteStore, table: SymbolTable, seeds: list[str], budget_tokens: int) -> list[ContextItem]:
-    """Declarations ranked by personalized PageRank from the seeds (callees, types, services)."""
-    from codehop.answer.excerpt import fit
+def _collaborators(store: SqliteStore, table: SymbolTable, seeds: list[str]) -> list[ContextItem]:
+    """Declarations ranked by personalized PageRank from the seeds (callees, types, services), whole."""
     from codehop.answer.graph_context import GraphContext
-    from codehop.answer.retrieval import count_tokens
 
     seeds = [s for s in dict.fromkeys(seeds) if s]
     if not seeds:
         return []
     gc = GraphContext(store, table)
-    graph = gc.local_graph(seeds)
+    graph = gc.local_graph(seeds, callees=True)
     present = {s: 1.0 for s in seeds if s in graph}
     if not present:
         return []
@@ -344,21 +508,70 @@ def _collaborators(store: SqliteStore, table: SymbolTable, seeds: list[str], bud
         if not chunks or str(chunks[0].kind) == "module":
             continue
         chunk = chunks[0]
-        kept = fit(chunk, max(64, budget_tokens // 4))
         why = "; ".join(f"{e.src} -{e.type}-> {e.dst}" for e in n.path)
         out.append(
             ContextItem(
-                chunk=kept,
+                chunk=chunk,
                 hop=0,
                 via=Via.GRAPH,
                 provenance=f"graph: {why}",
                 score=n.score,
-                tokens=count_tokens(kept.text),
-                truncated=kept is not chunk,
+                tokens=count_tokens(chunk.text),
             )
         )
         if len(out) >= COLLABORATORS:
             break
+    return out
+
+
+def _callee_reads(store: SqliteStore, seeds: list[str], have: set[str]) -> list[ContextItem]:
+    """The module-level values the seeds and their callees read (two steps out: `url_for` calls
+    `url_path_for`, which reads `CONVERTOR_TYPES`): names their body uses that their module
+    declares or imports from the repository. The index has no edge for such a read."""
+    from codehop.answer.excerpt import slice_chunk
+    from codehop.kernel.records import BindingKind
+
+    steps: list[tuple[str, str]] = [(s, "") for s in dict.fromkeys(seeds) if s]
+    for seed, _ in list(steps):
+        steps += [(e.dst, f"{seed} -{e.type}-> {e.dst}") for e in store.edges_out_of(seed, ("calls", "instantiates"))]
+    out: list[ContextItem] = []
+    seen = set(have)
+    for qual, via in steps[:COLLABORATORS]:
+        chunks = store.chunks_named(qual)
+        if not chunks or str(chunks[0].kind) == "module":
+            continue
+        chunk = chunks[0]
+        used = set(_CODE_WORD.findall(chunk.text))
+        module = store.module_of(chunk.rel_path) or ""
+        targets = [e.dst for e in store.edges_out_of(module, ("imports",)) if e.dst.rpartition(".")[2] in used]
+        targets += [
+            f"{d.scope}.{d.name}"
+            for d in store.declarations(chunk.rel_path)
+            if d.kind is BindingKind.VALUE and d.scope == module and d.name in used
+        ]
+        for target in dict.fromkeys(targets):
+            if target in seen or target.startswith("?"):
+                continue
+            scope, _, name = target.rpartition(".")
+            b = store.binding(scope, name)
+            if b is None or b.kind is not BindingKind.VALUE:
+                continue
+            seen.add(target)
+            held = store.chunks_at(b.rel_path, b.line)
+            if not held:
+                continue
+            # the value's own lines, not the module block that holds them
+            found = slice_chunk(held[0], b.line, max(b.line, b.end_line), target)
+            path = "; ".join(x for x in (via, f"{qual} -reads-> {target}") if x)
+            out.append(
+                ContextItem(
+                    chunk=found,
+                    hop=0,
+                    via=Via.GRAPH,
+                    provenance=f"graph: {path}",
+                    tokens=count_tokens(found.text),
+                )
+            )
     return out
 
 

@@ -23,6 +23,8 @@ if TYPE_CHECKING:  # networkx (~0.15 s) loads only for the whole graph (`codehop
 
 _SECOND_HOP = ("contains", "inherits", "reexports")
 _THROUGH = frozenset({"inherits", "reexports", "imports", "references", "overrides"})
+# a blast radius follows what the seeds call as well: a callee's own callees and the values it reads
+_CALLEES = ("calls", "instantiates", "references")
 _KIND = {
     BindingKind.CLASS: NodeKind.CLASS,
     BindingKind.FUNCTION: NodeKind.FUNCTION,
@@ -93,21 +95,30 @@ class GraphContext:
 
     # ---- queries -----------------------------------------------------------
     def local_graph(
-        self, seeds: list[str], depth: int = 2, max_edges: int = 6000, named: frozenset[str] | None = None
+        self,
+        seeds: list[str],
+        depth: int = 2,
+        max_edges: int = 6000,
+        named: frozenset[str] | None = None,
+        *,
+        callees: bool = False,
     ) -> LocalGraph:
         """The seeds' neighbourhood read straight from the index (no whole-graph load): what a
         query needs is a few hundred edges, and a cold `codehop ask` must not build 40k nodes.
 
         Past the first hop only what the seeds point *through* is expanded (a base class, a
         re-export or import target, an alias): a popular class's thousand callers and
-        subclasses stay one hop away, where they are ranked, and are not walked."""
+        subclasses stay one hop away, where they are ranked, and are not walked. With `callees`,
+        what the seeds call is walked too: its own callees and the values it reads are the second
+        step out (`url_for` -> `url_path_for` -> `CONVERTOR_TYPES`)."""
         table = self.table
         table.check()
         edges: dict[tuple[str, str, str, str, int], IndexEdge] = {}
         frontier, seen = list(seeds), set(seeds)
         for level in range(depth):
             # past the first hop, only what a pointer leads to: members, bases, re-exports
-            found = self.store.edges_touching(frontier, out_only=_SECOND_HOP if level else ())
+            second = _SECOND_HOP + _CALLEES if callees else _SECOND_HOP
+            found = self.store.edges_touching(frontier, out_only=second if level else ())
             nxt: list[str] = []
             current = set(frontier)
             for row in found:
@@ -117,7 +128,7 @@ class GraphContext:
                     if end in seen or end.startswith("?"):
                         continue
                     seen.add(end)
-                    through = end == dst and src in current and etype in _THROUGH
+                    through = end == dst and src in current and (etype in _THROUGH or (callees and etype in _CALLEES))
                     if level == 0 and through:
                         nxt.append(end)
             if len(edges) > max_edges:

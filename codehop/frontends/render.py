@@ -122,8 +122,13 @@ def render_markdown(answer: Any) -> str:
         ]
     left = data.get("left_out")
     if left and left.get("items"):
-        names = ", ".join(left["names"][:40]) + (" ..." if len(left["names"]) > 40 else "")
-        lines += ["", f"Left out: {left['items']} items, {left['tokens']:,} tokens: {names}"]
+        entries = left.get("entries") or [{"name": n} for n in left["names"]]
+        lines += ["", f"Left out: {left['items']} items, {left['tokens']:,} tokens:"]
+        lines += [
+            f"- {x['name']}" + (f" ({x['tokens']} tokens; {x['reason']})" if x.get("reason") else "")
+            for x in entries[:40]
+        ]
+        lines += [f"- ... {len(entries) - 40} more"] if len(entries) > 40 else []
     return "\n".join(lines) + "\n"
 
 

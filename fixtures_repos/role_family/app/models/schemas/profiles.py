@@ -1,0 +1,6 @@
+from app.models.schemas.rwschema import RWSchema
+
+
+class ProfileInResponse(RWSchema):
+    username: str = ""
+    following: bool = False

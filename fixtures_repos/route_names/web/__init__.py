@@ -1,0 +1,1 @@
+from web import users  # noqa: F401  (registers the routes)
