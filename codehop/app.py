@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import functools
 import os
-import re
 import shlex
 import threading
 from collections.abc import Sequence
@@ -63,9 +62,16 @@ if TYPE_CHECKING:
     from codehop.resolve.sites import SiteResolution
 
 RESOLVER_NAMES = ("symbol_table", "jedi", "lsp", "regex", "llm")
-_SITE = re.compile(r"^(?P<path>.+?):(?P<line>\d+)(?::(?P<col>\d+))?$")  # PATH:LINE[:COL]
 DEFAULT_RESOLVERS = ("symbol_table", "jedi", "lsp", "regex")
 GROUNDED_K = 8  # declarations the question's words ground that lead retrieval
+
+
+def parse_site(target: str) -> tuple[str, int, int | None] | None:
+    """(path, line, col or None) of a `PATH:LINE[:COL]` target, None for a symbol: the one reading
+    of a target for every front-end."""
+    from codehop.resolve.sites import parse_site as parse
+
+    return parse(target)
 
 
 def parse_resolvers(spec: str | Sequence[str] | None) -> tuple[str, ...] | None:
@@ -368,6 +374,14 @@ class App:
     def xrefs(self, *, rel_path: str | None = None, ref_type: str | None = None, limit: int = 200) -> list[XRef]:
         return self.store.xrefs(rel_path=rel_path, ref_type=ref_type, limit=limit)
 
+    def xref_total(self, *, rel_path: str | None = None, ref_type: str | None = None) -> int:
+        """How many rows `xrefs` would give without its limit."""
+        if rel_path is not None:
+            return len(self.store.xrefs(rel_path=rel_path, ref_type=ref_type))
+        if ref_type is not None:
+            return self.store.xref_type_counts().get(ref_type, (0, 0))[0]
+        return self.store.counts()["xrefs"]
+
     def xref_stats(self) -> dict[str, Any]:
         """Rows per reference type, rebuilds per query, and how hops were served (table vs resolver);
         the installed packages' indexes too when an environment is in use."""
@@ -415,27 +429,52 @@ class App:
         return self.ladder(tuple(resolvers) if resolvers else None).resolve(ref, via=via)
 
     def resolve_symbol(self, symbol: str) -> Resolution:
-        """The in-repository declaration of a dotted symbol, or UsageError saying why not."""
+        """The in-repository declaration of a symbol (dotted, or a short name `qualify` settles),
+        or UsageError saying why not."""
         from codehop.answer.context import declaration
 
-        return declaration(self.table, symbol)
+        return declaration(self.table, self.qualify(symbol))
+
+    def qualify(self, symbol: str) -> str:
+        """A symbol as its module-absolute dotted name: itself when the table resolves it, else the
+        one repository declaration whose qualified name ends with it (`Cart`, `cart.Cart`);
+        UsageError listing them when several do. Unchanged when none does (the caller says so)."""
+        symbol = symbol.strip()
+        parts = symbol.split(".")
+        if not symbol or not all(p.isidentifier() for p in parts) or self.table.resolve(symbol) is not None:
+            return symbol
+        found = sorted(
+            {
+                f"{d.scope}.{d.name}"
+                for d in self.store.declarations_named(parts[-1], limit=200)
+                if not d.rel_path.startswith("/") and f".{d.scope}.{d.name}".endswith(f".{symbol}")
+            }
+        )
+        if len(found) == 1:
+            return found[0]
+        if found:
+            shown = found[:12] + ([f"... {len(found) - 12} more"] if len(found) > 12 else [])
+            raise UsageError(
+                f"{symbol!r} names {len(found)} declarations; give one of:\n  " + "\n  ".join(shown), symbol=symbol
+            )
+        return symbol
 
     def resolve(self, target: str) -> SiteResolution:
-        """A dotted symbol (`pkg.mod.Class.member`) or a site (`PATH:LINE[:COL]`) to its declaration."""
-        from codehop.resolve.sites import SiteResolution
+        """A symbol (`pkg.mod.Class.member`, or a short name) or a site (`PATH:LINE[:COL]`) to its
+        declaration."""
+        from codehop.resolve.sites import SiteResolution, parse_site
 
         target = target.strip()
-        site = _SITE.match(target)
+        site = parse_site(target)
         if site is None:
             return SiteResolution(target=target, kind="symbol", resolution=self.resolve_symbol(target))
-        col = int(site["col"]) if site["col"] is not None else None
-        return self.resolve_at(site["path"], int(site["line"]), col, target=target)
+        return self.resolve_at(*site, target=target)
 
     def resolve_at(self, path: str, line: int, col: int | None = None, *, target: str = "") -> SiteResolution:
         """The declaration the reference at PATH:LINE[:COL] leads to, the chain starting at that
         reference (a declaration line points at itself); UsageError when nothing resolves."""
         from codehop.kernel.records import Location, Provenance, Resolution, Step
-        from codehop.resolve.sites import SiteResolution, pending, pick
+        from codehop.resolve.sites import SiteResolution, check_site, pending, pick
 
         target = target or f"{path}:{line}" + (f":{col}" if col is not None else "")
         rel_path = self.rel_path(path)
@@ -443,6 +482,7 @@ class App:
             raise UsageError(f"not an indexed Python file: {rel_path}", path=rel_path)
         if line < 1:
             raise UsageError(f"line numbers start at 1: {target}", path=rel_path)
+        check_site(self.store, self.root / rel_path, rel_path, line, -1 if col is None else col)
         xrefs = self.store.xrefs(rel_path=rel_path, line=line)
         if not xrefs:
             decl = [c for c in self.store.chunks_at(rel_path, line) if c.start_line == line and c.kind != "module"]
@@ -476,10 +516,10 @@ class App:
         )
 
     def dependents(self, symbol: str) -> Dependents:
-        """The sites that use a dotted symbol (importers, re-exporters, callers, subclasses, ...)."""
+        """The sites that use a symbol, dotted or short (importers, re-exporters, callers, subclasses, ...)."""
         from codehop.answer.context import dependents
 
-        return dependents(self.dependents_finder(), self.table, symbol)
+        return dependents(self.dependents_finder(), self.table, self.qualify(symbol))
 
     # ---- the door: editor navigation (1-based lines, code-point columns) ---------------
     def sources(self) -> Sources:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from graphs.model import UNRESOLVED_PREFIX, Direction, Edge, EdgeType, Neighbour, Node, NodeKind
 from graphs.rank import DEFAULT_METHOD, DEFAULT_WEIGHTS, Method
-from graphs.render import RenderTimeout, picture_dot, render_svg
+from graphs.render import RenderTimeout, dot_program, picture_dot, render_svg
 
 if TYPE_CHECKING:
     from graphs.graph import DependencyGraph
@@ -40,6 +40,7 @@ __all__ = [
     "Node",
     "NodeKind",
     "RenderTimeout",
+    "dot_program",
     "picture_dot",
     "render_svg",
 ]

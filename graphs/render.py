@@ -9,6 +9,7 @@ May import: the standard library and `graphs.model`.
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from collections.abc import Collection, Iterable, Mapping, Sequence
@@ -76,11 +77,25 @@ class RenderTimeout(Exception):
     """Graphviz did not finish within the deadline (the process was killed)."""
 
 
+# where Graphviz installs `dot` when the PATH a process got does not name its folder (an editor or
+# agent can start codehop with a bare PATH)
+_DOT_PLACES = ("/usr/bin/dot", "/usr/local/bin/dot", "/opt/homebrew/bin/dot", "/opt/local/bin/dot")
+
+
+def dot_program() -> str | None:
+    """The Graphviz `dot` that `render_svg` runs: on the PATH, else in its usual places; None when
+    there is none. The one lookup: the tests skip on it, so they skip exactly when rendering can't."""
+    found = shutil.which("dot")
+    if found is not None:
+        return found
+    return next((p for p in _DOT_PLACES if os.path.isfile(p) and os.access(p, os.X_OK)), None)
+
+
 def render_svg(dot_text: str, *, timeout: float = 30.0) -> bytes | None:
     """SVG bytes from Graphviz `dot`, or None when `dot` is not installed.
     A `dot` failure raises `subprocess.CalledProcessError` (bad input is a
     bug, not a missing optional tool); a layout past `timeout` raises RenderTimeout."""
-    dot = shutil.which("dot")
+    dot = dot_program()
     if dot is None:
         return None
     try:

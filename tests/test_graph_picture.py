@@ -5,7 +5,6 @@ Real Graphviz (`dot`), real indexes of small generated repositories and of fixtu
 from __future__ import annotations
 
 import re
-import shutil
 import time
 from pathlib import Path
 
@@ -13,9 +12,9 @@ import pytest
 from click.testing import CliRunner
 
 from codehop.frontends.cli import main
-from graphs import RenderTimeout, render_svg
+from graphs import RenderTimeout, dot_program, render_svg
 
-needs_dot = pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz dot not installed")
+needs_dot = pytest.mark.skipif(dot_program() is None, reason="Graphviz dot not installed")
 pytestmark = pytest.mark.timeout(180)
 
 
@@ -77,7 +76,7 @@ def test_big_neighbourhood_is_capped_with_a_note_and_never_hangs(tmp_path):
 
 
 def test_graphviz_past_its_deadline_is_a_clear_error():
-    if shutil.which("dot") is None:
+    if dot_program() is None:
         pytest.skip("Graphviz dot not installed")
     with pytest.raises(RenderTimeout, match="longer than"):
         render_svg("digraph { a -> b }", timeout=0.0001)

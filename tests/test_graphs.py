@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import random
 import re
-import shutil
 import statistics
 import subprocess
 import time
@@ -21,7 +20,18 @@ import pytest
 
 import graphs.rank
 import graphs.render
-from graphs import DEFAULT_WEIGHTS, DependencyGraph, Edge, EdgeType, Method, Neighbour, Node, NodeKind, render_svg
+from graphs import (
+    DEFAULT_WEIGHTS,
+    DependencyGraph,
+    Edge,
+    EdgeType,
+    Method,
+    Neighbour,
+    Node,
+    NodeKind,
+    dot_program,
+    render_svg,
+)
 
 T = EdgeType
 K = NodeKind
@@ -453,11 +463,11 @@ def test_to_dot_escapes_quotes() -> None:
 
 
 def test_render_svg_without_dot(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("graphs.render.shutil.which", lambda _: None)
+    monkeypatch.setattr("graphs.render.dot_program", lambda: None)
     assert render_svg("digraph { a -> b }") is None
 
 
-@pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz dot not installed")
+@pytest.mark.skipif(dot_program() is None, reason="Graphviz dot not installed")
 def test_render_svg_with_dot() -> None:
     svg = render_svg(build(project()).to_dot("app.models.User", depth=2))
     assert svg is not None and b"<svg" in svg

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from codehop.index.indexer import index_repo
 from codehop.index.store.sqlite import SqliteStore
 from codehop.index.terms import abbreviates, text_terms
@@ -39,6 +41,8 @@ def test_words_find_the_declarations_their_abbreviations_name(fixture_repo):
     rows = store.term_hits(text_terms("split rows"))
     assert rows[0].qualname == "textparse.core.read_rows" and rows[0].matched == ("row",)
     assert store.term_hits([]) == [] and store.term_hits(["zzzz"]) == []
+    written_as_one = store.term_hits(text_terms("stripnl"))  # the code splits it: strip nl
+    assert written_as_one[0].qualname == "textparse.core.read_rows"
 
 
 def test_name_part_vocabulary_holds_the_abbreviations(fixture_repo):
@@ -69,3 +73,27 @@ def test_an_incremental_update_changes_the_rows(fixture_repo):
         "SELECT (SELECT count(*) FROM terms), (SELECT count(*) FROM terms_fts)"
     ).fetchone()
     assert n_terms == n_fts == 8  # no row left behind by the update
+
+
+@pytest.mark.slow
+def test_an_installed_package_index_has_the_terms(app_with_venv: Path, tmp_path: Path, monkeypatch) -> None:
+    """fixtures_repos/app_with_venv with a real `.venv` holding minireq 1.2.0 (tests/data/minireq):
+    the package's own index, built into the shared cache on first use, has the derived terms
+    (`HTTPAdapter.__init__(self, pool_connections=10, pool_maxsize=10, max_retries=0)`,
+    minireq/adapters.py:7)."""
+    from codehop.app import App
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg-cache"))
+    monkeypatch.delenv("CODEHOP_PYTHON", raising=False)
+    monkeypatch.delenv("VIRTUAL_ENV", raising=False)
+    monkeypatch.setenv("CODEHOP_BRIDGE", "0")
+    app = App(app_with_venv)
+    try:
+        app.ask("Which parameters does HTTPAdapter take?")
+        assert app.packages is not None
+        [pkg] = app.packages.indexed()
+        hits = pkg.mount.store.term_hits(text_terms("pool max size"))
+        assert hits[0].qualname == "minireq.adapters.HTTPAdapter.__init__"
+        assert hits[0].rel_path == "minireq/adapters.py" and hits[0].line == 7
+    finally:
+        app.close()

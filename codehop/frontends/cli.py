@@ -344,7 +344,7 @@ def search(query: str, repo: str, index_dir: str | None, k: int, as_json: bool) 
 @click.option("--type", "ref_type", default=None, help="Only this ref_type (import, reexport, ...).")
 @click.option("--file", "file", default=None, help="Only references in this repo-relative file.")
 @click.option("--stats", is_flag=True, help="Counts, and how hops were served (table vs resolver).")
-@click.option("--limit", default=200, show_default=True)
+@click.option("--limit", default=200, show_default=True, type=click.IntRange(min=1), help="At most this many rows.")
 @json_option
 @handle_errors
 def xrefs(
@@ -372,7 +372,20 @@ def xrefs(
                 f"{', complete' if v['bridge_complete'] else ''})"
             )
         return
+    from codehop.kernel.errors import UsageError
+    from codehop.kernel.records import RefType
+
+    kinds = [t.value for t in RefType]
+    if ref_type is not None and ref_type not in kinds:
+        raise UsageError(f"unknown --type {ref_type!r}; one of: {', '.join(kinds)}")
+    if file is not None:
+        file = app.rel_path(file)
+        if app.store.module_of(file) is None:
+            raise UsageError(f"--file {file}: not an indexed Python file of the repository", path=file)
     rows = app.xrefs(rel_path=file, ref_type=ref_type, limit=limit)
+    total = app.xref_total(rel_path=file, ref_type=ref_type) if len(rows) >= limit else len(rows)
+    if total > len(rows):  # the cap said on stderr, so stdout (and --json) stays the rows themselves
+        _echo(f"codehop: the first {len(rows)} of {total} references (--limit {limit})", err=True)
     out = [
         {
             "path": x.rel_path,
@@ -397,19 +410,6 @@ def xrefs(
         )
 
 
-def _parse_site(site: str) -> tuple[str, int, int]:
-    from codehop.kernel.errors import UsageError
-
-    parts = site.rsplit(":", 2)
-    try:
-        if len(parts) == 3 and parts[1].isdigit():
-            return parts[0], int(parts[1]), int(parts[2])
-        head, line = site.rsplit(":", 1)
-        return head, int(line), -1
-    except ValueError:
-        raise UsageError(f"expected PATH:LINE[:COL], got {site!r}") from None
-
-
 @main.command()
 @click.argument("site")
 @repo_option
@@ -424,13 +424,29 @@ def _parse_site(site: str) -> tuple[str, int, int]:
 @env_options
 @handle_errors
 def resolve(site: str, repo: str, index_dir: str | None, via: str | None, as_json: bool) -> None:
-    """Resolve the reference at PATH:LINE[:COL] to its declaration, with the chain."""
+    """Resolve the reference at PATH:LINE[:COL] (or a SYMBOL: dotted, or a short name) to its
+    declaration, with the chain."""
+    from codehop.app import parse_site
     from codehop.kernel.errors import UsageError
 
-    path, line, col = _parse_site(site)
+    parsed = parse_site(site)
     names = ("symbol_table", "jedi", "lsp", "regex") if via == "all" else ((via,) if via else None)
     app = _app(repo, index_dir, resolvers=names or ("symbol_table", "jedi", "regex"))
-    refs = app.refs_at(path, line, col)
+    if parsed is None:  # a symbol, as the MCP `resolve` tool takes it
+        if via is not None:
+            app.close()
+            raise UsageError(f"--via chooses the resolver of a reference site (PATH:LINE[:COL]), not of {site!r}")
+        found = app.resolve(site)
+        app.close()
+        if as_json:
+            _emit_json(found.to_dict())
+            return
+        for st in found.resolution.steps:
+            _echo(f"  {st.text()} {st.to_loc.qualname}")
+        _echo(f"{site} => {found.resolution.where()} [{found.resolution.provenance}]")
+        return
+    path, line, col = parsed
+    refs = app.refs_at(path, line, -1 if col is None else col)
     if not refs:
         raise UsageError(f"no reference at {site}")
     runs = [(ref, name, app.resolve_ref(ref, via=name, resolvers=names)) for ref in refs for name in (names or (None,))]

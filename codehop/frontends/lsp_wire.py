@@ -11,10 +11,11 @@ lsprotocol, cattrs, stdlib (nothing of codehop: what it converts arrives as plai
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -30,6 +31,7 @@ log = logging.getLogger("codehop.frontends.lsp_server")
 
 MAX_MESSAGE_BYTES = 64 * 1024 * 1024  # a bigger Content-Length is refused, and the stream resynchronised
 MAX_HEADER_BYTES = 64 * 1024
+SHUTDOWN_GRACE_S = 2.0  # at `shutdown`, pending requests get this long to answer; the rest get null
 
 
 class _Notifier(Protocol):
@@ -148,6 +150,11 @@ class CodehopProtocol(LanguageServerProtocol):
     """pygls 2.1.1 logs a request whose params do not deserialize and never answers it (the client
     hangs); here it gets an `InvalidParams` error response."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._open_requests: set[Any] = set()  # the client's requests not answered yet
+        self._settled: set[Any] = set()  # answered null at shutdown: a late result is not sent
+
     def structure_message(self, data: dict[str, Any]) -> Any:
         try:
             return super().structure_message(data)
@@ -163,6 +170,50 @@ class CodehopProtocol(LanguageServerProtocol):
     def handle_message(self, message: Any) -> None:
         if not isinstance(message, _Answered):
             super().handle_message(message)
+
+    # -- shutdown: every pending request answered once, with its result or null
+    @lsp_method(types.SHUTDOWN)
+    def lsp_shutdown(self, *args: Any) -> Generator[Any, Any, None]:
+        """pygls 2.1.1 cancels the pending requests while iterating the dict their callbacks pop
+        from: a generator-handled request (`workspace/executeCommand`) pops at once, the shutdown
+        fails ("dictionary changed size during iteration") and `exit` ends with 1; the others are
+        answered "canceled". Here they get SHUTDOWN_GRACE_S to finish, then null; then the
+        server's own shutdown handler runs (it stops the workers)."""
+        current = self.msg_id
+        pending = [
+            (i, f)
+            for i, f in list(self._request_futures.items())
+            if i != current and i in self._open_requests and not f.done()
+        ]
+        if pending:
+            yield self._settle, (pending,), None
+        if (user_handler := self.fm.features.get(types.SHUTDOWN)) is not None:
+            yield user_handler, args, None
+        self._shutdown = True
+        return None
+
+    async def _settle(self, pending: list[tuple[Any, Any]]) -> None:
+        """Wait for the pending requests (up to SHUTDOWN_GRACE_S), then answer the rest null."""
+        waits = [asyncio.wrap_future(f) if isinstance(f, concurrent.futures.Future) else f for _, f in pending]
+        await asyncio.wait(waits, timeout=SHUTDOWN_GRACE_S)
+        for msg_id, future in pending:
+            if future.done():
+                continue
+            self._request_futures.pop(msg_id, None)
+            self._settled.add(msg_id)
+            self._send_response(msg_id, result=None)
+            future.cancel()
+
+    def _handle_request(self, msg_id: Any, method_name: str, params: Any) -> None:
+        self._open_requests.add(msg_id)  # pygls keeps its own sub-handlers' futures beside these
+        super()._handle_request(msg_id, method_name, params)
+
+    def _send_handler_result(self, future: Any, *, msg_id: Any) -> None:
+        self._open_requests.discard(msg_id)
+        if msg_id in self._settled:
+            self._settled.discard(msg_id)
+            return
+        super()._send_handler_result(future, msg_id=msg_id)
 
     @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
     def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams) -> Any:

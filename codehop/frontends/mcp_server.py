@@ -25,7 +25,7 @@ import logging
 import sqlite3
 import sys
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
@@ -170,15 +170,60 @@ def _dependents_text(data: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+# ---- argument errors in codehop's words ---------------------------------------------------
+_KINDS = {"string": "a string", "int": "an integer", "bool": "true or false", "float": "a number"}
+
+
+def argument_problems(errors: "Sequence[Mapping[str, Any]]") -> str:
+    """The SDK's validation errors (pydantic's `errors()`) as one line a model can act on:
+    `max_loops must be at most 8 (got 99); question is required`."""
+    out: list[str] = []
+    for err in errors:
+        field = ".".join(str(p) for p in err.get("loc", ())) or "the arguments"
+        kind = str(err.get("type", ""))
+        ctx = err.get("ctx") or {}
+        got = repr(err.get("input"))
+        got = got if len(got) <= 60 else got[:57] + "..."
+        if kind == "missing":
+            out.append(f"{field} is required")
+        elif kind in ("less_than_equal", "less_than"):
+            out.append(f"{field} must be at most {ctx.get('le', ctx.get('lt'))} (got {got})")
+        elif kind in ("greater_than_equal", "greater_than"):
+            out.append(f"{field} must be at least {ctx.get('ge', ctx.get('gt'))} (got {got})")
+        elif kind == "literal_error":
+            out.append(f"{field} must be {ctx.get('expected')} (got {got})")
+        elif kind.endswith(("_type", "_parsing", "_from_float")):
+            want = _KINDS.get(kind.split("_", 1)[0], kind.split("_", 1)[0])
+            out.append(f"{field} must be {want} (got {got})")
+        else:
+            out.append(f"{field}: {err.get('msg', kind)} (got {got})")
+    return "bad arguments: " + "; ".join(out)
+
+
 # ---- the server -------------------------------------------------------------------------
 def build_server(workspace: Workspace) -> "MCPServer[Any]":
     """An MCPServer with the five tools over the workspace's repository (indexed on first call)."""
     from mcp.server.mcpserver import MCPServer
-    from mcp.server.mcpserver.exceptions import ToolError
+    from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
     from mcp_types import CallToolResult, TextContent, ToolAnnotations
-    from pydantic import Field
+    from pydantic import Field, ValidationError
 
-    server: MCPServer[Any] = MCPServer("codehop", instructions=INSTRUCTIONS, log_level="WARNING", version=_version())
+    class CodehopServer(MCPServer[Any]):
+        """Arguments the tool schema refuses are answered in codehop's words, not pydantic's
+        (`1 validation error for repo_mapArguments ...`)."""
+
+        async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+            try:
+                return await super().call_tool(name, arguments, context)
+            except ToolError as exc:
+                cause = exc.__cause__
+                if isinstance(exc, UnexpectedToolError) or not isinstance(cause, ValidationError):
+                    raise
+                raise ToolError(f"Error executing tool {name}: {argument_problems(cause.errors())}") from cause
+
+    server: MCPServer[Any] = CodehopServer(
+        "codehop", instructions=INSTRUCTIONS, log_level="WARNING", version=_version()
+    )
     read_only = ToolAnnotations(
         read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
     )

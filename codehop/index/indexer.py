@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from codehop.index.pool import start_method
 from codehop.index.store.schema import connect, create_indexes, create_schema, damage, move_aside
 from codehop.index.store.sqlite import SqliteStore
 from codehop.index.store.write import (
@@ -99,7 +100,10 @@ def _parse_one(job: tuple[str, bytes]) -> tuple[FileRows | None, str | None]:
 def _parse_all(jobs: list[tuple[str, bytes]], workers: int) -> Iterator[tuple[FileRows | None, str | None]]:
     """Parse every job (order not kept), yielding each as it is done: in this process when few,
     else in a process pool while the caller writes what has arrived (one writer, two parsers)."""
-    if len(jobs) < _POOL_MIN_FILES or workers <= 1:
+    # fork while this process runs one thread; forkserver beside other threads, unless its workers
+    # would run the caller's unguarded `__main__` again: then no pool (codehop.index.pool)
+    method = start_method() if len(jobs) >= _POOL_MIN_FILES and workers > 1 else None
+    if method is None:
         yield from map(_parse_one, jobs)
         return
     import multiprocessing  # with its pool, ~8 ms of a no-change `codehop index`: only to parse many
@@ -107,8 +111,6 @@ def _parse_all(jobs: list[tuple[str, bytes]], workers: int) -> Iterator[tuple[Fi
 
     # big files first so the workers finish together
     ordered = sorted(jobs, key=lambda j: -len(j[1]))
-    # forking a process that runs other threads (an editor or MCP server) can inherit a held lock
-    method = "fork" if threading.active_count() == 1 else "forkserver"
     with ProcessPoolExecutor(
         max_workers=workers,
         mp_context=multiprocessing.get_context(method),

@@ -38,6 +38,7 @@ from codehop.index.environment import (
     package_cache_dir,
 )
 from codehop.index.indexer import index_repo, locate_index, repo_key
+from codehop.index.pool import start_method
 from codehop.index.walk import repo_root
 from codehop.kernel.errors import CodehopError, UsageError
 
@@ -316,16 +317,16 @@ def run_local(targets: list[Target], jobs: int, report: Report | None = None) ->
     process, the indexer parsing on two processes as `codehop index` does."""
     tell = report or (lambda r, done, total: None)
     results: list[TaskResult] = []
-    if jobs <= 1 or len(targets) <= 1:
+    # fork is cheapest; beside other threads forkserver, unless its workers would run the caller's
+    # unguarded `__main__` again: then one target after another here (codehop.index.pool)
+    method = start_method() if jobs > 1 and len(targets) > 1 else None
+    if method is None:
         for t in targets:
             results.append(index_one(t, parse_workers=min(2, os.cpu_count() or 1)))
             tell(results[-1], len(results), len(targets))
         return results
     import multiprocessing
-    import threading
 
-    # fork is cheapest; forking a process that runs other threads can inherit a held lock
-    method = "fork" if threading.active_count() == 1 else "forkserver"
     with ProcessPoolExecutor(
         max_workers=min(jobs, len(targets)),
         mp_context=multiprocessing.get_context(method),

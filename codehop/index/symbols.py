@@ -40,6 +40,11 @@ class _Budget(Exception):
     """The chain is longer than the step bound, or cycles."""
 
 
+# how many classes an MRO walk follows up an inheritance chain before it stops (Python allows any
+# depth; a chain this deep is a generated or hostile file, and the walk must not cost the stack)
+MAX_MRO = 400
+
+
 class SymbolTable:
     """Resolution over an in-memory snapshot of the index, reloaded when the index changes."""
 
@@ -91,6 +96,7 @@ class SymbolTable:
     def resolve(self, dotted: str) -> Resolution | None:
         """Declaration of `dotted` (`pkg.mod.Class.member`), with the chain, or None."""
         self.check()
+        self._local.missing = set()
         steps: list[_Link] = []
         try:
             target = self._dotted(dotted, steps, set())
@@ -104,6 +110,7 @@ class SymbolTable:
         """`resolve` without the chain, for bulk resolution: (path, line, qualname, external name)
         of the target's location (the external name empty when it is not external), or None."""
         self.check()
+        self._local.missing = set()
         try:
             target = self._dotted(dotted, [], set())
         except _Budget:
@@ -135,6 +142,7 @@ class SymbolTable:
         b = self._src.binding(scope, name)
         if b is not None:
             return b
+        self._local.missing = set()
         try:
             owner = self._dotted(scope, [], set())
         except _Budget:
@@ -161,12 +169,51 @@ class SymbolTable:
         return hit[0], list(hit[1])
 
     def mro(self, class_qualname: str) -> tuple[str, ...]:
-        """C3 linearisation over the bases the index can resolve (external ones dropped)."""
+        """C3 linearisation over the bases the index can resolve (external ones dropped). Computed
+        without recursion, ancestors first, so an inheritance chain as deep as a repository likes
+        costs no stack; the walk visits at most MAX_MRO classes (a deeper chain is cut there, and
+        only the linearisations the cut did not touch are cached)."""
         cache = self._src.mro  # per snapshot: the same version gives the same answer in every thread
-        if class_qualname not in cache:
-            cache[class_qualname] = (class_qualname,)  # guards inheritance cycles
-            cache[class_qualname] = self._compute_mro(class_qualname)
-        return cache[class_qualname]
+        if class_qualname in cache:
+            return cache[class_qualname]
+        done: dict[str, tuple[str, ...]] = {}
+        cut: set[str] = set()
+        pending: list[tuple[str, list[str] | None]] = [(class_qualname, None)]
+        on_path: set[str] = set()
+        visited = 0
+        while pending:
+            qual, bases = pending[-1]
+            if bases is None:
+                if qual in cache or qual in done:
+                    pending.pop()
+                    continue
+                visited += 1
+                bases = [f"{b.scope}.{b.name}" for _, b in self.base_classes(qual) if b is not None]
+                bases = [b for b in bases if b != qual]
+                pending[-1] = (qual, bases)
+                on_path.add(qual)
+                todo = [b for b in bases if b not in cache and b not in done and b not in on_path]
+                if todo and visited < MAX_MRO:
+                    pending.extend((b, None) for b in reversed(todo))
+                    continue
+                if todo:
+                    cut.add(qual)
+            pending.pop()
+            on_path.discard(qual)
+            # a base still on the path is an inheritance cycle: it stands for itself alone
+            seqs = [list(cache.get(b) or done.get(b) or (b,)) for b in bases]
+            done[qual] = _c3(qual, [*seqs, list(bases)])
+            if qual in cut or any(b in cut or b in on_path for b in bases):
+                cut.add(qual)
+            else:
+                cache[qual] = done[qual]
+        return cache.get(class_qualname) or done[class_qualname]
+
+    def mro_partial(self, class_qualname: str) -> bool:
+        """Whether the class's MRO is cut: its inheritance chain runs past MAX_MRO classes, or
+        cycles. An answer that misses a member in such an MRO is partial, not "no such member"."""
+        self.mro(class_qualname)
+        return class_qualname not in self._src.mro
 
     def class_binding(self, qualname: str) -> Binding | None:
         scope, _, name = qualname.rpartition(".")
@@ -182,6 +229,7 @@ class SymbolTable:
         info = self._src.class_info(class_qualname)
         if info is None:
             return []
+        self._local.missing = set()  # a walk of its own (inside another, it only forgets)
         out: list[tuple[str, Binding | None]] = []
         for base in info.bases:
             if base.startswith("?"):
@@ -195,31 +243,14 @@ class SymbolTable:
         return out
 
     # ---- internals -----------------------------------------------------------
-    def _compute_mro(self, qualname: str) -> tuple[str, ...]:
-        bases = [f"{b.scope}.{b.name}" for _, b in self.base_classes(qualname) if b is not None]
-        seqs = [list(self.mro(b)) for b in bases] + [bases]
-        out = [qualname]
-        while True:
-            seqs = [s for s in seqs if s]
-            if not seqs:
-                return tuple(out)
-            for seq in seqs:
-                head = seq[0]
-                if not any(head in s[1:] for s in seqs):
-                    break
-            else:  # inconsistent hierarchy: fall back to depth-first order
-                for s in seqs:
-                    out.extend(x for x in s if x not in out)
-                return tuple(out)
-            out.append(head)
-            for s in seqs:
-                if s and s[0] == head:
-                    del s[0]
-
-    def _dotted(self, dotted: str, steps: list[_Link], seen: set[str], imported: bool = False) -> _Target | None:
+    def _dotted(
+        self, dotted: str, steps: list[_Link], seen: set[str], imported: bool = False, depth: int = 0
+    ) -> _Target | None:
         """`imported`: the name comes from an import statement, so a module the index lacks is
-        external; a bare dotted name with no module of ours in front is merely unknown (a local)."""
-        if len(steps) > self.max_steps:
+        external; a bare dotted name with no module of ours in front is merely unknown (a local).
+        `depth`: the links followed to get here (each alias, import or star import is one); past
+        `max_steps` the chain is given up, so the stack never grows with a repository's chains."""
+        if depth > self.max_steps or len(steps) > self.max_steps:
             raise _Budget
         found = self.find_module(dotted)
         if found is None:
@@ -228,16 +259,16 @@ class SymbolTable:
         cur: _Target | None = _Module(mod, self._src.module_path(mod) or "")
         for name in rest:
             assert cur is not None
-            cur = self._member(cur, name, steps, seen)
+            cur = self._member(cur, name, steps, seen, depth)
             if cur is None or isinstance(cur, _External):
                 return cur
         return cur
 
-    def _member(self, cur: _Target, name: str, steps: list[_Link], seen: set[str]) -> _Target | None:
+    def _member(self, cur: _Target, name: str, steps: list[_Link], seen: set[str], depth: int) -> _Target | None:
         if isinstance(cur, _External):
             return _External(f"{cur.name}.{name}")
         if isinstance(cur, _Module):
-            return self._module_member(cur, name, steps, seen)
+            return self._module_member(cur, name, steps, seen, depth)
         if cur.kind is BindingKind.CLASS:
             owner = f"{cur.scope}.{cur.name}"
             binding = self._src.binding
@@ -246,22 +277,28 @@ class SymbolTable:
                 if b is not None:
                     if k != owner:
                         steps.append((cur, b, StepNote.MRO))
-                    return self._follow(b, steps, seen)
+                    return self._follow(b, steps, seen, depth)
             return None
         return None  # attribute of a function or a value: beyond static tables
 
-    def _module_member(self, mod: _Module, name: str, steps: list[_Link], seen: set[str]) -> _Target | None:
+    def _module_member(self, mod: _Module, name: str, steps: list[_Link], seen: set[str], depth: int) -> _Target | None:
         key = f"{mod.name}.{name}"
-        if key in seen:
+        if key in seen or depth > self.max_steps:
             raise _Budget
         src = self._src
         b = src.binding(mod.name, name)
         if b is not None:
-            return self._follow(b, steps, seen | {key})
+            return self._follow(b, steps, seen | {key}, depth)
         sub = src.module_path(key)
         if sub is not None:
             return _Module(key, sub)
-        for star, line in src.stars(mod.name):
+        stars = src.stars(mod.name)
+        if not stars:
+            return None
+        missing = self._missing()
+        if key in missing:
+            return None  # searched already in this walk: star imports that meet again are read once
+        for star, line in stars:
             names = src.all_names(star)
             if names is not None and name not in names:
                 continue
@@ -271,26 +308,35 @@ class SymbolTable:
             if star_path is None:
                 continue
             sub_steps: list[_Link] = []
-            found = self._module_member(_Module(star, star_path), name, sub_steps, seen | {key})
+            found = self._module_member(_Module(star, star_path), name, sub_steps, seen | {key}, depth + 1)
             if found is not None and not isinstance(found, _External):
                 here = Location(rel_path=mod.rel_path, line=line, qualname=key)
                 steps.append((here, _first_loc(sub_steps, found), StepNote.STAR_IMPORT))
                 steps.extend(sub_steps)
                 return found
+        missing.add(key)
         return None
 
-    def _follow(self, b: Binding, steps: list[_Link], seen: set[str]) -> _Target | None:
+    def _missing(self) -> set[str]:
+        """`module.name` lookups through star imports that found nothing, in the current walk (a
+        lattice of star imports is otherwise searched once per path: exponential in its depth)."""
+        missing: set[str] | None = getattr(self._local, "missing", None)
+        if missing is None:
+            missing = self._local.missing = set()
+        return missing
+
+    def _follow(self, b: Binding, steps: list[_Link], seen: set[str], depth: int) -> _Target | None:
         kind = b.kind
         if kind is BindingKind.CLASS or kind is BindingKind.FUNCTION or kind is BindingKind.VALUE:
             return b
-        if len(steps) > self.max_steps:
+        if depth >= self.max_steps or len(steps) > self.max_steps:
             raise _Budget
         sub_steps: list[_Link] = []
         if kind is BindingKind.MODULE:
             path = self._src.module_path(b.target)
             target: _Target = _Module(b.target, path) if path else _External(b.target)
         else:
-            found = self._dotted(b.target, sub_steps, seen, imported=kind is BindingKind.IMPORT)
+            found = self._dotted(b.target, sub_steps, seen, imported=kind is BindingKind.IMPORT, depth=depth + 1)
             if found is None:
                 return None
             target = found
@@ -299,6 +345,43 @@ class SymbolTable:
         )
         steps.extend(sub_steps)
         return target
+
+
+def _c3(qual: str, seqs: list[list[str]]) -> tuple[str, ...]:
+    """C3 merge of the bases' linearisations, in time linear in their total length (a count of
+    each class's appearances in the sequences' tails replaces the quadratic `head in tail` test);
+    an inconsistent hierarchy falls back to depth-first order."""
+    seqs = [s for s in seqs if s]
+    tails: dict[str, int] = {}
+    for s in seqs:
+        for x in s[1:]:
+            tails[x] = tails.get(x, 0) + 1
+    starts = [0] * len(seqs)
+    out = [qual]
+    placed = {qual}
+    while True:
+        live = [i for i in range(len(seqs)) if starts[i] < len(seqs[i])]
+        if not live:
+            return tuple(out)
+        for i in live:
+            head = seqs[i][starts[i]]
+            if not tails.get(head):
+                break
+        else:
+            for i in live:
+                for x in seqs[i][starts[i] :]:
+                    if x not in placed:
+                        placed.add(x)
+                        out.append(x)
+            return tuple(out)
+        if head not in placed:
+            placed.add(head)
+            out.append(head)
+        for i in live:
+            if seqs[i][starts[i]] == head:
+                starts[i] += 1
+                if starts[i] < len(seqs[i]):
+                    tails[seqs[i][starts[i]]] -= 1
 
 
 def _loc(t: _Target) -> Location:

@@ -11,19 +11,24 @@ both stemmed the same way, and the rule by which a short identifier part abbrevi
   (the consonant skeleton: an in-order subsequence with the same first letter).
 - `is_word`: the dictionary of wordsegment (178k English words), loaded on first use (index time).
 
-The segmenter (wordninja, its 126k-word frequency model) and the dictionary load only when an
-identifier needs them: at index time. Question time needs only the stemmer (a C extension, about
-1 ms to import). The comparison that chose these libraries is in docs/vocabulary.md.
+The segmenter (wordninja's 126k-word frequency model and its dynamic program, `_ZipfSegmenter`)
+and the dictionary load only when an identifier needs them: at index time. Question time needs
+only the stemmer (a C extension, about 1 ms to import). The comparison that chose these libraries
+is in docs/vocabulary.md.
 
-May import: stdlib, Stemmer (PyStemmer), wordninja, wordsegment's word list.
+May import: stdlib, Stemmer (PyStemmer); reads wordninja's and wordsegment's word lists.
 """
 
 from __future__ import annotations
 
+import gzip
+import importlib.util
+import math
 import re
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 from importlib import resources
+from pathlib import Path
 
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
@@ -60,11 +65,48 @@ def is_word(part: str) -> bool:
     return part in _dictionary()
 
 
+class _ZipfSegmenter:
+    """wordninja's model and its dynamic program, for a lowercase run of letters: the words of
+    its list ranked by frequency, a word's cost log(rank * log(N)) (Zipf's law), the split of
+    least total cost. wordninja builds that model when it is imported, with a generator (about
+    0.2 s); built here from the same file with one comprehension (about 0.04 s). The splits are
+    wordninja's own (`tests/test_terms.py` compares them)."""
+
+    __slots__ = ("cost", "longest")
+
+    def __init__(self, words: list[str]) -> None:
+        base = math.log(math.log(len(words)))
+        self.cost = dict(zip(words, [math.log(rank) + base for rank in range(1, len(words) + 1)], strict=True))
+        self.longest = max(map(len, words))
+
+    def split(self, run: str) -> list[str]:
+        cost = self.cost
+        best = [0.0]
+        step = [0]
+        for i in range(1, len(run) + 1):
+            c_min, k_min = math.inf, 1
+            for k in range(1, min(i, self.longest) + 1):
+                c = best[i - k] + cost.get(run[i - k : i], math.inf)
+                if c < c_min:
+                    c_min, k_min = c, k
+            best.append(c_min)
+            step.append(k_min)
+        out: list[str] = []
+        i = len(run)
+        while i > 0:
+            out.append(run[i - step[i] : i])
+            i -= step[i]
+        return out[::-1]
+
+
 @lru_cache(maxsize=1)
 def _segmenter() -> Callable[[str], list[str]]:
-    import wordninja
-
-    return wordninja.split  # type: ignore[no-any-return]
+    # beside wordninja.py, as wordninja itself finds it (found without importing wordninja)
+    spec = importlib.util.find_spec("wordninja")
+    if spec is None or spec.origin is None:
+        raise ModuleNotFoundError("wordninja is not installed", name="wordninja")
+    path = Path(spec.origin).parent / "wordninja" / "wordninja_words.txt.gz"
+    return _ZipfSegmenter(gzip.decompress(path.read_bytes()).decode().split()).split
 
 
 def _plausible(pieces: list[str]) -> bool:
@@ -89,8 +131,10 @@ def _run_parts(run: str) -> tuple[str, ...]:
 
 
 def _case_parts(identifier: str) -> list[str]:
-    """Snake and camel case parts, lowercased, no segmentation."""
-    return [p.lower() for piece in identifier.split("_") for p in _CAMEL.findall(piece)]
+    """Snake and camel case parts, lowercased, no segmentation (the pattern matches no `_`)."""
+    if identifier.islower() and identifier.replace("_", "").isalpha():  # snake_case: most names
+        return [p for p in identifier.split("_") if p]
+    return [p.lower() for p in _CAMEL.findall(identifier)]
 
 
 @lru_cache(maxsize=131072)
@@ -155,32 +199,41 @@ def abbreviates(part: str, word: str) -> bool:
     return True
 
 
-@lru_cache(maxsize=16384)
-def _path_terms(scope: str) -> str:
-    return " ".join(dict.fromkeys(t for part in scope.split(".") for t in name_terms(part)))
+@lru_cache(maxsize=131072)
+def _ident_terms(identifier: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(`name_terms`, the parts that are not dictionary words: `nl`, `msg`, `cfg`, `delim`)."""
+    parts = name_parts(identifier)
+    odd = tuple(p for p in parts if len(p) >= 2 and p.isalpha() and not is_word(p))
+    return name_terms(identifier), odd
 
 
-def _odd_parts(identifiers: Iterable[str]) -> Iterable[str]:
-    """The parts of `identifiers` that are not dictionary words (`nl`, `msg`, `cfg`, `delim`)."""
-    for ident in identifiers:
-        for p in name_parts(ident):
-            if len(p) >= 2 and p.isalpha() and not is_word(p):
-                yield p
+@lru_cache(maxsize=65536)
+def _joined_terms(identifiers: str) -> tuple[str, tuple[str, ...]]:
+    """Space-joined identifiers (a parameter list, a body's assigned names, a dotted path): their
+    terms space-joined, once each, and their odd parts (a parameter list recurs: cached whole)."""
+    terms: dict[str, None] = {}
+    odd: dict[str, None] = {}
+    for ident in identifiers.split():
+        t, o = _ident_terms(ident)
+        terms.update(dict.fromkeys(t))
+        odd.update(dict.fromkeys(o))
+    return " ".join(terms), tuple(odd)
 
 
 def declaration_terms(qualname: str, params: str = "", doc: str = "", assigns: str = "") -> tuple[str, ...]:
     """The term columns of one declaration, stems space-joined: (name, path, params, doc, assigns),
-    then its odd parts, unstemmed (`_odd_parts` of its name, parameters and assigned names).
-    `params` and `assigns` are space-joined identifiers; `doc` its docstring (the first sentence
-    counts)."""
+    then its odd parts, unstemmed (the parts of its name, parameters and assigned names that are
+    not dictionary words). `params` and `assigns` are space-joined identifiers; `doc` its
+    docstring (the first sentence counts)."""
     scope, _, name = qualname.rpartition(".")
-    param_names = params.split()
-    assigned = assigns.split()
+    name_cols, name_odd = _ident_terms(name)
+    param_cols, param_odd = _joined_terms(params) if params else ("", ())
+    assign_cols, assign_odd = _joined_terms(assigns) if assigns else ("", ())
     return (
-        " ".join(name_terms(name)),
-        _path_terms(scope),
-        " ".join(names_terms(param_names)),
+        " ".join(name_cols),
+        _joined_terms(scope.replace(".", " "))[0],
+        param_cols,
         " ".join(dict.fromkeys(text_terms(first_sentence(doc)))) if doc else "",
-        " ".join(names_terms(assigned)),
-        " ".join(dict.fromkeys(_odd_parts([name, *param_names, *assigned]))),
+        assign_cols,
+        " ".join(dict.fromkeys((*name_odd, *param_odd, *assign_odd))),
     )

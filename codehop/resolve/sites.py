@@ -12,6 +12,7 @@ May import: records, store, walk, errors, stdlib.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +24,18 @@ from codehop.kernel.records import PendingReference, Resolution, RungFailure, XR
 
 if TYPE_CHECKING:
     from codehop.index.store.sqlite import SqliteStore
+
+
+# PATH:LINE[:COL], as every front-end takes a site (anything else is a symbol)
+SITE = re.compile(r"^(?P<path>.+?):(?P<line>\d+)(?::(?P<col>\d+))?$")
+
+
+def parse_site(target: str) -> tuple[str, int, int | None] | None:
+    """(path, line, col or None) of a `PATH:LINE[:COL]` target; None when it is not one (a symbol)."""
+    m = SITE.match(target.strip())
+    if m is None:
+        return None
+    return m["path"], int(m["line"]), int(m["col"]) if m["col"] is not None else None
 
 
 def under(xrefs: Sequence[XRef], col: int) -> list[XRef]:
@@ -58,16 +71,18 @@ def refs_at(store: SqliteStore, root: Path, path: str, line: int, col: int) -> l
     """The xref rows at a site (those under COL when it is given and some are), as pending references."""
     full = confine(root, path)
     rel = full.relative_to(root).as_posix()
-    _check_site(store, full, rel, line, col)
+    check_site(store, full, rel, line, col)
     rows = store.xrefs(rel_path=rel, line=line)
     if col >= 0:
         rows = under(rows, col) or rows
     return [pending(x) for x in rows]
 
 
-def _check_site(store: SqliteStore, full: Path, rel: str, line: int, col: int) -> None:
+def check_site(store: SqliteStore, full: Path, rel: str, line: int, col: int) -> None:
     """UsageError (exit 2) naming what is wrong with a site: no such file, a file the index does
-    not hold, a line past the end, a column past the end of its line."""
+    not hold, a line past the end, a column past the end of its line (`col` < 0: none given).
+    The one check of a PATH:LINE[:COL] for the CLI and the MCP tools (an editor's positions follow
+    the LSP rules instead: past the end is clamped or null)."""
     if not full.is_file():
         raise UsageError(f"no such file in the repository: {rel}", path=rel)
     if store.module_of(rel) is None:

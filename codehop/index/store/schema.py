@@ -69,6 +69,7 @@ CREATE INDEX terms_path ON terms(rel_path);
 CREATE VIRTUAL TABLE terms_fts USING fts5(
     name, path, params, doc, assigns, tokenize = 'unicode61', detail = 'column');
 CREATE VIRTUAL TABLE terms_vocab USING fts5vocab(terms_fts, row);
+CREATE TABLE odd_parts (part TEXT PRIMARY KEY, n INTEGER NOT NULL);
 """
 
 

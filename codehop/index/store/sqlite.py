@@ -13,7 +13,6 @@ May import: records, errors, schema, write, stdlib (sqlite3).
 
 from __future__ import annotations
 
-import bisect
 import json
 import math
 import sqlite3
@@ -386,23 +385,34 @@ class SqliteStore:
     # ---- derived search terms (codehop.index.terms) ---------------------------
     def term_hits(self, terms: Sequence[str], *, limit: int = 50) -> list[TermHit]:
         """Declarations whose derived terms hold any of `terms` (stems, as `text_terms` gives),
-        best first: BM25 over the term columns, the name weighted highest. At most `MAX_TERMS`
-        distinct terms are asked (an OR query's cost grows with its terms). A term no declaration
-        has is also tried as a compound of two that some have (`whitespac` -> white, spac*)."""
-        asked = list(dict.fromkeys(t for t in terms if t.isalnum()))[:MAX_TERMS]
+        best first: BM25 over the term columns, the name weighted highest. An OR query costs what
+        its terms match (BM25 reads every matching row): the terms are taken rarest first while the
+        rows they match stay within `MATCH_BUDGET` (the rarest always), at most `MAX_TERMS`; a
+        common term left out (`the`, `model` in Django) weighs little in BM25 anyway. A term no
+        declaration holds is tried as a compound of two (`whitespac` -> white, spac*)."""
+        asked = list(dict.fromkeys(t for t in terms if t.isalnum()))
         if not asked:
             return []
-        extra: list[str] = []
-        known = self._term_vocabulary()
+        conn = self.conn
+        marks = ",".join("?" * len(asked))
+        docs = dict(conn.execute(f"SELECT term, doc FROM terms_vocab WHERE term IN ({marks})", asked).fetchall())
+        query: list[str] = []
+        matched = 0
+        for t in sorted(docs, key=docs.__getitem__):  # rarest first
+            if query and (matched + docs[t] > MATCH_BUDGET or len(query) >= MAX_TERMS):
+                break
+            query.append(f'"{t}"')
+            matched += docs[t]
         for t in asked:
-            if t not in known.terms:
-                extra.extend(known.compound(t))
-        match = " OR ".join([f'"{t}"' for t in asked] + extra)
+            if t not in docs and len(query) < MAX_TERMS:
+                query += self._compound(t)
+        if not query:
+            return []
         try:
-            ranked = self.conn.execute(
+            ranked = conn.execute(
                 f"SELECT rowid, bm25(terms_fts, {_TERM_WEIGHTS}) AS s FROM terms_fts WHERE terms_fts MATCH ?"
                 " ORDER BY s LIMIT ?",
-                (match, limit),
+                (" OR ".join(query), limit),
             ).fetchall()
         except sqlite3.OperationalError:
             return []
@@ -443,11 +453,32 @@ class SqliteStore:
             )
         return hits
 
-    def _term_vocabulary(self) -> _TermVocabulary:
-        return self._cached(  # type: ignore[no-any-return]
-            ("term_vocab",),
-            lambda: _TermVocabulary(sorted(r[0] for r in self.conn.execute("SELECT term FROM terms_vocab"))),
-        )
+    def _compound(self, term: str) -> list[str]:
+        """FTS terms for a word written as one that declarations split (`whitespac` -> white,
+        spac*; `stripnl` -> strip, nl): the longest head some declaration holds whose rest has two
+        letters or more, the rest too when a held term is it or (three letters or more) starts
+        with it; a head alone has four letters or more; [] when there is none."""
+        heads = [term[:i] for i in range(len(term) - 2, 2, -1)]
+        if not heads:
+            return []
+        held = {
+            r[0]
+            for r in self.conn.execute(
+                f"SELECT term FROM terms_vocab WHERE term IN ({','.join('?' * len(heads))})", heads
+            )
+        }
+        for head in heads:
+            if head not in held:
+                continue
+            rest = term[len(head) :]
+            upper = rest + "\uffff" if len(rest) >= 3 else rest + "\x00"  # a prefix, or the term itself
+            if self.conn.execute(
+                "SELECT 1 FROM terms_vocab WHERE term >= ? AND term < ? LIMIT 1", (rest, upper)
+            ).fetchone():
+                return [f'"{head}"', f'"{rest}"*' if len(rest) >= 3 else f'"{rest}"']
+            if len(head) >= 4:
+                return [f'"{head}"']
+        return []
 
     def term_rarity(self, terms: Sequence[str]) -> dict[str, float]:
         """How much each stem tells here: log(declarations / declarations whose terms hold it);
@@ -459,18 +490,29 @@ class SqliteStore:
         return {t: math.log(1 + n / docs[t]) if docs.get(t) else 0.0 for t in asked}
 
     def term_variants(self, term: str) -> list[str]:
-        """Other stems of the index that are forms of the same word (`_TermVocabulary.variants`)."""
-        return self._term_vocabulary().variants(term) if len(term) >= 4 else []
+        """Stems of this index that are forms of the same word: one a prefix of the other, the
+        shorter of four letters or more, at most three letters apart (`expiri` ~ `expir`, `evalu` ~
+        `eval`, `registr` ~ `regist`): Snowball stems a noun and its verb apart."""
+        if not 4 <= len(term) <= 40:
+            return []
+        shorter = [term[:i] for i in range(max(4, len(term) - 3), len(term))]
+        marks = ",".join("?" * len(shorter))
+        out = [r[0] for r in self.conn.execute(f"SELECT term FROM terms_vocab WHERE term IN ({marks})", shorter)]
+        out += [
+            r[0]
+            for r in self.conn.execute(
+                "SELECT term FROM terms_vocab WHERE term > ? AND term < ? AND length(term) <= ? LIMIT 8",
+                (term, term + "\uffff", len(term) + 3),
+            )
+        ]
+        return out
 
     def name_part_vocabulary(self) -> frozenset[str]:
         """Every distinct identifier part (of a declaration's name, parameters, assigned names)
         that is not a dictionary word, unstemmed (`nl`, `msg`, `cfg`, `delim`): what a question
         word may be abbreviated to here (`codehop.index.terms.abbreviates`)."""
         return self._cached(  # type: ignore[no-any-return]
-            ("odd_parts",),
-            lambda: frozenset(
-                p for (odd,) in self.conn.execute("SELECT odd FROM terms WHERE odd != ''") for p in odd.split()
-            ),
+            ("odd_parts",), lambda: frozenset(r[0] for r in self.conn.execute("SELECT part FROM odd_parts"))
         )
 
     # ---- symbols -----------------------------------------------------------
@@ -878,50 +920,13 @@ class SqliteStore:
         return list(self.conn.execute("SELECT rel_path, module FROM files WHERE module != ''"))
 
 
-MAX_TERMS = 16  # distinct terms in one `term_hits` OR query
+MAX_TERMS = 16  # terms in one `term_hits` OR query
+# rows the terms of one `term_hits` query may match (by the FTS vocabulary's counts), rarest
+# terms first: BM25 reads every matching row (Django, 16k rows: `the` alone matches 2,204,
+# `model` 4,255; measured in docs/vocabulary.md)
+MATCH_BUDGET = 1000
 _TERM_WEIGHTS = "8.0, 2.0, 3.0, 1.5, 1.0"  # bm25 weights of name, path, params, doc, assigns
 _TERM_ROW_COLS = "id, qualname, rel_path, line, end_line, kind"
-
-
-class _TermVocabulary:
-    """The distinct stems of an index's term columns, sorted (a prefix is a range)."""
-
-    __slots__ = ("sorted", "terms")
-
-    def __init__(self, terms: list[str]) -> None:
-        self.sorted = terms
-        self.terms = frozenset(terms)
-
-    def has_prefix(self, prefix: str) -> bool:
-        i = bisect.bisect_left(self.sorted, prefix)
-        return i < len(self.sorted) and self.sorted[i].startswith(prefix)
-
-    def variants(self, term: str) -> list[str]:
-        """Known stems of the same word in another form: one a prefix of the other, the shorter of
-        four letters or more, at most three letters apart (`expiri` ~ `expir`, `evalu` ~ `eval`,
-        `registr` ~ `regist`): Snowball stems a noun and its verb apart."""
-        out = [term[:i] for i in range(max(4, len(term) - 3), len(term)) if term[:i] in self.terms]
-        i = bisect.bisect_left(self.sorted, term)
-        while i < len(self.sorted) and self.sorted[i].startswith(term) and len(out) < 8:
-            if 0 < len(self.sorted[i]) - len(term) <= 3:
-                out.append(self.sorted[i])
-            i += 1
-        return out
-
-    def compound(self, term: str) -> list[str]:
-        """FTS terms for a word written as one that declarations split (`whitespac` -> white,
-        spac*): the longest known head whose rest has three letters or more, the rest too when it
-        starts a known term (a head alone has four letters or more); [] when there is none."""
-        if len(term) > 40:
-            return []  # no word: a 100 kB token is not split letter by letter
-        for i in range(len(term) - 3, 2, -1):
-            head, rest = term[:i], term[i:]
-            if head in self.terms:
-                if self.has_prefix(rest):
-                    return [f'"{head}"', f'"{rest}"*']
-                if len(head) >= 4:
-                    return [f'"{head}"']
-        return []
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

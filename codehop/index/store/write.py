@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -122,6 +123,10 @@ def write_file_rows(
     conn.executemany("INSERT INTO terms VALUES (?,?,?,?,?,?,?)", term_rows)
     terms_fts = TERMS_STAGE if fts == FTS_STAGE else "terms_fts"
     conn.executemany(f"INSERT INTO {terms_fts} (rowid, {_TERM_COLS}) VALUES (?,?,?,?,?,?)", term_fts_rows)
+    odd = Counter(p for r in term_rows for p in r[6].split())
+    conn.executemany(
+        "INSERT INTO odd_parts VALUES (?, ?) ON CONFLICT(part) DO UPDATE SET n = n + excluded.n", odd.items()
+    )
     conn.executemany("INSERT INTO classes VALUES (?,?,?,?)", class_rows)
     conn.executemany("INSERT INTO stars VALUES (?,?,?,?)", star_rows)
     conn.executemany(
@@ -139,8 +144,11 @@ def delete_files(conn: sqlite3.Connection, rel_paths: Iterable[str]) -> None:
     for rel in rel_paths:
         conn.execute("DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE rel_path=?)", (rel,))
         conn.execute("DELETE FROM terms_fts WHERE rowid IN (SELECT id FROM terms WHERE rel_path=?)", (rel,))
+        odd = Counter(p for (o,) in conn.execute("SELECT odd FROM terms WHERE rel_path=?", (rel,)) for p in o.split())
+        conn.executemany("UPDATE odd_parts SET n = n - ? WHERE part = ?", [(k, p) for p, k in odd.items()])
         for table in ("terms", "chunks", "bindings", "classes", "stars", "xrefs", "edges", "files"):
             conn.execute(f"DELETE FROM {table} WHERE rel_path=?", (rel,))
+    conn.execute("DELETE FROM odd_parts WHERE n <= 0")
 
 
 def bump_generation(conn: sqlite3.Connection) -> None:
