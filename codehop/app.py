@@ -163,7 +163,7 @@ class App:
             # the rows it writes are read before a position-based rung is asked
             from codehop.resolve.jedi_bridge import spawn_bridge
 
-            bridge = functools.partial(spawn_bridge, python=env.python)
+            bridge = functools.partial(spawn_bridge, python=env.interpreter, sys_path=env.search_paths)
         return env, PackageIndexes(env, self.store, bridge=bridge)
 
     def boundary(self) -> Boundary:
@@ -210,12 +210,16 @@ class App:
                 str(self.root),
                 self.table,
                 timeout_s=self.config.resolver_timeout_s,
-                python=self.env.python if self.env is not None else None,
+                python=self.env.interpreter if self.env is not None else None,
+                sys_path=self.env.search_paths if self.env is not None else None,
                 boundary=self.boundary(),
             )
         if name == "lsp":
-            from codehop.resolve.lsp_resolver import LspResolver
+            from codehop.resolve.lsp_resolver import LspResolver, environment_init_options, environment_settings
 
+            # never the repository's interpreter: one the user chose outside it, else codehop's own
+            python = self.env.interpreter if self.env is not None else None
+            extra = self.env.extra_paths if self.env is not None else ()
             return LspResolver(
                 str(self.root),
                 self.table,
@@ -223,8 +227,8 @@ class App:
                 command=self.config.language_server_command,
                 timeout_s=self.config.resolver_timeout_s,
                 boundary=self.boundary(),
-                # basedpyright/pyright read the interpreter from the `python` section
-                settings={"python": {"pythonPath": self.env.python}} if self.env is not None else None,
+                settings=environment_settings(python, extra),
+                init_options=environment_init_options(python, extra),
             )
         if name == "regex":
             return RegexResolver(self.table, str(self.root))

@@ -30,7 +30,7 @@ import subprocess
 import sys
 import time
 import tokenize
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -83,7 +83,13 @@ def bridge_done(counters: dict[str, int]) -> bool:
 
 
 def spawn_bridge(
-    store: BridgeStore, site_dir: str, tops: Iterable[str], *, python: str | None, budget_s: float = BRIDGE_BUDGET_S
+    store: BridgeStore,
+    site_dir: str,
+    tops: Iterable[str],
+    *,
+    python: str | None,
+    sys_path: Sequence[str] | None = None,
+    budget_s: float = BRIDGE_BUDGET_S,
 ) -> bool:
     """Start a worker bridging the package index `store` (its file), unless its bridge is complete
     or a worker runs on it already; never waits."""
@@ -96,6 +102,7 @@ def spawn_bridge(
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}
     cmd = [sys.executable, "-m", "codehop.resolve.jedi_bridge", str(index_db), site_dir, *sorted(tops)]
     cmd += ["--budget-s", str(budget_s), *(["--python", python] if python else [])]
+    cmd += ["--sys-path", os.pathsep.join(sys_path)] if sys_path is not None else []
     try:
         subprocess.Popen(
             cmd,
@@ -116,11 +123,13 @@ def bridge_distribution(
     tops: Iterable[str],
     *,
     python: str | None,
+    sys_path: Sequence[str] | None = None,
     budget_s: float = BRIDGE_BUDGET_S,
     max_sites: int = BRIDGE_MAX_SITES,
 ) -> BridgeReport:
-    """Resolve the distribution's inferred pointers with Jedi (in the environment of `python`),
-    from where an earlier run stopped, for at most `budget_s`, into `store`'s xref table."""
+    """Resolve the distribution's inferred pointers with Jedi (imports looked up in `sys_path`,
+    inference run by `python` or codehop's own interpreter: see `jedi_project`), from where an
+    earlier run stopped, for at most `budget_s`, into `store`'s xref table."""
     t0 = time.perf_counter()
     root = Path(site_dir).resolve()
     tops = tuple(sorted(tops))
@@ -165,7 +174,7 @@ def bridge_distribution(
             if asked and time.perf_counter() > deadline:  # each run asks one site at least
                 break
             if jedi is None:
-                jedi, project = _jedi(root, python)
+                jedi, project = _jedi(root, python, sys_path)
             if script is None:
                 script = jedi.Script(code=code, path=str(path), project=project)
             landing = _land(script, s, root, tops)
@@ -211,20 +220,32 @@ def _flush(store: BridgeStore, rows: list[XRef], asked: int) -> None:
     store.record_query(QueryLog(counters=(("bridged_rows", len(rows)), ("bridge_next", asked)), landings=tuple(rows)))
 
 
-def _jedi(root: Path, python: str | None) -> tuple[Any, Any]:
+def _jedi(root: Path, python: str | None, sys_path: Sequence[str] | None = None) -> tuple[Any, Any]:
     limit = sys.getrecursionlimit()
     import jedi  # noqa: PLC0415 - heavy; imported only in the worker
 
     sys.setrecursionlimit(limit)
-    env = jedi.create_environment(python, safe=False) if python else jedi.get_default_environment()
-    others = [p for p in env.get_sys_path() if Path(p).resolve() != root]
-    project = jedi.Project(
+    return jedi, jedi_project(jedi, root, python=python, sys_path=sys_path)
+
+
+def jedi_project(jedi: Any, root: Path, *, python: str | None, sys_path: Sequence[str] | None) -> Any:
+    """A Jedi project on `root` that runs nothing of the repository's: its inference runs under
+    `python` (an interpreter outside the repository the user chose) or else under codehop's own
+    interpreter, never one Jedi would pick by itself (`$VIRTUAL_ENV` may point into the repository);
+    imports are looked up in `root`, then `sys_path` (the environment's paths, read), else the
+    interpreter's own. Compiled extensions load only from the interpreter's own paths (Jedi's
+    default): one shipped inside the repository or its virtualenv is never imported."""
+    exe = python or sys.executable
+    env = jedi.create_environment(exe, safe=False)
+    paths = list(sys_path) if sys_path is not None else list(env.get_sys_path())
+    others = [p for p in paths if p and Path(p).resolve() != root.resolve()]
+    return jedi.Project(
         str(root),
         sys_path=[str(root), *others],
         smart_sys_path=False,
-        **({"environment_path": python} if python else {}),
+        environment_path=exe,
+        load_unsafe_extensions=False,
     )
-    return jedi, project
 
 
 def _live_lock(lock: Path) -> bool:
@@ -316,6 +337,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("site_dir")
     p.add_argument("tops", nargs="+")
     p.add_argument("--python", default=None)
+    p.add_argument("--sys-path", default=None)
     p.add_argument("--budget-s", type=float, default=BRIDGE_BUDGET_S)
     a = p.parse_args(argv)
     lock = Path(a.index_db).parent / _LOCK
@@ -336,7 +358,8 @@ def main(argv: list[str] | None = None) -> int:
     store = SqliteStore(Path(a.index_db))
     try:
         if not bridge_done(store.counters()):
-            bridge_distribution(store, a.site_dir, a.tops, python=a.python, budget_s=a.budget_s)
+            sys_path = a.sys_path.split(os.pathsep) if a.sys_path is not None else None
+            bridge_distribution(store, a.site_dir, a.tops, python=a.python, sys_path=sys_path, budget_s=a.budget_s)
     finally:
         store.close()
         with contextlib.suppress(OSError):
