@@ -258,25 +258,24 @@ class PackageIndexes:
                     )
                     return None
         t0 = time.perf_counter()
-        told = threading.Event()
+        told: list[str] = []
 
-        def tell() -> None:
-            if self.progress is not None:
-                told.set()
+        # told from the indexer's own progress calls (each file parsed, each phase), not from a
+        # timer thread: a second thread would make the indexer's parse pool start by forkserver
+        def tell(phase: str, done: int, total: int) -> None:
+            if self.progress is not None and not told and time.perf_counter() - t0 >= PROGRESS_AFTER_S:
+                told.append(phase)
                 self.progress(f"indexing {dist.pin} ({files:,} files) into the shared package cache")
 
-        timer = threading.Timer(PROGRESS_AFTER_S, tell)
-        timer.daemon = True
-        timer.start()
         try:
-            store, report = index_repo(site, index_dir=package_cache_dir(dist, self.environ), include=tops)
+            store, report = index_repo(
+                site, index_dir=package_cache_dir(dist, self.environ), include=tops, progress=tell
+            )
         except Exception as exc:  # a package the indexer cannot read: an honest partial, not a traceback
             self.warnings.append(f"{dist.pin}: could not be indexed ({type(exc).__name__}: {exc})")
             return None
-        finally:
-            timer.cancel()
         seconds = time.perf_counter() - t0 if report.parsed else 0.0
-        if told.is_set() and self.progress is not None:
+        if told and self.progress is not None:
             self.progress(f"indexed {dist.pin} in {seconds:.1f} s")
         self.warnings.extend(f"{dist.pin}: {w}" for w in report.warnings)
         # a stub package's folder (`requests-stubs`) serves the module it types (`requests`)
