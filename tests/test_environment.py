@@ -177,3 +177,16 @@ def test_half_installed_distribution_is_skipped(tmp_path: Path) -> None:
     key = package_cache_dir(dists[0], environ={"XDG_CACHE_HOME": str(tmp_path / "cache")})
     assert key.parent == tmp_path / "cache" / "codehop" / "packages"
     assert key.name.startswith("good-pkg-2.0-")
+
+
+def test_a_package_directory_linked_out_of_the_virtualenv_is_not_read(tmp_path: Path) -> None:
+    """A hand-made `.venv` whose `lib/pythonX.Y/site-packages` is a link to a folder elsewhere:
+    not taken as the environment's packages (the standard library still is)."""
+    venv_dir = _hand_made_venv(tmp_path, system_site=False)
+    site = next((venv_dir / "lib").glob("python*/site-packages"))
+    elsewhere = tmp_path.parent / f"{tmp_path.name}-elsewhere"
+    site.rename(elsewhere)
+    site.symlink_to(elsewhere, target_is_directory=True)
+    env = find_environment(tmp_path, environ={})
+    assert env is not None and env.site_dirs == () and env.stdlib_dirs
+    assert not any(p.startswith(str(elsewhere)) or p == str(site) for p in env.sys_path)

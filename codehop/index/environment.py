@@ -192,6 +192,10 @@ def read_virtualenv(venv: Path, reason: EnvReason) -> PythonEnvironment:
             ]
     if not xy and stdlib:
         version = xy = stdlib[0].name.removeprefix("python")
+    # the virtualenv's own package directories stay inside it (`lib64` -> `lib` does); one linked
+    # out of it (to another project, to /etc) is not read as its packages
+    real = venv.resolve()
+    site = [d for d in site if d.resolve() == real or real in d.resolve().parents]
     site_dirs = _dirs([*site, *system_site])
     sys_path = _dirs([*stdlib, *(d / "lib-dynload" for d in stdlib)])
     for site_dir in site_dirs:
