@@ -185,3 +185,17 @@ def test_a_server_bridges_one_worker_at_a_time_and_ends_it(
         app.close()
     assert most == 1 and niced
     assert not (left := _left_after(tag, grace_s=1.0)), left
+
+
+@pytest.mark.parametrize("include", [frozenset({"pkg"}), None], ids=["distribution", "repository"])
+def test_a_distributions_test_suite_is_not_indexed(tmp_path: Path, include: frozenset[str] | None) -> None:
+    """A site dir holding `pkg/` with `pkg/tests/` (passlib's is 40% of its sources): walked as a
+    distribution (`include`), the test suite is left out; walked as a repository, it is not."""
+    from codehop.index.walk import walk_python_files
+
+    for rel in ("pkg/__init__.py", "pkg/core.py", "pkg/tests/__init__.py", "pkg/tests/test_core.py"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("X = 1\n")
+    got = sorted(sf.rel_path for sf in walk_python_files(tmp_path, include=include))
+    tests = ["pkg/tests/__init__.py", "pkg/tests/test_core.py"]
+    assert got == ["pkg/__init__.py", "pkg/core.py", *([] if include else tests)]

@@ -296,7 +296,8 @@ def _python_files(site: Path, tops: tuple[str, ...], max_files: int) -> list[Pat
     out: list[Path] = []
     for t in tops:
         out += [p for p in (site / f"{t}.py", site / f"{t}.pyi") if p.is_file()]
-        for d, _sub, names in os.walk(site / t):
+        for d, sub, names in os.walk(site / t):
+            sub[:] = [x for x in sub if x != "tests"]  # not indexed (walk.py)
             out += [Path(d, n) for n in names if n.endswith((".py", ".pyi"))]
             if len(out) > max_files:
                 return out
