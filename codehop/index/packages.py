@@ -246,7 +246,8 @@ class PackageIndexes:
         for t in tops:
             if (site / f"{t}.py").is_file():
                 files += 1
-            for _dir, _sub, names in os.walk(site / t):
+            for _dir, sub, names in os.walk(site / t):
+                sub[:] = [x for x in sub if x != "tests"]  # not indexed (walk.py)
                 files += sum(n.endswith((".py", ".pyi")) for n in names)
                 if files > self.max_files:
                     self.warnings.append(
