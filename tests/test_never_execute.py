@@ -41,13 +41,13 @@ def _env(tmp_path: Path) -> dict[str, str]:
     return env
 
 
-def _codehop(root: Path, tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def _codehop(root: Path, tmp_path: Path, *args: str, server: str = "basedpyright") -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "codehop", *args, "--repo", str(root)],
         capture_output=True,
         text=True,
         timeout=240,
-        env=_env(tmp_path),
+        env=_env(tmp_path) | {"CODEHOP_LANGUAGE_SERVER": server},
         cwd=root,
         stdin=subprocess.DEVNULL,
         check=False,
@@ -55,7 +55,7 @@ def _codehop(root: Path, tmp_path: Path, *args: str) -> subprocess.CompletedProc
 
 
 def test_cli_never_runs_the_repository_interpreter(trapped: tuple[Path, Path], tmp_path: Path) -> None:
-    """`ask`, `doctor`, `map`, and `resolve` via Jedi and via basedpyright on app_with_venv: no
+    """`ask`, `doctor`, `map`, and `resolve` via Jedi, basedpyright and jedi-language-server on app_with_venv: no
     marker; the chain into minireq (RetrySession.get -> minireq.sessions.Session.get) resolves."""
     root, marker = trapped
 
@@ -74,11 +74,13 @@ def test_cli_never_runs_the_repository_interpreter(trapped: tuple[Path, Path], t
     assert "read, never run" in doctor.stdout + doctor.stderr, doctor.stdout + doctor.stderr
     assert _codehop(root, tmp_path, "map").returncode == 0
     assert not marker.exists(), ran("map")
-    for via in ("jedi", "lsp"):  # app/client.py:6 `minireq.Session`: lands in the venv's minireq
-        got = _codehop(root, tmp_path, "resolve", "app/client.py:6:27", "--via", via, "--json")
-        assert not marker.exists(), ran(f"resolve --via {via}")
-        assert got.returncode == 0, (via, got.stdout, got.stderr)
-        assert "minireq/sessions.py" in got.stdout, (via, got.stdout)
+    # app/client.py:6 `minireq.Session`: lands in the venv's minireq through Jedi, basedpyright and
+    # jedi-language-server (which found nothing there before it was told the paths)
+    for via, server in (("jedi", "basedpyright"), ("lsp", "basedpyright"), ("lsp", "jedi")):
+        got = _codehop(root, tmp_path, "resolve", "app/client.py:6:27", "--via", via, "--json", server=server)
+        assert not marker.exists(), ran(f"resolve --via {via} ({server})")
+        assert got.returncode == 0, (via, server, got.stdout, got.stderr)
+        assert "minireq/sessions.py" in got.stdout, (via, server, got.stdout)
 
 
 @pytest.mark.asyncio
