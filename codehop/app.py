@@ -18,12 +18,11 @@ return its record; what would split off (the wiring of the engines) is what they
 
 from __future__ import annotations
 
-import functools
 import os
 import shlex
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -35,6 +34,7 @@ from codehop.index.packages import PackageIndexes
 from codehop.index.symbols import SymbolTable
 from codehop.kernel.errors import UsageError
 from codehop.kernel.protocols import Generator, Resolver
+from codehop.kernel.records import PackageIndexed
 from codehop.resolve.ladder import Boundary, Ladder, RegexResolver, SymbolTableResolver
 
 if TYPE_CHECKING:
@@ -58,6 +58,7 @@ if TYPE_CHECKING:
         Resolution,
         XRef,
     )
+    from codehop.resolve.jedi_bridge import BridgeWorkers
     from codehop.resolve.ladder import LadderResult
     from codehop.resolve.sites import SiteResolution
 
@@ -108,8 +109,16 @@ class Config:
     index_dir: str | None = None
     python: str | None = None  # the interpreter whose packages the repository uses (else found)
     use_env: bool = field(default_factory=lambda: os.environ.get("CODEHOP_NO_ENV", "") in ("", "0"))
-    # resolve an installed package's inferred pointers once, in a Jedi worker after it is indexed
-    bridge_packages: bool = field(default_factory=lambda: os.environ.get("CODEHOP_BRIDGE", "") in ("", "1"))
+    # resolve an installed package's inferred pointers once, in a Jedi worker after it is indexed:
+    # long-running servers only (`Config.for_server`), never a command (no process outlives it)
+    bridge_packages: bool = False
+    # told of slow work (an installed distribution being indexed); the CLI prints it on a terminal
+    progress: Callable[[str], None] | None = None
+
+    @classmethod
+    def for_server(cls) -> Config:
+        """A server's configuration: bridging on unless CODEHOP_BRIDGE=0."""
+        return cls(bridge_packages=os.environ.get("CODEHOP_BRIDGE", "") in ("", "1"))
 
 
 class App:
@@ -120,6 +129,7 @@ class App:
         self.store, self.report = index_repo(repo, index_dir=self.config.index_dir)
         self.root = Path(self.report.root)
         self._index_id: tuple[int, int] | None = _file_id(self.store.path)
+        self._bridge: BridgeWorkers | None = None
         self.env, self.packages = self._environment()
         self.table = SymbolTable(self.store, packages=self.packages)
         self._graph: object = None
@@ -174,13 +184,15 @@ class App:
             return None, None
         if env is None:
             return None, None
-        bridge = None
+        if self._bridge is not None:
+            self._bridge.close()
+            self._bridge = None
         if self.config.bridge_packages and {"jedi", "lsp"} & set(self.config.resolvers):
             # the rows it writes are read before a position-based rung is asked
-            from codehop.resolve.jedi_bridge import spawn_bridge
+            from codehop.resolve.jedi_bridge import BridgeWorkers
 
-            bridge = functools.partial(spawn_bridge, python=env.python)
-        return env, PackageIndexes(env, self.store, bridge=bridge)
+            self._bridge = BridgeWorkers(python=env.interpreter, sys_path=env.search_paths)
+        return env, PackageIndexes(env, self.store, bridge=self._bridge, progress=self.config.progress)
 
     def boundary(self) -> Boundary:
         """The trust boundary for position-based rungs: the repository plus the environment's package dirs."""
@@ -226,12 +238,16 @@ class App:
                 str(self.root),
                 self.table,
                 timeout_s=self.config.resolver_timeout_s,
-                python=self.env.python if self.env is not None else None,
+                python=self.env.interpreter if self.env is not None else None,
+                sys_path=self.env.search_paths if self.env is not None else None,
                 boundary=self.boundary(),
             )
         if name == "lsp":
-            from codehop.resolve.lsp_resolver import LspResolver
+            from codehop.resolve.lsp_resolver import LspResolver, environment_init_options, environment_settings
 
+            # never the repository's interpreter: one the user chose outside it, else codehop's own
+            python = self.env.interpreter if self.env is not None else None
+            extra = self.env.extra_paths if self.env is not None else ()
             return LspResolver(
                 str(self.root),
                 self.table,
@@ -239,8 +255,8 @@ class App:
                 command=self.config.language_server_command,
                 timeout_s=self.config.resolver_timeout_s,
                 boundary=self.boundary(),
-                # basedpyright/pyright read the interpreter from the `python` section
-                settings={"python": {"pythonPath": self.env.python}} if self.env is not None else None,
+                settings=environment_settings(python, extra),
+                init_options=environment_init_options(python, extra),
             )
         if name == "regex":
             return RegexResolver(self.table, str(self.root))
@@ -338,7 +354,17 @@ class App:
         from codehop.answer.orchestrator import Limits
 
         limits = Limits(max_loops=max_loops, budget_tokens=budget_tokens)
-        return self.navigator(generator, resolvers).ask(question, limits)
+        if self.packages is not None:
+            self.packages.take_indexed()
+        answer = self.navigator(generator, resolvers).ask(question, limits)
+        if self.packages is None:
+            return answer
+        # what this question had indexed (a first question into a distribution pays for it)
+        indexed = tuple(
+            PackageIndexed(package=p.dist.pin, files=p.files, seconds=round(p.seconds, 2))
+            for p in self.packages.take_indexed()
+        )
+        return replace(answer, stats=replace(answer.stats, packages_indexed=indexed)) if indexed else answer
 
     def context(self, query: str, *, budget_tokens: int = 2000, max_loops: int = 1) -> TaskContext:
         """What an agent should read for a question or a task, packed to the budget (the same
@@ -675,7 +701,9 @@ class App:
         return why
 
     def close(self) -> None:
-        """Shut down what this App started (the language server, Jedi's worker), then the index."""
+        """Shut down what this App started (the language server, Jedi's workers), then the index."""
+        if self._bridge is not None:
+            self._bridge.close()
         self._close_resolvers()
         self._close_generators()
         self.store.close()

@@ -7,6 +7,10 @@ import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from codehop.index.environment import PythonEnvironment
 
 
 @dataclass(slots=True)
@@ -27,29 +31,30 @@ def run_checks(repo: str, index_dir: str | None) -> list[Check]:
         return [Check("repository", False, exc.message, "pass an existing directory with --repo")]
     checks = [Check("repository", True, str(root))]
     checks.append(_index(root, index_dir))
-    checks.append(_environment(root))
+    check, env = _environment(root)
+    checks.append(check)
     for server in ("basedpyright", "jedi"):
-        checks.append(_language_server(root, server))
+        checks.append(_language_server(root, server, env))
     checks.append(_anthropic())
     return checks
 
 
-def _environment(root: Path) -> Check:
+def _environment(root: Path) -> tuple[Check, PythonEnvironment | None]:
     """Which Python environment's packages the repository uses, and why (never an error: none is fine)."""
     from codehop.index.environment import distributions, find_environment
     from codehop.kernel.errors import CodehopError
 
     try:
         if os.environ.get("CODEHOP_NO_ENV", "") not in ("", "0"):
-            return Check("environment", True, "off (--no-env): only the repository is trusted")
+            return Check("environment", True, "off (--no-env): only the repository is trusted"), None
         env = find_environment(root)
     except CodehopError as exc:
-        return Check("environment", False, exc.message, "point CODEHOP_PYTHON at a working interpreter, or unset it")
+        fix = "point CODEHOP_PYTHON at a working interpreter, or unset it"
+        return Check("environment", False, exc.message, fix), None
     if env is None:
-        return Check(
-            "environment", True, "none: only the repository is trusted (no .venv, venv, $VIRTUAL_ENV or CODEHOP_PYTHON)"
-        )
-    return Check("environment", True, f"{env.describe()}; {len(distributions(env))} distributions installed")
+        why = "none: only the repository is trusted (no .venv, venv, $VIRTUAL_ENV or CODEHOP_PYTHON)"
+        return Check("environment", True, why), None
+    return Check("environment", True, f"{env.describe()}; {len(distributions(env))} distributions installed"), env
 
 
 def _index(root: Path, index_dir: str | None) -> Check:
@@ -95,7 +100,8 @@ def _index(root: Path, index_dir: str | None) -> Check:
     return Check("index", True, detail + "; up to date")
 
 
-def _language_server(root: Path, server: str) -> Check:
+def _language_server(root: Path, server: str, env: PythonEnvironment | None) -> Check:
+    from codehop.resolve.lsp_resolver import environment_init_options, environment_settings
     from lsp_bridge.client import SERVERS, LanguageServerClient, find_executable
 
     command = SERVERS[server]
@@ -108,7 +114,16 @@ def _language_server(root: Path, server: str) -> Check:
         )
     t0 = time.perf_counter()
     try:
-        with LanguageServerClient(command, str(root), timeout_s=20, start_timeout_s=30) as client:
+        # told the environment as the lsp rung tells it: never left to pick (and run) the repository's interpreter
+        python, extra = (env.interpreter, env.extra_paths) if env is not None else (None, ())
+        with LanguageServerClient(
+            command,
+            str(root),
+            timeout_s=20,
+            start_timeout_s=30,
+            settings=environment_settings(python, extra),
+            init_options=environment_init_options(python, extra),
+        ) as client:
             client.start()
             elapsed = time.perf_counter() - t0
     except Exception as exc:

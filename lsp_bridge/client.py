@@ -296,9 +296,11 @@ class _Session:
         server: str,
         stderr: IO[bytes],
         settings: dict[str, Any] | None = None,
+        init_options: dict[str, Any] | None = None,
     ) -> None:
         self.command = list(command)
         self.settings = settings  # answered to workspace/configuration by section (`python.pythonPath`)
+        self.init_options = init_options  # `initializationOptions` (jedi-language-server reads its paths there)
         self.root_path = root_path
         self.server = server
         self.stderr = stderr
@@ -549,6 +551,7 @@ class _Session:
                 "rootUri": folder["uri"],
                 "workspaceFolders": [folder],
                 "capabilities": capabilities,
+                **({"initializationOptions": self.init_options} if self.init_options is not None else {}),
             },
         )
         caps = result.get("capabilities") if isinstance(result, dict) else None
@@ -631,6 +634,7 @@ class LanguageServerClient:
         first_timeout_s: float | None = None,
         stderr_path: str | None = None,
         settings: dict[str, Any] | None = None,
+        init_options: dict[str, Any] | None = None,
     ) -> None:
         if not command:
             raise ValueError("empty command")
@@ -645,6 +649,7 @@ class LanguageServerClient:
         self._answered = False
         self._stderr_path = stderr_path
         self._settings = settings
+        self._init_options = init_options
         self._server = os.path.basename(self._command[0])
         self._lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -704,7 +709,7 @@ class LanguageServerClient:
             if self._stderr_path is not None
             else tempfile.TemporaryFile()  # noqa: SIM115
         )
-        session = _Session(self._command, self._root_path, self._server, stderr, self._settings)
+        session = _Session(self._command, self._root_path, self._server, stderr, self._settings, self._init_options)
         self._answered = False
         _LIVE_CLIENTS.add(self)
         future = asyncio.run_coroutine_threadsafe(session.start(), loop)

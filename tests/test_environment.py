@@ -91,8 +91,66 @@ def test_bad_interpreter_is_a_clear_usage_error(tmp_path: Path, bad: str) -> Non
     elif bad == "not-python":
         path.write_text("#!/bin/sh\necho garbage\nexit 0\n")
         path.chmod(0o755)
+    (tmp_path / "repo").mkdir()
     with pytest.raises(UsageError, match=str(path)):
-        find_environment(tmp_path, python=str(path), environ={})
+        find_environment(tmp_path / "repo", python=str(path), environ={})
+
+
+def _hand_made_venv(root: Path, *, system_site: bool) -> Path:
+    """A virtualenv of files only (no interpreter at all): what reading it must find."""
+    venv_dir = root / ".venv"
+    site = venv_dir / "lib" / f"python{sys.version_info[0]}.{sys.version_info[1]}" / "site-packages"
+    (site / "onepkg").mkdir(parents=True)
+    (site / "onepkg" / "__init__.py").write_text("X = 1\n")
+    (root / "src-linked").mkdir()
+    flag = "true" if system_site else "false"
+    base = Path(sys.base_prefix) / "bin"
+    (venv_dir / "pyvenv.cfg").write_text(
+        f"home = {base}\ninclude-system-site-packages = {flag}\nversion = {sys.version.split()[0]}\n"
+    )
+    # a path line (relative, from the site dir), a comment, and an import line Python would run
+    (site / "extra.pth").write_text(f"# comment\n../../../../src-linked\nimport os; open({str(root / 'ran')!r}, 'w')\n")
+    return venv_dir
+
+
+@pytest.mark.parametrize("system_site", [False, True], ids=["isolated", "system-site"])
+def test_a_repo_virtualenv_is_read_never_run(tmp_path: Path, system_site: bool) -> None:
+    """A `.venv` with no interpreter in it: its site-packages, its `.pth` path line (never the
+    import line), the base interpreter's standard library (from `home`) and, when pyvenv.cfg says
+    so, the system site-packages; the environment is marked as read."""
+    venv_dir = _hand_made_venv(tmp_path, system_site=system_site)
+    env = find_environment(tmp_path, environ={})
+    assert env is not None and env.reason is EnvReason.REPO_VENV and not env.executed
+    assert env.interpreter is None and "read, never run" in env.describe()
+    site = str(next((venv_dir / "lib").glob("python*/site-packages")))
+    assert env.site_dirs[0] == site
+    assert str(tmp_path / "src-linked") in env.sys_path and not any("import" in p for p in env.sys_path)
+    assert any(Path(d, "os.py").is_file() for d in env.stdlib_dirs)
+    assert env.version == sys.version.split()[0]
+    system = [d for d in env.site_dirs if not Path(d).is_relative_to(tmp_path)]
+    assert bool(system) is system_site
+    assert not (tmp_path / "ran").exists()
+
+
+def test_an_interpreter_inside_the_repo_is_read_whoever_names_it(tmp_path: Path) -> None:
+    """`--python .venv/bin/python`, CODEHOP_PYTHON and `$VIRTUAL_ENV` pointing into the repository:
+    the virtualenv is read (its interpreter here is a script that would leave a file if run)."""
+    venv_dir = _hand_made_venv(tmp_path, system_site=False)
+    (venv_dir / "bin").mkdir()
+    exe = venv_dir / "bin" / "python"
+    exe.write_text(f"#!/bin/sh\ntouch {tmp_path / 'ran'}\n")
+    exe.chmod(0o755)
+    for env in (
+        find_environment(tmp_path, python=str(exe), environ={}),
+        find_environment(tmp_path, environ={"CODEHOP_PYTHON": str(exe)}),
+    ):
+        assert env is not None and not env.executed and env.python == str(exe)
+    deeper = tmp_path / "envs" / "dev"  # not a direct subfolder: only `$VIRTUAL_ENV` names it
+    deeper.parent.mkdir()
+    venv_dir.rename(deeper)
+    env = find_environment(tmp_path, environ={"VIRTUAL_ENV": str(deeper)})
+    assert env is not None and env.reason is EnvReason.VIRTUAL_ENV and not env.executed
+    assert not (tmp_path / "ran").exists()
 
 
 def test_half_installed_distribution_is_skipped(tmp_path: Path) -> None:
@@ -119,3 +177,16 @@ def test_half_installed_distribution_is_skipped(tmp_path: Path) -> None:
     key = package_cache_dir(dists[0], environ={"XDG_CACHE_HOME": str(tmp_path / "cache")})
     assert key.parent == tmp_path / "cache" / "codehop" / "packages"
     assert key.name.startswith("good-pkg-2.0-")
+
+
+def test_a_package_directory_linked_out_of_the_virtualenv_is_not_read(tmp_path: Path) -> None:
+    """A hand-made `.venv` whose `lib/pythonX.Y/site-packages` is a link to a folder elsewhere:
+    not taken as the environment's packages (the standard library still is)."""
+    venv_dir = _hand_made_venv(tmp_path, system_site=False)
+    site = next((venv_dir / "lib").glob("python*/site-packages"))
+    elsewhere = tmp_path.parent / f"{tmp_path.name}-elsewhere"
+    site.rename(elsewhere)
+    site.symlink_to(elsewhere, target_is_directory=True)
+    env = find_environment(tmp_path, environ={})
+    assert env is not None and env.site_dirs == () and env.stdlib_dirs
+    assert not any(p.startswith(str(elsewhere)) or p == str(site) for p in env.sys_path)

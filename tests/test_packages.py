@@ -434,7 +434,8 @@ def test_the_bridge_runs_in_a_worker_once(app_with_venv: Path, cache: Path) -> N
         assert second.packages is not None and second.env is not None
         pkg = second.packages.package("minireq")
         assert pkg is not None
-        assert spawn_bridge(pkg.mount.store, pkg.mount.root, pkg.mount.tops, python=second.env.python) is False
+        env = second.env
+        assert spawn_bridge(pkg.mount.store, pkg.mount.root, pkg.mount.tops, python=env.interpreter) is None
     finally:
         second.close()
 

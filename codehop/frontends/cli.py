@@ -166,7 +166,9 @@ def _ladder(resolvers: str | None, *, for_server: bool = False) -> dict[str, Any
 def _app(repo: str, index_dir: str | None, **config: Any) -> Any:
     from codehop.app import App, Config
 
-    app = App(repo, Config(index_dir=index_dir, **config))
+    # slow work (an installed distribution indexed on a first question) is told on a terminal
+    progress = (lambda msg: _echo(f"codehop: {msg}", err=True)) if sys.stderr.isatty() else None
+    app = App(repo, Config(index_dir=index_dir, progress=progress, **config))
     if app.report.note:
         _echo(app.report.note, err=True)
     _require_python(app.report)

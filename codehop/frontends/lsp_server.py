@@ -75,7 +75,7 @@ from pygls.io_ import StdoutWriter, run_async
 from pygls.lsp.server import LanguageServer
 from pygls.workspace.position_codec import PositionCodec
 
-from codehop.app import App
+from codehop.app import App, Config
 from codehop.frontends.lsp_wire import (
     BoundedReader,
     BuildProgress,
@@ -163,7 +163,7 @@ class CodehopLanguageServer(LanguageServer):
             return
         self.build_progress.begin(f"codehop: indexing {root.name}")
         try:
-            app = App(root)
+            app = App(root, Config.for_server())  # a long-running server: it bridges packages
         except Exception as exc:
             log.exception("indexing %s failed", root)
             self.build_progress.end(f"failed: {exc}")

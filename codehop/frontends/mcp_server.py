@@ -69,9 +69,9 @@ class Workspace:
         """`fn(app)` with the index up to date, one call at a time."""
         with self._lock:
             if self._app is None:
-                from codehop.app import App
+                from codehop.app import App, Config
 
-                self._app = App(self.root)
+                self._app = App(self.root, Config.for_server())  # a long-running server: it bridges packages
             else:
                 self._app.refresh()
             try:

@@ -8,11 +8,16 @@ Found the way Python tools find it, first rule that applies wins:
   3. the active virtualenv (`$VIRTUAL_ENV`);
   4. none: only the repository is trusted.
 
-The interpreter's `sys.path` is read once by running it (`python -I -c ...`,
-with a deadline); its packages are never imported into codehop's process.
-The trusted corpus beyond the repository is that environment's package
-directories (`site_dirs`) and its standard library (`stdlib_dirs`): a path
-anywhere else (another directory, a symlink out) is outside.
+A repository is data: nothing in it is ever run. A virtualenv inside the repository (and an
+interpreter named there, whoever named it) is *read*: `pyvenv.cfg` (home, version,
+include-system-site-packages), `lib/pythonX.Y/site-packages` (`lib64`, Windows
+`Lib/site-packages`) and the path lines of its `.pth` files, read as data (their `import` lines
+never run). Only an interpreter outside the repository that the user chose (`--python`,
+`CODEHOP_PYTHON`, `$VIRTUAL_ENV` outside the repository) is run, once, to read its `sys.path`
+(`python -I -c ...`, with a deadline); its packages are never imported into codehop's process.
+The trusted corpus beyond the repository is that environment's package directories
+(`site_dirs`) and its standard library (`stdlib_dirs`): a path anywhere else (another
+directory, a symlink out) is outside.
 
 Each installed distribution is named by `*.dist-info` (name, version, the
 sha256 of its RECORD, its top-level modules), which is what keys a shared,
@@ -63,6 +68,28 @@ class PythonEnvironment:
     sys_path: tuple[str, ...]
     site_dirs: tuple[str, ...]  # package directories: site-packages / dist-packages
     stdlib_dirs: tuple[str, ...]
+    # True when `python` was run to read these paths (an interpreter outside the repository that
+    # the user chose); False when a virtualenv was read (nothing of it may ever run)
+    executed: bool = False
+
+    @property
+    def interpreter(self) -> str | None:
+        """The interpreter a tool may run for this environment (Jedi's, a language server's), or None."""
+        return self.python if self.executed else None
+
+    @property
+    def search_paths(self) -> tuple[str, ...]:
+        """Where imports are looked up beyond the repository: package directories, `.pth` paths and
+        the standard library, in `sys.path` order."""
+        return tuple(p for p in self.sys_path if p and not p.endswith(".zip"))
+
+    @property
+    def extra_paths(self) -> tuple[str, ...]:
+        """The search paths beyond the standard library (package directories, `.pth` paths)."""
+        std = {Path(d) for d in self.stdlib_dirs}
+        return tuple(
+            p for p in self.search_paths if Path(p) not in std and Path(p).name != "lib-dynload" and Path(p).is_dir()
+        )
 
     def roots(self) -> tuple[Path, ...]:
         """Every directory of the trusted corpus beyond the repository, resolved."""
@@ -74,7 +101,8 @@ class PythonEnvironment:
         return any(p == r or r in p.parents for r in self.roots())
 
     def describe(self) -> str:
-        return f"{self.python} (Python {self.version}; chosen by {self.reason})"
+        how = "run to read its paths" if self.executed else "read, never run"
+        return f"{self.python} (Python {self.version or 'version unknown'}; chosen by {self.reason}; {how})"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -105,22 +133,26 @@ def find_environment(
 ) -> PythonEnvironment | None:
     """The environment the repository at `root` uses, or None (see the module docstring)."""
     env = os.environ if environ is None else environ
+    repo = Path(root).absolute()
     if python:
-        return _probe(_interpreter(python), EnvReason.FLAG, timeout_s)
+        return _chosen(_interpreter(python), EnvReason.FLAG, repo, timeout_s)
     if env.get("CODEHOP_PYTHON"):
-        return _probe(_interpreter(env["CODEHOP_PYTHON"]), EnvReason.ENV_VAR, timeout_s)
-    venv = repo_virtualenv(Path(root))
+        return _chosen(_interpreter(env["CODEHOP_PYTHON"]), EnvReason.ENV_VAR, repo, timeout_s)
+    venv = repo_virtualenv(repo)
     if venv is not None:
-        return _probe(venv, EnvReason.REPO_VENV, timeout_s)
+        return read_virtualenv(venv, EnvReason.REPO_VENV)
     if env.get("VIRTUAL_ENV"):
-        exe = _venv_python(Path(env["VIRTUAL_ENV"]))
+        folder = Path(env["VIRTUAL_ENV"]).absolute()
+        if _inside(folder, repo) and (folder / "pyvenv.cfg").is_file():
+            return read_virtualenv(folder, EnvReason.VIRTUAL_ENV)
+        exe = _venv_python(folder)
         if exe is not None:
-            return _probe(exe, EnvReason.VIRTUAL_ENV, timeout_s)
+            return _chosen(exe, EnvReason.VIRTUAL_ENV, repo, timeout_s)
     return None
 
 
 def repo_virtualenv(root: Path) -> Path | None:
-    """The interpreter of a virtualenv directly inside `root` (`.venv`, `venv`, then any `pyvenv.cfg`)."""
+    """A virtualenv folder directly inside `root` (`.venv`, `venv`, then any with a `pyvenv.cfg`)."""
     candidates = [root / d for d in _VENV_DIRS]
     try:
         candidates += sorted(p for p in root.iterdir() if p.is_dir() and p.name not in _VENV_DIRS)
@@ -128,10 +160,57 @@ def repo_virtualenv(root: Path) -> Path | None:
         return None
     for d in candidates:
         if (d / "pyvenv.cfg").is_file():
-            exe = _venv_python(d)
-            if exe is not None:
-                return exe
+            return d.absolute()
     return None
+
+
+def read_virtualenv(venv: Path, reason: EnvReason) -> PythonEnvironment:
+    """A virtualenv's paths, read from its files without running anything in it: `pyvenv.cfg`,
+    its package directories, the path lines of their `.pth` files, and the base interpreter's
+    standard library (found from `home`)."""
+    cfg = _read_cfg(venv / "pyvenv.cfg")
+    version = cfg.get("version") or cfg.get("version_info") or ""
+    xy = ".".join(version.split(".")[:2]) if version else ""
+    site: list[Path] = []
+    for lib in ("lib", "lib64"):
+        for d in sorted((venv / lib).glob(f"python{xy}*/site-packages")) + sorted(
+            (venv / lib).glob("pypy*/site-packages")
+        ):
+            site.append(d)
+    site.append(venv / "Lib" / "site-packages")
+    base = _base_prefix(cfg.get("home", ""))
+    stdlib: list[Path] = []
+    system_site: list[Path] = []
+    if base is not None:
+        libs = sorted(base.glob(f"lib/python{xy}*" if xy else "lib/python3*")) + [base / "Lib"]
+        stdlib = [d for d in libs if (d / "os.py").is_file()]
+        if cfg.get("include-system-site-packages", "").lower() == "true":
+            system_site = [d / "site-packages" for d in stdlib]
+            system_site += [
+                base / "lib" / "python3" / "dist-packages",
+                base / "local" / "lib" / f"python{xy}" / "dist-packages",
+            ]
+    if not xy and stdlib:
+        version = xy = stdlib[0].name.removeprefix("python")
+    # the virtualenv's own package directories stay inside it (`lib64` -> `lib` does); one linked
+    # out of it (to another project, to /etc) is not read as its packages
+    real = venv.resolve()
+    site = [d for d in site if d.resolve() == real or real in d.resolve().parents]
+    site_dirs = _dirs([*site, *system_site])
+    sys_path = _dirs([*stdlib, *(d / "lib-dynload" for d in stdlib)])
+    for site_dir in site_dirs:
+        sys_path += (site_dir, *_pth_paths(Path(site_dir)))
+    exe = _venv_python(venv)
+    return PythonEnvironment(
+        python=str(exe or venv / "bin" / "python"),
+        reason=reason,
+        version=version,
+        prefix=str(venv),
+        sys_path=tuple(dict.fromkeys(sys_path)),
+        site_dirs=site_dirs,
+        stdlib_dirs=_dirs(stdlib),
+        executed=False,
+    )
 
 
 def distributions(env: PythonEnvironment) -> list[Distribution]:
@@ -189,11 +268,36 @@ def _interpreter(python: str) -> Path:
     if p.is_dir():  # a virtualenv's folder named instead of its interpreter
         exe = _venv_python(p)
         if exe is None:
+            if (p / "pyvenv.cfg").is_file():
+                return p.absolute() / "bin" / "python"  # read, never run: it need not exist
             raise UsageError(f"no Python interpreter in {p} (expected bin/python)", path=str(p))
         return exe
     if not p.is_file() or not os.access(p, os.X_OK):
         raise UsageError(f"not an executable Python interpreter: {p}", path=str(p))
     return p.absolute()
+
+
+def _inside(path: Path, root: Path) -> bool:
+    """`path` lies in `root`, as written or once its links are followed (a link out of the
+    repository to a script in it, or into it from outside, counts as inside)."""
+    real = root.resolve()
+    a = path.absolute()
+    return any(x == r or r in x.parents for x in (a, a.resolve()) for r in (root, real))
+
+
+def _chosen(exe: Path, reason: EnvReason, repo: Path, timeout_s: float) -> PythonEnvironment:
+    """The chosen interpreter: run when it lies outside the repository; inside it, its virtualenv
+    is read instead (a repository is data, whoever points at it)."""
+    if not _inside(exe, repo):
+        return _probe(exe, reason, timeout_s)
+    for venv in (exe.parent.parent, exe.parent):  # bin/python, Scripts/python.exe; or the folder named
+        if (venv / "pyvenv.cfg").is_file():
+            return read_virtualenv(venv, reason)
+    raise UsageError(
+        f"{exe} is inside the repository and codehop never runs the repository's files; "
+        "name a virtualenv folder (one with a pyvenv.cfg) or an interpreter outside the repository",
+        path=str(exe),
+    )
 
 
 def _venv_python(venv: Path) -> Path | None:
@@ -202,6 +306,75 @@ def _venv_python(venv: Path) -> Path | None:
         if exe.is_file():
             return exe.absolute()
     return None
+
+
+_CFG_MAX_BYTES = 64 * 1024  # a pyvenv.cfg or a .pth is a few lines; anything larger is not read whole
+
+
+def _read_small(path: Path) -> str:
+    """A small regular file's text (empty when it is not one: a FIFO, a device, a huge file)."""
+    try:
+        if not path.is_file():
+            return ""
+        with open(path, "rb") as fh:
+            return fh.read(_CFG_MAX_BYTES).decode("utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
+def _read_cfg(path: Path) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for line in _read_small(path).splitlines():
+        key, sep, value = line.partition("=")
+        if sep:
+            out.setdefault(key.strip().lower(), value.strip())
+    return out
+
+
+def _base_prefix(home: str) -> Path | None:
+    """The base interpreter's prefix from `pyvenv.cfg`'s `home` (the folder of its executable:
+    `/usr/bin` -> `/usr`; on Windows the folder itself)."""
+    if not home:
+        return None
+    h = Path(home)
+    for base in (h.parent, h):
+        if (base / "lib").is_dir() or (base / "Lib").is_dir():
+            return base
+    return None
+
+
+def _pth_paths(site: Path) -> list[str]:
+    """The folders named by the `.pth` files of a package directory, read as data: `import` lines
+    (which Python would run) and comments are skipped, relative paths are taken from `site`."""
+    out: list[str] = []
+    try:
+        pths = sorted(site.glob("*.pth"))
+    except OSError:
+        return out
+    for pth in pths:
+        for line in _read_small(pth).splitlines():
+            line = line.rstrip()
+            if not line or line.startswith("#") or line.startswith(("import ", "import\t")):
+                continue
+            d = Path(os.path.normpath(site / line))
+            if d.is_dir():
+                out.append(str(d))
+    return out
+
+
+def _dirs(paths: list[Path]) -> tuple[str, ...]:
+    """Existing folders, each once (by real path: `lib64` is often a link to `lib`), as given."""
+    seen: set[Path] = set()
+    out: list[str] = []
+    for p in paths:
+        try:
+            real = p.resolve()
+        except OSError:
+            continue
+        if p.is_dir() and real not in seen:
+            seen.add(real)
+            out.append(str(p))
+    return tuple(out)
 
 
 def _probe(python: Path, reason: EnvReason, timeout_s: float) -> PythonEnvironment:
@@ -237,6 +410,7 @@ def _probe(python: Path, reason: EnvReason, timeout_s: float) -> PythonEnvironme
         sys_path=sys_path,
         site_dirs=tuple(p for p in site if Path(p).is_dir()),
         stdlib_dirs=stdlib,
+        executed=True,
     )
 
 

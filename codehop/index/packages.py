@@ -7,12 +7,21 @@ mounted on the repository's store: its chunks and bindings come back with absolu
 the symbol table walks chains and MROs into it. Every repository using the same name, version
 and RECORD shares that index. A distribution above `max_files` Python files is skipped with a
 warning (its names stay external); a broken one gives a warning, never a traceback.
+
+A name the repository never declares, looked up by name (`HTTPAdapter` asked about in an app
+that imports minireq), is looked for in the distributions the repository imports; only those
+that declare it are indexed then (one already in the shared cache is mounted as it is). Whether
+a distribution declares a name is read from its files as text (a file holding the word, then a
+`def`, `class`, assignment or import binding it: a superset of what the indexer binds; about
+0.1 s for 12 MB of sources): a first question indexes what it reaches, never every dependency
+up front. An indexing that takes over a second is reported through `progress`.
 May import: records, errors, environment, indexer, store, snapshot, stdlib.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -47,6 +56,20 @@ class IndexedPackage:
     files: int
 
 
+# an indexing still running after this long is reported (CODEHOP_PROGRESS_AFTER_S: tests set 0)
+PROGRESS_AFTER_S = float(os.environ.get("CODEHOP_PROGRESS_AFTER_S", "") or 1.0)
+
+# what binds a name in a module or class namespace, read as text (a superset of the indexer's
+# bindings); anchored on a newline (a literal the engine scans for) and possessive, so a
+# distribution of 8 MB reads in about 0.2 s
+_BINDS = re.compile(
+    rb"\n[ \t]*+(?:(?:async[ \t]++)?(?:def|class)[ \t]++(\w++)"
+    rb"|(\w++(?:[ \t]*+,[ \t]*+\w++)*+)[ \t]*+(?::[^=\n]*+)?=(?!=)"
+    rb"|(?:from[ \t]++[\w.]++[ \t]++)?import[ \t]++(\([^)]*+\)|[^\n#;]*+))"
+)
+_WORD = re.compile(rb"[A-Za-z_]\w*")
+
+
 class PackageIndexes:
     """The environment's distributions, each indexed once on first use and mounted on `store`."""
 
@@ -58,18 +81,23 @@ class PackageIndexes:
         max_files: int = MAX_FILES,
         environ: dict[str, str] | None = None,
         bridge: Bridge | None = None,
+        progress: Callable[[str], None] | None = None,
     ) -> None:
         self.env = env
         self.store = store
         self.max_files = max_files
         self.environ = environ
         self.bridge = bridge
+        self.progress = progress  # told of an indexing that takes over PROGRESS_AFTER_S
         self.warnings: list[str] = []
         self._lock = threading.RLock()
         self._by_top: dict[str, Distribution] | None = None
         self._stdlib: dict[str, Distribution | None] = {}
         self._done: dict[str, IndexedPackage | None] = {}  # dist key -> indexed, or None (skipped)
-        store.mount_imports = self.mount_imports
+        self._files: dict[str, list[Path]] = {}  # dist key -> its Python files
+        self._asked: set[str] = set()  # names already looked for in the imported distributions
+        self._fresh: list[IndexedPackage] = []  # indexed (not found in the cache) since `take_indexed`
+        store.mount_named = self.mount_named
         store.mount_top = self._mount_top
         self._stamp = self._site_stamp()
 
@@ -88,13 +116,47 @@ class PackageIndexes:
         """True once a distribution was installed, upgraded or removed since these were read."""
         return self._site_stamp() != self._stamp
 
-    def mount_imports(self) -> None:
-        """Index and mount every distribution the repository imports directly (a name it never binds
-        is looked up there: `HTTPAdapter` asked about in an app that imports minireq)."""
-        for top in self.store.imported_tops():
+    def mount_named(self, name: str) -> None:
+        """Mount the distributions the repository imports directly that may declare `name` (a name
+        it never binds is looked up there: `HTTPAdapter` asked about in an app that imports
+        minireq): one already in the shared cache as it is, another only when its files bind the
+        name (indexing it then)."""
+        with self._lock:
+            if name in self._asked:
+                return
+            self._asked.add(name)
+            tops = [t for t in self.store.imported_tops() if self.store.module_path(t) is None]
+        for top in tops:
             # installed distributions only: the standard library is indexed per module a chain reaches
-            if self.store.module_path(top) is None and self.distribution(top, stdlib=False) is not None:
+            dist = self.distribution(top, stdlib=False)
+            if dist is None or dist.key in self._done:
+                continue
+            if (package_cache_dir(dist, self.environ) / "index.db").is_file() or self.declares(dist, name):
                 self.package(top)
+
+    def declares(self, dist: Distribution, name: str) -> bool:
+        """Whether the distribution's files bind `name`, read as text (stops at the first that does)."""
+        with self._lock:
+            files = self._files.get(dist.key)
+            if files is None:
+                files = self._files[dist.key] = _python_files(Path(dist.site_dir), dist.top_level, self.max_files)
+        if len(files) > self.max_files:
+            return False  # never indexed (see _index): its names stay external
+        word = name.encode()
+        for path in files:
+            try:
+                text = path.read_bytes()
+            except OSError:
+                continue
+            if word in text and _binds(text, word):
+                return True
+        return False
+
+    def take_indexed(self) -> list[IndexedPackage]:
+        """The distributions indexed (not found in the shared cache) since the last call."""
+        with self._lock:
+            fresh, self._fresh = self._fresh, []
+            return fresh
 
     def _mount_top(self, top: str) -> Mount | None:
         pkg = self.package(top)
@@ -104,7 +166,7 @@ class PackageIndexes:
         """The repository's index was rebuilt: mount what is indexed on the new store."""
         with self._lock:
             self.store = store
-            store.mount_imports = self.mount_imports
+            store.mount_named = self.mount_named
             store.mount_top = self._mount_top
             for pkg in self._done.values():
                 if pkg is not None:
@@ -184,7 +246,8 @@ class PackageIndexes:
         for t in tops:
             if (site / f"{t}.py").is_file():
                 files += 1
-            for _dir, _sub, names in os.walk(site / t):
+            for _dir, sub, names in os.walk(site / t):
+                sub[:] = [x for x in sub if x != "tests"]  # not indexed (walk.py)
                 files += sum(n.endswith((".py", ".pyi")) for n in names)
                 if files > self.max_files:
                     self.warnings.append(
@@ -192,12 +255,25 @@ class PackageIndexes:
                     )
                     return None
         t0 = time.perf_counter()
+        told: list[str] = []
+
+        # told from the indexer's own progress calls (each file parsed, each phase), not from a
+        # timer thread: a second thread would make the indexer's parse pool start by forkserver
+        def tell(phase: str, done: int, total: int) -> None:
+            if self.progress is not None and not told and time.perf_counter() - t0 >= PROGRESS_AFTER_S:
+                told.append(phase)
+                self.progress(f"indexing {dist.pin} ({files:,} files) into the shared package cache")
+
         try:
-            store, report = index_repo(site, index_dir=package_cache_dir(dist, self.environ), include=tops)
+            store, report = index_repo(
+                site, index_dir=package_cache_dir(dist, self.environ), include=tops, progress=tell
+            )
         except Exception as exc:  # a package the indexer cannot read: an honest partial, not a traceback
             self.warnings.append(f"{dist.pin}: could not be indexed ({type(exc).__name__}: {exc})")
             return None
         seconds = time.perf_counter() - t0 if report.parsed else 0.0
+        if told and self.progress is not None:
+            self.progress(f"indexed {dist.pin} in {seconds:.1f} s")
         self.warnings.extend(f"{dist.pin}: {w}" for w in report.warnings)
         # a stub package's folder (`requests-stubs`) serves the module it types (`requests`)
         serves = tops | {t.removesuffix("-stubs") for t in tops if t.endswith("-stubs")}
@@ -210,7 +286,34 @@ class PackageIndexes:
                 self.bridge(store, str(site), tops)
             except Exception as exc:  # the bridge is an optimisation: the loop still resolves these sites
                 self.warnings.append(f"{dist.pin}: index-time bridging not started ({type(exc).__name__}: {exc})")
-        return IndexedPackage(dist=dist, mount=mount, symbols=SymbolSnapshot(store), seconds=seconds, files=files)
+        pkg = IndexedPackage(dist=dist, mount=mount, symbols=SymbolSnapshot(store), seconds=seconds, files=files)
+        if report.parsed:
+            self._fresh.append(pkg)
+        return pkg
+
+
+def _python_files(site: Path, tops: tuple[str, ...], max_files: int) -> list[Path]:
+    """The distribution's Python files (one past `max_files` at most)."""
+    out: list[Path] = []
+    for t in tops:
+        out += [p for p in (site / f"{t}.py", site / f"{t}.pyi") if p.is_file()]
+        for d, sub, names in os.walk(site / t):
+            sub[:] = [x for x in sub if x != "tests"]  # not indexed (walk.py)
+            out += [Path(d, n) for n in names if n.endswith((".py", ".pyi"))]
+            if len(out) > max_files:
+                return out
+    return out
+
+
+def _binds(text: bytes, word: bytes) -> bool:
+    """Whether a `def`, `class`, assignment or import in `text` binds `word`."""
+    for m in _BINDS.finditer(b"\n" + text):
+        if m[1] is not None:
+            if m[1] == word:
+                return True
+        elif word in _WORD.findall(m[2] if m[2] is not None else m[3]):
+            return True
+    return False
 
 
 def cached_stats(env: PythonEnvironment) -> dict[str, dict[str, object]]:

@@ -99,7 +99,8 @@ def walk_python_files(
     """Every indexable `.py` file under `root`, in a stable order.
 
     `include` (an installed distribution's top-level modules) keeps, at the root, only the
-    packages and modules it names: a site-packages directory is indexed one distribution at a time.
+    packages and modules it names, without their `tests/` folders: a site-packages directory is
+    indexed one distribution at a time.
 
     One `scandir` per directory: directory entries carry their type, so only
     `.py` files are stat'ed.
@@ -208,6 +209,8 @@ def _walk(
             if is_dir:
                 if include is not None and not rel_dir and name not in include:
                     continue
+                if include is not None and rel_dir and name == "tests":
+                    continue  # an installed distribution's own test suite is not what it offers
                 if name in SKIP_DIRS or name.endswith(".egg-info"):
                     continue
                 rel = prefix + name

@@ -519,13 +519,16 @@ class Timings:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Stats:
     """What an answer cost. `timings` is None for an answer read straight from the index (a
-    navigation question); `sites` is None unless the answer lists dependency sites."""
+    navigation question); `sites` is None unless the answer lists dependency sites;
+    `packages_indexed` names the installed distributions this answer had indexed (a first
+    question into one pays for it; later ones read the shared cache)."""
 
     loops: int = 0
     context_tokens: int = 0
     total_ms: float | None = None
     timings: Timings | None = None
     sites: int | None = None
+    packages_indexed: tuple[PackageIndexed, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         # the key order is the contract's: stage timings first; a navigation answer counts its
@@ -541,7 +544,20 @@ class Stats:
             out["total_ms"] = self.total_ms
         if self.timings is not None and self.sites is not None:
             out["sites"] = self.sites
+        if self.packages_indexed:
+            out["packages_indexed"] = [
+                {"package": p.package, "files": p.files, "seconds": p.seconds} for p in self.packages_indexed
+            ]
         return out
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PackageIndexed:
+    """An installed distribution indexed while answering (`stats.packages_indexed`)."""
+
+    package: str  # its pin, `sqlalchemy==2.1.9`
+    files: int
+    seconds: float
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -7,10 +7,12 @@ resolved once, after the distribution is indexed, and stored in its shared index
 with provenance `jedi`; a loop-time hop from such a site reads the row instead of asking Jedi
 (`hops_from_index`). The repository, which churns, keeps loop-time resolution (with reuse).
 
-The work runs in a worker process started when a distribution is mounted and its bridge is not
-complete (`spawn_bridge`), so no question waits for it; one worker per index (a lock file in the
-index folder), resumable (`bridge_next` counts the sites asked, in a fixed order), bounded by
-`budget_s` per run. Bounds on the sites: only members called or used as decorators whose receiver
+The work runs only inside a long-running server (LSP, MCP), whose session queues a
+distribution when it is mounted and its bridge is not complete (`BridgeWorkers`): one worker
+process at a time, at low priority (`os.nice`), ended when the session closes; no question waits
+for it, and a command-line run never starts one (no process outlives the command). One worker per
+index (a lock file in the index folder), resumable (`bridge_next` counts the sites asked, in a
+fixed order), bounded by `budget_s` per run. Bounds on the sites: only members called or used as decorators whose receiver
 is a name or an attribute chain, whose name one of the distribution's classes declares, and that
 the symbol table did not place; shallow modules first (a package's public surface), each file in
 line order; at most `max_sites` per distribution. Only landings inside the distribution's own
@@ -26,11 +28,14 @@ import argparse
 import contextlib
 import io
 import os
+import queue
+import signal
 import subprocess
 import sys
+import threading
 import time
 import tokenize
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -83,31 +88,102 @@ def bridge_done(counters: dict[str, int]) -> bool:
 
 
 def spawn_bridge(
-    store: BridgeStore, site_dir: str, tops: Iterable[str], *, python: str | None, budget_s: float = BRIDGE_BUDGET_S
-) -> bool:
-    """Start a worker bridging the package index `store` (its file), unless its bridge is complete
-    or a worker runs on it already; never waits."""
+    store: BridgeStore,
+    site_dir: str,
+    tops: Iterable[str],
+    *,
+    python: str | None,
+    sys_path: Sequence[str] | None = None,
+    budget_s: float = BRIDGE_BUDGET_S,
+) -> subprocess.Popen[bytes] | None:
+    """Start a worker process bridging the package index `store` (its file), unless its bridge is
+    complete or a worker runs on it already; never waits. The caller owns the process."""
     if bridge_done(store.counters()):
-        return False
+        return None
     index_db = Path(store.path)
     if _live_lock(index_db.parent / _LOCK):
-        return False
+        return None
     root = str(Path(__file__).resolve().parents[2])  # the folder holding the `codehop` package
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}
     cmd = [sys.executable, "-m", "codehop.resolve.jedi_bridge", str(index_db), site_dir, *sorted(tops)]
     cmd += ["--budget-s", str(budget_s), *(["--python", python] if python else [])]
+    cmd += ["--sys-path", os.pathsep.join(sys_path)] if sys_path is not None else []
     try:
-        subprocess.Popen(
+        return subprocess.Popen(
             cmd,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
-            start_new_session=True,
+            start_new_session=True,  # an editor's Ctrl-C to the server is not the worker's
             env=env,
         )
     except OSError:
-        return False
-    return True
+        return None
+
+
+class BridgeWorkers:
+    """A long-running server's bridging: distributions queued as they are mounted, bridged one
+    worker process at a time (each at low priority), the running one ended by `close`."""
+
+    def __init__(
+        self, *, python: str | None, sys_path: Sequence[str] | None, budget_s: float = BRIDGE_BUDGET_S
+    ) -> None:
+        self.python = python
+        self.sys_path = tuple(sys_path) if sys_path is not None else None
+        self.budget_s = budget_s
+        self._queue: queue.Queue[tuple[BridgeStore, str, tuple[str, ...]] | None] = queue.Queue()
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._closed = False
+
+    def __call__(self, store: BridgeStore, site_dir: str, tops: Iterable[str]) -> bool:
+        """Queue a distribution's bridge (the package layer's `Bridge`); False when nothing is left to do."""
+        if bridge_done(store.counters()):
+            return False
+        with self._lock:
+            if self._closed:
+                return False
+            self._queue.put((store, site_dir, tuple(sorted(tops))))
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="codehop-bridge", daemon=True)
+                self._thread.start()
+        return True
+
+    def _run(self) -> None:
+        while (item := self._queue.get()) is not None:
+            store, site_dir, tops = item
+            with self._lock:
+                if self._closed:
+                    return
+                self._proc = spawn_bridge(
+                    store, site_dir, tops, python=self.python, sys_path=self.sys_path, budget_s=self.budget_s
+                )
+                proc = self._proc
+            if proc is not None:
+                proc.wait()
+            with self._lock:
+                self._proc = None
+
+    @property
+    def running(self) -> int | None:
+        """The pid of the worker process running now, if one is."""
+        with self._lock:
+            return self._proc.pid if self._proc is not None and self._proc.poll() is None else None
+
+    def close(self) -> None:
+        """Stop: nothing more is started, and the running worker is ended (it resumes next time)."""
+        with self._lock:
+            self._closed = True
+            proc = self._proc
+        self._queue.put(None)
+        if proc is not None and proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
 
 
 def bridge_distribution(
@@ -116,11 +192,13 @@ def bridge_distribution(
     tops: Iterable[str],
     *,
     python: str | None,
+    sys_path: Sequence[str] | None = None,
     budget_s: float = BRIDGE_BUDGET_S,
     max_sites: int = BRIDGE_MAX_SITES,
 ) -> BridgeReport:
-    """Resolve the distribution's inferred pointers with Jedi (in the environment of `python`),
-    from where an earlier run stopped, for at most `budget_s`, into `store`'s xref table."""
+    """Resolve the distribution's inferred pointers with Jedi (imports looked up in `sys_path`,
+    inference run by `python` or codehop's own interpreter: see `jedi_project`), from where an
+    earlier run stopped, for at most `budget_s`, into `store`'s xref table."""
     t0 = time.perf_counter()
     root = Path(site_dir).resolve()
     tops = tuple(sorted(tops))
@@ -165,7 +243,7 @@ def bridge_distribution(
             if asked and time.perf_counter() > deadline:  # each run asks one site at least
                 break
             if jedi is None:
-                jedi, project = _jedi(root, python)
+                jedi, project = _jedi(root, python, sys_path)
             if script is None:
                 script = jedi.Script(code=code, path=str(path), project=project)
             landing = _land(script, s, root, tops)
@@ -211,20 +289,32 @@ def _flush(store: BridgeStore, rows: list[XRef], asked: int) -> None:
     store.record_query(QueryLog(counters=(("bridged_rows", len(rows)), ("bridge_next", asked)), landings=tuple(rows)))
 
 
-def _jedi(root: Path, python: str | None) -> tuple[Any, Any]:
+def _jedi(root: Path, python: str | None, sys_path: Sequence[str] | None = None) -> tuple[Any, Any]:
     limit = sys.getrecursionlimit()
     import jedi  # noqa: PLC0415 - heavy; imported only in the worker
 
     sys.setrecursionlimit(limit)
-    env = jedi.create_environment(python, safe=False) if python else jedi.get_default_environment()
-    others = [p for p in env.get_sys_path() if Path(p).resolve() != root]
-    project = jedi.Project(
+    return jedi, jedi_project(jedi, root, python=python, sys_path=sys_path)
+
+
+def jedi_project(jedi: Any, root: Path, *, python: str | None, sys_path: Sequence[str] | None) -> Any:
+    """A Jedi project on `root` that runs nothing of the repository's: its inference runs under
+    `python` (an interpreter outside the repository the user chose) or else under codehop's own
+    interpreter, never one Jedi would pick by itself (`$VIRTUAL_ENV` may point into the repository);
+    imports are looked up in `root`, then `sys_path` (the environment's paths, read), else the
+    interpreter's own. Compiled extensions load only from the interpreter's own paths (Jedi's
+    default): one shipped inside the repository or its virtualenv is never imported."""
+    exe = python or sys.executable
+    env = jedi.create_environment(exe, safe=False)
+    paths = list(sys_path) if sys_path is not None else list(env.get_sys_path())
+    others = [p for p in paths if p and Path(p).resolve() != root.resolve()]
+    return jedi.Project(
         str(root),
         sys_path=[str(root), *others],
         smart_sys_path=False,
-        **({"environment_path": python} if python else {}),
+        environment_path=exe,
+        load_unsafe_extensions=False,
     )
-    return jedi, project
 
 
 def _live_lock(lock: Path) -> bool:
@@ -316,6 +406,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("site_dir")
     p.add_argument("tops", nargs="+")
     p.add_argument("--python", default=None)
+    p.add_argument("--sys-path", default=None)
     p.add_argument("--budget-s", type=float, default=BRIDGE_BUDGET_S)
     a = p.parse_args(argv)
     lock = Path(a.index_db).parent / _LOCK
@@ -331,12 +422,15 @@ def main(argv: list[str] | None = None) -> int:
             return 0
     with os.fdopen(fd, "w") as fh:
         fh.write(str(os.getpid()))
+    # ended by its server (SIGTERM): unwind, so the lock goes and the store closes
+    signal.signal(signal.SIGTERM, lambda _sig, _frame: sys.exit(0))
     with contextlib.suppress(OSError):
         os.nice(10)  # background work: the questions being asked come first
     store = SqliteStore(Path(a.index_db))
     try:
         if not bridge_done(store.counters()):
-            bridge_distribution(store, a.site_dir, a.tops, python=a.python, budget_s=a.budget_s)
+            sys_path = a.sys_path.split(os.pathsep) if a.sys_path is not None else None
+            bridge_distribution(store, a.site_dir, a.tops, python=a.python, sys_path=sys_path, budget_s=a.budget_s)
     finally:
         store.close()
         with contextlib.suppress(OSError):

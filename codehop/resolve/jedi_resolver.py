@@ -22,6 +22,7 @@ from typing import Any
 from codehop.index.symbols import SymbolTable
 from codehop.kernel.errors import CodehopError
 from codehop.kernel.records import Location, PendingReference, Provenance, Resolution, Step, StepNote
+from codehop.resolve.jedi_bridge import jedi_project
 from codehop.resolve.ladder import Boundary, names_the_target, site_of
 
 
@@ -39,10 +40,14 @@ class JediResolver:
         *,
         timeout_s: float = 5.0,
         python: str | None = None,
+        sys_path: tuple[str, ...] | None = None,
         boundary: Boundary | None = None,
     ) -> None:
         self.root = Path(root)
-        self.python = python  # the chosen environment's interpreter (else codehop's own)
+        # an interpreter outside the repository the user chose (else codehop's own: nothing of the
+        # repository's ever runs) and the environment's import paths, read (see jedi_project)
+        self.python = python
+        self.sys_path = sys_path
         self.boundary = boundary or Boundary(self.root)
         self.table = table
         self.timeout_s = timeout_s
@@ -62,14 +67,7 @@ class JediResolver:
 
         if self._project is None:
             # the indexed root comes first, so an installed copy of the same package never wins
-            env = jedi.create_environment(self.python, safe=False) if self.python else jedi.get_default_environment()
-            env_path = [p for p in env.get_sys_path() if p != str(self.root)]
-            self._project = jedi.Project(
-                str(self.root),
-                sys_path=[str(self.root), *env_path],
-                smart_sys_path=False,
-                **({"environment_path": self.python} if self.python else {}),
-            )
+            self._project = jedi_project(jedi, self.root, python=self.python, sys_path=self.sys_path)
         return jedi
 
     def resolve(self, ref: PendingReference) -> Resolution | None:

@@ -15,7 +15,9 @@ errors, symbols, lsp_bridge.client, stdlib.
 from __future__ import annotations
 
 import os
+import sys
 import threading
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -44,6 +46,7 @@ class LspResolver:
         probe_dir: str | None = None,
         boundary: Boundary | None = None,
         settings: dict[str, Any] | None = None,
+        init_options: dict[str, Any] | None = None,
     ) -> None:
         if not command:
             if server not in SERVERS:
@@ -57,6 +60,7 @@ class LspResolver:
         # started on the first question that needs it (the client is lazy), reused after;
         # a cold start and its first answer get longer deadlines than warm requests
         self._command, self._timeout_s, self._settings = list(command), timeout_s, settings
+        self._init_options = init_options
         self._client: LanguageServerClient | None = None
         self.probe_dir = Path(probe_dir) if probe_dir else self.root / ".codehop"
         self._lock = threading.Lock()
@@ -75,6 +79,7 @@ class LspResolver:
                 start_timeout_s=max(20.0, timeout_s),
                 first_timeout_s=max(20.0, 4 * timeout_s),
                 settings=self._settings,
+                init_options=self._init_options,
             )
         return self._client
 
@@ -136,6 +141,25 @@ class LspResolver:
     def close(self) -> None:
         if self._client is not None:
             self._client.close()
+
+
+def environment_settings(interpreter: str | None, extra_paths: Sequence[str]) -> dict[str, Any]:
+    """What a language server is told about the environment, so that it never picks (and runs) an
+    interpreter of the repository's by itself (basedpyright runs a `.venv/bin/python` it finds in
+    the root to read its paths): the interpreter is one outside the repository (the user's choice,
+    else codehop's own) and the environment's package directories, read, are search paths.
+    For basedpyright/pyright (the `python` and `basedpyright` settings sections)."""
+    analysis = {"extraPaths": list(extra_paths)}
+    return {
+        "python": {"pythonPath": interpreter or sys.executable, "analysis": analysis},
+        "basedpyright": {"analysis": analysis},
+    }
+
+
+def environment_init_options(interpreter: str | None, extra_paths: Sequence[str]) -> dict[str, Any]:
+    """The same for jedi-language-server, which reads its environment from `initializationOptions`
+    (else Jedi's default, `$VIRTUAL_ENV`, which may point into the repository)."""
+    return {"workspace": {"environmentPath": interpreter or sys.executable, "extraPaths": list(extra_paths)}}
 
 
 def _qualname_at(table: SymbolTable, rel_path: str, line: int) -> str:

@@ -130,9 +130,9 @@ class SqliteStore:
         self._memo: dict[tuple[str, ...], object] = {}
         self._memo_version = -1
         self._mounts: list[Mount] = []
-        # called once, the first time a name the repository never binds is looked up by name:
-        # mounts the installed distributions the repository imports (set by the package layer)
-        self.mount_imports: Callable[[], None] | None = None
+        # called with a name the repository never binds when it is looked up by name: mounts the
+        # installed distributions the repository imports that declare it (set by the package layer)
+        self.mount_named: Callable[[str], None] | None = None
         # the mount serving an installed top-level module, indexing it first (set by the package layer)
         self.mount_top: Callable[[str], Mount | None] | None = None
 
@@ -299,7 +299,7 @@ class SqliteStore:
 
     def unmount_all(self) -> None:
         self._mounts = []
-        self.mount_imports = None
+        self.mount_named = None
         self.mount_top = None
 
     def mounted(self, key: str) -> Mount | None:
@@ -547,11 +547,10 @@ class SqliteStore:
         rows = self.conn.execute(f"SELECT {_BINDING_COLS} FROM bindings WHERE name=? LIMIT ?", (name, limit)).fetchall()
         found = [_binding(r) for r in rows]
         imports = (BindingKind.IMPORT, BindingKind.MODULE)
-        if all(b.kind in imports for b in found) and (self._mounts or self.mount_imports is not None):
+        if all(b.kind in imports for b in found) and (self._mounts or self.mount_named is not None):
             # a name the repository never declares (at most imports): the packages it imports may
-            hook, self.mount_imports = self.mount_imports, None
-            if hook is not None:
-                hook()
+            if self.mount_named is not None:
+                self.mount_named(name)
             found += [m.binding(b) for m in self._mounts for b in m.store.bindings_named(name, limit)]
             # a name the mounted packages only import (app -> requests -> urllib3): the distributions
             # it is imported from, mounted on demand, two levels at most

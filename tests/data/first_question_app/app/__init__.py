@@ -1,0 +1,1 @@
+"""A small FastAPI shop: users, articles, tokens."""
