@@ -18,6 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
+from codehop.index.confine import refuse_foreign_files, refuse_linked_folder
 from codehop.index.store.schema import check_schema, connect, damage, file_states, index_size, move_aside
 from codehop.index.walk import SourceFile, TreeStamp, repo_root, walk_python_files
 from codehop.kernel.errors import IndexLocationError, IndexSchemaError
@@ -97,13 +98,22 @@ def user_cache_dir() -> Path:
 
 
 def _candidates(root: Path, index_dir: str | os.PathLike[str] | None) -> tuple[list[Path], str]:
-    """(folders to try in order, what named them: '--index-dir', 'CODEHOP_INDEX_DIR' or '')."""
+    """(folders to try in order, what named them: '--index-dir', 'CODEHOP_INDEX_DIR' or '').
+    A folder the user named may be reached through links (it is resolved); a folder codehop
+    chose (`.codehop`, a subfolder of CODEHOP_INDEX_DIR or of the cache) never is."""
     if index_dir:
-        return [Path(index_dir).expanduser().absolute()], "--index-dir"
+        return [Path(index_dir).expanduser().resolve()], "--index-dir"
     shared = os.environ.get("CODEHOP_INDEX_DIR")
     if shared:  # one subfolder per repository: repositories sharing it never evict each other
-        return [Path(shared).expanduser().absolute() / repo_key(root)], "CODEHOP_INDEX_DIR"
-    return [root / ".codehop", user_cache_dir() / repo_key(root)], ""
+        return [Path(shared).expanduser().resolve() / repo_key(root)], "CODEHOP_INDEX_DIR"
+    return [root / ".codehop", user_cache_dir().resolve() / repo_key(root)], ""
+
+
+def _refuse_links(folders: list[Path], named_by: str) -> None:
+    for folder in folders:
+        if named_by != "--index-dir":
+            refuse_linked_folder(folder, named_by)
+        refuse_foreign_files(folder)
 
 
 def _unusable(folder: Path) -> str | None:
@@ -124,7 +134,8 @@ def _unusable(folder: Path) -> str | None:
 def index_dir_for(root: Path, index_dir: str | os.PathLike[str] | None = None) -> Path:
     """Where the index of `root` is (or would be), without creating anything: the first
     candidate that holds an index, else the first one."""
-    folders, _ = _candidates(root, index_dir)
+    folders, named_by = _candidates(root, index_dir)
+    _refuse_links(folders, named_by)
     return next((f for f in folders if (f / "index.db").exists()), folders[0])
 
 
@@ -133,6 +144,7 @@ def locate_index(root: Path, index_dir: str | os.PathLike[str] | None = None) ->
     the usual place. A folder the user named that cannot be used is an IndexLocationError (exit 3);
     an unwritable repository falls back to the per-user cache."""
     folders, named_by = _candidates(root, index_dir)
+    _refuse_links(folders, named_by)  # before the probe writes anything through one
     reasons: list[str] = []
     for folder in folders:
         why = _unusable(folder)
@@ -195,6 +207,8 @@ def sound_index(
             return file_states(conn)
         finally:
             conn.close()
+    except IndexLocationError:
+        raise
     except (IndexSchemaError, sqlite3.DatabaseError) as exc:
         if not passive:
             move_aside(path, "foreign" if isinstance(exc, IndexSchemaError) else "corrupt")

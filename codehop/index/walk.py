@@ -345,9 +345,11 @@ def _remember(root: Path, memo: Path, seen: _Seen, found: list[SourceFile], dirs
         "kept": kept if dirs is not None else None,
     }
     tmp = memo.with_name(f"{memo.name}.tmp-{os.getpid()}-{time.monotonic_ns()}")
+    from codehop.index.confine import write_own
+
     try:
-        tmp.write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
-        os.replace(tmp, memo)
+        write_own(tmp, json.dumps(data, separators=(",", ":")).encode("utf-8"))
+        os.replace(tmp, memo)  # (a rename replaces a link at `memo` itself, never its target)
     except OSError:  # a read-only index folder: every run walks
         tmp.unlink(missing_ok=True)
 
@@ -357,9 +359,10 @@ def _replay(root: Path, memo: Path, dirs: list[tuple[str, int]] | None) -> list[
     listed or read changed (or who walks did, or the memo is not ours)."""
     import json
 
+    from codehop.index.confine import read_own
+
     try:
-        with open(memo, encoding="utf-8") as fh:
-            data = json.load(fh)
+        data = json.loads(read_own(memo))
     except (OSError, ValueError):
         return None
     root_s = str(root)

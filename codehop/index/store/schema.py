@@ -1,7 +1,7 @@
 """The index file: its schema (tables, indexes, version), opening it (WAL; read-only when the
 file or its folder cannot be written), and telling a damaged file from a busy one.
 
-May import: errors, stdlib (sqlite3).
+May import: errors, confine, stdlib (sqlite3).
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ import urllib.parse
 from collections.abc import Collection
 from pathlib import Path
 
-from codehop.kernel.errors import IndexSchemaError
+from codehop.index.confine import read_own, replace_own, write_own
+from codehop.kernel.errors import IndexLocationError, IndexSchemaError
 
 SCHEMA_VERSION = 11  # 11: a definition under a module-level `if`/`try` gets its chunk and class facts
 
@@ -66,7 +67,14 @@ CREATE TABLE counters (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
 
 
 def connect(path: Path, *, fast_unsafe: bool = False, read_only: bool | None = None) -> sqlite3.Connection:
-    """`read_only`: open for reading only (None: when the file or its folder is not writable)."""
+    """`read_only`: open for reading only (None: when the file or its folder is not writable).
+    Never through a link: SQLite would follow it (and switch whatever it finds to WAL)."""
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        if os.path.islink(f"{path}{suffix}"):
+            raise IndexLocationError(
+                f"refusing {path}{suffix}: it is a symbolic link; codehop never opens an index through one",
+                path=f"{path}{suffix}",
+            )
     if not fast_unsafe and (read_only if read_only is not None else not_writable(path)):
         return _connect_read_only(path)
     conn = sqlite3.connect(str(path), timeout=30.0, isolation_level=None, check_same_thread=False)
@@ -143,8 +151,8 @@ def move_aside(path: Path, reason: str) -> Path:
     aside = path.with_name(f"{path.name}.{reason}-{stamp}")
     for suffix in ("", "-wal", "-shm"):
         src = Path(str(path) + suffix)
-        if src.exists():
-            os.replace(src, Path(str(aside) + suffix))
+        if os.path.lexists(src):  # the rename moves a link itself (never its target); see replace_own
+            replace_own(src, Path(str(aside) + suffix))
     forget_verified(path)
     return aside
 
@@ -177,8 +185,7 @@ def _memo_key(path: Path) -> tuple[int, ...]:
 
 def _remembered(path: Path) -> tuple[int, ...] | None:
     try:
-        with open(str(path) + _MEMO_SUFFIX, encoding="ascii") as fh:
-            return tuple(int(v) for v in fh.read().split())
+        return tuple(int(v) for v in read_own(Path(str(path) + _MEMO_SUFFIX), 4096).split())
     except (OSError, ValueError):
         return None
 
@@ -191,8 +198,7 @@ def _remember(path: Path, key: tuple[int, ...], checked_at_ns: int) -> None:
         forget_verified(path)
         return
     try:
-        with open(str(path) + _MEMO_SUFFIX, "w", encoding="ascii") as fh:
-            fh.write(" ".join(map(str, key)) + "\n")
+        write_own(Path(str(path) + _MEMO_SUFFIX), (" ".join(map(str, key)) + "\n").encode("ascii"))
     except OSError:  # a read-only folder: every verification reads every page
         pass
 
@@ -216,13 +222,12 @@ def damage(path: Path, *, remember: bool = False) -> str | None:
     only a file changed since its last check is read again. (A query that met a database error,
     and `doctor`, read every page whatever was remembered.)"""
     try:
-        size = path.stat().st_size
-        with open(path, "rb") as fh:
-            header = fh.read(100)
+        size = os.lstat(path).st_size
+        header = read_own(path, 100)  # a link or a FIFO planted as index.db is never followed
     except FileNotFoundError:
         return None
     except OSError as exc:
-        return f"cannot read it ({exc.strerror})"
+        return f"cannot read it ({exc.strerror or exc})"
     if size == 0:
         return None  # SQLite's own empty database: nothing to lose, check_schema decides
     if len(header) < 100 or not header.startswith(_SQLITE_MAGIC):
