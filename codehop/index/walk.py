@@ -3,7 +3,7 @@
 Honours `.gitignore` files at every level and a `.codehopignore` at the root;
 skips `.git`, virtualenvs, `__pycache__`, build output and our own `.codehop/`.
 Never follows a symlink that leaves the root. May import: records, errors,
-stdlib, pathspec.
+ignore, confine, stdlib.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from codehop.kernel.errors import RepoNotFoundError
 
-if TYPE_CHECKING:  # pathspec (~13 ms to import) loads only for a tree that has an ignore file
-    from pathspec import GitIgnoreSpec
+if TYPE_CHECKING:  # the matcher loads only for a tree that has an ignore file
+    from codehop.index.ignore import IgnoreSpec
 
 SKIP_DIRS = frozenset(
     {
@@ -76,17 +76,18 @@ def discover_root(start: str | os.PathLike[str] = ".") -> Path:
     return here
 
 
-def _spec(dir_path: str, name: str, seen: _Seen | None = None) -> GitIgnoreSpec | None:
+def _spec(root_s: str, dir_path: str, name: str, seen: _Seen | None = None) -> IgnoreSpec | None:
+    """The ignore file `name` of `dir_path`, or None; UsageError when it may not be read (a link
+    leaving the repository, not a regular file, over the size cap: see `codehop.index.ignore`)."""
     path = os.path.join(dir_path, name)
     if seen is not None:
         seen.ignores.append((path, _key(path)))
-    try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            from pathspec import GitIgnoreSpec
-
-            return GitIgnoreSpec.from_lines(fh)
-    except OSError:
+    if not os.path.lexists(path):
         return None
+    from codehop.index.ignore import IgnoreSpec, read_ignore_file
+
+    lines = read_ignore_file(path, root_s)
+    return IgnoreSpec(lines) if lines is not None else None
 
 
 def walk_python_files(
@@ -146,11 +147,11 @@ def _walk(
     seen: _Seen | None,
 ) -> Iterator[SourceFile]:
     root_s = str(root)
-    specs: list[tuple[str, GitIgnoreSpec]] = []  # (dir rel prefix, spec)
+    specs: list[tuple[str, IgnoreSpec]] = []  # (dir rel prefix, spec)
     if warnings is None and seen is not None:
         warnings = []  # a walk that warned is not remembered (an unreadable file may become readable)
     n_warnings = len(warnings) if warnings is not None else 0
-    top = _spec(root_s, ".codehopignore", seen)
+    top = _spec(root_s, root_s, ".codehopignore", seen)
     if top is not None:
         specs.append(("", top))
     seen_dirs: set[tuple[int, int]] = set()
@@ -161,11 +162,10 @@ def _walk(
     sep = os.sep
 
     def ignored(rel: str, is_dir: bool) -> bool:
-        probe = rel + "/" if is_dir else rel
         for prefix, spec in specs:
-            if prefix and not probe.startswith(prefix):
+            if prefix and not rel.startswith(prefix):
                 continue
-            if spec.match_file(probe[len(prefix) :]):
+            if spec.match(rel[len(prefix) :], is_dir):
                 return True
         return False
 
@@ -193,7 +193,7 @@ def _walk(
         if rel_dir and "pyvenv.cfg" in names:
             continue  # a virtualenv
         if ".gitignore" in names:
-            spec = _spec(dir_abs, ".gitignore", seen)
+            spec = _spec(root_s, dir_abs, ".gitignore", seen)
             if spec is not None:
                 specs.append((rel_dir + "/" if rel_dir else "", spec))
         prefix = rel_dir + "/" if rel_dir else ""
