@@ -181,3 +181,224 @@ def test_ignore_patterns_agree_with_git(tmp_path, patterns):  # type: ignore[no-
         names = rel.split("/")
         ours = any(spec.match("/".join(names[:i]), True) for i in range(1, len(names))) or spec.match(rel, False)
         assert ours == (rel not in shown), rel
+
+
+# ---- change detection a restore cannot fool -------------------------------------------------------
+
+_RESTORE_SCRIPT = """
+import json, os, sys
+from codehop.app import app_for
+repo = sys.argv[1]
+cart = os.path.join(repo, "shop", "api", "cart.py")
+def where(name):
+    hits = [(c.rel_path, c.qualname) for c, _ in app_for(repo).search(name, k=20)]
+    return sorted(q for _, q in hits if q.split(".")[-1] == name)
+print(json.dumps(where("Cart")))
+st = os.stat(cart)
+text = open(cart).read()
+with open(cart, "w") as fh:  # same size, same mtime put back: what cp -p / rsync -a / tar x leave
+    fh.write(text.replace("class Cart:", "class Kart:"))
+os.utime(cart, ns=(st.st_atime_ns, st.st_mtime_ns))
+assert os.stat(cart).st_size == st.st_size and os.stat(cart).st_mtime_ns == st.st_mtime_ns
+print(json.dumps(where("Cart")))
+print(json.dumps(where("Kart")))
+"""
+
+
+@pytest.mark.slow
+def test_a_same_size_rewrite_with_its_mtime_put_back_is_read_again(fixture_repo):  # type: ignore[no-untyped-def]
+    """fixtures_repos/reexport_chain, `shop/api/cart.py:4` `class Cart` rewritten as `class Kart` (same
+    size) with the mtime restored: a warm process (the servers' path) and a new `codehop index` both
+    read it again; `Cart` is no longer answered from it."""
+    repo = fixture_repo("reexport_chain")
+    out = subprocess.run(
+        [sys.executable, "-c", _RESTORE_SCRIPT, str(repo)], capture_output=True, text=True, timeout=120
+    )
+    assert out.returncode == 0, out.stderr
+    before, after, renamed = out.stdout.splitlines()
+    assert "shop.api.cart.Cart" in before
+    assert "shop.api.cart.Cart" not in after
+    assert "shop.api.cart.Kart" in renamed
+    # and a new process, through the quick no-change path of `codehop index`, after one more restore
+    cart = repo / "shop" / "api" / "cart.py"
+    st = cart.stat()
+    cart.write_text(cart.read_text().replace("class Kart:", "class Cart:"))
+    os.utime(cart, ns=(st.st_atime_ns, st.st_mtime_ns))
+    done = codehop("index", str(repo), "--json")
+    assert done.returncode == 0, done.stderr
+    assert '"parsed": 1' in done.stdout
+    ask = codehop("ask", "Where is `Cart` defined?", "--repo", str(repo), "--json")
+    assert ask.returncode == 0, ask.stderr
+    assert "shop/api/cart.py" in ask.stdout
+
+
+# ---- every failure leaves nothing behind; a full disk says so -------------------------------------
+
+
+def _medium_tree(root: Path, files: int = 300) -> Path:
+    """`files` modules of ten small classes each (about 2 MB of index): a build that takes a while."""
+    for i in range(files):
+        pkg = root / f"pkg{i % 10}"
+        pkg.mkdir(parents=True, exist_ok=True)
+        body = "".join(
+            f'class C{i}_{j}(object):\n    """Class {j} of module {i}."""\n\n    def run_{j}(self, x):\n'
+            f"        return helper_{j}(x) + {j}\n\n\ndef helper_{j}(x):\n    return x * {j}\n\n\n"
+            for j in range(10)
+        )
+        (pkg / f"mod{i}.py").write_text(body)
+    (root / "pyproject.toml").write_text("[project]\nname = 'medium'\n")
+    return root
+
+
+def _leftovers(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir() if ".tmp-" in p.name or p.name.startswith(".probe-"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("signum", [2, 15], ids=["SIGINT", "SIGTERM"])
+def test_a_build_interrupted_by_a_signal_leaves_no_temporary_file(tmp_path, signum):  # type: ignore[no-untyped-def]
+    """A full build stopped by Ctrl-C or SIGTERM once its `index.db.tmp-<pid>` exists: the process
+    exits (130 / 143) and removes it (before, SIGTERM left it for the next run to find)."""
+    import signal
+    import time
+
+    repo = _medium_tree(tmp_path / "medium")
+    idx = repo / ".codehop"
+    proc = subprocess.Popen([sys.executable, "-m", "codehop", "index", str(repo)], stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while not (idx.is_dir() and any(p.name.startswith("index.db.tmp-") for p in idx.iterdir())):
+        assert proc.poll() is None, "the build finished before it could be interrupted"
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    proc.send_signal(signum)
+    _, err = proc.communicate(timeout=120)
+    if proc.returncode == 0:
+        pytest.skip("the build finished before the signal arrived")
+    assert proc.returncode == (130 if signum == signal.SIGINT else 143), err
+    assert _leftovers(idx) == [], err
+
+
+_TINY_FS = """
+set -e
+mount -t tmpfs -o size=256k tmpfs "$1"
+set +e
+"$2" -m codehop index "$3" --index-dir "$1/idx"
+echo "EXIT $?"
+ls -a "$1/idx"
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("how", ["tmpfs", "rlimit"])
+def test_a_full_disk_says_so_and_leaves_nothing(tmp_path, how):  # type: ignore[no-untyped-def]
+    """The index folder on a real 256 KiB tmpfs (mounted in a private mount namespace, when this
+    machine allows it), or the process under a 256 KiB RLIMIT_FSIZE (EFBIG, a real file size
+    limit): exit 3, the folder and "no space left" in the message, no temporary file left (before:
+    "the index could not be read: cannot rollback - no transaction is active" and the temp file)."""
+    import resource
+    import shutil
+
+    repo = _medium_tree(tmp_path / "medium")
+    if how == "tmpfs":
+        unshare = shutil.which("unshare")
+        mnt = tmp_path / "mnt"
+        mnt.mkdir()
+        if unshare is None:
+            pytest.skip("unshare is not installed")
+        out = subprocess.run(
+            [
+                unshare,
+                "-m",
+                "--propagation",
+                "private",
+                "sh",
+                "-c",
+                _TINY_FS,
+                "sh",
+                str(mnt),
+                sys.executable,
+                str(repo),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        if "EXIT" not in out.stdout:
+            pytest.skip(f"cannot mount a tmpfs here: {out.stderr.strip()[:200]}")
+        code = int(out.stdout.split("EXIT ")[1].split()[0])
+        listing = out.stdout.split("EXIT ")[1].split()[1:]
+        idx = f"{mnt}/idx"
+    else:
+        idx_dir = tmp_path / "idx"
+
+        def limit() -> None:
+            resource.setrlimit(resource.RLIMIT_FSIZE, (256 << 10, 256 << 10))
+
+        out = subprocess.run(
+            [sys.executable, "-m", "codehop", "index", str(repo), "--index-dir", str(idx_dir)],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            preexec_fn=limit,
+        )
+        code = out.returncode
+        listing = [p.name for p in idx_dir.iterdir()]
+        idx = str(idx_dir)
+    assert code == 3, out.stderr
+    assert "no space left" in out.stderr and idx in out.stderr, out.stderr
+    assert "Traceback" not in out.stderr
+    assert not [n for n in listing if ".tmp-" in n or n.startswith("index.db")], listing
+
+
+# ---- a damaged index in the Python API --------------------------------------------------------------
+
+_API_SCRIPT = """
+import sqlite3, sys
+import codehop
+from codehop.api import index
+from codehop.kernel.errors import CodehopError
+repo = sys.argv[1]
+db = repo + "/.codehop/index.db"
+index(repo)
+codehop.ask("Where is `shop.Cart` defined?", repo=repo)  # a warm session, as a script keeps one
+
+def zero(table):
+    conn = sqlite3.connect(db)
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    size = conn.execute("PRAGMA page_size").fetchone()[0]
+    pages = [p for (p,) in conn.execute("SELECT pageno FROM dbstat WHERE name=?", (table,))]
+    conn.close()
+    with open(db, "r+b") as fh:
+        for p in pages:
+            fh.seek((p - 1) * size)
+            fh.write(bytes(size))
+
+for table in ("chunks_fts_data", "chunks"):
+    zero(table)
+    try:
+        answer = codehop.ask("Where is `shop.Cart` defined?", repo=repo)
+    except CodehopError as exc:
+        print("CODEHOP", table, exc.message)
+        continue
+    print("ANSWER", table, any(i.chunk.rel_path == "shop/api/cart.py" for i in answer.context))
+with open(db, "r+b") as fh:  # a header that is not SQLite's
+    fh.write(b"garbage" * 20)
+print("INDEX", index(repo).rebuilt)
+"""
+
+
+@pytest.mark.slow
+def test_the_api_repairs_a_damaged_index_as_the_cli_does(fixture_repo):  # type: ignore[no-untyped-def]
+    """fixtures_repos/reexport_chain: `codehop.ask` from a plain script, on an index whose full-text
+    pages, then chunk pages, are zeroed under a warm session: answered after the index is moved aside
+    and rebuilt (before: a raw sqlite3.DatabaseError); `codehop.index` on a garbage header rebuilds."""
+    repo = fixture_repo("reexport_chain")
+    out = subprocess.run([sys.executable, "-c", _API_SCRIPT, str(repo)], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines() == [
+        "ANSWER chunks_fts_data True",
+        "ANSWER chunks True",
+        "INDEX True",
+    ], out.stdout + out.stderr
+    assert "damaged" in out.stderr
+    assert len(list((repo / ".codehop").glob("index.db.corrupt-*"))) >= 2

@@ -185,8 +185,8 @@ def remove_stale_builds(idx_dir: Path) -> None:
 
 def sound_index(
     path: Path, *, verify: bool = False, warnings: list[str] | None = None, passive: bool = False
-) -> dict[str, tuple[str, int, int]] | None:
-    """The file states (rel_path -> hash, size, mtime_ns) of the index at `path` if it opens and
+) -> dict[str, tuple[str, int, int, int, int]] | None:
+    """The file states (rel_path -> hash, size, mtime_ns, ctime_ns, inode) of the index at `path` if it opens and
     matches our schema; else None, the file moved aside (or, `passive`, left where it is for
     a caller that will move it). `verify` also checks every page (`codehop index`, and after a
     query met a database error)."""
@@ -220,9 +220,9 @@ class Survey(NamedTuple):
 
     report: IndexReport
     idx_dir: Path
-    old: dict[str, tuple[str, int, int]] | None
+    old: dict[str, tuple[str, int, int, int, int]] | None
     files: list[SourceFile]
-    changed: list[SourceFile]  # new, or size or mtime differ from the index's
+    changed: list[SourceFile]  # new, or size, mtime, ctime or inode differ from the index's
     deleted: list[str]
 
 
@@ -266,7 +266,7 @@ def survey(
     known = old or {}
     current = {sf.rel_path for sf in files}
     deleted = [rel for rel in known if rel not in current]
-    changed = [sf for sf in files if known.get(sf.rel_path, ("", -1, -1))[1:] != (sf.size, sf.mtime_ns)]
+    changed = [sf for sf in files if (known[sf.rel_path][1:] if sf.rel_path in known else ()) != sf.stamp]
     return Survey(report, idx_dir, old, files, changed, deleted)
 
 

@@ -50,6 +50,14 @@ class SourceFile(NamedTuple):
     size: int
     mtime_ns: int
     ctime_ns: int = 0  # a chmod changes only this: a file made unreadable is noticed
+    inode: int = 0
+
+    @property
+    def stamp(self) -> tuple[int, int, int, int]:
+        """(size, mtime, ctime, inode): what git compares to tell a changed file. A rewrite with its
+        size and mtime put back (`cp -p`, `rsync -a`, `tar x`) moves the ctime (no call sets it) or
+        the inode (a new file renamed over the old)."""
+        return (self.size, self.mtime_ns, self.ctime_ns, self.inode)
 
 
 def repo_root(path: str | os.PathLike[str]) -> Path:
@@ -258,7 +266,12 @@ def _walk(
                 continue
             has_python = True
             yield SourceFile(
-                rel_path=rel, abs_path=path, size=fst.st_size, mtime_ns=fst.st_mtime_ns, ctime_ns=fst.st_ctime_ns
+                rel_path=rel,
+                abs_path=path,
+                size=fst.st_size,
+                mtime_ns=fst.st_mtime_ns,
+                ctime_ns=fst.st_ctime_ns,
+                inode=fst.st_ino,
             )
         # the stamp watches directories that hold Python or lead to more; a leaf of data files
         # (`locale/xx/LC_MESSAGES`) gaining a `.py` is seen by the next full walk, not the stamp
@@ -350,8 +363,11 @@ def _remember(root: Path, memo: Path, seen: _Seen, found: list[SourceFile], dirs
     try:
         write_own(tmp, json.dumps(data, separators=(",", ":")).encode("utf-8"))
         os.replace(tmp, memo)  # (a rename replaces a link at `memo` itself, never its target)
-    except OSError:  # a read-only index folder: every run walks
+    except OSError:  # a read-only index folder, a full disk: every run walks
         tmp.unlink(missing_ok=True)
+    except BaseException:  # interrupted: nothing left behind
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def _replay(root: Path, memo: Path, dirs: list[tuple[str, int]] | None) -> list[SourceFile] | None:
@@ -393,7 +409,12 @@ def _replay(root: Path, memo: Path, dirs: list[tuple[str, int]] | None) -> list[
                 return None  # its mode changed: a walk decides whether it stays
             out.append(
                 SourceFile(
-                    rel_path=rel, abs_path=path, size=st.st_size, mtime_ns=st.st_mtime_ns, ctime_ns=st.st_ctime_ns
+                    rel_path=rel,
+                    abs_path=path,
+                    size=st.st_size,
+                    mtime_ns=st.st_mtime_ns,
+                    ctime_ns=st.st_ctime_ns,
+                    inode=st.st_ino,
                 )
             )
         if dirs is not None:
@@ -405,7 +426,7 @@ def _replay(root: Path, memo: Path, dirs: list[tuple[str, int]] | None) -> list[
 
 
 class TreeStamp(NamedTuple):
-    """What a walk saw: each directory's mtime and each file's size and mtime.
+    """What a walk saw: each directory's mtime and each file's size, mtime, ctime and inode.
 
     Adding, removing or renaming a file changes its directory's mtime, and an
     edit changes the file's own; so `unchanged()` answers "would a walk find
@@ -427,7 +448,7 @@ class TreeStamp(NamedTuple):
         try:
             for sf in self.files:
                 st = os.stat(sf.abs_path)
-                if st.st_mtime_ns != sf.mtime_ns or st.st_size != sf.size or st.st_ctime_ns != sf.ctime_ns:
+                if (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino) != sf.stamp:
                     return False
         except OSError:
             return False
@@ -443,7 +464,7 @@ class TreeStamp(NamedTuple):
                 st = os.stat(sf.abs_path)
             except OSError:
                 return None
-            if st.st_ctime_ns == sf.ctime_ns and st.st_mtime_ns == sf.mtime_ns and st.st_size == sf.size:
+            if (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino) == sf.stamp:
                 out.append(sf)  # as it was (most files, after one edit)
                 continue
             if st.st_ctime_ns != sf.ctime_ns and not os.access(sf.abs_path, os.R_OK):
@@ -455,6 +476,7 @@ class TreeStamp(NamedTuple):
                     size=st.st_size,
                     mtime_ns=st.st_mtime_ns,
                     ctime_ns=st.st_ctime_ns,
+                    inode=st.st_ino,
                 )
             )
         return out

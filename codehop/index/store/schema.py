@@ -16,7 +16,8 @@ from pathlib import Path
 from codehop.index.confine import read_own, replace_own, write_own
 from codehop.kernel.errors import IndexLocationError, IndexSchemaError
 
-SCHEMA_VERSION = 11  # 11: a definition under a module-level `if`/`try` gets its chunk and class facts
+# 11: a definition under a module-level `if`/`try` gets its chunk and class facts
+SCHEMA_VERSION = 12  # 12: a file's ctime and inode are kept beside its size and mtime (change detection)
 
 
 _SCHEMA = """
@@ -24,7 +25,8 @@ CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE files (
     rel_path TEXT PRIMARY KEY, hash TEXT NOT NULL, size INTEGER NOT NULL,
     mtime_ns INTEGER NOT NULL, module TEXT NOT NULL, is_package INTEGER NOT NULL,
-    all_names TEXT, has_error INTEGER NOT NULL DEFAULT 0, edges_gen INTEGER NOT NULL DEFAULT 0);
+    all_names TEXT, has_error INTEGER NOT NULL DEFAULT 0, edges_gen INTEGER NOT NULL DEFAULT 0,
+    ctime_ns INTEGER NOT NULL DEFAULT 0, inode INTEGER NOT NULL DEFAULT 0);
 CREATE INDEX files_module ON files(module);
 CREATE TABLE chunks (
     id INTEGER PRIMARY KEY, rel_path TEXT NOT NULL, start_line INTEGER NOT NULL,
@@ -131,9 +133,12 @@ def check_schema(conn: sqlite3.Connection) -> None:
         raise IndexSchemaError(f"index schema {row[0] if row else '?'} != {SCHEMA_VERSION}")
 
 
-def file_states(conn: sqlite3.Connection) -> dict[str, tuple[str, int, int]]:
-    """rel_path -> (hash, size, mtime_ns) of every indexed file: what an update compares the walk to."""
-    return {r[0]: (r[1], r[2], r[3]) for r in conn.execute("SELECT rel_path, hash, size, mtime_ns FROM files")}
+def file_states(conn: sqlite3.Connection) -> dict[str, tuple[str, int, int, int, int]]:
+    """rel_path -> (hash, size, mtime_ns, ctime_ns, inode) of every indexed file: what an update
+    compares the walk to (all four, as git does: a rewrite whose size and mtime were put back, by
+    `cp -p`, `rsync -a` or `tar x`, still moves the ctime, which cannot be set, or the inode)."""
+    sql = "SELECT rel_path, hash, size, mtime_ns, ctime_ns, inode FROM files"
+    return {r[0]: (r[1], r[2], r[3], r[4], r[5]) for r in conn.execute(sql)}
 
 
 def index_size(conn: sqlite3.Connection) -> tuple[int, int, int]:
