@@ -402,3 +402,66 @@ def test_the_api_repairs_a_damaged_index_as_the_cli_does(fixture_repo):  # type:
     ], out.stdout + out.stderr
     assert "damaged" in out.stderr
     assert len(list((repo / ".codehop").glob("index.db.corrupt-*"))) >= 2
+
+
+# ---- no project, no crawl ---------------------------------------------------------------------------
+
+
+def _cli_in(cwd: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "codehop", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=cwd,
+        env={**{k: v for k, v in os.environ.items() if k != "CODEHOP_INDEX_DIR"}, **env},
+    )
+
+
+@pytest.mark.slow
+def test_a_large_folder_without_a_project_marker_is_not_crawled(tmp_path):  # type: ignore[no-untyped-def]
+    """`cd big && codehop ask ...` where no folder up holds a marker and `big` holds 2,001 Python files:
+    exit 2 naming --repo, nothing written; the same folder given as PATH or --repo is indexed."""
+    big = tmp_path / "big"
+    for i in range(2001):
+        sub = big / f"d{i // 100}"
+        sub.mkdir(parents=True, exist_ok=True)
+        (sub / f"m{i}.py").write_text(f"X{i} = {i}\n")
+    for args in (("ask", "Where is `X7` defined?"), ("index",), ("map",)):
+        out = _cli_in(big, *args)
+        assert out.returncode == 2, out.stderr
+        assert "--repo" in out.stderr and "no project here" in out.stderr, out.stderr
+        assert not (big / ".codehop").exists()
+    out = _cli_in(big, "index", ".", "--json")
+    assert out.returncode == 0, out.stderr
+    assert '"files": 2001' in out.stdout
+
+
+@pytest.mark.slow
+def test_a_small_folder_without_a_marker_is_used(tmp_path):  # type: ignore[no-untyped-def]
+    small = tmp_path / "small"
+    small.mkdir()
+    (small / "cart.py").write_text("class Cart:\n    pass\n")
+    out = _cli_in(small, "ask", "Where is `Cart` defined?", "--json")
+    assert out.returncode == 0, out.stderr
+    assert "cart.py" in out.stdout
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("where", ["home", "tmpdir", "home-with-git"])
+def test_home_and_temporary_folders_are_never_crawled_unasked(tmp_path, where):  # type: ignore[no-untyped-def]
+    """The home folder ($HOME), the temporary folder ($TMPDIR: tempfile.gettempdir()), even small, and a
+    folder under a home that holds `.git` (dotfiles): exit 2 naming --repo, no index written."""
+    home = tmp_path / "home"
+    (home / "scratch").mkdir(parents=True)
+    (home / "cart.py").write_text("class Cart:\n    pass\n")
+    env = {"HOME": str(home), "TMPDIR": str(tmp_path / "tmpdir")}
+    (tmp_path / "tmpdir").mkdir()
+    (tmp_path / "tmpdir" / "cart.py").write_text("class Cart:\n    pass\n")
+    cwd = {"home": home, "tmpdir": tmp_path / "tmpdir", "home-with-git": home / "scratch"}[where]
+    if where == "home-with-git":
+        (home / ".git").mkdir()
+    out = _cli_in(cwd, "ask", "Where is `Cart` defined?", **env)
+    assert out.returncode == 2, out.stderr
+    assert "--repo" in out.stderr, out.stderr
+    assert not list(tmp_path.rglob(".codehop"))

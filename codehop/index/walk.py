@@ -73,15 +73,73 @@ def repo_root(path: str | os.PathLike[str]) -> Path:
 ROOT_MARKERS = (".git", "pyproject.toml", "setup.cfg", "setup.py")
 
 
+# A folder with no project marker above it is taken as the repository only when it holds at most
+# this many Python files (and its walk lists at most MAX_UNMARKED_DIRS folders): `cd /tmp && codehop
+# ask ...` must not crawl every tree under it.
+MAX_UNMARKED_PY_FILES = 2000
+MAX_UNMARKED_DIRS = 5000
+
+
 def discover_root(start: str | os.PathLike[str] = ".") -> Path:
     """The repository `start` is in, found as git finds its own: the nearest folder, from `start`
     upward, holding an existing `.codehop/` index folder or a project marker (`.git`,
-    `pyproject.toml`, `setup.cfg`, `setup.py`); `start` itself when none does."""
+    `pyproject.toml`, `setup.cfg`, `setup.py`); `start` itself when none does and it is small
+    (`MAX_UNMARKED_PY_FILES`). The home folder, the temporary folder and the filesystem root are
+    never found this way (a `~/.git` of dotfiles would make every folder under home one project):
+    UsageError, naming `--repo`, as for a large folder without a marker."""
+    import tempfile
+
+    from codehop.kernel.errors import UsageError
+
     here = repo_root(start)
-    for folder in (here, *here.parents):
-        if (folder / ".codehop").is_dir() or any((folder / m).exists() for m in ROOT_MARKERS):
-            return folder
-    return here
+    found = next(
+        (f for f in (here, *here.parents) if (f / ".codehop").is_dir() or any((f / m).exists() for m in ROOT_MARKERS)),
+        None,
+    )
+    root = found or here
+    whole = {Path(os.path.expanduser("~")).resolve(), Path(tempfile.gettempdir()).resolve(), Path(root.anchor)}
+    if root in whole:
+        raise UsageError(
+            f"{root} is your home, temporary or root folder{' (it holds a project marker)' if found else ''}, "
+            f"and codehop does not crawl it whole unless told to: run it inside a project "
+            f"(a folder with .git, pyproject.toml, setup.cfg or setup.py), or name one with --repo PATH",
+            path=str(root),
+        )
+    if found is None and not _small(here):
+        raise UsageError(
+            f"no project here: no folder from {here} up holds .git, pyproject.toml, setup.cfg or setup.py, "
+            f"and {here} holds more than {MAX_UNMARKED_PY_FILES} Python files (or {MAX_UNMARKED_DIRS} folders); "
+            "name the repository with --repo PATH (or run inside one)",
+            path=str(here),
+        )
+    return root
+
+
+def _small(folder: Path) -> bool:
+    """Does `folder` hold at most MAX_UNMARKED_PY_FILES `.py` files in at most MAX_UNMARKED_DIRS
+    folders (skipping what the walk skips)? Stops listing as soon as it knows it does not."""
+    files = dirs = 0
+    stack = [str(folder)]
+    while stack:
+        dirs += 1
+        if dirs > MAX_UNMARKED_DIRS:
+            return False
+        try:
+            with os.scandir(stack.pop()) as it:
+                for e in it:
+                    try:
+                        if e.is_dir(follow_symlinks=False):
+                            if e.name not in SKIP_DIRS:
+                                stack.append(e.path)
+                        elif e.name.endswith(".py"):
+                            files += 1
+                            if files > MAX_UNMARKED_PY_FILES:
+                                return False
+                    except OSError:
+                        continue
+        except OSError:
+            continue
+    return True
 
 
 def _spec(root_s: str, dir_path: str, name: str, seen: _Seen | None = None) -> IgnoreSpec | None:
