@@ -465,3 +465,23 @@ def test_home_and_temporary_folders_are_never_crawled_unasked(tmp_path, where): 
     assert out.returncode == 2, out.stderr
     assert "--repo" in out.stderr, out.stderr
     assert not list(tmp_path.rglob(".codehop"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("distinct", [False, True], ids=["repeated", "distinct"])
+def test_a_large_ignore_file_of_wildcards_costs_seconds_at_most(fixture_repo, distinct):  # type: ignore[no-untyped-def]
+    """30,000 lines of `*a*a*a*a*a*a*a*a*a*a*a*a*b` (800 kB, under the size cap): the same line
+    repeated is one pattern (indexed); 30,000 distinct ones are over the wildcard cap (exit 2, said at
+    once). Before: compiled one by one, then matched by backtracking, for minutes."""
+    repo = fixture_repo("reexport_chain")
+    lines = [f"*a*a*a*a*a*a*a*a*a*a*a*a*b{i if distinct else ''}" for i in range(30_000)]
+    (repo / ".gitignore").write_text("\n".join(lines) + "\n")
+    (repo / ("a" * 32)).mkdir()
+    (repo / ("a" * 32) / "mod.py").write_text("X = 1\n")
+    out = codehop("index", str(repo), "--json", timeout=30)
+    if distinct:
+        assert out.returncode == 2, out.stderr
+        assert ".gitignore" in out.stderr and "cap" in out.stderr
+    else:
+        assert out.returncode == 0, out.stderr
+        assert '"files": 6' in out.stdout

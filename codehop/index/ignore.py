@@ -78,45 +78,84 @@ def read_ignore_file(path: str, root: str) -> list[str] | None:
 
 
 class IgnoreSpec:
-    """The patterns of one ignore file; `match(rel, is_dir)` with `rel` relative to its folder."""
+    """The patterns of one ignore file; `match(rel, is_dir)` with `rel` relative to its folder.
+
+    A pattern repeated is kept once, at its last place (an earlier copy can never be the last
+    match); a run of name patterns alike (negated or not, folders only or not) is one set of
+    literal names and a few regexes of at most `_RUN` alternatives each; over `MAX_IGNORE_PATTERNS`
+    distinct patterns or `MAX_IGNORE_WILDCARDS` wildcards the file is refused (UsageError:
+    compiling them would take seconds)."""
 
     __slots__ = ("_rules",)
 
-    def __init__(self, lines: Iterable[str]) -> None:
-        # (negated, folders only, a regex on the last name, or the tokens of a path pattern)
-        rules: list[tuple[bool, bool, re.Pattern[str] | None, tuple[object, ...]]] = []
-        for line in lines:
+    def __init__(self, lines: Iterable[str], source: str = "") -> None:
+        parsed: list[_Rule] = []
+        seen: set[_Rule] = set()
+        for line in reversed(list(lines)):
             rule = _rule(line)
-            if rule is None:
+            if rule is None or rule in seen:
                 continue
-            neg, dir_only, name_re, tokens = rule
-            if rules and name_re is not None:  # a run of name patterns alike becomes one regex
-                pneg, pdir, prev, _ = rules[-1]
-                if prev is not None and (pneg, pdir) == (neg, dir_only):
-                    joined = re.compile(f"{prev.pattern}|{name_re.pattern}", re.DOTALL)
-                    rules[-1] = (neg, dir_only, joined, ())
-                    continue
-            rules.append((neg, dir_only, name_re, tokens))
+            seen.add(rule)
+            parsed.append(rule)
+        wildcards = sum(r[3].count(".*") + sum(str(t).count(".*") + 1 for t in r[4]) for r in parsed)
+        if len(parsed) > MAX_IGNORE_PATTERNS or wildcards > MAX_IGNORE_WILDCARDS:
+            raise UsageError(
+                f"refusing the ignore file {source}: {len(parsed)} distinct patterns with {wildcards} wildcards "
+                f"is over the cap ({MAX_IGNORE_PATTERNS} patterns, {MAX_IGNORE_WILDCARDS} wildcards)",
+                path=source,
+            )
+        parsed.reverse()
+        # (negated, folders only, literal names, name regexes, path tokens): last first
+        rules: list[tuple[bool, bool, frozenset[str], tuple[re.Pattern[str], ...], tuple[object, ...]]] = []
+        i = 0
+        while i < len(parsed):
+            neg, dir_only, _, _, tokens = parsed[i]
+            if tokens:
+                path = tuple(t if isinstance(t, int) else re.compile(str(t), re.DOTALL) for t in tokens)
+                rules.append((neg, dir_only, frozenset(), (), path))
+                i += 1
+                continue
+            names: set[str] = set()
+            regexes: list[str] = []
+            while i < len(parsed) and parsed[i][:2] == (neg, dir_only) and not parsed[i][4]:
+                _, _, literal, rx, _ = parsed[i]
+                if literal is not None:
+                    names.add(literal)
+                else:
+                    regexes.append(rx)
+                i += 1
+            compiled = tuple(
+                re.compile("|".join(regexes[j : j + _RUN]), re.DOTALL) for j in range(0, len(regexes), _RUN)
+            )
+            rules.append((neg, dir_only, frozenset(names), compiled, ()))
         self._rules = tuple(reversed(rules))  # the last matching pattern decides
 
     def match(self, rel: str, is_dir: bool) -> bool:
         name = rel.rpartition("/")[2]
         parts: list[str] | None = None
-        for neg, dir_only, name_re, tokens in self._rules:
+        for neg, dir_only, names, regexes, tokens in self._rules:
             if dir_only and not is_dir:
                 continue
-            if name_re is not None:
-                hit = name_re.fullmatch(name) is not None
-            else:
+            if tokens:
                 if parts is None:
                     parts = rel.split("/")
                 hit = _match_parts(tokens, parts)
+            else:
+                hit = name in names or any(rx.fullmatch(name) is not None for rx in regexes)
             if hit:
                 return not neg
         return False
 
 
-def _rule(line: str) -> tuple[bool, bool, re.Pattern[str] | None, tuple[object, ...]] | None:
+MAX_IGNORE_PATTERNS = 10_000
+MAX_IGNORE_WILDCARDS = 20_000  # `*`s over the whole file: compiling them costs about 0.1 ms each
+_RUN = 256  # alternatives a regex: compiling grows faster than its size
+# (negated, folders only, the name when it has no wildcard, a regex on the last name ('' for a path
+# pattern), the path pattern's tokens: _STAR, _ANY or a regex on one name)
+_Rule = tuple[bool, bool, str | None, str, tuple[object, ...]]
+
+
+def _rule(line: str) -> _Rule | None:
     if not line or line.startswith("#"):
         return None
     while line.endswith(" ") and not line.endswith("\\ "):
@@ -136,8 +175,9 @@ def _rule(line: str) -> tuple[bool, bool, re.Pattern[str] | None, tuple[object, 
         return None
     if not anchored:
         if names[0] == "**":
-            return neg, dir_only, re.compile(r".*", re.DOTALL), ()
-        return neg, dir_only, re.compile(_name_regex(names[0]), re.DOTALL), ()
+            return neg, dir_only, None, "(?s:.*)", ()
+        literal = None if any(c in names[0] for c in "*?[\\") else names[0]
+        return neg, dir_only, literal, _name_regex(names[0]), ()
     tokens: list[object] = []
     for i, name in enumerate(names):
         if name == "**":
@@ -146,8 +186,8 @@ def _rule(line: str) -> tuple[bool, bool, re.Pattern[str] | None, tuple[object, 
             if not tokens or tokens[-1] is not _STAR:
                 tokens.append(_STAR)
         else:
-            tokens.append(re.compile(_name_regex(name), re.DOTALL))
-    return neg, dir_only, None, tuple(tokens)
+            tokens.append(_name_regex(name))
+    return neg, dir_only, None, "", tuple(tokens)
 
 
 def _match_parts(tokens: tuple[object, ...], parts: list[str]) -> bool:

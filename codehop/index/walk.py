@@ -153,7 +153,7 @@ def _spec(root_s: str, dir_path: str, name: str, seen: _Seen | None = None) -> I
     from codehop.index.ignore import IgnoreSpec, read_ignore_file
 
     lines = read_ignore_file(path, root_s)
-    return IgnoreSpec(lines) if lines is not None else None
+    return IgnoreSpec(lines, os.path.relpath(path, root_s)) if lines is not None else None
 
 
 def walk_python_files(
