@@ -485,3 +485,30 @@ def test_a_large_ignore_file_of_wildcards_costs_seconds_at_most(fixture_repo, di
     else:
         assert out.returncode == 0, out.stderr
         assert '"files": 6' in out.stdout
+
+
+_FIFO_SCRIPT = """
+import os, sys
+from codehop.app import App
+repo = sys.argv[1]
+app = App(repo)
+cart = os.path.join(repo, "shop", "api", "cart.py")
+folder = os.path.dirname(cart)
+st = os.stat(folder)
+os.unlink(cart)
+os.mkfifo(cart)
+os.utime(folder, ns=(st.st_atime_ns, st.st_mtime_ns))  # the folder's mtime put back
+report = app.refresh()
+print([w for w in report.warnings if "cart.py" in w])
+"""
+
+
+@pytest.mark.slow
+def test_a_source_file_turned_into_a_fifo_is_skipped_not_waited_on(fixture_repo):  # type: ignore[no-untyped-def]
+    """fixtures_repos/reexport_chain under a warm App (a server's): `shop/api/cart.py` replaced by a
+    FIFO with its folder's mtime put back, so the refresh re-stats instead of walking: it is skipped
+    with a warning (before: the read blocked forever)."""
+    repo = fixture_repo("reexport_chain")
+    out = subprocess.run([sys.executable, "-c", _FIFO_SCRIPT, str(repo)], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert "not a regular file" in out.stdout, out.stdout

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import stat
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -65,8 +66,15 @@ def _read(sf: SourceFile, max_bytes: int) -> tuple[bytes | None, str | None]:
     if sf.size > max_bytes:
         return None, f"{sf.rel_path}: {sf.size} bytes exceeds the {max_bytes}-byte cap; skipped"
     try:
-        with open(sf.abs_path, "rb") as fh:
-            data = fh.read(max_bytes + 1)
+        # never blocks: a file turned into a FIFO since the walk is skipped, not waited on
+        fd = os.open(sf.abs_path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return None, f"{sf.rel_path}: not a regular file; skipped"
+            with os.fdopen(fd, "rb", closefd=False) as fh:
+                data = fh.read(max_bytes + 1)
+        finally:
+            os.close(fd)
     except OSError as exc:
         return None, f"{sf.rel_path}: cannot read ({exc.strerror}); skipped"
     if len(data) > max_bytes:
