@@ -334,7 +334,7 @@ def _walk(
         # the stamp watches directories that hold Python or lead to more; a leaf of data files
         # (`locale/xx/LC_MESSAGES`) gaining a `.py` is seen by the next full walk, not the stamp
         if dirs is not None and (has_python or subdirs or not rel_dir):
-            dirs.append((dir_abs, st.st_mtime_ns))
+            dirs.append((dir_abs, st.st_ctime_ns))  # (not the mtime: `tar x` puts that back)
             if has_python:
                 py_dirs.add(dir_abs)
         stack.extend(reversed(subdirs))
@@ -452,7 +452,7 @@ def _replay(root: Path, memo: Path, dirs: list[tuple[str, int]] | None) -> list[
             st = stat_(path)
             if st.st_ctime_ns != ctime or st.st_mtime_ns != mtime or st.st_ino != ino or st.st_dev != dev:
                 return None
-            mtimes[rel_dir] = path, mtime
+            mtimes[rel_dir] = path, ctime
         for path, key in data["ignores"]:
             if _key(path) != key:
                 return None
@@ -484,10 +484,10 @@ def _replay(root: Path, memo: Path, dirs: list[tuple[str, int]] | None) -> list[
 
 
 class TreeStamp(NamedTuple):
-    """What a walk saw: each directory's mtime and each file's size, mtime, ctime and inode.
+    """What a walk saw: each directory's ctime and each file's size, mtime, ctime and inode.
 
-    Adding, removing or renaming a file changes its directory's mtime, and an
-    edit changes the file's own; so `unchanged()` answers "would a walk find
+    Adding, removing or renaming a file changes its directory's ctime (its mtime too, but a
+    restore, `tar x`, puts that back; no call sets a ctime), and an edit changes the file's own; so `unchanged()` answers "would a walk find
     anything new?" with one stat per directory and per file, and no listing.
     """
 
@@ -496,7 +496,7 @@ class TreeStamp(NamedTuple):
 
     def dirs_unchanged(self) -> bool:
         try:
-            return all(os.stat(path).st_mtime_ns == mtime for path, mtime in self.dirs)
+            return all(os.stat(path).st_ctime_ns == ctime for path, ctime in self.dirs)
         except OSError:
             return False
 
