@@ -289,7 +289,7 @@ ls -a "$1/idx"
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("how", ["tmpfs", "rlimit"])
+@pytest.mark.parametrize("how", ["tmpfs", "rlimit", "rlimit-update"])
 def test_a_full_disk_says_so_and_leaves_nothing(tmp_path, how):  # type: ignore[no-untyped-def]
     """The index folder on a real 256 KiB tmpfs (mounted in a private mount namespace, when this
     machine allows it), or the process under a 256 KiB RLIMIT_FSIZE (EFBIG, a real file size
@@ -330,6 +330,11 @@ def test_a_full_disk_says_so_and_leaves_nothing(tmp_path, how):  # type: ignore[
         idx = f"{mnt}/idx"
     else:
         idx_dir = tmp_path / "idx"
+        if how == "rlimit-update":  # an index built without the limit, then an update of every file
+            built = codehop("index", str(repo), "--index-dir", str(idx_dir))
+            assert built.returncode == 0, built.stderr
+            for p in repo.rglob("mod*.py"):
+                p.write_text(p.read_text().replace("return x *", "return x **") + "\n\nEXTRA = 1\n")
 
         def limit() -> None:
             resource.setrlimit(resource.RLIMIT_FSIZE, (256 << 10, 256 << 10))
@@ -347,6 +352,13 @@ def test_a_full_disk_says_so_and_leaves_nothing(tmp_path, how):  # type: ignore[
     assert code == 3, out.stderr
     assert "no space left" in out.stderr and idx in out.stderr, out.stderr
     assert "Traceback" not in out.stderr
+    if how == "rlimit-update":  # rolled back: the old index still opens, whole
+        assert not [n for n in listing if ".tmp-" in n], listing
+        conn = sqlite3.connect(f"{idx}/index.db")
+        assert conn.execute("SELECT count(*) FROM files").fetchone()[0] == 300
+        assert conn.execute("PRAGMA quick_check").fetchone()[0] == "ok"
+        conn.close()
+        return
     assert not [n for n in listing if ".tmp-" in n or n.startswith("index.db")], listing
 
 

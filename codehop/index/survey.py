@@ -124,7 +124,8 @@ def _unusable(folder: Path) -> str | None:
     try:
         folder.mkdir(parents=True, exist_ok=True)
         probe = folder / f".probe-{os.getpid()}-{threading.get_ident()}"
-        probe.write_bytes(b"")
+        probe.unlink(missing_ok=True)  # (a link planted under this name goes; never written through)
+        os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600))
         probe.unlink()
     except OSError as exc:
         return exc.strerror or type(exc).__name__
