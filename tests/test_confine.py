@@ -550,3 +550,14 @@ def test_a_file_added_to_a_folder_whose_mtime_is_put_back_is_found(fixture_repo)
     out = subprocess.run([sys.executable, "-c", _ADDED_SCRIPT, str(repo)], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "True"
+
+
+def test_the_api_raises_codehop_errors_for_a_nul_in_a_path(fixture_repo):  # type: ignore[no-untyped-def]
+    """`codehop.ask` with a NUL byte in `index_dir` (an agent's argument): a CodehopError, not ValueError."""
+    import codehop
+    from codehop.kernel.errors import CodehopError
+
+    repo = fixture_repo("reexport_chain")
+    with pytest.raises(CodehopError, match="NUL"):
+        codehop.ask("Where is `Cart` defined?", repo=str(repo), index_dir="/tmp/x\x00y")
+    assert not (repo / ".codehop").exists()

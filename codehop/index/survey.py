@@ -101,9 +101,12 @@ def _candidates(root: Path, index_dir: str | os.PathLike[str] | None) -> tuple[l
     """(folders to try in order, what named them: '--index-dir', 'CODEHOP_INDEX_DIR' or '').
     A folder the user named may be reached through links (it is resolved); a folder codehop
     chose (`.codehop`, a subfolder of CODEHOP_INDEX_DIR or of the cache) never is."""
+    shared = os.environ.get("CODEHOP_INDEX_DIR")
+    for named, value in (("--index-dir", index_dir), ("CODEHOP_INDEX_DIR", shared)):
+        if value and "\x00" in os.fspath(value):
+            raise IndexLocationError(f"{named} cannot contain a NUL byte: {value!r}", path=repr(value))
     if index_dir:
         return [Path(index_dir).expanduser().resolve()], "--index-dir"
-    shared = os.environ.get("CODEHOP_INDEX_DIR")
     if shared:  # one subfolder per repository: repositories sharing it never evict each other
         return [Path(shared).expanduser().resolve() / repo_key(root)], "CODEHOP_INDEX_DIR"
     return [root / ".codehop", user_cache_dir().resolve() / repo_key(root)], ""
