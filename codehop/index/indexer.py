@@ -230,9 +230,9 @@ def index_repo(
 
 @contextmanager
 def _terminate_raises() -> Iterator[None]:
-    """While an index is written, SIGTERM raises SystemExit(143) in the main thread (its default
-    ends the process where it stands, leaving a half-written temporary file), so the cleanup
-    around the build runs; and a file size limit (`ulimit -f`) fails the write (EFBIG) instead of
+    """While an index is written, SIGTERM (and SIGHUP: the terminal closed) raises SystemExit(143,
+    129) in the main thread (their default ends the process where it stands, leaving a
+    half-written temporary file), so the cleanup around the build runs; and a file size limit (`ulimit -f`) fails the write (EFBIG) instead of
     killing the process (SIGXFSZ). Elsewhere (a server's worker thread, a handler already set)
     unchanged."""
     if threading.current_thread() is not threading.main_thread():
@@ -244,7 +244,7 @@ def _terminate_raises() -> Iterator[None]:
         raise SystemExit(128 + signum)
 
     saved = {}
-    for signum, handler in ((signal.SIGTERM, stop), (signal.SIGXFSZ, signal.SIG_IGN)):
+    for signum, handler in ((signal.SIGTERM, stop), (signal.SIGHUP, stop), (signal.SIGXFSZ, signal.SIG_IGN)):
         if signal.getsignal(signum) is signal.SIG_DFL:
             saved[signum] = signal.signal(signum, handler)
     try:
