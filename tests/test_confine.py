@@ -561,3 +561,15 @@ def test_the_api_raises_codehop_errors_for_a_nul_in_a_path(fixture_repo):  # typ
     with pytest.raises(CodehopError, match="NUL"):
         codehop.ask("Where is `Cart` defined?", repo=str(repo), index_dir="/tmp/x\x00y")
     assert not (repo / ".codehop").exists()
+
+
+def test_two_indexes_moved_aside_in_one_second_are_both_kept(tmp_path):  # type: ignore[no-untyped-def]
+    """Two damaged files moved aside back to back: two files aside, neither replaced by the other."""
+    from codehop.index.store.schema import move_aside
+
+    db = tmp_path / "index.db"
+    asides = []
+    for text in (b"first", b"second"):
+        db.write_bytes(text)
+        asides.append(move_aside(db, "corrupt"))
+    assert sorted(p.read_bytes() for p in asides) == [b"first", b"second"]

@@ -154,6 +154,10 @@ def move_aside(path: Path, reason: str) -> Path:
     """Keep a bad index (and its WAL) next to the new one; never delete silently."""
     stamp = time.strftime("%Y%m%d-%H%M%S")
     aside = path.with_name(f"{path.name}.{reason}-{stamp}")
+    n = 1
+    while os.path.lexists(aside):  # a second move within the second never replaces the first
+        aside = path.with_name(f"{path.name}.{reason}-{stamp}-{n}")
+        n += 1
     for suffix in ("", "-wal", "-shm"):
         src = Path(str(path) + suffix)
         if os.path.lexists(src):  # the rename moves a link itself (never its target); see replace_own
