@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
     from codehop.doctor import Check
@@ -49,8 +49,41 @@ def ask(
     from codehop.app import Config, app_for, parse_resolvers
 
     names = parse_resolvers(resolvers)
-    app = app_for(repo, Config(index_dir=index_dir))
-    return app.ask(question, max_loops=max_loops, budget_tokens=budget_tokens, generator=generator, resolvers=names)
+
+    def run() -> Answer:
+        app = app_for(repo, Config(index_dir=index_dir))
+        return app.ask(question, max_loops=max_loops, budget_tokens=budget_tokens, generator=generator, resolvers=names)
+
+    return _repairing(run, repo, index_dir)
+
+
+T = TypeVar("T")
+
+
+def _repairing(call: Callable[[], T], repo: str | os.PathLike[str], index_dir: str | None) -> T:
+    """`call()`, repaired as the command line repairs it: a database error from a damaged index
+    moves the index aside (logged on the `codehop` logger) and runs `call` once more, rebuilding it.
+    Only codehop's own errors leave: an error the repair cannot explain is IndexSchemaError."""
+    import sqlite3
+
+    from codehop.kernel.errors import IndexSchemaError
+
+    try:
+        return call()
+    except sqlite3.Error as exc:
+        try:
+            why = repair_index(repo, index_dir)
+        except sqlite3.Error:
+            why = None
+        if why is None:
+            raise IndexSchemaError(f"the index could not be read: {exc}") from exc
+        import logging
+
+        logging.getLogger("codehop").warning("codehop: %s", why)
+    try:
+        return call()
+    except sqlite3.Error as exc:
+        raise IndexSchemaError(f"the index could not be read even after a rebuild: {exc}") from exc
 
 
 def index(
@@ -64,11 +97,14 @@ def index(
     """Index (or incrementally update) the repository at `path`; the report of what was done."""
     from codehop.index.indexer import index_repo
 
-    store, report = index_repo(
-        path, index_dir=index_dir, max_file_bytes=max_file_bytes, progress=progress, verify=verify
-    )
-    store.close()
-    return report
+    def run() -> IndexReport:
+        store, report = index_repo(
+            path, index_dir=index_dir, max_file_bytes=max_file_bytes, progress=progress, verify=verify
+        )
+        store.close()
+        return report
+
+    return _repairing(run, path, index_dir)
 
 
 def current_index(path: str | os.PathLike[str], *, index_dir: str | None = None) -> IndexReport | None:

@@ -87,11 +87,7 @@ def _index(root: Path, index_dir: str | None) -> Check:
         )
     store = SqliteStore(path)
     known = store.file_states()
-    stale = sum(
-        1
-        for sf in walk_python_files(root)
-        if sf.rel_path not in known or known[sf.rel_path][1:] != (sf.size, sf.mtime_ns)
-    )
+    stale = sum(1 for sf in walk_python_files(root) if sf.rel_path not in known or known[sf.rel_path][1:] != sf.stamp)
     counts = store.counts()
     store.close()
     detail = f"{path}: {counts['files']} files, {counts['chunks']} chunks, {counts['xrefs']} xrefs"

@@ -73,7 +73,7 @@ def _kill_at(repo: Path, delay_s: float) -> tuple[int, list[int]]:
 def _held(db: Path) -> tuple[dict[str, str], SqliteStore]:
     store = SqliteStore(db)  # opens, and checks the schema version
     assert store.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-    return {rel: h for rel, (h, _, _) in store.file_states().items()}, store
+    return {rel: h for rel, (h, *_) in store.file_states().items()}, store
 
 
 def _check_chunks(store: SqliteStore, rel: str, text: str) -> None:

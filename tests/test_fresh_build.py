@@ -37,7 +37,7 @@ def _load(root: Path, db: Path) -> LoadedRows:
         conn,
         [(*f[:9], []) for f in rows],
         {f[0]: "h" for f in rows},
-        {f[0]: (1, 1) for f in rows},
+        {f[0]: (1, 1, 1, 1) for f in rows},
         keep=loaded,
     )
     conn.close()

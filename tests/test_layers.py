@@ -361,7 +361,7 @@ def test_a_no_change_index_loads_no_parser_and_no_answering_stack(indexed_fixtur
     repo, idx = indexed_fixture
     heavy = HEAVY + [
         "tree_sitter",
-        "pathspec",
+        "codehop.index.ignore",
         "codehop.index.chunking",
         "codehop.index.xref_resolve",
         "codehop.app",

@@ -80,12 +80,15 @@ def _discover(ctx: click.Context, param: click.Parameter, value: str | None) -> 
     if value is not None:
         return value
     from codehop.api import discover_root
-    from codehop.kernel.errors import CodehopError
+    from codehop.kernel.errors import CodehopError, UsageError
 
     try:
         return str(discover_root("."))
+    except UsageError as exc:  # no project here, and not one to crawl (home, /tmp, a large folder)
+        _fail(exc.message, exc.exit_code)
     except CodehopError:
         return "."
+    return None
 
 
 repo_option = click.option(

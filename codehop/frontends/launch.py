@@ -64,8 +64,8 @@ def _quick_index(args: list[str]) -> bool:
         if path is None:  # as the command line's --repo / PATH default: the project we are in
             try:
                 path = str(discover_root("."))
-            except CodehopError:
-                path = "."
+            except CodehopError:  # (no project here): the command line says why
+                return False
         report = current_index(path, index_dir=index_dir)
     except Exception:  # whatever it is, the full command meets it again and reports it
         return False

@@ -16,9 +16,11 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import stat
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -45,7 +47,7 @@ from codehop.index.store.write import (
 )
 from codehop.index.survey import IndexReport, index_dir_for, locate_index, repo_key, survey, user_cache_dir
 from codehop.index.walk import SourceFile, TreeStamp, repo_root
-from codehop.kernel.errors import IndexSchemaError
+from codehop.kernel.errors import IndexSchemaError, IndexWriteError
 
 __all__ = ["IndexReport", "index_dir_for", "index_repo", "locate_index", "repair_index", "repo_key", "user_cache_dir"]
 
@@ -65,8 +67,15 @@ def _read(sf: SourceFile, max_bytes: int) -> tuple[bytes | None, str | None]:
     if sf.size > max_bytes:
         return None, f"{sf.rel_path}: {sf.size} bytes exceeds the {max_bytes}-byte cap; skipped"
     try:
-        with open(sf.abs_path, "rb") as fh:
-            data = fh.read(max_bytes + 1)
+        # never blocks: a file turned into a FIFO since the walk is skipped, not waited on
+        fd = os.open(sf.abs_path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return None, f"{sf.rel_path}: not a regular file; skipped"
+            with os.fdopen(fd, "rb", closefd=False) as fh:
+                data = fh.read(max_bytes + 1)
+        finally:
+            os.close(fd)
     except OSError as exc:
         return None, f"{sf.rel_path}: cannot read ({exc.strerror}); skipped"
     if len(data) > max_bytes:
@@ -170,8 +179,8 @@ def index_repo(
     store = SqliteStore(idx_dir / "index.db") if s.old is not None else None
     jobs: list[tuple[str, bytes]] = []
     hashes: dict[str, str] = {}
-    stats: dict[str, tuple[int, int]] = {}
-    touched_only: list[tuple[str, int, int]] = []
+    stats: dict[str, tuple[int, int, int, int]] = {}
+    touched_only: list[tuple[str, tuple[int, int, int, int]]] = []
     if s.changed:
         import hashlib
     for sf in s.changed:
@@ -184,10 +193,10 @@ def index_repo(
             continue
         digest = hashlib.blake2b(data, digest_size=16).hexdigest()
         if sf.rel_path in old and old[sf.rel_path][0] == digest:
-            touched_only.append((sf.rel_path, sf.size, sf.mtime_ns))
+            touched_only.append((sf.rel_path, sf.stamp))
             continue
         hashes[sf.rel_path] = digest
-        stats[sf.rel_path] = (sf.size, sf.mtime_ns)
+        stats[sf.rel_path] = sf.stamp
         jobs.append((sf.rel_path, data))
     if store is not None and not jobs and not deleted and not touched_only:
         report.seconds = time.perf_counter() - t0
@@ -210,14 +219,83 @@ def index_repo(
         tell(phase, len(jobs), len(jobs))
 
     report.deleted = len(deleted)
-    if store is None:
-        store = _build_fresh(idx_dir, arrived(), hashes, stats, after_parse)
-        report.rebuilt = True
-    else:
-        _update(store, list(arrived()), deleted, hashes, stats, touched_only, after_parse)
+    with _terminate_raises(), _out_of_space(idx_dir):
+        if store is None:
+            store = _build_fresh(idx_dir, arrived(), hashes, stats, after_parse)
+            report.rebuilt = True
+        else:
+            _update(store, list(arrived()), deleted, hashes, stats, touched_only, after_parse)
     report.seconds = time.perf_counter() - t0
     _fill_counts(store, report)
     return store, report
+
+
+@contextmanager
+def _terminate_raises() -> Iterator[None]:
+    """While an index is written, SIGTERM (and SIGHUP: the terminal closed) raises SystemExit(143,
+    129) in the main thread (their default ends the process where it stands, leaving a
+    half-written temporary file), so the cleanup around the build runs; and a file size limit (`ulimit -f`) fails the write (EFBIG) instead of
+    killing the process (SIGXFSZ). Elsewhere (a server's worker thread, a handler already set)
+    unchanged."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    import signal
+
+    def stop(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    saved = {}
+    for signum, handler in ((signal.SIGTERM, stop), (signal.SIGHUP, stop), (signal.SIGXFSZ, signal.SIG_IGN)):
+        if signal.getsignal(signum) is signal.SIG_DFL:
+            saved[signum] = signal.signal(signum, handler)
+    try:
+        yield
+    finally:
+        for signum, old in saved.items():
+            signal.signal(signum, old)
+
+
+@contextmanager
+def _out_of_space(idx_dir: Path) -> Iterator[None]:
+    """A write that failed for want of room (a full disk, a file size limit) is IndexWriteError
+    (exit 3) naming the folder and saying so; SQLite's word for it ("database or disk is full",
+    "disk I/O error") is kept at the end."""
+    import errno
+
+    try:
+        yield
+    except (sqlite3.OperationalError, OSError) as exc:
+        code = getattr(exc, "sqlite_errorcode", None)
+        err = getattr(exc, "errno", None)
+        full = (code is not None and code & 0xFF == sqlite3.SQLITE_FULL) or err == errno.ENOSPC
+        too_big = err == errno.EFBIG
+        if not (full or too_big) and (code is None or code & 0xFF != sqlite3.SQLITE_IOERR):
+            raise
+        why = _room_left(idx_dir) or ("no space left on the device" if full else "")
+        if not why:
+            raise
+        raise IndexWriteError(
+            f"cannot write the index in {idx_dir}: {why} ({exc}); nothing was replaced, "
+            "free some space (or pass --index-dir DIR on another device) and run the command again",
+            path=str(idx_dir),
+        ) from exc
+
+
+def _room_left(idx_dir: Path) -> str:
+    """Why a write in `idx_dir` may have failed for want of room, or '' when there is room."""
+    import resource
+
+    try:
+        st = os.statvfs(idx_dir)
+        if st.f_bavail * st.f_frsize < 1 << 20:
+            return "no space left on the device"
+    except OSError:
+        pass
+    soft, _ = resource.getrlimit(resource.RLIMIT_FSIZE)
+    if soft != resource.RLIM_INFINITY:
+        return f"no space left under the process's file size limit ({soft} bytes, RLIMIT_FSIZE)"
+    return ""
 
 
 def _fill_counts(store: SqliteStore, report: IndexReport) -> None:
@@ -229,16 +307,40 @@ def _build_fresh(
     idx_dir: Path,
     facts: Iterable[FileRows],
     hashes: dict[str, str],
-    stats: dict[str, tuple[int, int]],
+    stats: dict[str, tuple[int, int, int, int]],
     phase: Callable[[str], None] = lambda p: None,
+) -> SqliteStore:
+    final = idx_dir / "index.db"
+    tmp = idx_dir / f"index.db.tmp-{os.getpid()}"
+    _remove_build(tmp)
+    tmp_store = SqliteStore(tmp)
+    try:
+        return _build_into(tmp_store, tmp, final, facts, hashes, stats, phase)
+    except BaseException:  # an error, Ctrl-C, SIGTERM, a full disk: the partial build goes
+        tmp_store.close()
+        _remove_build(tmp)
+        raise
+
+
+def _remove_build(tmp: Path) -> None:
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        try:
+            os.unlink(f"{tmp}{suffix}")
+        except FileNotFoundError:
+            pass
+
+
+def _build_into(
+    tmp_store: SqliteStore,
+    tmp: Path,
+    final: Path,
+    facts: Iterable[FileRows],
+    hashes: dict[str, str],
+    stats: dict[str, tuple[int, int, int, int]],
+    phase: Callable[[str], None],
 ) -> SqliteStore:
     from codehop.index.xref_resolve import fresh_table, resolve_fresh
 
-    final = idx_dir / "index.db"
-    tmp = idx_dir / f"index.db.tmp-{os.getpid()}"
-    for suffix in ("", "-wal", "-shm", "-journal"):
-        Path(str(tmp) + suffix).unlink(missing_ok=True)
-    tmp_store = SqliteStore(tmp)
     conn = tmp_store.adopt(connect(tmp, fast_unsafe=True))  # a build file needs no journal
     create_schema(conn, indexes=False)  # a bulk load reads nothing by index until it is done
     stage_fts(conn)
@@ -350,16 +452,16 @@ def _update(
     facts: list[FileRows],
     deleted: list[str],
     hashes: dict[str, str],
-    stats: dict[str, tuple[int, int]],
-    touched_only: list[tuple[str, int, int]],
+    stats: dict[str, tuple[int, int, int, int]],
+    touched_only: list[tuple[str, tuple[int, int, int, int]]],
     phase: Callable[[str], None] = lambda p: None,
 ) -> None:
     from codehop.index.xref_resolve import resolve_static
 
     changed_paths = [f[0] for f in facts]
     with store.transaction() as conn:
-        for rel, size, mtime in touched_only:
-            touch_file(conn, rel, size, mtime)
+        for rel, stamp in touched_only:
+            touch_file(conn, rel, stamp)
         if changed_paths or deleted:
             old = {rel: _interface(conn, rel) for rel in changed_paths + deleted}
             old_lines = {rel: _declaration_lines(conn, rel) for rel in changed_paths}

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
+from codehop.index.confine import refuse_foreign_files, refuse_linked_folder
 from codehop.index.store.schema import check_schema, connect, damage, file_states, index_size, move_aside
 from codehop.index.walk import SourceFile, TreeStamp, repo_root, walk_python_files
 from codehop.kernel.errors import IndexLocationError, IndexSchemaError
@@ -97,13 +98,25 @@ def user_cache_dir() -> Path:
 
 
 def _candidates(root: Path, index_dir: str | os.PathLike[str] | None) -> tuple[list[Path], str]:
-    """(folders to try in order, what named them: '--index-dir', 'CODEHOP_INDEX_DIR' or '')."""
-    if index_dir:
-        return [Path(index_dir).expanduser().absolute()], "--index-dir"
+    """(folders to try in order, what named them: '--index-dir', 'CODEHOP_INDEX_DIR' or '').
+    A folder the user named may be reached through links (it is resolved); a folder codehop
+    chose (`.codehop`, a subfolder of CODEHOP_INDEX_DIR or of the cache) never is."""
     shared = os.environ.get("CODEHOP_INDEX_DIR")
+    for named, value in (("--index-dir", index_dir), ("CODEHOP_INDEX_DIR", shared)):
+        if value and "\x00" in os.fspath(value):
+            raise IndexLocationError(f"{named} cannot contain a NUL byte: {value!r}", path=repr(value))
+    if index_dir:
+        return [Path(index_dir).expanduser().resolve()], "--index-dir"
     if shared:  # one subfolder per repository: repositories sharing it never evict each other
-        return [Path(shared).expanduser().absolute() / repo_key(root)], "CODEHOP_INDEX_DIR"
-    return [root / ".codehop", user_cache_dir() / repo_key(root)], ""
+        return [Path(shared).expanduser().resolve() / repo_key(root)], "CODEHOP_INDEX_DIR"
+    return [root / ".codehop", user_cache_dir().resolve() / repo_key(root)], ""
+
+
+def _refuse_links(folders: list[Path], named_by: str) -> None:
+    for folder in folders:
+        if named_by != "--index-dir":
+            refuse_linked_folder(folder, named_by)
+        refuse_foreign_files(folder)
 
 
 def _unusable(folder: Path) -> str | None:
@@ -114,7 +127,8 @@ def _unusable(folder: Path) -> str | None:
     try:
         folder.mkdir(parents=True, exist_ok=True)
         probe = folder / f".probe-{os.getpid()}-{threading.get_ident()}"
-        probe.write_bytes(b"")
+        probe.unlink(missing_ok=True)  # (a link planted under this name goes; never written through)
+        os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600))
         probe.unlink()
     except OSError as exc:
         return exc.strerror or type(exc).__name__
@@ -124,7 +138,8 @@ def _unusable(folder: Path) -> str | None:
 def index_dir_for(root: Path, index_dir: str | os.PathLike[str] | None = None) -> Path:
     """Where the index of `root` is (or would be), without creating anything: the first
     candidate that holds an index, else the first one."""
-    folders, _ = _candidates(root, index_dir)
+    folders, named_by = _candidates(root, index_dir)
+    _refuse_links(folders, named_by)
     return next((f for f in folders if (f / "index.db").exists()), folders[0])
 
 
@@ -133,6 +148,7 @@ def locate_index(root: Path, index_dir: str | os.PathLike[str] | None = None) ->
     the usual place. A folder the user named that cannot be used is an IndexLocationError (exit 3);
     an unwritable repository falls back to the per-user cache."""
     folders, named_by = _candidates(root, index_dir)
+    _refuse_links(folders, named_by)  # before the probe writes anything through one
     reasons: list[str] = []
     for folder in folders:
         why = _unusable(folder)
@@ -173,8 +189,8 @@ def remove_stale_builds(idx_dir: Path) -> None:
 
 def sound_index(
     path: Path, *, verify: bool = False, warnings: list[str] | None = None, passive: bool = False
-) -> dict[str, tuple[str, int, int]] | None:
-    """The file states (rel_path -> hash, size, mtime_ns) of the index at `path` if it opens and
+) -> dict[str, tuple[str, int, int, int, int]] | None:
+    """The file states (rel_path -> hash, size, mtime_ns, ctime_ns, inode) of the index at `path` if it opens and
     matches our schema; else None, the file moved aside (or, `passive`, left where it is for
     a caller that will move it). `verify` also checks every page (`codehop index`, and after a
     query met a database error)."""
@@ -195,6 +211,8 @@ def sound_index(
             return file_states(conn)
         finally:
             conn.close()
+    except IndexLocationError:
+        raise
     except (IndexSchemaError, sqlite3.DatabaseError) as exc:
         if not passive:
             move_aside(path, "foreign" if isinstance(exc, IndexSchemaError) else "corrupt")
@@ -206,9 +224,9 @@ class Survey(NamedTuple):
 
     report: IndexReport
     idx_dir: Path
-    old: dict[str, tuple[str, int, int]] | None
+    old: dict[str, tuple[str, int, int, int, int]] | None
     files: list[SourceFile]
-    changed: list[SourceFile]  # new, or size or mtime differ from the index's
+    changed: list[SourceFile]  # new, or size, mtime, ctime or inode differ from the index's
     deleted: list[str]
 
 
@@ -252,7 +270,7 @@ def survey(
     known = old or {}
     current = {sf.rel_path for sf in files}
     deleted = [rel for rel in known if rel not in current]
-    changed = [sf for sf in files if known.get(sf.rel_path, ("", -1, -1))[1:] != (sf.size, sf.mtime_ns)]
+    changed = [sf for sf in files if (known[sf.rel_path][1:] if sf.rel_path in known else ()) != sf.stamp]
     return Survey(report, idx_dir, old, files, changed, deleted)
 
 

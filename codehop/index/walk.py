@@ -3,7 +3,7 @@
 Honours `.gitignore` files at every level and a `.codehopignore` at the root;
 skips `.git`, virtualenvs, `__pycache__`, build output and our own `.codehop/`.
 Never follows a symlink that leaves the root. May import: records, errors,
-stdlib, pathspec.
+ignore, confine, stdlib.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from codehop.kernel.errors import RepoNotFoundError
 
-if TYPE_CHECKING:  # pathspec (~13 ms to import) loads only for a tree that has an ignore file
-    from pathspec import GitIgnoreSpec
+if TYPE_CHECKING:  # the matcher loads only for a tree that has an ignore file
+    from codehop.index.ignore import IgnoreSpec
 
 SKIP_DIRS = frozenset(
     {
@@ -50,6 +50,14 @@ class SourceFile(NamedTuple):
     size: int
     mtime_ns: int
     ctime_ns: int = 0  # a chmod changes only this: a file made unreadable is noticed
+    inode: int = 0
+
+    @property
+    def stamp(self) -> tuple[int, int, int, int]:
+        """(size, mtime, ctime, inode): what git compares to tell a changed file. A rewrite with its
+        size and mtime put back (`cp -p`, `rsync -a`, `tar x`) moves the ctime (no call sets it) or
+        the inode (a new file renamed over the old)."""
+        return (self.size, self.mtime_ns, self.ctime_ns, self.inode)
 
 
 def repo_root(path: str | os.PathLike[str]) -> Path:
@@ -65,28 +73,87 @@ def repo_root(path: str | os.PathLike[str]) -> Path:
 ROOT_MARKERS = (".git", "pyproject.toml", "setup.cfg", "setup.py")
 
 
+# A folder with no project marker above it is taken as the repository only when it holds at most
+# this many Python files (and its walk lists at most MAX_UNMARKED_DIRS folders): `cd /tmp && codehop
+# ask ...` must not crawl every tree under it.
+MAX_UNMARKED_PY_FILES = 2000
+MAX_UNMARKED_DIRS = 5000
+
+
 def discover_root(start: str | os.PathLike[str] = ".") -> Path:
     """The repository `start` is in, found as git finds its own: the nearest folder, from `start`
     upward, holding an existing `.codehop/` index folder or a project marker (`.git`,
-    `pyproject.toml`, `setup.cfg`, `setup.py`); `start` itself when none does."""
+    `pyproject.toml`, `setup.cfg`, `setup.py`); `start` itself when none does and it is small
+    (`MAX_UNMARKED_PY_FILES`). The home folder, the temporary folder and the filesystem root are
+    never found this way (a `~/.git` of dotfiles would make every folder under home one project):
+    UsageError, naming `--repo`, as for a large folder without a marker."""
+    import tempfile
+
+    from codehop.kernel.errors import UsageError
+
     here = repo_root(start)
-    for folder in (here, *here.parents):
-        if (folder / ".codehop").is_dir() or any((folder / m).exists() for m in ROOT_MARKERS):
-            return folder
-    return here
+    found = next(
+        (f for f in (here, *here.parents) if (f / ".codehop").is_dir() or any((f / m).exists() for m in ROOT_MARKERS)),
+        None,
+    )
+    root = found or here
+    whole = {Path(os.path.expanduser("~")).resolve(), Path(tempfile.gettempdir()).resolve(), Path(root.anchor)}
+    if root in whole:
+        raise UsageError(
+            f"{root} is your home, temporary or root folder{' (it holds a project marker)' if found else ''}, "
+            f"and codehop does not crawl it whole unless told to: run it inside a project "
+            f"(a folder with .git, pyproject.toml, setup.cfg or setup.py), or name one with --repo PATH",
+            path=str(root),
+        )
+    if found is None and not _small(here):
+        raise UsageError(
+            f"no project here: no folder from {here} up holds .git, pyproject.toml, setup.cfg or setup.py, "
+            f"and {here} holds more than {MAX_UNMARKED_PY_FILES} Python files (or {MAX_UNMARKED_DIRS} folders); "
+            "name the repository with --repo PATH (or run inside one)",
+            path=str(here),
+        )
+    return root
 
 
-def _spec(dir_path: str, name: str, seen: _Seen | None = None) -> GitIgnoreSpec | None:
+def _small(folder: Path) -> bool:
+    """Does `folder` hold at most MAX_UNMARKED_PY_FILES `.py` files in at most MAX_UNMARKED_DIRS
+    folders (skipping what the walk skips)? Stops listing as soon as it knows it does not."""
+    files = dirs = 0
+    stack = [str(folder)]
+    while stack:
+        dirs += 1
+        if dirs > MAX_UNMARKED_DIRS:
+            return False
+        try:
+            with os.scandir(stack.pop()) as it:
+                for e in it:
+                    try:
+                        if e.is_dir(follow_symlinks=False):
+                            if e.name not in SKIP_DIRS:
+                                stack.append(e.path)
+                        elif e.name.endswith(".py"):
+                            files += 1
+                            if files > MAX_UNMARKED_PY_FILES:
+                                return False
+                    except OSError:
+                        continue
+        except OSError:
+            continue
+    return True
+
+
+def _spec(root_s: str, dir_path: str, name: str, seen: _Seen | None = None) -> IgnoreSpec | None:
+    """The ignore file `name` of `dir_path`, or None; UsageError when it may not be read (a link
+    leaving the repository, not a regular file, over the size cap: see `codehop.index.ignore`)."""
     path = os.path.join(dir_path, name)
     if seen is not None:
         seen.ignores.append((path, _key(path)))
-    try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            from pathspec import GitIgnoreSpec
-
-            return GitIgnoreSpec.from_lines(fh)
-    except OSError:
+    if not os.path.lexists(path):
         return None
+    from codehop.index.ignore import IgnoreSpec, read_ignore_file
+
+    lines = read_ignore_file(path, root_s)
+    return IgnoreSpec(lines, os.path.relpath(path, root_s)) if lines is not None else None
 
 
 def walk_python_files(
@@ -147,11 +214,11 @@ def _walk(
     seen: _Seen | None,
 ) -> Iterator[SourceFile]:
     root_s = str(root)
-    specs: list[tuple[str, GitIgnoreSpec]] = []  # (dir rel prefix, spec)
+    specs: list[tuple[str, IgnoreSpec]] = []  # (dir rel prefix, spec)
     if warnings is None and seen is not None:
         warnings = []  # a walk that warned is not remembered (an unreadable file may become readable)
     n_warnings = len(warnings) if warnings is not None else 0
-    top = _spec(root_s, ".codehopignore", seen)
+    top = _spec(root_s, root_s, ".codehopignore", seen)
     if top is not None:
         specs.append(("", top))
     seen_dirs: set[tuple[int, int]] = set()
@@ -162,11 +229,10 @@ def _walk(
     sep = os.sep
 
     def ignored(rel: str, is_dir: bool) -> bool:
-        probe = rel + "/" if is_dir else rel
         for prefix, spec in specs:
-            if prefix and not probe.startswith(prefix):
+            if prefix and not rel.startswith(prefix):
                 continue
-            if spec.match_file(probe[len(prefix) :]):
+            if spec.match(rel[len(prefix) :], is_dir):
                 return True
         return False
 
@@ -194,7 +260,7 @@ def _walk(
         if rel_dir and "pyvenv.cfg" in names:
             continue  # a virtualenv
         if ".gitignore" in names:
-            spec = _spec(dir_abs, ".gitignore", seen)
+            spec = _spec(root_s, dir_abs, ".gitignore", seen)
             if spec is not None:
                 specs.append((rel_dir + "/" if rel_dir else "", spec))
         prefix = rel_dir + "/" if rel_dir else ""
@@ -261,12 +327,17 @@ def _walk(
                 continue
             has_python = True
             yield SourceFile(
-                rel_path=rel, abs_path=path, size=fst.st_size, mtime_ns=fst.st_mtime_ns, ctime_ns=fst.st_ctime_ns
+                rel_path=rel,
+                abs_path=path,
+                size=fst.st_size,
+                mtime_ns=fst.st_mtime_ns,
+                ctime_ns=fst.st_ctime_ns,
+                inode=fst.st_ino,
             )
         # the stamp watches directories that hold Python or lead to more; a leaf of data files
         # (`locale/xx/LC_MESSAGES`) gaining a `.py` is seen by the next full walk, not the stamp
         if dirs is not None and (has_python or subdirs or not rel_dir):
-            dirs.append((dir_abs, st.st_mtime_ns))
+            dirs.append((dir_abs, st.st_ctime_ns))  # (not the mtime: `tar x` puts that back)
             if has_python:
                 py_dirs.add(dir_abs)
         stack.extend(reversed(subdirs))
@@ -348,11 +419,16 @@ def _remember(root: Path, memo: Path, seen: _Seen, found: list[SourceFile], dirs
         "kept": kept if dirs is not None else None,
     }
     tmp = memo.with_name(f"{memo.name}.tmp-{os.getpid()}-{time.monotonic_ns()}")
+    from codehop.index.confine import write_own
+
     try:
-        tmp.write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
-        os.replace(tmp, memo)
-    except OSError:  # a read-only index folder: every run walks
+        write_own(tmp, json.dumps(data, separators=(",", ":")).encode("utf-8"))
+        os.replace(tmp, memo)  # (a rename replaces a link at `memo` itself, never its target)
+    except OSError:  # a read-only index folder, a full disk: every run walks
         tmp.unlink(missing_ok=True)
+    except BaseException:  # interrupted: nothing left behind
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def _replay(root: Path, memo: Path, dirs: list[tuple[str, int]] | None) -> list[SourceFile] | None:
@@ -360,9 +436,10 @@ def _replay(root: Path, memo: Path, dirs: list[tuple[str, int]] | None) -> list[
     listed or read changed (or who walks did, or the memo is not ours)."""
     import json
 
+    from codehop.index.confine import read_own
+
     try:
-        with open(memo, encoding="utf-8") as fh:
-            data = json.load(fh)
+        data = json.loads(read_own(memo))
     except (OSError, ValueError):
         return None
     root_s = str(root)
@@ -378,7 +455,7 @@ def _replay(root: Path, memo: Path, dirs: list[tuple[str, int]] | None) -> list[
             st = stat_(path)
             if st.st_ctime_ns != ctime or st.st_mtime_ns != mtime or st.st_ino != ino or st.st_dev != dev:
                 return None
-            mtimes[rel_dir] = path, mtime
+            mtimes[rel_dir] = path, ctime
         for path, key in data["ignores"]:
             if _key(path) != key:
                 return None
@@ -393,7 +470,12 @@ def _replay(root: Path, memo: Path, dirs: list[tuple[str, int]] | None) -> list[
                 return None  # its mode changed: a walk decides whether it stays
             out.append(
                 SourceFile(
-                    rel_path=rel, abs_path=path, size=st.st_size, mtime_ns=st.st_mtime_ns, ctime_ns=st.st_ctime_ns
+                    rel_path=rel,
+                    abs_path=path,
+                    size=st.st_size,
+                    mtime_ns=st.st_mtime_ns,
+                    ctime_ns=st.st_ctime_ns,
+                    inode=st.st_ino,
                 )
             )
         if dirs is not None:
@@ -405,10 +487,10 @@ def _replay(root: Path, memo: Path, dirs: list[tuple[str, int]] | None) -> list[
 
 
 class TreeStamp(NamedTuple):
-    """What a walk saw: each directory's mtime and each file's size and mtime.
+    """What a walk saw: each directory's ctime and each file's size, mtime, ctime and inode.
 
-    Adding, removing or renaming a file changes its directory's mtime, and an
-    edit changes the file's own; so `unchanged()` answers "would a walk find
+    Adding, removing or renaming a file changes its directory's ctime (its mtime too, but a
+    restore, `tar x`, puts that back; no call sets a ctime), and an edit changes the file's own; so `unchanged()` answers "would a walk find
     anything new?" with one stat per directory and per file, and no listing.
     """
 
@@ -417,7 +499,7 @@ class TreeStamp(NamedTuple):
 
     def dirs_unchanged(self) -> bool:
         try:
-            return all(os.stat(path).st_mtime_ns == mtime for path, mtime in self.dirs)
+            return all(os.stat(path).st_ctime_ns == ctime for path, ctime in self.dirs)
         except OSError:
             return False
 
@@ -427,7 +509,7 @@ class TreeStamp(NamedTuple):
         try:
             for sf in self.files:
                 st = os.stat(sf.abs_path)
-                if st.st_mtime_ns != sf.mtime_ns or st.st_size != sf.size or st.st_ctime_ns != sf.ctime_ns:
+                if (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino) != sf.stamp:
                     return False
         except OSError:
             return False
@@ -443,7 +525,7 @@ class TreeStamp(NamedTuple):
                 st = os.stat(sf.abs_path)
             except OSError:
                 return None
-            if st.st_ctime_ns == sf.ctime_ns and st.st_mtime_ns == sf.mtime_ns and st.st_size == sf.size:
+            if (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino) == sf.stamp:
                 out.append(sf)  # as it was (most files, after one edit)
                 continue
             if st.st_ctime_ns != sf.ctime_ns and not os.access(sf.abs_path, os.R_OK):
@@ -455,6 +537,7 @@ class TreeStamp(NamedTuple):
                     size=st.st_size,
                     mtime_ns=st.st_mtime_ns,
                     ctime_ns=st.st_ctime_ns,
+                    inode=st.st_ino,
                 )
             )
         return out

@@ -5,7 +5,8 @@ CodehopError                 exit 1
 ├── UsageError               exit 2   a bad argument (PATH:LINE:COL, unknown symbol form, ...)
 ├── OutsideRepoError         exit 2   a path that leaves the indexed roots
 ├── IndexSchemaError         exit 3   an index that cannot be opened or rebuilt
-│   └── IndexLocationError   exit 3   a named index folder that cannot be created or written
+│   ├── IndexLocationError   exit 3   a named index folder that cannot be created or written
+│   └── IndexWriteError      exit 3   the index could not be written (no space left)
 ├── LanguageServerError      exit 4   a language server failed (start, crash, timeout, garbage)
 └── GenerationError          exit 5   the model could not produce a valid answer
 
@@ -43,6 +44,11 @@ class IndexSchemaError(CodehopError):
 class IndexLocationError(IndexSchemaError):
     """`--index-dir` or `CODEHOP_INDEX_DIR` names a place codehop cannot write (a file, a
     read-only folder); the message says what to do instead."""
+
+
+class IndexWriteError(IndexSchemaError):
+    """A write of the index failed for want of room (a full disk, a file size limit); the message
+    names the folder, and nothing was replaced."""
 
 
 class LanguageServerError(CodehopError):

@@ -1,7 +1,7 @@
 """The index file: its schema (tables, indexes, version), opening it (WAL; read-only when the
 file or its folder cannot be written), and telling a damaged file from a busy one.
 
-May import: errors, stdlib (sqlite3).
+May import: errors, confine, stdlib (sqlite3).
 """
 
 from __future__ import annotations
@@ -13,9 +13,11 @@ import urllib.parse
 from collections.abc import Collection
 from pathlib import Path
 
-from codehop.kernel.errors import IndexSchemaError
+from codehop.index.confine import read_own, replace_own, write_own
+from codehop.kernel.errors import IndexLocationError, IndexSchemaError
 
-SCHEMA_VERSION = 12  # 12: the derived search terms of each declaration (`terms`, `terms_fts`)
+# 12: a file's ctime and inode are kept beside its size and mtime (change detection)
+SCHEMA_VERSION = 13  # 13: the derived search terms of each declaration (`terms`, `terms_fts`, `odd_parts`)
 
 
 _SCHEMA = """
@@ -23,7 +25,8 @@ CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE files (
     rel_path TEXT PRIMARY KEY, hash TEXT NOT NULL, size INTEGER NOT NULL,
     mtime_ns INTEGER NOT NULL, module TEXT NOT NULL, is_package INTEGER NOT NULL,
-    all_names TEXT, has_error INTEGER NOT NULL DEFAULT 0, edges_gen INTEGER NOT NULL DEFAULT 0);
+    all_names TEXT, has_error INTEGER NOT NULL DEFAULT 0, edges_gen INTEGER NOT NULL DEFAULT 0,
+    ctime_ns INTEGER NOT NULL DEFAULT 0, inode INTEGER NOT NULL DEFAULT 0);
 CREATE INDEX files_module ON files(module);
 CREATE TABLE chunks (
     id INTEGER PRIMARY KEY, rel_path TEXT NOT NULL, start_line INTEGER NOT NULL,
@@ -74,7 +77,14 @@ CREATE TABLE odd_parts (part TEXT PRIMARY KEY, n INTEGER NOT NULL);
 
 
 def connect(path: Path, *, fast_unsafe: bool = False, read_only: bool | None = None) -> sqlite3.Connection:
-    """`read_only`: open for reading only (None: when the file or its folder is not writable)."""
+    """`read_only`: open for reading only (None: when the file or its folder is not writable).
+    Never through a link: SQLite would follow it (and switch whatever it finds to WAL)."""
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        if os.path.islink(f"{path}{suffix}"):
+            raise IndexLocationError(
+                f"refusing {path}{suffix}: it is a symbolic link; codehop never opens an index through one",
+                path=f"{path}{suffix}",
+            )
     if not fast_unsafe and (read_only if read_only is not None else not_writable(path)):
         return _connect_read_only(path)
     conn = sqlite3.connect(str(path), timeout=30.0, isolation_level=None, check_same_thread=False)
@@ -131,9 +141,12 @@ def check_schema(conn: sqlite3.Connection) -> None:
         raise IndexSchemaError(f"index schema {row[0] if row else '?'} != {SCHEMA_VERSION}")
 
 
-def file_states(conn: sqlite3.Connection) -> dict[str, tuple[str, int, int]]:
-    """rel_path -> (hash, size, mtime_ns) of every indexed file: what an update compares the walk to."""
-    return {r[0]: (r[1], r[2], r[3]) for r in conn.execute("SELECT rel_path, hash, size, mtime_ns FROM files")}
+def file_states(conn: sqlite3.Connection) -> dict[str, tuple[str, int, int, int, int]]:
+    """rel_path -> (hash, size, mtime_ns, ctime_ns, inode) of every indexed file: what an update
+    compares the walk to (all four, as git does: a rewrite whose size and mtime were put back, by
+    `cp -p`, `rsync -a` or `tar x`, still moves the ctime, which cannot be set, or the inode)."""
+    sql = "SELECT rel_path, hash, size, mtime_ns, ctime_ns, inode FROM files"
+    return {r[0]: (r[1], r[2], r[3], r[4], r[5]) for r in conn.execute(sql)}
 
 
 def index_size(conn: sqlite3.Connection) -> tuple[int, int, int]:
@@ -149,10 +162,14 @@ def move_aside(path: Path, reason: str) -> Path:
     """Keep a bad index (and its WAL) next to the new one; never delete silently."""
     stamp = time.strftime("%Y%m%d-%H%M%S")
     aside = path.with_name(f"{path.name}.{reason}-{stamp}")
+    n = 1
+    while os.path.lexists(aside):  # a second move within the second never replaces the first
+        aside = path.with_name(f"{path.name}.{reason}-{stamp}-{n}")
+        n += 1
     for suffix in ("", "-wal", "-shm"):
         src = Path(str(path) + suffix)
-        if src.exists():
-            os.replace(src, Path(str(aside) + suffix))
+        if os.path.lexists(src):  # the rename moves a link itself (never its target); see replace_own
+            replace_own(src, Path(str(aside) + suffix))
     forget_verified(path)
     return aside
 
@@ -185,8 +202,7 @@ def _memo_key(path: Path) -> tuple[int, ...]:
 
 def _remembered(path: Path) -> tuple[int, ...] | None:
     try:
-        with open(str(path) + _MEMO_SUFFIX, encoding="ascii") as fh:
-            return tuple(int(v) for v in fh.read().split())
+        return tuple(int(v) for v in read_own(Path(str(path) + _MEMO_SUFFIX), 4096).split())
     except (OSError, ValueError):
         return None
 
@@ -199,8 +215,7 @@ def _remember(path: Path, key: tuple[int, ...], checked_at_ns: int) -> None:
         forget_verified(path)
         return
     try:
-        with open(str(path) + _MEMO_SUFFIX, "w", encoding="ascii") as fh:
-            fh.write(" ".join(map(str, key)) + "\n")
+        write_own(Path(str(path) + _MEMO_SUFFIX), (" ".join(map(str, key)) + "\n").encode("ascii"))
     except OSError:  # a read-only folder: every verification reads every page
         pass
 
@@ -224,13 +239,12 @@ def damage(path: Path, *, remember: bool = False) -> str | None:
     only a file changed since its last check is read again. (A query that met a database error,
     and `doctor`, read every page whatever was remembered.)"""
     try:
-        size = path.stat().st_size
-        with open(path, "rb") as fh:
-            header = fh.read(100)
+        size = os.lstat(path).st_size
+        header = read_own(path, 100)  # a link or a FIFO planted as index.db is never followed
     except FileNotFoundError:
         return None
     except OSError as exc:
-        return f"cannot read it ({exc.strerror})"
+        return f"cannot read it ({exc.strerror or exc})"
     if size == 0:
         return None  # SQLite's own empty database: nothing to lose, check_schema decides
     if len(header) < 100 or not header.startswith(_SQLITE_MAGIC):

@@ -185,10 +185,16 @@ class SqliteStore:
         conn.execute("BEGIN IMMEDIATE")
         try:
             yield conn
+            conn.execute("COMMIT")
         except BaseException:
-            conn.execute("ROLLBACK")
+            # SQLite may have rolled back already (a full disk: SQLITE_FULL ends the transaction);
+            # a ROLLBACK then would raise "no transaction is active" and hide why
+            if conn.in_transaction:
+                try:
+                    conn.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass
             raise
-        conn.execute("COMMIT")
 
     def data_version(self) -> int:
         """Changes whenever another connection commits; memo keys hang off it."""
@@ -214,7 +220,7 @@ class SqliteStore:
         return self._memo[full]
 
     # ---- files -------------------------------------------------------------
-    def file_states(self) -> dict[str, tuple[str, int, int]]:
+    def file_states(self) -> dict[str, tuple[str, int, int, int, int]]:
         return file_states(self.conn)
 
     # The symbol table's five questions. `query_*` ask SQL every time (a writer's SymbolTable

@@ -61,7 +61,7 @@ def write_file_rows(
     conn: sqlite3.Connection,
     files: Sequence[tuple],  # type: ignore[type-arg]
     hashes: dict[str, str],
-    stats: dict[str, tuple[int, int]],
+    stats: dict[str, tuple[int, int, int, int]],
     *,
     keep: LoadedRows | None = None,
     fts: str = "chunks_fts",
@@ -80,7 +80,7 @@ def write_file_rows(
     next_id = (conn.execute("SELECT coalesce(max(id), 0) FROM chunks").fetchone()[0]) + 1
     next_term = (conn.execute("SELECT coalesce(max(id), 0) FROM terms").fetchone()[0]) + 1
     for rel, module, is_package, all_names, has_error, chunks, bindings, classes, stars, xrefs in files:
-        size, mtime = stats[rel]
+        size, mtime, ctime, inode = stats[rel]
         file_rows.append(
             (
                 rel,
@@ -91,6 +91,8 @@ def write_file_rows(
                 int(is_package),
                 json.dumps(all_names) if all_names is not None else None,
                 int(has_error),
+                ctime,
+                inode,
             )
         )
         path_words = index_words(rel)
@@ -116,7 +118,7 @@ def write_file_rows(
         class_rows.extend((q, r, line, json.dumps(bases)) for q, r, line, bases in classes)
         star_rows.extend((module, target, line, rel) for target, line in stars)
         xref_rows.extend(xrefs)
-    conn.executemany("INSERT OR REPLACE INTO files VALUES (?,?,?,?,?,?,?,?,0)", file_rows)
+    conn.executemany("INSERT OR REPLACE INTO files VALUES (?,?,?,?,?,?,?,?,0,?,?)", file_rows)
     conn.executemany("INSERT INTO chunks VALUES (?,?,?,?,?,?,?,?,?,?)", chunk_rows)
     conn.executemany(f"INSERT INTO {fts} (rowid, name, qualname, words) VALUES (?,?,?,?)", fts_rows)
     conn.executemany("INSERT INTO bindings VALUES (?,?,?,?,?,?,?,?,?)", binding_rows)
@@ -164,9 +166,9 @@ def enable_wal(conn: sqlite3.Connection) -> None:
     conn.execute("PRAGMA journal_mode=WAL")
 
 
-def touch_file(conn: sqlite3.Connection, rel_path: str, size: int, mtime_ns: int) -> None:
-    """A file whose content did not change: only its stat moved."""
-    conn.execute("UPDATE files SET size=?, mtime_ns=? WHERE rel_path=?", (size, mtime_ns, rel_path))
+def touch_file(conn: sqlite3.Connection, rel_path: str, stamp: tuple[int, int, int, int]) -> None:
+    """A file whose content did not change: only its stat (size, mtime, ctime, inode) moved."""
+    conn.execute("UPDATE files SET size=?, mtime_ns=?, ctime_ns=?, inode=? WHERE rel_path=?", (*stamp, rel_path))
 
 
 def file_interface(conn: sqlite3.Connection, rel_path: str) -> tuple[str, frozenset[tuple[str, ...]]]:
