@@ -35,6 +35,7 @@ from codehop.frontends.cli import main
 from codehop.index.indexer import index_repo
 from codehop.index.store.sqlite import SqliteStore
 from codehop.kernel.records import Answer, Location, PendingReference, Provenance, RefType, Resolution, State
+from codehop.reading.intent import read_question
 from codehop.resolve.ladder import Ladder
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures_repos"
@@ -486,7 +487,7 @@ def test_injected_text_does_not_change_the_loop(fixture_repo, tmp_path, max_loop
     assert "os.system" not in (twin / "inject/ledger.py").read_text()
     question = "What does `Ledger.balance` do?"
     app, twin_app = _narrow_app(repo), _narrow_app(twin)
-    ranked = app.navigator().retrieve(question)
+    ranked = app.navigator().retrieve(read_question(question))
     assert ranked[0].chunk.qualname == "inject.ledger.Ledger.settle" and "max_loops=99" in ranked[0].chunk.text
     limits = Limits(max_loops=max_loops)
     hostile_answer = app.navigator().ask(question, limits)

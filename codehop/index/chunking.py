@@ -134,6 +134,9 @@ def facts_of(rows: FileRows) -> FileFacts:
     )
 
 
+MAX_NESTING = 500  # statements nested inside each other that a file may have (Python's parser allows ~100 blocks)
+
+
 def module_name(rel_path: str) -> tuple[str, bool]:
     """`pkg/sub/mod.py` -> ("pkg.sub.mod", False); `pkg/__init__.py` -> ("pkg", True)."""
     parts = rel_path.removesuffix(".pyi").removesuffix(".py").split("/")
@@ -355,6 +358,7 @@ class _Walker:
         self.module_names: set[str] = set()
         # (start_line, end_line, qualname, class_qualname or "") of def chunks, for scoping sites
         self.scopes: list[tuple[int, int, str, str]] = []
+        self.depth = 0  # statements being read, one inside the other
         self.getattr_defs: list[Node] = []  # module-level `def __getattr__(name)`: lazy exports
         # spans of definitions nested in module-level blocks (`if`, `try/else`): chunks of their own
         self.nested_taken: list[tuple[int, int]] = []
@@ -573,6 +577,17 @@ class _Walker:
         self.scopes.append((span[0], span[1], qual, qual))
 
     def statement(self, stmt: Node, scope: str, cls: str, member_names: set[str] | None = None) -> None:
+        self.depth += 1
+        try:
+            self._statement(stmt, scope, cls, member_names)
+        finally:
+            self.depth -= 1
+
+    def _statement(self, stmt: Node, scope: str, cls: str, member_names: set[str] | None) -> None:
+        if self.depth > MAX_NESTING:
+            # a fixed bound, not the interpreter's recursion limit (Jedi raises that process-wide):
+            # the same file is refused whatever ran before in this process
+            raise RecursionError(f"statements nested over {MAX_NESTING} deep")
         kind = stmt.kind_id
         if kind in _K_EXPRESSION_STATEMENT:
             for child in stmt.named_children:

@@ -33,7 +33,7 @@ from codehop.reading.intent import KIND_WORDS, cue_stems
 if TYPE_CHECKING:
     from codehop.index.store.sqlite import SqliteStore
 
-MAX_TERMS = 16  # query terms per question (FTS5 OR-queries have a slow tail: FINDINGS.md)
+MAX_TERMS = 16  # a question's terms, in units of the store's query cap (it asks the rarest 16)
 MARGIN = 1.4  # a subject's weight over the next candidate's
 MAX_WORD = 32  # a longer "word" is not split into words (reading stays linear)
 COVER = 0.5  # share of the describing words a subject's name must explain
@@ -91,7 +91,7 @@ def question_terms(q: Question, store: SqliteStore) -> tuple[_Word, ...]:
     n = 0
     for written in q.words:
         w = written.lower()
-        if len(w) > MAX_WORD or n >= MAX_TERMS:
+        if len(w) > MAX_WORD or n >= 3 * MAX_TERMS:
             continue  # (a "word" of 100 kB is no word: reading stays linear)
         s = stem(w)
         if s in _KIND_STEMS:
@@ -179,12 +179,18 @@ def _ground(q: Question, store: SqliteStore, *, limit: int = 40) -> Grounding:
     explainable = {e for g in weighed for e in g.explained} | {w.text for w in words if w.acronym}
     counted = [w.text for w in words if w.counts and w.text in explainable]
     unexplained = tuple(w for w in counted if w not in best.explained)
+    # (the answer names every describing word the best leaves unexplained, framing words too)
+    # most telling first (a word the repository never uses tells most of what is missing)
+    unsaid = tuple(
+        sorted(
+            (w.text for w in words if w.counts and w.text not in best.explained),
+            key=lambda w: -(tells[w] or 2 * top),
+        )
+    )
     told = sum(tells[w] for w in counted)
     covers = told > 0 and told - sum(tells[w] for w in unexplained) >= COVER * told
     subjects = (best,) if clear and named and covers else ()
-    return Grounding(
-        subjects=subjects, close=close, candidates=tuple(weighed[:16]), terms=terms, unexplained=unexplained
-    )
+    return Grounding(subjects=subjects, close=close, candidates=tuple(weighed[:16]), terms=terms, unexplained=unsaid)
 
 
 def _weigh(h: TermHit, q: Question, words: tuple[_Word, ...], *, described: bool = True) -> Grounded:

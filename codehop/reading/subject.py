@@ -102,7 +102,7 @@ class Reading:
                 "The question's words name no declaration clearly; the closest are "
                 + ", ".join(f"`{c}`" for c in self.close)
                 + (
-                    f" (the first does not explain {', '.join(repr(w) for w in self.unexplained[:8])})"
+                    f" (the first does not explain {', '.join(repr(w) for w in self.unexplained[:12])})"
                     if self.unexplained
                     else ""
                 )
