@@ -518,12 +518,12 @@ class App:
         return hover_markdown(self.sources(), rel_path, line, col, buffer)
 
     def references(
-        self, rel_path: str, line: int, col: int, *, include_declaration: bool, buffer: str | None = None
+        self, rel_path: str, line: int, col: int, buffer: str | None = None
     ) -> tuple[Location | None, list[Site]]:
-        """The declaration under the cursor and every site that names it."""
+        """The declaration under the cursor and every site that names it (re-export lines last)."""
         from codehop.answer.hierarchy import references
 
-        return references(self.sources(), rel_path, line, col, include_declaration=include_declaration, buffer=buffer)
+        return references(self.sources(), rel_path, line, col, buffer)
 
     def item_at(self, rel_path: str, line: int, col: int, buffer: str | None = None) -> Item | None:
         """The declaration under the cursor as a hierarchy item."""

@@ -60,22 +60,24 @@ def item_at(nav: Sources, rel_path: str, line: int, col: int, buffer: str | None
 
 
 def references(
-    nav: Sources, rel_path: str, line: int, col: int, *, include_declaration: bool, buffer: str | None = None
+    nav: Sources, rel_path: str, line: int, col: int, buffer: str | None = None
 ) -> tuple[Location | None, list[Site]]:
     """The declaration under the cursor and every site that names it: through re-exports, `as`
     renames, aliases, star imports, module aliases; an inherited member's uses on subclasses.
-    With `include_declaration`, the re-export lines too (the declaration itself is the caller's)."""
+    The re-export lines are uses of the name (a rename or "who depends on this" needs them), so
+    they are always there, after the other uses: an editor may list them last. The declaration
+    itself is the caller's to add (LSP's `includeDeclaration`)."""
     res = definition(nav, rel_path, line, col, buffer)
     if res is None or res.is_external:
         return None, []
     found = nav.finder().dependents(res.target, transitive=True)
-    out = []
-    for s in found.sites:
-        if s.relation is Relation.OVERRIDES or (s.relation is Relation.INHERITS and s.via):
-            continue  # another declaration, or a reference to a subclass in between
-        if s.relation is Relation.REEXPORTS and not include_declaration:
-            continue
-        out.append(s)
+    out = [
+        s
+        for s in found.sites
+        # another declaration, or a reference to a subclass in between
+        if not (s.relation is Relation.OVERRIDES or (s.relation is Relation.INHERITS and s.via))
+    ]
+    out.sort(key=lambda s: (s.relation is Relation.REEXPORTS, s.rel_path, s.line, s.col))
     return res.target, out
 
 

@@ -15,8 +15,8 @@ with lsp_bridge.client's converters.
 Features: definition (through every pointer), declaration (the import site),
 hover (Markdown: chain, signature or value, docstring), references (through
 re-exports, aliases, star imports, `as`, module aliases, imports inside
-functions; an inherited member's uses on subclasses; with includeDeclaration the
-declaration and the re-export lines), call hierarchy (prepare, incoming,
+functions; an inherited member's uses on subclasses; the re-export lines always, after
+the uses; with includeDeclaration the declaration too, first), call hierarchy (prepare, incoming,
 outgoing), type hierarchy (supertypes in MRO order, subtypes across files),
 documentSymbol (the nested chunk tree and the values bound at module and class
 level), workspace/symbol (exact name, prefix, subsequence; dotted qualnames),
@@ -421,18 +421,16 @@ async def hover(ls: CodehopLanguageServer, params: types.HoverParams) -> types.H
 @server.feature(types.TEXT_DOCUMENT_REFERENCES)
 async def references(ls: CodehopLanguageServer, params: types.ReferenceParams) -> list[types.Location] | None:
     """Every site naming the declaration under the cursor, through re-exports, aliases, star
-    imports and `as` renames; an inherited member's uses on subclasses."""
+    imports and `as` renames; an inherited member's uses on subclasses. The re-export lines come
+    after the other uses; `includeDeclaration` adds the declaration itself, first."""
     c = await cursor(ls, params)
-    include = params.context.include_declaration
-    target, sites = await ls.run(
-        lambda: c.app.references(c.rel_path, c.line, c.col, include_declaration=include, buffer=c.buffer)
-    )
+    target, sites = await ls.run(c.app.references, c.rel_path, c.line, c.col, c.buffer)
     if target is None:
         return None
     codec = ls.workspace.position_codec
     name = target.qualname.rpartition(".")[2]
     out = [site_location(c.app, codec, s, name) for s in sites]
-    if include:
+    if params.context.include_declaration:
         out.insert(0, lsp_location(c.app, codec, target))
     return out or None
 
