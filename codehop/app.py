@@ -47,9 +47,10 @@ if TYPE_CHECKING:
     from codehop.answer.dependents import Site as Site  # the records the door returns, named for front-ends
     from codehop.answer.hierarchy import Item as Item
     from codehop.answer.hierarchy import Outline as Outline
-    from codehop.answer.navigation import Sources
+    from codehop.answer.navigation import Land, Sources
     from codehop.answer.repomap import RepoMap
     from codehop.kernel.records import Answer, Chunk, Location, PendingReference, Resolution, XRef
+    from codehop.resolve.jedi_resolver import Landing
     from codehop.resolve.ladder import LadderResult
     from codehop.resolve.sites import SiteResolution
 
@@ -478,7 +479,22 @@ class App:
             ladder=ladder,
             finder=self.dependents_finder,
             installed=(lambda path: env.contains(path)) if env is not None else (lambda path: False),
+            land=self._land_at_sites(),
         )
+
+    def _land_at_sites(self) -> Land | None:
+        """Jedi asked at many sites of one file at once (one Script), when the ladder has Jedi."""
+        if "jedi" not in self.config.resolvers:
+            return None
+
+        def land(rel_path: str, positions: Sequence[tuple[int, int]], deadline_s: float) -> list[Landing | None]:
+            from codehop.resolve.jedi_resolver import JediResolver
+
+            jedi = self.resolver("jedi")
+            assert isinstance(jedi, JediResolver)  # what _make_resolver builds for "jedi"
+            return jedi.land(rel_path, positions, deadline_s=deadline_s)
+
+        return land
 
     def source_line(self, rel_path: str, line: int) -> str | None:
         """Line `line` of a repository file (or of an installed package's file, by absolute path)."""

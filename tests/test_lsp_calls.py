@@ -73,3 +73,97 @@ async def test_references_list_the_reexport_lines_after_the_uses(
     got = spots(refs_root, await references(refs, at(refs_root, "lib/engine.py", 4, "start_engine"), include))
     declaration = [("lib/engine.py", 4, "start_engine")] if include else []
     assert got == declaration + USES + REEXPORTS
+
+
+@pytest.fixture(scope="module")
+def sites_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return copy_fixture("call_sites", tmp_path_factory.mktemp("lspcalls"))
+
+
+@pytest_lsp.fixture(config=SERVER, scope="module")
+async def sites(lsp_client: LanguageClient, sites_root: Path):  # type: ignore[no-untyped-def]
+    await initialize(lsp_client, sites_root)
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest.fixture(scope="module")
+def callers_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return copy_fixture("inferred_callers", tmp_path_factory.mktemp("lspcalls"))
+
+
+@pytest_lsp.fixture(config=SERVER, scope="module")
+async def callers(lsp_client: LanguageClient, callers_root: Path):  # type: ignore[no-untyped-def]
+    await initialize(lsp_client, callers_root)
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def prepare(client: LanguageClient, pos: types.TextDocumentPositionParams) -> types.CallHierarchyItem:
+    items = await client.text_document_prepare_call_hierarchy_async(
+        types.CallHierarchyPrepareParams(text_document=pos.text_document, position=pos.position)
+    )
+    assert items is not None and len(items) == 1
+    return items[0]
+
+
+def where(root: Path, item: types.CallHierarchyItem) -> str:
+    """`path:line` inside the repository, `stub name.pyi:line` for a typeshed stub."""
+    path = Path(item.uri.removeprefix("file://")).resolve()
+    line = item.selection_range.start.line + 1
+    if path.is_relative_to(root.resolve()):
+        return f"{path.relative_to(root.resolve()).as_posix()}:{line}"
+    assert item.detail is not None and "typeshed stub" in item.detail, item.detail
+    text = path.read_text(encoding="utf-8").splitlines()[item.selection_range.start.line]
+    start, end = item.selection_range.start.character, item.selection_range.end.character
+    assert text[start:end] == item.name, (text, start, end)  # the name's own range in the stub
+    return f"stub {path.name}"
+
+
+async def test_outgoing_calls_of_every_site_kind(sites: LanguageClient, sites_root: Path) -> None:
+    """call_sites, Writer.write (calls/writer.py:26-35), in source order of the first call: `self.log`
+    (:27), a method on an annotated parameter (:28), a class (:29), a method on a local bound to it
+    (:30), a subscript then an attribute and a call's result (:31, :32), a plain call (:32),
+    `super()` and the base's method it reaches (:33), and outside the repository `os.path.join`
+    (:34, typeshed's posixpath) and `len` (:35, builtins): each callee once, with its sites."""
+    item = await prepare(sites, at(sites_root, "calls/writer.py", 26, "write"))
+    calls = await sites.call_hierarchy_outgoing_calls_async(types.CallHierarchyOutgoingCallsParams(item=item))
+    got = [(c.to.name, where(sites_root, c.to), [r.start.line + 1 for r in c.from_ranges]) for c in calls or []]
+    assert got == [
+        ("log", "calls/writer.py:20", [27]),
+        ("start", "calls/sink.py:5", [28]),
+        ("Sink", "calls/sink.py:4", [29]),
+        ("end", "calls/sink.py:8", [30]),
+        ("convert", "calls/convert.py:5", [31, 32]),
+        ("default_convertor", "calls/convert.py:9", [32]),
+        ("super", "stub builtins.pyi", [33]),
+        ("flush", "calls/writer.py:10", [33]),
+        ("join", "stub posixpath.pyi", [34]),
+        ("len", "stub builtins.pyi", [35]),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("path", "line", "name", "expected"),
+    [
+        ("reg/registry.py", 5, "populate", [("setup", "main.py:6", [9])]),
+        (
+            "reg/feed.py",
+            5,
+            "write",
+            [("render", "main.py:12", [14]), ("render_direct", "main.py:17", [18]), ("later", "main.py:22", [23])],
+        ),
+    ],
+    ids=["module-level-instance-imported-in-a-function", "on-return-values-and-in-a-nested-function"],
+)
+async def test_incoming_calls_placed_by_inference(
+    callers: LanguageClient, callers_root: Path, path: str, line: int, name: str, expected: list[Any]
+) -> None:
+    """inferred_callers: `apps.populate(...)` (main.py:9) through the module-level instance
+    `apps` (reg/registry.py:9) imported inside `setup`; `feed.write` on what `view.get_feed()`
+    returns (main.py:14), `View().get_feed().write` (:18), and the same inside `later`, a function
+    nested in `deferred` (:22-23), which is the caller."""
+    item = await prepare(callers, at(callers_root, path, line, name))
+    calls = await callers.call_hierarchy_incoming_calls_async(types.CallHierarchyIncomingCallsParams(item=item))
+    got = [(c.from_.name, where(callers_root, c.from_), [r.start.line + 1 for r in c.from_ranges]) for c in calls or []]
+    assert sorted(got) == sorted(expected)

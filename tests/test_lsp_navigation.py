@@ -141,7 +141,9 @@ async def test_references_of_a_settings_value(dep: LanguageClient, dep_root: Pat
 
 async def test_call_hierarchy(dep: LanguageClient, dep_root: Path) -> None:
     """dependents: incoming calls of area (geo/core.py:4) come from report (app/main.py:11, four
-    call sites) and test_area (tests/test_geo.py:7); report's outgoing calls are area, Square, Cube."""
+    call sites) and test_area (tests/test_geo.py:7); report's outgoing calls, in source order:
+    the builtins sum and print, area (once a line, `surface(...)` included), Square, describe
+    (inherited from Shape, on `Square(2)` and on `cube`), Cube."""
     pos = at(dep_root, "geo/core.py", 4, "area")
     items = await dep.text_document_prepare_call_hierarchy_async(
         types.CallHierarchyPrepareParams(text_document=pos.text_document, position=pos.position)
@@ -156,8 +158,11 @@ async def test_call_hierarchy(dep: LanguageClient, dep_root: Path) -> None:
     report = next(c.from_ for c in incoming or [] if c.from_.name == "report")
     outgoing = await dep.call_hierarchy_outgoing_calls_async(types.CallHierarchyOutgoingCallsParams(item=report))
     assert [(c.to.name, c.to.kind, [r.start.line + 1 for r in c.from_ranges]) for c in outgoing or []] == [
+        ("sum", types.SymbolKind.Function, [12]),
         ("area", types.SymbolKind.Function, [12, 13, 14, 15]),
+        ("print", types.SymbolKind.Function, [16, 18]),
         ("Square", types.SymbolKind.Class, [16]),
+        ("describe", types.SymbolKind.Method, [16, 18]),
         ("Cube", types.SymbolKind.Class, [17]),
     ]
 

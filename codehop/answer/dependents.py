@@ -688,6 +688,10 @@ class DependentsFinder:
         past = f", {len(got.unchecked)} of them past the bound of sites asked" if got.unchecked else ""
         return [f"{len(doubtful)} site(s) spelt `.{name}` on objects whose type was not inferred ({shown}{past})"]
 
+    def tokens(self, rel_path: str) -> list[tuple[int, int, str, int]]:
+        """(line, col, text, kind) of the file's NAME (kind 1) and OP (kind 0) tokens, cached by stat."""
+        return self._tokens_of(rel_path)
+
     def _tokens_of(self, rel_path: str) -> list[tuple[int, int, str, int]]:
         """(line, col, text, kind) of the file's NAME and OP tokens (kind: 1 name, 0 op); cached by stat."""
         path = self.root / rel_path

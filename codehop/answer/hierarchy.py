@@ -5,27 +5,38 @@ A split of codehop.answer.navigation (which qualifies the cursor and follows it 
 each function here starts from a declaration that navigation found, then walks the dependents
 engine, the symbol table's MRO or the file's chunks. `Item` and `Outline` are what it returns.
 
-May import: navigation, records, store, symbols, dependents, walk, stdlib.
+May import: navigation, callers, records, store, symbols, dependents, walk, resolve.jedi_resolver
+(its Landing record, never Jedi), stdlib.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
+from codehop.answer.callers import attribute_reads, call_sites
 from codehop.answer.dependents import Relation, Site
 from codehop.answer.navigation import Sources, definition, name_span, read_lines, source_line
 from codehop.kernel.records import BindingKind, ChunkKind, Location
+from codehop.resolve.jedi_resolver import Landing, Place
+
+OUTGOING_DEADLINE_S = 2.0  # Jedi at a body's call sites: past it, the calls placed so far
+_NESTED_DEF = re.compile(r"(?:async\s+)?def\s+(\w+)")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Item:
-    """A declaration as a hierarchy node: where it starts and ends, and what it is."""
+    """A declaration as a hierarchy node: where it starts and ends, and what it is. A declaration
+    outside the repository (a typeshed stub, the interpreter's library, an installed package) has
+    an absolute `rel_path`, the column of its name and `where` saying where it lives."""
 
     qualname: str
-    kind: str  # "class", "function", "method", "value", "module"
+    kind: str  # "class", "function", "method", "property", "value", "module"
     rel_path: str
     line: int
     end_line: int
+    col: int | None = None  # code-point column of the name, when known without reading the file
+    where: str = ""  # for a declaration outside the repository: where it lives
 
     @property
     def name(self) -> str:
@@ -82,38 +93,154 @@ def references(
 
 
 def incoming_calls(nav: Sources, qualname: str) -> list[tuple[Item, list[Site]]]:
-    """Who calls `qualname`, grouped by the calling declaration (a module for top-level calls)."""
+    """Who calls `qualname`, grouped by the calling declaration (the innermost function, nested
+    ones too; a module for top-level calls), with the inference `ask` uses: calls through a
+    module-level instance imported inside a function, on a call's result, through re-exports."""
     target = item(nav, qualname)
     if target is None:
         return []
-    loc = Location(rel_path=target.rel_path, line=target.line, qualname=target.qualname)
-    found = nav.finder().dependents(loc, relations=(Relation.CALLS, Relation.USES_INHERITED))
-    groups: dict[str, list[Site]] = {}
+    loc = Location(rel_path=target.rel_path, line=target.line, qualname=target.qualname, end_line=target.end_line)
+    found = nav.finder().dependents(loc, relations=(Relation.CALLS, Relation.USES_INHERITED), infer=True)
+    groups: dict[tuple[str, int], tuple[Item, list[Site]]] = {}
     for s in found.sites:
-        groups.setdefault(s.scope, []).append(s)
-    out = []
-    for scope, sites in groups.items():
-        caller = item(nav, scope)
+        caller = _caller(nav, s)
         if caller is not None:
-            out.append((caller, sites))
-    return out
+            groups.setdefault((caller.rel_path, caller.line), (caller, []))[1].append(s)
+    return list(groups.values())
+
+
+def _caller(nav: Sources, site: Site) -> Item | None:
+    """The declaration a call site is in: a function nested in `site.scope` when one encloses the
+    line (`def` lines above it, less indented), else the scope itself."""
+    outer = item(nav, site.scope)
+    if outer is None or outer.kind not in ("function", "method") or outer.rel_path != site.rel_path:
+        return outer
+    lines = read_lines(nav, site.rel_path)
+    text = lines[site.line - 1] if 0 < site.line <= len(lines) else ""
+    indent = len(text) - len(text.lstrip())
+    for n in range(site.line - 1, outer.line, -1):
+        above = lines[n - 1]
+        stripped = above.lstrip()
+        if not stripped or len(above) - len(stripped) >= indent:
+            continue
+        indent = len(above) - len(stripped)
+        m = _NESTED_DEF.match(stripped)
+        if m is None:
+            continue
+        end = n
+        while end < len(lines) and (not lines[end].strip() or len(lines[end]) - len(lines[end].lstrip()) > indent):
+            end += 1
+        name = m.group(1)
+        return Item(
+            qualname=f"{outer.qualname}.<locals>.{name}",
+            kind="function",
+            rel_path=site.rel_path,
+            line=n,
+            end_line=end,
+        )
+    return outer
 
 
 def outgoing_calls(nav: Sources, qualname: str) -> list[tuple[Item, list[Site]]]:
-    """What `qualname` calls, grouped by callee, in source order of the first call."""
+    """What `qualname` calls in its whole body, grouped by callee, in source order of the first
+    call: the index's call edges, then Jedi at every other call site (methods on `self`, on
+    parameters and locals, `super()`, subscripts and call results) and at attribute reads that
+    run a property; callees outside the repository name their stub or installed file."""
     source = item(nav, qualname)
     if source is None:
         return []
-    loc = Location(rel_path=source.rel_path, line=source.line, qualname=source.qualname)
-    groups: dict[str, list[Site]] = {}
-    for s in nav.finder().callees(loc).sites:
-        groups.setdefault(s.via, []).append(s)
-    out = []
-    for callee, sites in groups.items():
-        it = item(nav, callee)
+    loc = Location(rel_path=source.rel_path, line=source.line, qualname=source.qualname, end_line=source.end_line)
+    finder = nav.finder()
+    groups: dict[tuple[str, int], tuple[Item, list[Site]]] = {}
+    placed: set[tuple[int, int]] = set()
+    toks = finder.tokens(source.rel_path) if not source.rel_path.startswith("/") else []
+    sites = call_sites(source.rel_path, toks, source.line, source.end_line)
+    at_call = {(c.line, c.col) for c in sites}
+    # an edge's site whose column is not a call's (`surface(x)` for `area`, imported `as`): the
+    # landing of a call on that line on the same callee is that site, not a second one
+    loose: dict[tuple[int, tuple[str, int]], Site] = {}
+    for s in finder.callees(loc).sites:
+        it = item(nav, s.via)
         if it is not None:
-            out.append((it, sites))
+            groups.setdefault((it.rel_path, it.line), (it, []))[1].append(s)
+            placed.add((s.line, s.col))
+            if (s.line, s.col) not in at_call:
+                loose[(s.line, (it.rel_path, it.line))] = s
+    if nav.land is not None and toks:
+        asked = [c for c in sites if (c.line, c.col) not in placed]
+        asked += [
+            c
+            for c in attribute_reads(source.rel_path, toks, source.line, source.end_line)
+            if _method_named(nav, c.name)
+        ]
+        landings = nav.land(source.rel_path, [(c.line, c.col) for c in asked], OUTGOING_DEADLINE_S)
+        for c, landing in zip(asked, landings, strict=True):
+            it = _landed_item(nav, landing, c.called)
+            if it is None:
+                continue
+            group = groups.setdefault((it.rel_path, it.line), (it, []))[1]
+            edge = loose.pop((c.line, (it.rel_path, it.line)), None)
+            if edge is not None:
+                group.remove(edge)
+            site = Site(
+                rel_path=c.rel_path,
+                line=c.line,
+                col=c.col,
+                code=finder.line_text(c.rel_path, c.line),
+                relation=Relation.CALLEE,
+                anchor_text=c.name,
+                scope=source.qualname,
+                via=it.qualname,
+            )
+            group.append(site)
+    out = [(it, sorted(sites, key=lambda s: (s.line, s.col))) for it, sites in groups.values()]
+    out.sort(key=lambda g: (g[1][0].line, g[1][0].col))
     return out
+
+
+def _method_named(nav: Sources, name: str) -> bool:
+    """Is `name` a function or method somewhere in the repository (a property, maybe)?"""
+    return any(b.kind is BindingKind.FUNCTION for b in nav.store.bindings_named(name, limit=20))
+
+
+_CALLABLE = {"function": "function", "method": "method", "class": "class", "property": "property"}
+
+
+def _landed_item(nav: Sources, landing: Landing | None, called: bool) -> Item | None:
+    """The hierarchy item of a declaration Jedi landed on: one the index knows inside the
+    repository, a stub's or an installed file's declaration outside it; None for anything that
+    is not run there (a variable, a parameter, a module; a method named without a call)."""
+    if landing is None or landing.kind not in _CALLABLE or (not called and landing.kind != "property"):
+        return None
+    if landing.place is Place.REPOSITORY:
+        it = item(nav, landing.qualname)
+        if it is not None and it.rel_path == landing.path:
+            return it
+        chunk = next((c for c in nav.store.chunks_at(landing.path, landing.line) if c.start_line <= landing.line), None)
+        end = (
+            chunk.end_line if chunk is not None and chunk.name == landing.qualname.rpartition(".")[2] else landing.line
+        )
+        return Item(
+            qualname=landing.qualname,
+            kind=_CALLABLE[landing.kind],
+            rel_path=landing.path,
+            line=landing.line,
+            end_line=end,
+        )
+    where = {
+        Place.STUB: "typeshed stub",
+        Place.ENVIRONMENT: "installed package",
+        Place.OUTSIDE: "outside the repository",
+    }[landing.place]
+    return Item(
+        qualname=landing.qualname,
+        kind=_CALLABLE[landing.kind],
+        rel_path=landing.path,
+        line=landing.line,
+        end_line=landing.line,
+        col=landing.col,
+        where=f"{where}: {landing.path}",
+    )
 
 
 def supertypes(nav: Sources, class_qualname: str) -> list[Item]:

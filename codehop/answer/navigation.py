@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import keyword
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -42,7 +42,11 @@ if TYPE_CHECKING:
     from codehop.answer.dependents import DependentsFinder
     from codehop.index.store.sqlite import SqliteStore
     from codehop.index.symbols import SymbolTable
+    from codehop.resolve.jedi_resolver import Landing
     from codehop.resolve.ladder import Ladder
+
+# where the names at (line, col) sites of one repository file land (Jedi, one Script), within a deadline
+Land = Callable[[str, Sequence[tuple[int, int]], float], "list[Landing | None]"]
 
 _IMPORT_FROM = re.compile(r"^\s*from\s+(\.*)([\w.]*)\s+import\b")
 _IMPORT = re.compile(r"^\s*import\s+")
@@ -64,7 +68,8 @@ class _Symbol:
 class Sources:
     """What navigation reads, handed over by the door: the repository's index and symbol table,
     the ladder's rungs after the table (built on first use, recording nothing: editor navigation
-    only reads the index), the dependents engine, and which absolute paths are installed packages'."""
+    only reads the index), the dependents engine, which absolute paths are installed packages',
+    and Jedi asked at many sites of one file at once (None without Jedi)."""
 
     root: Path
     store: SqliteStore
@@ -72,6 +77,7 @@ class Sources:
     ladder: Callable[[], Ladder]
     finder: Callable[[], DependentsFinder]
     installed: Callable[[str], bool]
+    land: Land | None = None
 
 
 # ---- public ------------------------------------------------------------------

@@ -447,7 +447,21 @@ _SYMBOL_KIND = {
 
 
 def hierarchy_item(app: App, codec: PositionCodec, it: Item, cls: Any = types.CallHierarchyItem) -> Any:
-    """A hierarchy Item -> a CallHierarchyItem or TypeHierarchyItem (its qualname in `data`)."""
+    """A hierarchy Item -> a CallHierarchyItem or TypeHierarchyItem (its qualname in `data`). An
+    item outside the repository (a stub, an installed file) is placed by the column it carries,
+    its file never read; `detail` says where it lives."""
+    if it.col is not None:
+        start = types.Position(line=it.line - 1, character=it.col)
+        name = types.Range(start=start, end=types.Position(line=it.line - 1, character=it.col + len(it.name)))
+        return cls(
+            name=it.name,
+            kind=_SYMBOL_KIND.get(it.kind, types.SymbolKind.Function),
+            uri=uris.from_fs_path(it.rel_path) or "",
+            range=name,
+            selection_range=name,
+            detail=f"{it.qualname} ({it.where})" if it.where else it.qualname,
+            data={"qualname": it.qualname},
+        )
     name_loc = lsp_location(app, codec, Location(rel_path=it.rel_path, line=it.line, qualname=it.qualname))
     last = app.source_line(it.rel_path, it.end_line) or ""
     full = types.Range(
@@ -486,34 +500,31 @@ async def prepare_call_hierarchy(
     return [hierarchy_item(c.app, ls.workspace.position_codec, it)]
 
 
+async def calls(
+    ls: CodehopLanguageServer, direction: str, item: types.CallHierarchyItem
+) -> list[tuple[types.CallHierarchyItem, list[types.Range]]]:
+    """Both directions of the call hierarchy in one shape: (the caller or callee, the call sites'
+    ranges in the caller) for each group the door returns."""
+    app = await ls.app()
+    groups = await ls.run(app.hierarchy, direction, item_qualname(item))
+    codec = ls.workspace.position_codec
+    return [(hierarchy_item(app, codec, it), [site_range(app, codec, s, "") for s in sites]) for it, sites in groups]
+
+
 @server.feature(types.CALL_HIERARCHY_INCOMING_CALLS)
 async def incoming_calls(
     ls: CodehopLanguageServer, params: types.CallHierarchyIncomingCallsParams
 ) -> list[types.CallHierarchyIncomingCall] | None:
-    app = await ls.app()
-    groups = await ls.run(app.hierarchy, "incoming", item_qualname(params.item))
-    codec = ls.workspace.position_codec
-    return [
-        types.CallHierarchyIncomingCall(
-            from_=hierarchy_item(app, codec, caller), from_ranges=[site_range(app, codec, s, "") for s in sites]
-        )
-        for caller, sites in groups
-    ] or None
+    found = await calls(ls, "incoming", params.item)
+    return [types.CallHierarchyIncomingCall(from_=it, from_ranges=ranges) for it, ranges in found] or None
 
 
 @server.feature(types.CALL_HIERARCHY_OUTGOING_CALLS)
 async def outgoing_calls(
     ls: CodehopLanguageServer, params: types.CallHierarchyOutgoingCallsParams
 ) -> list[types.CallHierarchyOutgoingCall] | None:
-    app = await ls.app()
-    groups = await ls.run(app.hierarchy, "outgoing", item_qualname(params.item))
-    codec = ls.workspace.position_codec
-    return [
-        types.CallHierarchyOutgoingCall(
-            to=hierarchy_item(app, codec, callee), from_ranges=[site_range(app, codec, s, "") for s in sites]
-        )
-        for callee, sites in groups
-    ] or None
+    found = await calls(ls, "outgoing", params.item)
+    return [types.CallHierarchyOutgoingCall(to=it, from_ranges=ranges) for it, ranges in found] or None
 
 
 @server.feature(types.TEXT_DOCUMENT_PREPARE_TYPE_HIERARCHY)
