@@ -167,3 +167,12 @@ async def test_incoming_calls_placed_by_inference(
     calls = await callers.call_hierarchy_incoming_calls_async(types.CallHierarchyIncomingCallsParams(item=item))
     got = [(c.from_.name, where(callers_root, c.from_), [r.start.line + 1 for r in c.from_ranges]) for c in calls or []]
     assert sorted(got) == sorted(expected)
+
+
+async def test_outgoing_calls_include_a_property_read(sites: LanguageClient, sites_root: Path) -> None:
+    """call_sites, Writer.report (calls/writer.py:41): reading `self.size` runs the property at
+    :38 (a call, as basedpyright lists it); `self.convertors`, a plain attribute, is no call."""
+    item = await prepare(sites, at(sites_root, "calls/writer.py", 41, "report"))
+    calls = await sites.call_hierarchy_outgoing_calls_async(types.CallHierarchyOutgoingCallsParams(item=item))
+    got = [(c.to.name, where(sites_root, c.to), [r.start.line + 1 for r in c.from_ranges]) for c in calls or []]
+    assert got == [("size", "calls/writer.py:38", [42]), ("len", "stub builtins.pyi", [42])]

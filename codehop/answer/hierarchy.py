@@ -168,11 +168,12 @@ def outgoing_calls(nav: Sources, qualname: str) -> list[tuple[Item, list[Site]]]
                 loose[(s.line, (it.rel_path, it.line))] = s
     if nav.land is not None and toks:
         asked = [c for c in sites if (c.line, c.col) not in placed]
-        asked += [
-            c
-            for c in attribute_reads(source.rel_path, toks, source.line, source.end_line)
-            if _method_named(nav, c.name)
-        ]
+        properties: dict[str, bool] = {}
+        for c in attribute_reads(source.rel_path, toks, source.line, source.end_line):
+            if c.name not in properties:
+                properties[c.name] = _property_named(nav, c.name)
+            if properties[c.name]:
+                asked.append(c)
         landings = nav.land(source.rel_path, [(c.line, c.col) for c in asked], OUTGOING_DEADLINE_S)
         for c, landing in zip(asked, landings, strict=True):
             it = _landed_item(nav, landing, c.called)
@@ -198,9 +199,14 @@ def outgoing_calls(nav: Sources, qualname: str) -> list[tuple[Item, list[Site]]]
     return out
 
 
-def _method_named(nav: Sources, name: str) -> bool:
-    """Is `name` a function or method somewhere in the repository (a property, maybe)?"""
-    return any(b.kind is BindingKind.FUNCTION for b in nav.store.bindings_named(name, limit=20))
+def _property_named(nav: Sources, name: str) -> bool:
+    """Is `name` a property somewhere in the repository (`@property` or `@cached_property` above
+    a `def` of that name)? Only there does reading the attribute run a call."""
+    finder = nav.finder()
+    for b in nav.store.bindings_named(name, limit=20):
+        if b.kind is BindingKind.FUNCTION and "property" in finder.line_text(b.rel_path, b.line - 1):
+            return True
+    return False
 
 
 _CALLABLE = {"function": "function", "method": "method", "class": "class", "property": "property"}

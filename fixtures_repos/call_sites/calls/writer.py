@@ -33,3 +33,10 @@ class Writer(Base):
         super().flush()
         path = os.path.join("a", key)
         return len(path), value
+
+    @property
+    def size(self):
+        return 1
+
+    def report(self):
+        return self.size + len(self.convertors)
