@@ -47,10 +47,9 @@ if TYPE_CHECKING:
     from codehop.answer.dependents import Site as Site  # the records the door returns, named for front-ends
     from codehop.answer.hierarchy import Item as Item
     from codehop.answer.hierarchy import Outline as Outline
-    from codehop.answer.navigation import Land, Sources
+    from codehop.answer.navigation import Lander, Sources
     from codehop.answer.repomap import RepoMap
     from codehop.kernel.records import Answer, Chunk, Location, PendingReference, Resolution, XRef
-    from codehop.resolve.jedi_resolver import Landing
     from codehop.resolve.ladder import LadderResult
     from codehop.resolve.sites import SiteResolution
 
@@ -482,19 +481,15 @@ class App:
             land=self._land_at_sites(),
         )
 
-    def _land_at_sites(self) -> Land | None:
-        """Jedi asked at many sites of one file at once (one Script), when the ladder has Jedi."""
+    def _land_at_sites(self) -> Lander | None:
+        """Jedi asked at many sites of one file at once, or by dotted name, when the ladder has it."""
         if "jedi" not in self.config.resolvers:
             return None
+        from codehop.resolve.jedi_resolver import JediResolver
 
-        def land(rel_path: str, positions: Sequence[tuple[int, int]], deadline_s: float) -> list[Landing | None]:
-            from codehop.resolve.jedi_resolver import JediResolver
-
-            jedi = self.resolver("jedi")
-            assert isinstance(jedi, JediResolver)  # what _make_resolver builds for "jedi"
-            return jedi.land(rel_path, positions, deadline_s=deadline_s)
-
-        return land
+        jedi = self.resolver("jedi")
+        assert isinstance(jedi, JediResolver)  # what _make_resolver builds for "jedi"
+        return jedi
 
     def source_line(self, rel_path: str, line: int) -> str | None:
         """Line `line` of a repository file (or of an installed package's file, by absolute path)."""
@@ -562,6 +557,12 @@ class App:
         if direction == "subtypes":
             return [(it, []) for it in hierarchy.subtypes(nav, qualname)]
         raise UsageError(f"unknown hierarchy direction {direction!r}")
+
+    def warm_navigation(self) -> None:
+        """Load what the call hierarchy asks of Jedi by name (typeshed's builtins), once."""
+        from codehop.answer.hierarchy import warm
+
+        warm(self.sources())
 
     def outline(self, rel_path: str) -> list[Outline]:
         """The file's classes, functions, methods and values, nested by span."""

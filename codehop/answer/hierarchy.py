@@ -11,16 +11,20 @@ May import: navigation, callers, records, store, symbols, dependents, walk, reso
 
 from __future__ import annotations
 
+import builtins
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from codehop.answer.callers import attribute_reads, call_sites
+from codehop.answer.callers import Candidate, attribute_calls, attribute_reads, call_sites
 from codehop.answer.dependents import Relation, Site
-from codehop.answer.navigation import Sources, definition, name_span, read_lines, source_line
+from codehop.answer.navigation import Lander, Sources, definition, name_span, read_lines, source_line
 from codehop.kernel.records import BindingKind, ChunkKind, Location
 from codehop.resolve.jedi_resolver import Landing, Place
 
-OUTGOING_DEADLINE_S = 2.0  # Jedi at a body's call sites: past it, the calls placed so far
+OUTGOING_DEADLINE_S = 0.3  # Jedi at a body's call sites: past it, the calls placed so far
+_BUILTINS = frozenset(name for name in dir(builtins) if not name.startswith("_"))
+Token = tuple[int, int, str, int]  # (line, col, text, kind: 1 name, 0 operator), as callers reads them
 _NESTED_DEF = re.compile(r"(?:async\s+)?def\s+(\w+)")
 
 
@@ -74,7 +78,8 @@ def references(
     nav: Sources, rel_path: str, line: int, col: int, buffer: str | None = None
 ) -> tuple[Location | None, list[Site]]:
     """The declaration under the cursor and every site that names it: through re-exports, `as`
-    renames, aliases, star imports, module aliases; an inherited member's uses on subclasses.
+    renames, aliases, star imports (not the star import line itself, which does not name it),
+    module aliases; an inherited member's uses on subclasses.
     The re-export lines are uses of the name (a rename or "who depends on this" needs them), so
     they are always there, after the other uses: an editor may list them last. The declaration
     itself is the caller's to add (LSP's `includeDeclaration`)."""
@@ -85,8 +90,13 @@ def references(
     out = [
         s
         for s in found.sites
-        # another declaration, or a reference to a subclass in between
-        if not (s.relation is Relation.OVERRIDES or (s.relation is Relation.INHERITS and s.via))
+        # another declaration, a reference to a subclass in between, or a star import (it does
+        # not name the declaration: a rename leaves it as it is)
+        if not (
+            s.relation is Relation.OVERRIDES
+            or (s.relation is Relation.INHERITS and s.via)
+            or (s.relation is Relation.REEXPORTS and s.anchor_text == "*")
+        )
     ]
     out.sort(key=lambda s: (s.relation is Relation.REEXPORTS, s.rel_path, s.line, s.col))
     return res.target, out
@@ -143,59 +153,158 @@ def _caller(nav: Sources, site: Site) -> Item | None:
 
 def outgoing_calls(nav: Sources, qualname: str) -> list[tuple[Item, list[Site]]]:
     """What `qualname` calls in its whole body, grouped by callee, in source order of the first
-    call: the index's call edges, then Jedi at every other call site (methods on `self`, on
-    parameters and locals, `super()`, subscripts and call results) and at attribute reads that
-    run a property; callees outside the repository name their stub or installed file."""
+    call. Cheapest first: the index's call edges; its calls outside the repository and the
+    builtins, placed by name (their stub or installed file); `super().m()` through the MRO; then
+    Jedi at every other call site (methods on parameters, locals, subscripts and call results)
+    and at attribute reads that run a property, until OUTGOING_DEADLINE_S: past it, what was placed."""
     source = item(nav, qualname)
     if source is None:
         return []
     loc = Location(rel_path=source.rel_path, line=source.line, qualname=source.qualname, end_line=source.end_line)
     finder = nav.finder()
-    groups: dict[tuple[str, int], tuple[Item, list[Site]]] = {}
-    placed: set[tuple[int, int]] = set()
     toks = finder.tokens(source.rel_path) if not source.rel_path.startswith("/") else []
     sites = call_sites(source.rel_path, toks, source.line, source.end_line)
-    at_call = {(c.line, c.col) for c in sites}
-    # an edge's site whose column is not a call's (`surface(x)` for `area`, imported `as`): the
-    # landing of a call on that line on the same callee is that site, not a second one
-    loose: dict[tuple[int, tuple[str, int]], Site] = {}
+    calls = _Callees(source, finder.line_text, {(c.line, c.col) for c in sites})
     for s in finder.callees(loc).sites:
-        it = item(nav, s.via)
+        if s.via.endswith(_OUTSIDE):
+            landing = nav.land.land_name(s.via.removesuffix(_OUTSIDE)) if nav.land is not None else None
+            it = _landed_item(nav, landing, called=True)
+        else:
+            it = item(nav, s.via)
         if it is not None:
-            groups.setdefault((it.rel_path, it.line), (it, []))[1].append(s)
-            placed.add((s.line, s.col))
-            if (s.line, s.col) not in at_call:
-                loose[(s.line, (it.rel_path, it.line))] = s
+            calls.add_edge(it, s)
+    rest = [c for c in sites if not calls.placed(c)]
+    if nav.land is not None:
+        rest = _by_name(nav, nav.land, source, toks, rest, calls)
+    rest = _through_super(nav, source, toks, rest, calls)
     if nav.land is not None and toks:
-        asked = [c for c in sites if (c.line, c.col) not in placed]
         properties: dict[str, bool] = {}
         for c in attribute_reads(source.rel_path, toks, source.line, source.end_line):
             if c.name not in properties:
                 properties[c.name] = _property_named(nav, c.name)
             if properties[c.name]:
-                asked.append(c)
-        landings = nav.land(source.rel_path, [(c.line, c.col) for c in asked], OUTGOING_DEADLINE_S)
-        for c, landing in zip(asked, landings, strict=True):
+                rest.append(c)
+        landings = nav.land.land(source.rel_path, [(c.line, c.col) for c in rest], deadline_s=OUTGOING_DEADLINE_S)
+        for c, landing in zip(rest, landings, strict=True):
             it = _landed_item(nav, landing, c.called)
-            if it is None:
-                continue
-            group = groups.setdefault((it.rel_path, it.line), (it, []))[1]
-            edge = loose.pop((c.line, (it.rel_path, it.line)), None)
-            if edge is not None:
-                group.remove(edge)
-            site = Site(
+            if it is not None:
+                calls.add(it, c)
+    return calls.groups()
+
+
+def warm(nav: Sources) -> None:
+    """Place every builtin once (a server calls this in the background after indexing), so that
+    no request waits for typeshed's builtins to load."""
+    if nav.land is not None:
+        for name in sorted(_BUILTINS):
+            nav.land.land_name(f"builtins.{name}")
+
+
+_OUTSIDE = " (outside the repository)"  # how the dependents engine marks an external callee
+
+
+class _Callees:
+    """Callees grouped by declaration, each with its call sites in the body."""
+
+    def __init__(self, source: Item, line_text: Callable[[str, int], str], at_call: set[tuple[int, int]]) -> None:
+        self.source = source
+        self.line_text = line_text
+        self.at_call = at_call
+        self._groups: dict[tuple[str, int], tuple[Item, list[Site]]] = {}
+        self._placed: set[tuple[int, int]] = set()
+        # an edge's site whose column is not a call's (`surface(x)` for `area`, imported `as`):
+        # a call on that line that lands on the same callee is that site, not a second one
+        self._loose: dict[tuple[int, str, int], Site] = {}
+
+    def placed(self, c: Candidate) -> bool:
+        return (c.line, c.col) in self._placed
+
+    def add_edge(self, it: Item, s: Site) -> None:
+        self._groups.setdefault((it.rel_path, it.line), (it, []))[1].append(s)
+        self._placed.add((s.line, s.col))
+        if (s.line, s.col) not in self.at_call:
+            self._loose[(s.line, it.rel_path, it.line)] = s
+
+    def add(self, it: Item, c: Candidate) -> None:
+        group = self._groups.setdefault((it.rel_path, it.line), (it, []))[1]
+        edge = self._loose.pop((c.line, it.rel_path, it.line), None)
+        if edge is not None:
+            group.remove(edge)
+        self._placed.add((c.line, c.col))
+        group.append(
+            Site(
                 rel_path=c.rel_path,
                 line=c.line,
                 col=c.col,
-                code=finder.line_text(c.rel_path, c.line),
+                code=self.line_text(c.rel_path, c.line),
                 relation=Relation.CALLEE,
                 anchor_text=c.name,
-                scope=source.qualname,
+                scope=self.source.qualname,
                 via=it.qualname,
             )
-            group.append(site)
-    out = [(it, sorted(sites, key=lambda s: (s.line, s.col))) for it, sites in groups.values()]
-    out.sort(key=lambda g: (g[1][0].line, g[1][0].col))
+        )
+
+    def groups(self) -> list[tuple[Item, list[Site]]]:
+        out = [(it, sorted(sites, key=lambda s: (s.line, s.col))) for it, sites in self._groups.values()]
+        out.sort(key=lambda g: (g[1][0].line, g[1][0].col))
+        return out
+
+
+def _by_name(
+    nav: Sources, lander: Lander, source: Item, toks: Sequence[Token], rest: list[Candidate], calls: _Callees
+) -> list[Candidate]:
+    """Place the calls of builtins (`len(...)`, `ValueError(...)`) that nothing in the module or
+    the body rebinds; the others are returned."""
+    attribute = {(c.line, c.col) for c in attribute_calls(source.rel_path, toks, source.line, source.end_line)}
+    module = nav.store.module_of(source.rel_path) or ""
+    body = "\n".join(read_lines(nav, source.rel_path)[source.line - 1 : source.end_line])
+    out = []
+    for c in rest:
+        if (c.line, c.col) in attribute or c.name not in _BUILTINS or nav.store.binding(module, c.name) is not None:
+            out.append(c)
+            continue
+        name = re.escape(c.name)
+        if re.search(rf"(?<![\w.]){name}\s*(?:=[^=]|,[^\n]*=[^=])|\b(?:as|for|def|class|import)\s+{name}\b", body):
+            out.append(c)  # a local or parameter of that name: Jedi will tell
+            continue
+        if re.search(rf"\bdef\s+\w+\s*\([^)]*\b{name}\b", body):
+            out.append(c)
+            continue
+        it = _landed_item(nav, lander.land_name(f"builtins.{c.name}"), called=True)
+        if it is None:
+            out.append(c)
+        else:
+            calls.add(it, c)
+    return out
+
+
+def _through_super(
+    nav: Sources, source: Item, toks: Sequence[Token], rest: list[Candidate], calls: _Callees
+) -> list[Candidate]:
+    """Place `super().m(...)` in a method on the first class after its own in the MRO that
+    declares `m`; the others are returned."""
+    owner = source.qualname.rpartition(".")[0]
+    if source.kind != "method" or nav.table.class_binding(owner) is None:
+        return rest
+    index = {(t[0], t[1]): i for i, t in enumerate(toks)}
+    out = []
+    for c in rest:
+        i = index.get((c.line, c.col), 0)
+        if i < 4 or [t[2] for t in toks[i - 4 : i]] != ["super", "(", ")", "."]:
+            out.append(c)
+            continue
+        it = next(
+            (
+                found
+                for base in nav.table.mro(owner)[1:]
+                if nav.store.binding(base, c.name) is not None and (found := item(nav, f"{base}.{c.name}")) is not None
+            ),
+            None,
+        )
+        if it is None:
+            out.append(c)
+        else:
+            calls.add(it, c)
     return out
 
 

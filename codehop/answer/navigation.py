@@ -31,7 +31,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from codehop.answer.excerpt import declaration_chunk
 from codehop.index.walk import file_lines, line_of, repo_lines, split_lines
@@ -45,8 +45,17 @@ if TYPE_CHECKING:
     from codehop.resolve.jedi_resolver import Landing
     from codehop.resolve.ladder import Ladder
 
-# where the names at (line, col) sites of one repository file land (Jedi, one Script), within a deadline
-Land = Callable[[str, Sequence[tuple[int, int]], float], "list[Landing | None]"]
+
+class Lander(Protocol):
+    """Where names land, asked of an inference rung (Jedi): at sites of one repository file
+    within a deadline, or by absolute dotted name (`builtins.len`)."""
+
+    def land(
+        self, rel_path: str, positions: Sequence[tuple[int, int]], *, deadline_s: float
+    ) -> list[Landing | None]: ...
+
+    def land_name(self, dotted: str) -> Landing | None: ...
+
 
 _IMPORT_FROM = re.compile(r"^\s*from\s+(\.*)([\w.]*)\s+import\b")
 _IMPORT = re.compile(r"^\s*import\s+")
@@ -77,7 +86,7 @@ class Sources:
     ladder: Callable[[], Ladder]
     finder: Callable[[], DependentsFinder]
     installed: Callable[[str], bool]
-    land: Land | None = None
+    land: Lander | None = None
 
 
 # ---- public ------------------------------------------------------------------

@@ -17,7 +17,7 @@ import sys
 import threading
 import time
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
 from enum import StrEnum
@@ -31,6 +31,7 @@ from codehop.resolve.ladder import Boundary, names_the_target, site_of
 
 _STUB_DIRS = frozenset({"typeshed", "typeshed-fallback"})
 _MAX_LANDINGS = 20_000  # landings kept for later requests (a few MB at most)
+_LAND_GRACE_S = 0.25  # past a deadline, how long `land` waits for the site Jedi is reading
 _LANDINGS_TTL_S = 120.0  # and for this long: they also depend on the files the names land in
 
 
@@ -84,6 +85,8 @@ class JediResolver:
         self._script: tuple[tuple[str, int, int], Any] | None = None  # (file stamp, Script) of `land`
         self._landings: dict[tuple[str, int, int, int, int], Landing | None] = {}
         self._land_epoch = time.monotonic()
+        self._names: dict[str, Landing | None] = {}  # `land_name`'s answers
+        self._landing_job: Future[list[Landing | None]] | None = None  # the last `land`, maybe still running
 
     def _jedi(self) -> Any:
         # importing jedi raises the process-wide recursion limit to 3000; the indexer in the same
@@ -165,17 +168,49 @@ class JediResolver:
     def land(self, rel_path: str, positions: Sequence[tuple[int, int]], *, deadline_s: float) -> list[Landing | None]:
         """Where the name at each (1-based line, 0-based col) of one repository file lands, asked of
         one Script so that every site shares its inference cache, stubs preferred (builtins and the
-        standard library land in typeshed, as basedpyright answers). None: no answer, or the site
-        came after the deadline (the first use of Jedi gets a longer one)."""
-        if not self._warm:
-            deadline_s = max(deadline_s, 4 * self.timeout_s)
+        standard library land in typeshed, as basedpyright answers). None: no answer, the site
+        came after the deadline, or Jedi is still reading a slow site of an earlier request."""
+        if self._landing_job is not None and not self._landing_job.done():
+            return [None] * len(positions)  # Jedi is still reading a slow site of an earlier request
         fut = self._pool.submit(self._land, rel_path, tuple(positions), time.monotonic() + deadline_s)
+        self._landing_job = fut
         try:
-            out = fut.result(timeout=deadline_s + self.timeout_s)
-        except FutureTimeout:
+            return fut.result(timeout=deadline_s + _LAND_GRACE_S)
+        except FutureTimeout:  # one slow site: the worker finishes it and keeps it for the next request
             return [None] * len(positions)
-        self._warm = True
-        return out
+
+    def land_name(self, dotted: str) -> Landing | None:
+        """Where an absolute dotted name lands (`builtins.len`, `os.path.join`, `json.loads`), stubs
+        preferred, through a two-line probe; kept for the process (stubs and the interpreter's
+        library do not change under a server). None: no answer, or Jedi too slow."""
+        if dotted in self._names:
+            return self._names[dotted]
+        busy = self._landing_job is not None and not self._landing_job.done()
+        fut = self._pool.submit(self._land_name, dotted)
+        try:  # behind a slow site of another request: a short wait, then no answer this time
+            found = fut.result(timeout=_LAND_GRACE_S if busy else self.timeout_s)
+        except FutureTimeout:
+            return None
+        self._names[dotted] = found
+        return found
+
+    def _land_name(self, dotted: str) -> Landing | None:
+        jedi = self._jedi()
+        head, _, last = dotted.rpartition(".")
+        if not head or not all(p.isidentifier() for p in dotted.split(".")):
+            return None
+        first = head.partition(".")[0]
+        for code in (f"from {head} import {last}\n{last}\n", f"import {first}\n{dotted}\n"):
+            script = jedi.Script(code=code, path=str(self.root / "__codehop_probe__.py"), project=self._project)
+            try:
+                names = script.goto(2, len(code.splitlines()[1]), follow_imports=True, prefer_stubs=True)
+            except Exception:  # a probe Jedi cannot read: no answer
+                names = []
+            names = [n for n in names if n.module_path and not str(n.module_path).endswith("__codehop_probe__.py")]
+            if names:
+                n = min(names, key=lambda n: (str(n.module_path), n.line or 0))
+                return self._landing(Path(str(n.module_path)), n)
+        return None
 
     def _land(self, rel_path: str, positions: tuple[tuple[int, int], ...], deadline: float) -> list[Landing | None]:
         jedi = self._jedi()

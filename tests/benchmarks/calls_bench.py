@@ -2,8 +2,9 @@
 
 1. Probes, picked with `ast` and `tokenize` alone (no codehop), fixed seed:
    - references: `--refs` uniquely named module-level functions and classes (one `def`/`class` of
-     that name in the tree) used in at least one other file; gold = the files holding the name as
-     a NAME token (not in a string or comment), the declaring line itself excepted;
+     that name in the tree, never bound as a variable, parameter or attribute) used in at least one
+     other file; gold = the files holding the name as a NAME token (not in a string or comment, not
+     a member of a module from outside the tree), the declaring line excepted;
    - outgoing calls: `--outgoing` functions or methods with 5-40 call expressions in their body;
    - incoming calls: `--incoming` uniquely named functions called (`name(`) in 2-8 files.
 2. Each server (`basedpyright-langserver --stdio`, then codehop with each `--codehop` source
@@ -56,16 +57,31 @@ def _files(tree: Path) -> dict[str, str]:
     return out
 
 
-def _names(text: str) -> list[tuple[int, int, str]]:
-    """(line, col, name) of the NAME tokens of a file."""
+def _names(text: str, foreign: set[str]) -> list[tuple[int, int, str]]:
+    """(line, col, name) of the NAME tokens of a file, but a member of a module from outside the
+    tree (`httpx.Response` is not the tree's `Response`; `models.ForeignKey` is)."""
+    out: list[tuple[int, int, str]] = []
+    prev: list[str] = ["", ""]
     try:
-        return [
-            (t.start[0], t.start[1], t.string)
-            for t in tokenize.generate_tokens(io.StringIO(text).readline)
-            if t.type == tokenize.NAME
-        ]
+        for t in tokenize.generate_tokens(io.StringIO(text).readline):
+            if t.type == tokenize.NAME and not (prev[-1] == "." and prev[-2] in foreign):
+                out.append((t.start[0], t.start[1], t.string))
+            if t.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT):
+                prev = [prev[-1], t.string]
     except (tokenize.TokenError, SyntaxError):
-        return []
+        pass
+    return out
+
+
+def _foreign(mod: ast.Module, tops: set[str]) -> set[str]:
+    """The names a file binds to modules from outside the tree (`import httpx`, `import os.path as p`)."""
+    out = set()
+    for node in ast.walk(mod):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name.split(".")[0] not in tops:
+                    out.add(a.asname or a.name.split(".")[0])
+    return out
 
 
 def _name_col(text: str, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> int:
@@ -82,12 +98,19 @@ def pick(tree: Path, n_refs: int, n_out: int, n_in: int, seed: int) -> dict[str,
         except SyntaxError:
             continue
     defs: Counter[str] = Counter()
+    bound: set[str] = set()  # names also bound as a variable, a parameter or an attribute somewhere
     top: list[tuple[str, str, int, int, str]] = []  # (name, rel, line, col, kind)
     bodies: list[tuple[str, str, int, int, int]] = []  # (name, rel, line, col, calls)
     for rel, mod in parsed.items():
         for node in ast.walk(mod):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 defs[node.name] += 1
+            elif isinstance(node, ast.arg):
+                bound.add(node.arg)
+            elif isinstance(node, ast.Import):  # `import random`: the module, not the tree's `random`
+                bound.update(a.asname or a.name.split(".")[0] for a in node.names)
+            elif isinstance(node, (ast.Name, ast.Attribute)) and isinstance(node.ctx, ast.Store):
+                bound.add(node.id if isinstance(node, ast.Name) else node.attr)
         for node in mod.body:
             if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and not node.name.startswith("_"):
                 top.append((node.name, rel, node.lineno, _name_col(files[rel], node), type(node).__name__))
@@ -96,7 +119,8 @@ def pick(tree: Path, n_refs: int, n_out: int, n_in: int, seed: int) -> dict[str,
                 calls = sum(isinstance(c, ast.Call) for c in ast.walk(node))
                 if 5 <= calls <= 40:
                     bodies.append((node.name, rel, node.lineno, _name_col(files[rel], node), calls))
-    tokens = {rel: _names(text) for rel, text in files.items()}
+    tops = {rel.split("/")[0].removesuffix(".py") for rel in files}
+    tokens = {rel: _names(text, _foreign(parsed[rel], tops) if rel in parsed else set()) for rel, text in files.items()}
     users: dict[str, set[str]] = {}
     called: dict[str, set[str]] = {}
     for rel, toks in tokens.items():
@@ -109,7 +133,7 @@ def pick(tree: Path, n_refs: int, n_out: int, n_in: int, seed: int) -> dict[str,
     rng = random.Random(seed)
     refs = []
     for name, rel, line, col, kind in top:
-        if defs[name] != 1 or len(name) < 5:
+        if defs[name] != 1 or name in bound or len(name) < 5:
             continue
         gold = sorted({s.split("\0")[0] for s in users.get(name, set()) if s != f"{rel}\0{line}"})
         if not [g for g in gold if g != rel]:
@@ -121,7 +145,7 @@ def pick(tree: Path, n_refs: int, n_out: int, n_in: int, seed: int) -> dict[str,
     incoming = [
         {"name": name, "path": rel, "line": line, "col": col}
         for name, rel, line, col, kind in top
-        if kind == "FunctionDef" and defs[name] == 1 and 2 <= len(called.get(name, ())) <= 8
+        if kind == "FunctionDef" and defs[name] == 1 and name not in bound and 2 <= len(called.get(name, ())) <= 8
     ]
     rng.shuffle(incoming)
     return {"refs": refs[:n_refs], "outgoing": outgoing[:n_out], "incoming": incoming[:n_in]}
