@@ -59,6 +59,8 @@ USES = [
     ("main.py", 8, "start_engine"),
     ("main.py", 9, "launch"),
     ("main.py", 10, "start_engine"),
+    ("main.py", 16, "start_engine"),
+    ("main.py", 19, "begin"),
 ]
 REEXPORTS = [("lib/__init__.py", 3, "start_engine"), ("lib/__init__.py", 4, "start_engine")]
 
@@ -68,7 +70,8 @@ async def test_references_list_the_reexport_lines_after_the_uses(
     refs: LanguageClient, refs_root: Path, include: bool
 ) -> None:
     """reexport_refs, `start_engine` at lib/engine.py:4: the uses in main.py (through the package,
-    `as launch`, `lib.start_engine`), then the re-export lines of lib/__init__.py:3-4, whatever
+    `as launch`, `lib.start_engine`, a parenthesised import inside `later` at :15-17 and its use
+    `begin(4)` at :19), then the re-export lines of lib/__init__.py:3-4, whatever
     includeDeclaration says; it adds only the declaration, first."""
     got = spots(refs_root, await references(refs, at(refs_root, "lib/engine.py", 4, "start_engine"), include))
     declaration = [("lib/engine.py", 4, "start_engine")] if include else []

@@ -22,7 +22,7 @@ from codehop.answer.navigation import Lander, Sources, definition, name_span, re
 from codehop.kernel.records import BindingKind, ChunkKind, Location
 from codehop.resolve.jedi_resolver import Landing, Place
 
-OUTGOING_DEADLINE_S = 0.3  # Jedi at a body's call sites: past it, the calls placed so far
+OUTGOING_DEADLINE_S = 2.0  # Jedi at a body's call sites: past it, the calls placed so far
 _BUILTINS = frozenset(name for name in dir(builtins) if not name.startswith("_"))
 Token = tuple[int, int, str, int]  # (line, col, text, kind: 1 name, 0 operator), as callers reads them
 _NESTED_DEF = re.compile(r"(?:async\s+)?def\s+(\w+)")
@@ -196,8 +196,7 @@ def warm(nav: Sources) -> None:
     """Place every builtin once (a server calls this in the background after indexing), so that
     no request waits for typeshed's builtins to load."""
     if nav.land is not None:
-        for name in sorted(_BUILTINS):
-            nav.land.land_name(f"builtins.{name}")
+        nav.land.land_builtins(sorted(_BUILTINS))
 
 
 _OUTSIDE = " (outside the repository)"  # how the dependents engine marks an external callee

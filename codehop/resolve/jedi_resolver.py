@@ -194,6 +194,29 @@ class JediResolver:
         self._names[dotted] = found
         return found
 
+    def land_builtins(self, names: Sequence[str]) -> None:
+        """Place builtins for `land_name` (`builtins.<name>`) all at once: one probe of one name a
+        line, one Script, so typeshed's builtins are read once (about as long as one name)."""
+        fut = self._pool.submit(self._land_builtins, tuple(n for n in names if n.isidentifier()))
+        try:
+            fut.result(timeout=max(20.0, 4 * self.timeout_s))
+        except FutureTimeout:
+            return
+        self._warm = True
+
+    def _land_builtins(self, names: tuple[str, ...]) -> None:
+        jedi = self._jedi()
+        code = "".join(f"{n}\n" for n in names)
+        script = jedi.Script(code=code, path=str(self.root / "__codehop_probe__.py"), project=self._project)
+        for i, name in enumerate(names):
+            try:
+                found = [n for n in script.goto(i + 1, 0, follow_imports=True, prefer_stubs=True) if n.module_path]
+            except Exception:  # a name Jedi cannot place: asked again by name when it is called
+                continue
+            if found:
+                n = min(found, key=lambda n: (str(n.module_path), n.line or 0))
+                self._names[f"builtins.{name}"] = self._landing(Path(str(n.module_path)), n)
+
     def _land_name(self, dotted: str) -> Landing | None:
         jedi = self._jedi()
         head, _, last = dotted.rpartition(".")

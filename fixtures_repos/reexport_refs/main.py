@@ -11,5 +11,13 @@ def main():
     return a + b + c
 
 
+def later():
+    from lib.engine import (
+        start_engine as begin,
+    )
+
+    return begin(4)
+
+
 if __name__ == "__main__":
-    print(main())
+    print(main(), later())

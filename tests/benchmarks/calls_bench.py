@@ -43,7 +43,7 @@ from pygls import uris
 from pygls.lsp.client import LanguageClient
 
 ROOT = Path(__file__).resolve().parents[2]
-SKIP_DIRS = {"tests", "test", ".codehop", "__pycache__"}
+SKIP_DIRS = {".codehop", "__pycache__"}
 
 
 # ---- probes --------------------------------------------------------------------------------
