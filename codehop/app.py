@@ -558,12 +558,6 @@ class App:
             return [(it, []) for it in hierarchy.subtypes(nav, qualname)]
         raise UsageError(f"unknown hierarchy direction {direction!r}")
 
-    def warm_navigation(self) -> None:
-        """Load what the call hierarchy asks of Jedi by name (typeshed's builtins), once."""
-        from codehop.answer.hierarchy import warm
-
-        warm(self.sources())
-
     def outline(self, rel_path: str) -> list[Outline]:
         """The file's classes, functions, methods and values, nested by span."""
         from codehop.answer.hierarchy import document_symbols

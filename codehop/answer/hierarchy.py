@@ -13,16 +13,18 @@ from __future__ import annotations
 
 import builtins
 import re
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from codehop.answer.callers import Candidate, attribute_calls, attribute_reads, call_sites
+from codehop.answer.callers import Candidate, attribute_calls, attribute_reads, call_sites, candidates
 from codehop.answer.dependents import Relation, Site
 from codehop.answer.navigation import Lander, Sources, definition, name_span, read_lines, source_line
-from codehop.kernel.records import BindingKind, ChunkKind, Location
+from codehop.kernel.records import BindingKind, ChunkKind, Location, XRef
 from codehop.resolve.jedi_resolver import Landing, Place
 
 OUTGOING_DEADLINE_S = 2.0  # Jedi at a body's call sites: past it, the calls placed so far
+INCOMING_DEADLINE_S = 3.0  # Jedi at `.name(` calls across the repository: past it, the callers found
 _BUILTINS = frozenset(name for name in dir(builtins) if not name.startswith("_"))
 Token = tuple[int, int, str, int]  # (line, col, text, kind: 1 name, 0 operator), as callers reads them
 _NESTED_DEF = re.compile(r"(?:async\s+)?def\s+(\w+)")
@@ -104,19 +106,75 @@ def references(
 
 def incoming_calls(nav: Sources, qualname: str) -> list[tuple[Item, list[Site]]]:
     """Who calls `qualname`, grouped by the calling declaration (the innermost function, nested
-    ones too; a module for top-level calls), with the inference `ask` uses: calls through a
-    module-level instance imported inside a function, on a call's result, through re-exports."""
+    ones too; a module for top-level calls): the dependents engine's calls (through re-exports,
+    aliases, imports inside functions), then, for a member of a class, every `.name(` call in
+    the repository asked of Jedi, one Script a file, the files that import the declaring module
+    first, until INCOMING_DEADLINE_S (calls through a module-level instance, on a call's result,
+    on a parameter)."""
     target = item(nav, qualname)
     if target is None:
         return []
     loc = Location(rel_path=target.rel_path, line=target.line, qualname=target.qualname, end_line=target.end_line)
-    found = nav.finder().dependents(loc, relations=(Relation.CALLS, Relation.USES_INHERITED), infer=True)
+    finder = nav.finder()
+    found = list(finder.dependents(loc, relations=(Relation.CALLS, Relation.USES_INHERITED)).sites)
+    if nav.land is not None and target.kind == "method":
+        found += _inferred_callers(nav, nav.land, target, {(s.rel_path, s.line, s.col) for s in found})
     groups: dict[tuple[str, int], tuple[Item, list[Site]]] = {}
-    for s in found.sites:
+    for s in sorted(found, key=lambda s: (s.rel_path, s.line, s.col)):
         caller = _caller(nav, s)
         if caller is not None:
             groups.setdefault((caller.rel_path, caller.line), (caller, []))[1].append(s)
     return list(groups.values())
+
+
+def _inferred_callers(nav: Sources, lander: Lander, target: Item, known: set[tuple[str, int, int]]) -> list[Site]:
+    """The `.name(` calls Jedi lands on the target, read file by file within the deadline."""
+    finder = nav.finder()
+    module = target.qualname.rpartition(".")[0].rpartition(".")[0]
+    by_file: dict[str, list[Candidate]] = {}
+    for c in candidates(nav.store, finder.tokens, target.name):
+        if c.called and (c.rel_path, c.line, c.col) not in known:
+            by_file.setdefault(c.rel_path, []).append(c)
+    # a call through an object mostly lives where its module is imported (or in that module)
+    near = {target.rel_path} | {x.rel_path for x in _importers(nav, module)}
+    order = sorted(by_file, key=lambda p: (p not in near, p))
+    out: list[Site] = []
+    start = time.monotonic()
+    for rel_path in order:
+        left = INCOMING_DEADLINE_S - (time.monotonic() - start)
+        if left <= 0:
+            break
+        sites = by_file[rel_path]
+        for c, landing in zip(
+            sites, lander.land(rel_path, [(c.line, c.col) for c in sites], deadline_s=left), strict=True
+        ):
+            # by name too: Jedi may land on a stub of the repository's own package (it ships django-stubs)
+            if landing is None or (
+                landing.qualname != target.qualname and (landing.path, landing.line) != (target.rel_path, target.line)
+            ):
+                continue
+            out.append(
+                Site(
+                    rel_path=rel_path,
+                    line=c.line,
+                    col=c.col,
+                    code=finder.line_text(rel_path, c.line),
+                    relation=Relation.CALLS,
+                    anchor_text=c.name,
+                    scope=_scope_at(nav, rel_path, c.line),
+                )
+            )
+    return out
+
+
+def _importers(nav: Sources, module: str) -> list[XRef]:
+    path = nav.store.module_path(module)
+    return nav.store.xrefs_to(path, 1) if path is not None else []
+
+
+def _scope_at(nav: Sources, rel_path: str, line: int) -> str:
+    chunks = [c for c in nav.store.chunks_at(rel_path, line) if c.kind is not ChunkKind.MODULE]
+    return chunks[0].qualname if chunks else nav.store.module_of(rel_path) or ""
 
 
 def _caller(nav: Sources, site: Site) -> Item | None:
@@ -192,13 +250,6 @@ def outgoing_calls(nav: Sources, qualname: str) -> list[tuple[Item, list[Site]]]
     return calls.groups()
 
 
-def warm(nav: Sources) -> None:
-    """Place every builtin once (a server calls this in the background after indexing), so that
-    no request waits for typeshed's builtins to load."""
-    if nav.land is not None:
-        nav.land.land_builtins(sorted(_BUILTINS))
-
-
 _OUTSIDE = " (outside the repository)"  # how the dependents engine marks an external callee
 
 
@@ -257,6 +308,7 @@ def _by_name(
     attribute = {(c.line, c.col) for c in attribute_calls(source.rel_path, toks, source.line, source.end_line)}
     module = nav.store.module_of(source.rel_path) or ""
     body = "\n".join(read_lines(nav, source.rel_path)[source.line - 1 : source.end_line])
+    lander.land_builtins(sorted({c.name for c in rest if c.name in _BUILTINS}))
     out = []
     for c in rest:
         if (c.line, c.col) in attribute or c.name not in _BUILTINS or nav.store.binding(module, c.name) is not None:
@@ -326,10 +378,10 @@ def _landed_item(nav: Sources, landing: Landing | None, called: bool) -> Item | 
     is not run there (a variable, a parameter, a module; a method named without a call)."""
     if landing is None or landing.kind not in _CALLABLE or (not called and landing.kind != "property"):
         return None
+    it = item(nav, landing.qualname)
+    if it is not None and (it.rel_path == landing.path or landing.place is not Place.REPOSITORY):
+        return it  # outside: a stub of the repository's own package (Jedi ships django-stubs)
     if landing.place is Place.REPOSITORY:
-        it = item(nav, landing.qualname)
-        if it is not None and it.rel_path == landing.path:
-            return it
         chunk = next((c for c in nav.store.chunks_at(landing.path, landing.line) if c.start_line <= landing.line), None)
         end = (
             chunk.end_line if chunk is not None and chunk.name == landing.qualname.rpartition(".")[2] else landing.line

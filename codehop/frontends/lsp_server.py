@@ -174,7 +174,6 @@ class CodehopLanguageServer(LanguageServer):
         self.build_progress.report(f"{r.files} files, {r.chunks} chunks, {r.xrefs} references", 90)
         self.build_progress.end(f"indexed {r.files} files in {r.seconds:.1f} s")
         self.app_future.set_result(app)
-        self.executor.submit(app.warm_navigation)  # typeshed's builtins, before the first call hierarchy
 
     def schedule_refresh(self) -> None:
         """Re-index what changed on disk, in a worker thread (event loop only)."""

@@ -17,7 +17,7 @@ import sys
 import threading
 import time
 from collections.abc import Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
 from enum import StrEnum
@@ -86,7 +86,6 @@ class JediResolver:
         self._landings: dict[tuple[str, int, int, int, int], Landing | None] = {}
         self._land_epoch = time.monotonic()
         self._names: dict[str, Landing | None] = {}  # `land_name`'s answers
-        self._landing_job: Future[list[Landing | None]] | None = None  # the last `land`, maybe still running
 
     def _jedi(self) -> Any:
         # importing jedi raises the process-wide recursion limit to 3000; the indexer in the same
@@ -168,12 +167,9 @@ class JediResolver:
     def land(self, rel_path: str, positions: Sequence[tuple[int, int]], *, deadline_s: float) -> list[Landing | None]:
         """Where the name at each (1-based line, 0-based col) of one repository file lands, asked of
         one Script so that every site shares its inference cache, stubs preferred (builtins and the
-        standard library land in typeshed, as basedpyright answers). None: no answer, the site
-        came after the deadline, or Jedi is still reading a slow site of an earlier request."""
-        if self._landing_job is not None and not self._landing_job.done():
-            return [None] * len(positions)  # Jedi is still reading a slow site of an earlier request
+        standard library land in typeshed, as basedpyright answers). None: no answer, or the site
+        came after the deadline (counted from the call: behind another request, fewer are read)."""
         fut = self._pool.submit(self._land, rel_path, tuple(positions), time.monotonic() + deadline_s)
-        self._landing_job = fut
         try:
             return fut.result(timeout=deadline_s + _LAND_GRACE_S)
         except FutureTimeout:  # one slow site: the worker finishes it and keeps it for the next request
@@ -185,19 +181,22 @@ class JediResolver:
         library do not change under a server). None: no answer, or Jedi too slow."""
         if dotted in self._names:
             return self._names[dotted]
-        busy = self._landing_job is not None and not self._landing_job.done()
         fut = self._pool.submit(self._land_name, dotted)
-        try:  # behind a slow site of another request: a short wait, then no answer this time
-            found = fut.result(timeout=_LAND_GRACE_S if busy else self.timeout_s)
+        try:
+            found = fut.result(timeout=self.timeout_s if self._warm else max(20.0, 4 * self.timeout_s))
         except FutureTimeout:
             return None
+        self._warm = True
         self._names[dotted] = found
         return found
 
     def land_builtins(self, names: Sequence[str]) -> None:
-        """Place builtins for `land_name` (`builtins.<name>`) all at once: one probe of one name a
-        line, one Script, so typeshed's builtins are read once (about as long as one name)."""
-        fut = self._pool.submit(self._land_builtins, tuple(n for n in names if n.isidentifier()))
+        """Place the builtins not placed yet for `land_name` (`builtins.<name>`) all at once: one
+        probe of one name a line, one Script, so typeshed's builtins are read once."""
+        wanted = tuple(n for n in names if n.isidentifier() and f"builtins.{n}" not in self._names)
+        if not wanted:
+            return
+        fut = self._pool.submit(self._land_builtins, wanted)
         try:
             fut.result(timeout=max(20.0, 4 * self.timeout_s))
         except FutureTimeout:
