@@ -545,13 +545,13 @@ class App:
     def hierarchy(self, direction: str, qualname: str) -> list[tuple[Item, list[Site]]]:
         """`incoming` (callers) or `outgoing` (callees) calls grouped by declaration, each with its
         call sites; `supertypes` (MRO order) or `subtypes` (across files), without sites."""
-        from codehop.answer import hierarchy
+        from codehop.answer import calls, hierarchy
 
         nav = self.sources()
         if direction == "incoming":
-            return hierarchy.incoming_calls(nav, qualname)
+            return calls.incoming_calls(nav, qualname)
         if direction == "outgoing":
-            return hierarchy.outgoing_calls(nav, qualname)
+            return calls.outgoing_calls(nav, qualname)
         if direction == "supertypes":
             return [(it, []) for it in hierarchy.supertypes(nav, qualname)]
         if direction == "subtypes":
