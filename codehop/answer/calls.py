@@ -1,11 +1,12 @@
 """The call hierarchy for editors: who calls a declaration and what it calls, grouped by the
 calling or called declaration (`Item`s of codehop.answer.hierarchy), each with its call sites.
 
-Outgoing calls, cheapest first: the index's call edges; its callees outside the repository and
-the builtins, placed by name (their typeshed stub or installed file, as basedpyright answers);
-`super().m()` through the MRO; then Jedi at every other call site of the body (methods on
-parameters, locals, subscripts and call results) and at attribute reads that run a property,
-one Script for the file, until OUTGOING_DEADLINE_S. Incoming calls: the dependents engine's
+Outgoing calls, cheapest first: the index's call edges inside the repository; the builtins,
+placed by name; `super().m()` through the MRO; then Jedi at every other call site of the body
+(methods on parameters, locals, subscripts and call results; functions imported from outside)
+and at attribute reads that run a property, one Script for the file; each Jedi step within
+OUTGOING_DEADLINE_S. A callee outside the repository is an item on its typeshed stub or
+installed file, as basedpyright answers. Incoming calls: the dependents engine's
 calls, then for a method every `.name(` call of the repository asked of Jedi, one Script a
 file, until INCOMING_DEADLINE_S; the caller is the innermost function, nested ones too.
 Past a deadline, what was placed is the answer.
@@ -28,7 +29,7 @@ from codehop.answer.navigation import Lander, Sources, read_lines
 from codehop.kernel.records import BindingKind, ChunkKind, Location, XRef
 from codehop.resolve.jedi_resolver import Landing, Place
 
-OUTGOING_DEADLINE_S = 2.0  # Jedi at a body's call sites: past it, the calls placed so far
+OUTGOING_DEADLINE_S = 2.0  # Jedi's builtins, then Jedi at the sites: past it, the calls placed so far
 INCOMING_DEADLINE_S = 3.0  # Jedi at `.name(` calls across the repository: past it, the callers found
 _BUILTINS = frozenset(name for name in dir(builtins) if not name.startswith("_"))
 Token = tuple[int, int, str, int]  # (line, col, text, kind: 1 name, 0 operator), as callers reads them
@@ -142,10 +143,11 @@ def _caller(nav: Sources, site: Site) -> Item | None:
 
 def outgoing_calls(nav: Sources, qualname: str) -> list[tuple[Item, list[Site]]]:
     """What `qualname` calls in its whole body, grouped by callee, in source order of the first
-    call. Cheapest first: the index's call edges; its calls outside the repository and the
-    builtins, placed by name (their stub or installed file); `super().m()` through the MRO; then
-    Jedi at every other call site (methods on parameters, locals, subscripts and call results)
-    and at attribute reads that run a property, until OUTGOING_DEADLINE_S: past it, what was placed."""
+    call. Cheapest first: the index's call edges inside the repository; the builtins, placed by
+    name; `super().m()` through the MRO; then Jedi at every other call site (methods on
+    parameters, locals, subscripts and call results; functions imported from outside) and at
+    attribute reads that run a property. Each Jedi step within OUTGOING_DEADLINE_S: past it,
+    what was placed."""
     source = item(nav, qualname)
     if source is None:
         return []
@@ -154,17 +156,15 @@ def outgoing_calls(nav: Sources, qualname: str) -> list[tuple[Item, list[Site]]]
     toks = finder.tokens(source.rel_path) if not source.rel_path.startswith("/") else []
     sites = call_sites(source.rel_path, toks, source.line, source.end_line)
     calls = _Callees(source, finder.line_text, {(c.line, c.col) for c in sites})
+    deadline = time.monotonic() + OUTGOING_DEADLINE_S
     for s in finder.callees(loc).sites:
-        if s.via.endswith(_OUTSIDE):
-            landing = nav.land.land_name(s.via.removesuffix(_OUTSIDE)) if nav.land is not None else None
-            it = _landed_item(nav, landing, called=True)
-        else:
-            it = item(nav, s.via)
+        # a callee outside the repository is asked at its site below, where Jedi names its file
+        it = None if s.via.endswith(_OUTSIDE) else item(nav, s.via)
         if it is not None:
             calls.add_edge(it, s)
     rest = [c for c in sites if not calls.placed(c)]
     if nav.land is not None:
-        rest = _by_name(nav, nav.land, source, toks, rest, calls)
+        rest = _by_name(nav, nav.land, source, toks, rest, calls, deadline)
     rest = _through_super(nav, source, toks, rest, calls)
     if nav.land is not None and toks:
         properties: dict[str, bool] = {}
@@ -173,6 +173,7 @@ def outgoing_calls(nav: Sources, qualname: str) -> list[tuple[Item, list[Site]]]
                 properties[c.name] = _property_named(nav, c.name)
             if properties[c.name]:
                 rest.append(c)
+        # its own deadline: typeshed's builtins load once per process, in the step above
         landings = nav.land.land(source.rel_path, [(c.line, c.col) for c in rest], deadline_s=OUTGOING_DEADLINE_S)
         for c, landing in zip(rest, landings, strict=True):
             it = _landed_item(nav, landing, c.called)
@@ -232,14 +233,22 @@ class _Callees:
 
 
 def _by_name(
-    nav: Sources, lander: Lander, source: Item, toks: Sequence[Token], rest: list[Candidate], calls: _Callees
+    nav: Sources,
+    lander: Lander,
+    source: Item,
+    toks: Sequence[Token],
+    rest: list[Candidate],
+    calls: _Callees,
+    deadline: float,
 ) -> list[Candidate]:
     """Place the calls of builtins (`len(...)`, `ValueError(...)`) that nothing in the module or
     the body rebinds; the others are returned."""
     attribute = {(c.line, c.col) for c in attribute_calls(source.rel_path, toks, source.line, source.end_line)}
     module = nav.store.module_of(source.rel_path) or ""
     body = "\n".join(read_lines(nav, source.rel_path)[source.line - 1 : source.end_line])
-    lander.land_builtins(sorted({c.name for c in rest if c.name in _BUILTINS}))
+    placed = lander.land_builtins(
+        sorted({c.name for c in rest if c.name in _BUILTINS}), deadline_s=deadline - time.monotonic()
+    )
     out = []
     for c in rest:
         if (c.line, c.col) in attribute or c.name not in _BUILTINS or nav.store.binding(module, c.name) is not None:
@@ -252,7 +261,7 @@ def _by_name(
         if re.search(rf"\bdef\s+\w+\s*\([^)]*\b{name}\b", body):
             out.append(c)
             continue
-        it = _landed_item(nav, lander.land_name(f"builtins.{c.name}"), called=True)
+        it = _landed_item(nav, placed.get(c.name), called=True)
         if it is None:
             out.append(c)
         else:

@@ -48,15 +48,13 @@ if TYPE_CHECKING:
 
 class Lander(Protocol):
     """Where names land, asked of an inference rung (Jedi): at sites of one repository file
-    within a deadline, or by absolute dotted name (`builtins.len`); the builtins all at once."""
+    within a deadline, and the builtins by name (`len`), all at once."""
 
     def land(
         self, rel_path: str, positions: Sequence[tuple[int, int]], *, deadline_s: float
     ) -> list[Landing | None]: ...
 
-    def land_name(self, dotted: str) -> Landing | None: ...
-
-    def land_builtins(self, names: Sequence[str]) -> None: ...
+    def land_builtins(self, names: Sequence[str], *, deadline_s: float) -> dict[str, Landing]: ...
 
 
 _IMPORT_FROM = re.compile(r"^\s*from\s+(\.*)([\w.]*)\s+import\b")

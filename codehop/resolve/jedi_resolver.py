@@ -85,7 +85,7 @@ class JediResolver:
         self._script: tuple[tuple[str, int, int], Any] | None = None  # (file stamp, Script) of `land`
         self._landings: dict[tuple[str, int, int, int, int], Landing | None] = {}
         self._land_epoch = time.monotonic()
-        self._names: dict[str, Landing | None] = {}  # `land_name`'s answers
+        self._builtins: dict[str, Landing | None] = {}  # `land_builtins`'s answers, for the process
 
     def _jedi(self) -> Any:
         # importing jedi raises the process-wide recursion limit to 3000; the indexer in the same
@@ -168,40 +168,32 @@ class JediResolver:
         """Where the name at each (1-based line, 0-based col) of one repository file lands, asked of
         one Script so that every site shares its inference cache, stubs preferred (builtins and the
         standard library land in typeshed, as basedpyright answers). None: no answer, or the site
-        came after the deadline (counted from the call: behind another request, fewer are read)."""
+        came after the deadline (counted from the call: behind another request, fewer are read;
+        Jedi's first use gets 4 x its timeout)."""
+        deadline_s = deadline_s if self._warm else max(deadline_s, 4 * self.timeout_s)  # Jedi's first use
+        if deadline_s <= 0 or not positions:
+            return [None] * len(positions)
         fut = self._pool.submit(self._land, rel_path, tuple(positions), time.monotonic() + deadline_s)
         try:
-            return fut.result(timeout=deadline_s + _LAND_GRACE_S)
+            out = fut.result(timeout=deadline_s + _LAND_GRACE_S)
+            self._warm = True
+            return out
         except FutureTimeout:  # one slow site: the worker finishes it and keeps it for the next request
             return [None] * len(positions)
 
-    def land_name(self, dotted: str) -> Landing | None:
-        """Where an absolute dotted name lands (`builtins.len`, `os.path.join`, `json.loads`), stubs
-        preferred, through a two-line probe; kept for the process (stubs and the interpreter's
-        library do not change under a server). None: no answer, or Jedi too slow."""
-        if dotted in self._names:
-            return self._names[dotted]
-        fut = self._pool.submit(self._land_name, dotted)
-        try:
-            found = fut.result(timeout=self.timeout_s if self._warm else max(20.0, 4 * self.timeout_s))
-        except FutureTimeout:
-            return None
-        self._warm = True
-        self._names[dotted] = found
-        return found
-
-    def land_builtins(self, names: Sequence[str]) -> None:
-        """Place the builtins not placed yet for `land_name` (`builtins.<name>`) all at once: one
-        probe of one name a line, one Script, so typeshed's builtins are read once."""
-        wanted = tuple(n for n in names if n.isidentifier() and f"builtins.{n}" not in self._names)
-        if not wanted:
-            return
-        fut = self._pool.submit(self._land_builtins, wanted)
-        try:
-            fut.result(timeout=max(20.0, 4 * self.timeout_s))
-        except FutureTimeout:
-            return
-        self._warm = True
+    def land_builtins(self, names: Sequence[str], *, deadline_s: float) -> dict[str, Landing]:
+        """Where builtins land (`len` -> typeshed's `builtins.pyi`): the ones not placed yet all at
+        once, one probe of one name a line in one Script, so typeshed's builtins are read once
+        per process. Past the deadline, the names placed so far (the rest are kept for later)."""
+        wanted = tuple(n for n in dict.fromkeys(names) if n.isidentifier() and n not in self._builtins)
+        if wanted:
+            fut = self._pool.submit(self._land_builtins, wanted)
+            try:  # Jedi's first use loads its environment and typeshed: it gets longer
+                fut.result(timeout=max(deadline_s, 0.0) if self._warm else max(deadline_s, 4 * self.timeout_s))
+                self._warm = True
+            except FutureTimeout:
+                pass
+        return {n: landing for n in names if (landing := self._builtins.get(n)) is not None}
 
     def _land_builtins(self, names: tuple[str, ...]) -> None:
         jedi = self._jedi()
@@ -210,29 +202,10 @@ class JediResolver:
         for i, name in enumerate(names):
             try:
                 found = [n for n in script.goto(i + 1, 0, follow_imports=True, prefer_stubs=True) if n.module_path]
-            except Exception:  # a name Jedi cannot place: asked again by name when it is called
-                continue
-            if found:
-                n = min(found, key=lambda n: (str(n.module_path), n.line or 0))
-                self._names[f"builtins.{name}"] = self._landing(Path(str(n.module_path)), n)
-
-    def _land_name(self, dotted: str) -> Landing | None:
-        jedi = self._jedi()
-        head, _, last = dotted.rpartition(".")
-        if not head or not all(p.isidentifier() for p in dotted.split(".")):
-            return None
-        first = head.partition(".")[0]
-        for code in (f"from {head} import {last}\n{last}\n", f"import {first}\n{dotted}\n"):
-            script = jedi.Script(code=code, path=str(self.root / "__codehop_probe__.py"), project=self._project)
-            try:
-                names = script.goto(2, len(code.splitlines()[1]), follow_imports=True, prefer_stubs=True)
-            except Exception:  # a probe Jedi cannot read: no answer
-                names = []
-            names = [n for n in names if n.module_path and not str(n.module_path).endswith("__codehop_probe__.py")]
-            if names:
-                n = min(names, key=lambda n: (str(n.module_path), n.line or 0))
-                return self._landing(Path(str(n.module_path)), n)
-        return None
+            except Exception:  # a name Jedi cannot place: no landing for it
+                found = []
+            n = min(found, key=lambda n: (str(n.module_path), n.line or 0)) if found else None
+            self._builtins[name] = self._landing(Path(str(n.module_path)), n) if n is not None else None
 
     def _land(self, rel_path: str, positions: tuple[tuple[int, int], ...], deadline: float) -> list[Landing | None]:
         jedi = self._jedi()

@@ -6,7 +6,8 @@
      other file; gold = the files holding the name as a NAME token (not in a string or comment, not
      a member of a module from outside the tree), the declaring line excepted;
    - outgoing calls: `--outgoing` functions or methods with 5-40 call expressions in their body;
-   - incoming calls: `--incoming` uniquely named functions called (`name(`) in 2-8 files.
+   - incoming calls: `--incoming` uniquely named functions called (`name(`) in 2-8 files, and
+     `--incoming-methods` uniquely named methods called (`.name(`) in 2-8 files.
 2. Each server (`basedpyright-langserver --stdio`, then codehop with each `--codehop` source
    tree on PYTHONPATH, side by side in one run) is started over stdio by pygls's LanguageClient
    with the tree as root, warmed by one request, then asked textDocument/references
@@ -89,7 +90,7 @@ def _name_col(text: str, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Clas
     return line.index(node.name, node.col_offset)
 
 
-def pick(tree: Path, n_refs: int, n_out: int, n_in: int, seed: int) -> dict[str, list[dict[str, Any]]]:
+def pick(tree: Path, n_refs: int, n_out: int, n_in: int, n_methods: int, seed: int) -> dict[str, list[dict[str, Any]]]:
     files = _files(tree)
     parsed = {}
     for rel, text in files.items():
@@ -101,6 +102,7 @@ def pick(tree: Path, n_refs: int, n_out: int, n_in: int, seed: int) -> dict[str,
     bound: set[str] = set()  # names also bound as a variable, a parameter or an attribute somewhere
     top: list[tuple[str, str, int, int, str]] = []  # (name, rel, line, col, kind)
     bodies: list[tuple[str, str, int, int, int]] = []  # (name, rel, line, col, calls)
+    members: list[tuple[str, str, int, int]] = []  # methods of module-level classes
     for rel, mod in parsed.items():
         for node in ast.walk(mod):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
@@ -114,6 +116,10 @@ def pick(tree: Path, n_refs: int, n_out: int, n_in: int, seed: int) -> dict[str,
         for node in mod.body:
             if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and not node.name.startswith("_"):
                 top.append((node.name, rel, node.lineno, _name_col(files[rel], node), type(node).__name__))
+            if isinstance(node, ast.ClassDef):
+                for sub in node.body:
+                    if isinstance(sub, ast.FunctionDef) and not sub.name.startswith("_"):
+                        members.append((sub.name, rel, sub.lineno, _name_col(files[rel], sub)))
         for node in ast.walk(mod):
             if isinstance(node, ast.FunctionDef) and not node.name.startswith("__"):
                 calls = sum(isinstance(c, ast.Call) for c in ast.walk(node))
@@ -123,6 +129,7 @@ def pick(tree: Path, n_refs: int, n_out: int, n_in: int, seed: int) -> dict[str,
     tokens = {rel: _names(text, _foreign(parsed[rel], tops) if rel in parsed else set()) for rel, text in files.items()}
     users: dict[str, set[str]] = {}
     called: dict[str, set[str]] = {}
+    dotted_calls: dict[str, set[str]] = {}  # `.name(`: a method called on an object
     for rel, toks in tokens.items():
         text_lines = files[rel].splitlines()
         for line, col, name in toks:
@@ -130,6 +137,8 @@ def pick(tree: Path, n_refs: int, n_out: int, n_in: int, seed: int) -> dict[str,
             after = text_lines[line - 1][col + len(name) : col + len(name) + 1]
             if after == "(":
                 called.setdefault(name, set()).add(rel)
+                if text_lines[line - 1][col - 1 : col] == ".":
+                    dotted_calls.setdefault(name, set()).add(rel)
     rng = random.Random(seed)
     refs = []
     for name, rel, line, col, kind in top:
@@ -148,7 +157,17 @@ def pick(tree: Path, n_refs: int, n_out: int, n_in: int, seed: int) -> dict[str,
         if kind == "FunctionDef" and defs[name] == 1 and name not in bound and 2 <= len(called.get(name, ())) <= 8
     ]
     rng.shuffle(incoming)
-    return {"refs": refs[:n_refs], "outgoing": outgoing[:n_out], "incoming": incoming[:n_in]}
+    methods = [
+        {"name": name, "path": rel, "line": line, "col": col}
+        for name, rel, line, col in members
+        if defs[name] == 1 and name not in bound and 2 <= len(dotted_calls.get(name, ())) <= 8
+    ]
+    rng.shuffle(methods)
+    return {
+        "refs": refs[:n_refs],
+        "outgoing": outgoing[:n_out],
+        "incoming": incoming[:n_in] + methods[:n_methods],
+    }
 
 
 # ---- one server ------------------------------------------------------------------------------
@@ -337,11 +356,12 @@ def main() -> None:
     ap.add_argument("--refs", type=int, default=30)
     ap.add_argument("--outgoing", type=int, default=13)
     ap.add_argument("--incoming", type=int, default=5)
+    ap.add_argument("--incoming-methods", type=int, default=0, help="uniquely named methods called as `.name(`")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
     tree = args.tree.resolve()
-    probes = pick(tree, args.refs, args.outgoing, args.incoming, args.seed)
+    probes = pick(tree, args.refs, args.outgoing, args.incoming, args.incoming_methods, args.seed)
     env = dict(os.environ)
     peer = asyncio.run(serve(tree, ["basedpyright-langserver", "--stdio"], env, probes))
     peer["ms"] = {k: round(statistics.median(v), 1) for k, v in peer["ms"].items()}
