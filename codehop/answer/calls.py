@@ -18,6 +18,7 @@ Landing record, never Jedi), stdlib.
 from __future__ import annotations
 
 import builtins
+import functools
 import re
 import time
 from collections.abc import Callable, Sequence
@@ -52,8 +53,9 @@ def incoming_calls(nav: Sources, qualname: str) -> list[tuple[Item, list[Site]]]
     if nav.land is not None and target.kind == "method":
         found += _inferred_callers(nav, nav.land, target, {(s.rel_path, s.line, s.col) for s in found})
     groups: dict[tuple[str, int], tuple[Item, list[Site]]] = {}
+    lines = functools.lru_cache(maxsize=None)(lambda rel_path: read_lines(nav, rel_path))
     for s in sorted(found, key=lambda s: (s.rel_path, s.line, s.col)):
-        caller = _caller(nav, s)
+        caller = _caller(nav, s, lines(s.rel_path))
         if caller is not None:
             groups.setdefault((caller.rel_path, caller.line), (caller, []))[1].append(s)
     return list(groups.values())
@@ -109,13 +111,12 @@ def _scope_at(nav: Sources, rel_path: str, line: int) -> str:
     return chunks[0].qualname if chunks else nav.store.module_of(rel_path) or ""
 
 
-def _caller(nav: Sources, site: Site) -> Item | None:
-    """The declaration a call site is in: a function nested in `site.scope` when one encloses the
-    line (`def` lines above it, less indented), else the scope itself."""
+def _caller(nav: Sources, site: Site, lines: list[str]) -> Item | None:
+    """The declaration a call site is in (`lines`: its file's): a function nested in `site.scope`
+    when one encloses the line (`def` lines above it, less indented), else the scope itself."""
     outer = item(nav, site.scope)
     if outer is None or outer.kind not in ("function", "method") or outer.rel_path != site.rel_path:
         return outer
-    lines = read_lines(nav, site.rel_path)
     text = lines[site.line - 1] if 0 < site.line <= len(lines) else ""
     indent = len(text) - len(text.lstrip())
     for n in range(site.line - 1, outer.line, -1):

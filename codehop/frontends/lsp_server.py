@@ -16,9 +16,10 @@ Features: definition (through every pointer), declaration (the import site),
 hover (Markdown: chain, signature or value, docstring), references (through
 re-exports, aliases, star imports, `as`, module aliases, imports inside
 functions; an inherited member's uses on subclasses; the re-export lines always, after
-the uses; with includeDeclaration the declaration too, first), call hierarchy (prepare, incoming,
-outgoing), type hierarchy (supertypes in MRO order, subtypes across files),
-documentSymbol (the nested chunk tree and the values bound at module and class
+the uses; with includeDeclaration the declaration too, first), call hierarchy (prepare, incoming:
+nested callers and calls placed by Jedi; outgoing: every call site of the body, callees outside
+the repository on their typeshed stub or installed file, `detail` saying where), type
+hierarchy (supertypes in MRO order, subtypes across files), documentSymbol (the nested chunk tree and the values bound at module and class
 level), workspace/symbol (exact name, prefix, subsequence; dotted qualnames),
 `workspace/executeCommand` `codehop.ask` [question, max_loops?] and the request
 `codehop/context` {query, budget_tokens?} (both return the Answer JSON of
