@@ -154,18 +154,24 @@ async def test_outgoing_calls_of_every_site_kind(sites: LanguageClient, sites_ro
             "reg/feed.py",
             5,
             "write",
-            [("render", "main.py:12", [14]), ("render_direct", "main.py:17", [18]), ("later", "main.py:22", [23])],
+            [
+                ("render", "main.py:12", [14]),
+                ("render_direct", "main.py:17", [18]),
+                ("later", "main.py:22", [23]),
+                ("main", "main.py:1", [29]),
+            ],
         ),
     ],
-    ids=["module-level-instance-imported-in-a-function", "on-return-values-and-in-a-nested-function"],
+    ids=["module-level-instance-imported-in-a-function", "on-return-values-nested-function-class-body"],
 )
 async def test_incoming_calls_placed_by_inference(
     callers: LanguageClient, callers_root: Path, path: str, line: int, name: str, expected: list[Any]
 ) -> None:
     """inferred_callers: `apps.populate(...)` (main.py:9) through the module-level instance
     `apps` (reg/registry.py:9) imported inside `setup`; `feed.write` on what `view.get_feed()`
-    returns (main.py:14), `View().get_feed().write` (:18), and the same inside `later`, a function
-    nested in `deferred` (:22-23), which is the caller."""
+    returns (main.py:14), `View().get_feed().write` (:18), the same inside `later`, a function
+    nested in `deferred` (:22-23), which is the caller, and in the body of class Settings
+    (:29), whose caller is the module (as basedpyright answers)."""
     item = await prepare(callers, at(callers_root, path, line, name))
     calls = await callers.call_hierarchy_incoming_calls_async(types.CallHierarchyIncomingCallsParams(item=item))
     got = [(c.from_.name, where(callers_root, c.from_), [r.start.line + 1 for r in c.from_ranges]) for c in calls or []]

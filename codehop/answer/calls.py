@@ -113,8 +113,12 @@ def _scope_at(nav: Sources, rel_path: str, line: int) -> str:
 
 def _caller(nav: Sources, site: Site, lines: list[str]) -> Item | None:
     """The declaration a call site is in (`lines`: its file's): a function nested in `site.scope`
-    when one encloses the line (`def` lines above it, less indented), else the scope itself."""
+    when one encloses the line (`def` lines above it, less indented), the module for a class
+    body (as basedpyright answers), else the scope itself."""
     outer = item(nav, site.scope)
+    if outer is not None and outer.kind == "class":  # a class body runs with its module
+        module = nav.store.module_of(site.rel_path)
+        return item(nav, module) if module else outer
     if outer is None or outer.kind not in ("function", "method") or outer.rel_path != site.rel_path:
         return outer
     text = lines[site.line - 1] if 0 < site.line <= len(lines) else ""
@@ -321,7 +325,9 @@ def _landed_item(nav: Sources, landing: Landing | None, called: bool) -> Item | 
         return None
     it = item(nav, landing.qualname)
     if it is not None and (it.rel_path == landing.path or landing.place is not Place.REPOSITORY):
-        return it  # outside: a stub of the repository's own package (Jedi ships django-stubs)
+        # outside: a stub of the repository's own package (Jedi ships django-stubs); a value
+        # holding a function (`from_epsg = void_output(...)`) is no declaration of one
+        return it if it.kind not in ("value", "module") else None
     if landing.place is Place.REPOSITORY:
         chunk = next((c for c in nav.store.chunks_at(landing.path, landing.line) if c.start_line <= landing.line), None)
         end = (

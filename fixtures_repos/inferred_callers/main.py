@@ -25,6 +25,10 @@ def deferred(view: View):
     return later
 
 
+class Settings:
+    written = View().get_feed().write(["s"])
+
+
 if __name__ == "__main__":
     setup()
     print(render(View()), render_direct(), deferred(View())())
