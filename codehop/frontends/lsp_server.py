@@ -19,9 +19,9 @@ functions; an inherited member's uses on subclasses; the re-export lines always,
 the uses; with includeDeclaration the declaration too, first), call hierarchy (prepare, incoming:
 nested callers and calls placed by Jedi; outgoing: every call site of the body, callees outside
 the repository on their typeshed stub or installed file, `detail` saying where), type
-hierarchy (supertypes in MRO order, subtypes across files), documentSymbol (the nested chunk tree and the values bound at module and class
-level), workspace/symbol (exact name, prefix, subsequence; dotted qualnames),
-`workspace/executeCommand` `codehop.ask` [question, max_loops?] and the request
+hierarchy (supertypes in MRO order, subtypes across files), documentSymbol (the nested chunk
+tree and the values bound at module and class level), workspace/symbol (exact name, prefix,
+subsequence; dotted qualnames), `workspace/executeCommand` `codehop.ask` [question, max_loops?] and the request
 `codehop/context` {query, budget_tokens?} (both return the Answer JSON of
 DESIGN.md; the Navigator cuts an over-long question and says so), code lens
 "inherits N members from M files" (initializationOptions {"codeLens": true}).

@@ -7,6 +7,9 @@ then `mod.rest`), which lets Jedi follow re-exports, star imports and
 attribute lookup through the MRO; a landing on `X = Y` goes through with
 `infer()`.
 Several targets are sorted, because Jedi's order changes between runs.
+For the call hierarchy, `land` asks at many sites of one file with one Script (their inference
+shared, stubs preferred: builtins land in typeshed as basedpyright answers) within a deadline,
+and `land_builtins` places the builtins by name; each answer is a `Landing` and says its `Place`.
 Owns the only use of `jedi`. May import: records, symbols, stdlib, jedi.
 """
 
