@@ -165,7 +165,7 @@ def outgoing_calls(nav: Sources, qualname: str) -> list[tuple[Item, list[Site]]]
     for s in finder.callees(loc).sites:
         # a callee outside the repository is asked at its site below, where Jedi names its file
         it = None if s.via.endswith(_OUTSIDE) else item(nav, s.via)
-        if it is not None:
+        if it is not None and it.kind not in ("value", "module"):  # a value holding a function: no declaration of one
             calls.add_edge(it, s)
     rest = [c for c in sites if not calls.placed(c)]
     if nav.land is not None:
