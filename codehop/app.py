@@ -46,7 +46,7 @@ if TYPE_CHECKING:
     from codehop.answer.dependents import Site as Site  # the records the door returns, named for front-ends
     from codehop.answer.hierarchy import Item as Item
     from codehop.answer.hierarchy import Outline as Outline
-    from codehop.answer.navigation import Sources
+    from codehop.answer.navigation import Lander, Sources
     from codehop.answer.repomap import RepoMap
     from codehop.kernel.records import (
         Answer,
@@ -564,7 +564,18 @@ class App:
             ladder=ladder,
             finder=self.dependents_finder,
             installed=(lambda path: env.contains(path)) if env is not None else (lambda path: False),
+            land=self._land_at_sites(),
         )
+
+    def _land_at_sites(self) -> Lander | None:
+        """Jedi asked at many sites of one file at once, or by dotted name, when the ladder has it."""
+        if "jedi" not in self.config.resolvers:
+            return None
+        from codehop.resolve.jedi_resolver import JediResolver
+
+        jedi = self.resolver("jedi")
+        assert isinstance(jedi, JediResolver)  # what _make_resolver builds for "jedi"
+        return jedi
 
     def source_line(self, rel_path: str, line: int) -> str | None:
         """Line `line` of a repository file (or of an installed package's file, by absolute path)."""
@@ -604,12 +615,12 @@ class App:
         return hover_markdown(self.sources(), rel_path, line, col, buffer)
 
     def references(
-        self, rel_path: str, line: int, col: int, *, include_declaration: bool, buffer: str | None = None
+        self, rel_path: str, line: int, col: int, buffer: str | None = None
     ) -> tuple[Location | None, list[Site]]:
-        """The declaration under the cursor and every site that names it."""
+        """The declaration under the cursor and every site that names it (re-export lines last)."""
         from codehop.answer.hierarchy import references
 
-        return references(self.sources(), rel_path, line, col, include_declaration=include_declaration, buffer=buffer)
+        return references(self.sources(), rel_path, line, col, buffer)
 
     def item_at(self, rel_path: str, line: int, col: int, buffer: str | None = None) -> Item | None:
         """The declaration under the cursor as a hierarchy item."""
@@ -620,13 +631,13 @@ class App:
     def hierarchy(self, direction: str, qualname: str) -> list[tuple[Item, list[Site]]]:
         """`incoming` (callers) or `outgoing` (callees) calls grouped by declaration, each with its
         call sites; `supertypes` (MRO order) or `subtypes` (across files), without sites."""
-        from codehop.answer import hierarchy
+        from codehop.answer import calls, hierarchy
 
         nav = self.sources()
         if direction == "incoming":
-            return hierarchy.incoming_calls(nav, qualname)
+            return calls.incoming_calls(nav, qualname)
         if direction == "outgoing":
-            return hierarchy.outgoing_calls(nav, qualname)
+            return calls.outgoing_calls(nav, qualname)
         if direction == "supertypes":
             return [(it, []) for it in hierarchy.supertypes(nav, qualname)]
         if direction == "subtypes":

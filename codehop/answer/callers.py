@@ -13,6 +13,7 @@ May import: kernel, index (store), stdlib.
 
 from __future__ import annotations
 
+import keyword
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -75,6 +76,26 @@ def candidates(store: SqliteStore, tokens: Tokens, name: str) -> list[Candidate]
 def attribute_calls(rel_path: str, toks: Sequence[tuple[int, int, str, int]], first: int, last: int) -> list[Candidate]:
     """Each `.name(` call in lines first..last of a file's tokens."""
     return [c for c in _attributes(rel_path, toks, lambda line, _t: first <= line <= last) if c.called]
+
+
+def call_sites(rel_path: str, toks: Sequence[tuple[int, int, str, int]], first: int, last: int) -> list[Candidate]:
+    """Each call in lines first..last of a file's tokens, at the name called: `f(`, `x.m(`,
+    `super().m(`, `a[k].m(`, `f().m(` (never a `def`/`class` name, a keyword or a call of a call)."""
+    out: list[Candidate] = []
+    for i in range(len(toks) - 1):
+        line, col, text, kind = toks[i]
+        if not first <= line <= last or kind != 1 or toks[i + 1][2] != "(" or toks[i + 1][3] != 0:
+            continue
+        before = toks[i - 1][2] if i else ""
+        if before in ("def", "class") or keyword.iskeyword(text):
+            continue
+        out.append(Candidate(rel_path=rel_path, line=line, col=col, name=text, called=True))
+    return out
+
+
+def attribute_reads(rel_path: str, toks: Sequence[tuple[int, int, str, int]], first: int, last: int) -> list[Candidate]:
+    """Each `.name` in lines first..last that is not called (a property's getter runs there)."""
+    return [c for c in _attributes(rel_path, toks, lambda line, _t: first <= line <= last) if not c.called]
 
 
 def land(

@@ -84,6 +84,7 @@ _TEST_PATH = re.compile(r"(^|/)(tests?|testing)/|(^|/)test_[^/]*\.py$|_tests?\.p
 
 _LOCAL_FROM = re.compile(r"^\s+from\s+(\.*[\w.]*)\s+import\s+\(?([^)#]+)")
 _LOCAL_IMPORT = re.compile(r"^\s+import\s+([^#]+)")
+_MAX_IMPORT_LINES = 50  # lines read for one parenthesised import
 
 
 def _imported(m: re.Match[str], file_module: str, rel_path: str) -> list[tuple[str, str, bool]]:
@@ -546,6 +547,15 @@ class DependentsFinder:
                 span = self._function_span(rel_path, line)
                 if span is None:
                     continue
+                names_at = {line: text}
+                if m.re is _LOCAL_FROM and "(" in text and ")" not in text:
+                    # `from m import (\n    a,\n    b,\n)`: the names are on the lines below
+                    j = i + 1
+                    while j < len(lines) and j - i <= _MAX_IMPORT_LINES and ")" not in lines[j - 1]:
+                        names_at[j + 1] = lines[j]
+                        j += 1
+                    joined = " ".join(t.strip() for t in names_at.values())
+                    m = _LOCAL_FROM.match(" " + joined) or m
                 for local, dotted, is_module in _imported(m, file_module, rel_path):
                     if is_module:
                         if self._lands(f"{dotted}.{name}", decl) and self.store.module_path(dotted) is not None:
@@ -556,12 +566,12 @@ class DependentsFinder:
                         continue
                     if dotted.rpartition(".")[2] != name or not self._lands(dotted, decl):
                         continue
-                    col = text.find(name, text.find("import"))
-                    self._add(
-                        found, rel_path, line, max(col, 0), Relation.IMPORTS, local, self._scope_at(rel_path, line)
-                    )
+                    at = next((ln for ln, t in names_at.items() if re.search(rf"\b{re.escape(name)}\b", t)), line)
+                    start = names_at[at].find("import") if at == line else 0
+                    col = names_at[at].find(name, max(start, 0))
+                    self._add(found, rel_path, at, max(col, 0), Relation.IMPORTS, local, self._scope_at(rel_path, at))
                     for ln, col, text_, nxt in self._name_tokens(rel_path, {local}):
-                        if span[0] <= ln <= span[1] and ln != line:
+                        if span[0] <= ln <= span[1] and ln not in names_at:
                             rel = Relation.CALLS if nxt == ord("(") else Relation.READS
                             self._add(found, rel_path, ln, col, rel, text_, self._scope_at(rel_path, ln))
 
@@ -687,6 +697,10 @@ class DependentsFinder:
         shown = ", ".join(f"{c.rel_path}:{c.line}" for c in doubtful[:5]) + (" …" if len(doubtful) > 5 else "")
         past = f", {len(got.unchecked)} of them past the bound of sites asked" if got.unchecked else ""
         return [f"{len(doubtful)} site(s) spelt `.{name}` on objects whose type was not inferred ({shown}{past})"]
+
+    def tokens(self, rel_path: str) -> list[tuple[int, int, str, int]]:
+        """(line, col, text, kind) of the file's NAME (kind 1) and OP (kind 0) tokens, cached by stat."""
+        return self._tokens_of(rel_path)
 
     def _tokens_of(self, rel_path: str) -> list[tuple[int, int, str, int]]:
         """(line, col, text, kind) of the file's NAME and OP tokens (kind: 1 name, 0 op); cached by stat."""

@@ -1,5 +1,5 @@
-"""What is around a declaration, for editors: its references, callers and callees, bases and
-subclasses, the outline of a file, and the members a class inherits (a code lens).
+"""What is around a declaration, for editors: its references, bases and subclasses, the outline
+of a file, and the members a class inherits (a code lens); callers and callees: codehop.answer.calls.
 
 A split of codehop.answer.navigation (which qualifies the cursor and follows it to the declaration):
 each function here starts from a declaration that navigation found, then walks the dependents
@@ -19,13 +19,17 @@ from codehop.kernel.records import BindingKind, ChunkKind, Location
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Item:
-    """A declaration as a hierarchy node: where it starts and ends, and what it is."""
+    """A declaration as a hierarchy node: where it starts and ends, and what it is. A declaration
+    outside the repository (a typeshed stub, the interpreter's library, an installed package) has
+    an absolute `rel_path`, the column of its name and `where` saying where it lives."""
 
     qualname: str
-    kind: str  # "class", "function", "method", "value", "module"
+    kind: str  # "class", "function", "method", "property", "value", "module"
     rel_path: str
     line: int
     end_line: int
+    col: int | None = None  # code-point column of the name, when known without reading the file
+    where: str = ""  # for a declaration outside the repository: where it lives
 
     @property
     def name(self) -> str:
@@ -60,58 +64,31 @@ def item_at(nav: Sources, rel_path: str, line: int, col: int, buffer: str | None
 
 
 def references(
-    nav: Sources, rel_path: str, line: int, col: int, *, include_declaration: bool, buffer: str | None = None
+    nav: Sources, rel_path: str, line: int, col: int, buffer: str | None = None
 ) -> tuple[Location | None, list[Site]]:
     """The declaration under the cursor and every site that names it: through re-exports, `as`
-    renames, aliases, star imports, module aliases; an inherited member's uses on subclasses.
-    With `include_declaration`, the re-export lines too (the declaration itself is the caller's)."""
+    renames, aliases, star imports (not the star import line itself, which does not name it),
+    module aliases; an inherited member's uses on subclasses.
+    The re-export lines are uses of the name (a rename or "who depends on this" needs them), so
+    they are always there, after the other uses: an editor may list them last. The declaration
+    itself is the caller's to add (LSP's `includeDeclaration`)."""
     res = definition(nav, rel_path, line, col, buffer)
     if res is None or res.is_external:
         return None, []
     found = nav.finder().dependents(res.target, transitive=True)
-    out = []
-    for s in found.sites:
-        if s.relation is Relation.OVERRIDES or (s.relation is Relation.INHERITS and s.via):
-            continue  # another declaration, or a reference to a subclass in between
-        if s.relation is Relation.REEXPORTS and not include_declaration:
-            continue
-        out.append(s)
+    out = [
+        s
+        for s in found.sites
+        # another declaration, a reference to a subclass in between, or a star import (it does
+        # not name the declaration: a rename leaves it as it is)
+        if not (
+            s.relation is Relation.OVERRIDES
+            or (s.relation is Relation.INHERITS and s.via)
+            or (s.relation is Relation.REEXPORTS and s.anchor_text == "*")
+        )
+    ]
+    out.sort(key=lambda s: (s.relation is Relation.REEXPORTS, s.rel_path, s.line, s.col))
     return res.target, out
-
-
-def incoming_calls(nav: Sources, qualname: str) -> list[tuple[Item, list[Site]]]:
-    """Who calls `qualname`, grouped by the calling declaration (a module for top-level calls)."""
-    target = item(nav, qualname)
-    if target is None:
-        return []
-    loc = Location(rel_path=target.rel_path, line=target.line, qualname=target.qualname)
-    found = nav.finder().dependents(loc, relations=(Relation.CALLS, Relation.USES_INHERITED))
-    groups: dict[str, list[Site]] = {}
-    for s in found.sites:
-        groups.setdefault(s.scope, []).append(s)
-    out = []
-    for scope, sites in groups.items():
-        caller = item(nav, scope)
-        if caller is not None:
-            out.append((caller, sites))
-    return out
-
-
-def outgoing_calls(nav: Sources, qualname: str) -> list[tuple[Item, list[Site]]]:
-    """What `qualname` calls, grouped by callee, in source order of the first call."""
-    source = item(nav, qualname)
-    if source is None:
-        return []
-    loc = Location(rel_path=source.rel_path, line=source.line, qualname=source.qualname)
-    groups: dict[str, list[Site]] = {}
-    for s in nav.finder().callees(loc).sites:
-        groups.setdefault(s.via, []).append(s)
-    out = []
-    for callee, sites in groups.items():
-        it = item(nav, callee)
-        if it is not None:
-            out.append((it, sites))
-    return out
 
 
 def supertypes(nav: Sources, class_qualname: str) -> list[Item]:

@@ -28,10 +28,10 @@ from __future__ import annotations
 
 import keyword
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from codehop.answer.excerpt import declaration_chunk
 from codehop.index.walk import file_lines, line_of, repo_lines, split_lines
@@ -42,7 +42,20 @@ if TYPE_CHECKING:
     from codehop.answer.dependents import DependentsFinder
     from codehop.index.store.sqlite import SqliteStore
     from codehop.index.symbols import SymbolTable
+    from codehop.resolve.jedi_resolver import Landing
     from codehop.resolve.ladder import Ladder
+
+
+class Lander(Protocol):
+    """Where names land, asked of an inference rung (Jedi): at sites of one repository file
+    within a deadline, and the builtins by name (`len`), all at once."""
+
+    def land(
+        self, rel_path: str, positions: Sequence[tuple[int, int]], *, deadline_s: float
+    ) -> list[Landing | None]: ...
+
+    def land_builtins(self, names: Sequence[str], *, deadline_s: float) -> dict[str, Landing]: ...
+
 
 _IMPORT_FROM = re.compile(r"^\s*from\s+(\.*)([\w.]*)\s+import\b")
 _IMPORT = re.compile(r"^\s*import\s+")
@@ -64,7 +77,8 @@ class _Symbol:
 class Sources:
     """What navigation reads, handed over by the door: the repository's index and symbol table,
     the ladder's rungs after the table (built on first use, recording nothing: editor navigation
-    only reads the index), the dependents engine, and which absolute paths are installed packages'."""
+    only reads the index), the dependents engine, which absolute paths are installed packages',
+    and Jedi asked at many sites of one file at once (None without Jedi)."""
 
     root: Path
     store: SqliteStore
@@ -72,6 +86,7 @@ class Sources:
     ladder: Callable[[], Ladder]
     finder: Callable[[], DependentsFinder]
     installed: Callable[[str], bool]
+    land: Lander | None = None
 
 
 # ---- public ------------------------------------------------------------------

@@ -15,12 +15,13 @@ with lsp_bridge.client's converters.
 Features: definition (through every pointer), declaration (the import site),
 hover (Markdown: chain, signature or value, docstring), references (through
 re-exports, aliases, star imports, `as`, module aliases, imports inside
-functions; an inherited member's uses on subclasses; with includeDeclaration the
-declaration and the re-export lines), call hierarchy (prepare, incoming,
-outgoing), type hierarchy (supertypes in MRO order, subtypes across files),
-documentSymbol (the nested chunk tree and the values bound at module and class
-level), workspace/symbol (exact name, prefix, subsequence; dotted qualnames),
-`workspace/executeCommand` `codehop.ask` [question, max_loops?] and the request
+functions; an inherited member's uses on subclasses; the re-export lines always, after
+the uses; with includeDeclaration the declaration too, first), call hierarchy (prepare, incoming:
+nested callers and calls placed by Jedi; outgoing: every call site of the body, callees outside
+the repository on their typeshed stub or installed file, `detail` saying where), type
+hierarchy (supertypes in MRO order, subtypes across files), documentSymbol (the nested chunk
+tree and the values bound at module and class level), workspace/symbol (exact name, prefix,
+subsequence; dotted qualnames), `workspace/executeCommand` `codehop.ask` [question, max_loops?] and the request
 `codehop/context` {query, budget_tokens?} (both return the Answer JSON of
 DESIGN.md; the Navigator cuts an over-long question and says so), code lens
 "inherits N members from M files" (initializationOptions {"codeLens": true}).
@@ -421,18 +422,16 @@ async def hover(ls: CodehopLanguageServer, params: types.HoverParams) -> types.H
 @server.feature(types.TEXT_DOCUMENT_REFERENCES)
 async def references(ls: CodehopLanguageServer, params: types.ReferenceParams) -> list[types.Location] | None:
     """Every site naming the declaration under the cursor, through re-exports, aliases, star
-    imports and `as` renames; an inherited member's uses on subclasses."""
+    imports and `as` renames; an inherited member's uses on subclasses. The re-export lines come
+    after the other uses; `includeDeclaration` adds the declaration itself, first."""
     c = await cursor(ls, params)
-    include = params.context.include_declaration
-    target, sites = await ls.run(
-        lambda: c.app.references(c.rel_path, c.line, c.col, include_declaration=include, buffer=c.buffer)
-    )
+    target, sites = await ls.run(c.app.references, c.rel_path, c.line, c.col, c.buffer)
     if target is None:
         return None
     codec = ls.workspace.position_codec
     name = target.qualname.rpartition(".")[2]
     out = [site_location(c.app, codec, s, name) for s in sites]
-    if include:
+    if params.context.include_declaration:
         out.insert(0, lsp_location(c.app, codec, target))
     return out or None
 
@@ -449,7 +448,21 @@ _SYMBOL_KIND = {
 
 
 def hierarchy_item(app: App, codec: PositionCodec, it: Item, cls: Any = types.CallHierarchyItem) -> Any:
-    """A hierarchy Item -> a CallHierarchyItem or TypeHierarchyItem (its qualname in `data`)."""
+    """A hierarchy Item -> a CallHierarchyItem or TypeHierarchyItem (its qualname in `data`). An
+    item outside the repository (a stub, an installed file) is placed by the column it carries,
+    its file never read; `detail` says where it lives."""
+    if it.col is not None:
+        start = types.Position(line=it.line - 1, character=it.col)
+        name = types.Range(start=start, end=types.Position(line=it.line - 1, character=it.col + len(it.name)))
+        return cls(
+            name=it.name,
+            kind=_SYMBOL_KIND.get(it.kind, types.SymbolKind.Function),
+            uri=uris.from_fs_path(it.rel_path) or "",
+            range=name,
+            selection_range=name,
+            detail=f"{it.qualname} ({it.where})" if it.where else it.qualname,
+            data={"qualname": it.qualname},
+        )
     name_loc = lsp_location(app, codec, Location(rel_path=it.rel_path, line=it.line, qualname=it.qualname))
     last = app.source_line(it.rel_path, it.end_line) or ""
     full = types.Range(
@@ -488,34 +501,31 @@ async def prepare_call_hierarchy(
     return [hierarchy_item(c.app, ls.workspace.position_codec, it)]
 
 
+async def calls(
+    ls: CodehopLanguageServer, direction: str, item: types.CallHierarchyItem
+) -> list[tuple[types.CallHierarchyItem, list[types.Range]]]:
+    """Both directions of the call hierarchy in one shape: (the caller or callee, the call sites'
+    ranges in the caller) for each group the door returns."""
+    app = await ls.app()
+    groups = await ls.run(app.hierarchy, direction, item_qualname(item))
+    codec = ls.workspace.position_codec
+    return [(hierarchy_item(app, codec, it), [site_range(app, codec, s, "") for s in sites]) for it, sites in groups]
+
+
 @server.feature(types.CALL_HIERARCHY_INCOMING_CALLS)
 async def incoming_calls(
     ls: CodehopLanguageServer, params: types.CallHierarchyIncomingCallsParams
 ) -> list[types.CallHierarchyIncomingCall] | None:
-    app = await ls.app()
-    groups = await ls.run(app.hierarchy, "incoming", item_qualname(params.item))
-    codec = ls.workspace.position_codec
-    return [
-        types.CallHierarchyIncomingCall(
-            from_=hierarchy_item(app, codec, caller), from_ranges=[site_range(app, codec, s, "") for s in sites]
-        )
-        for caller, sites in groups
-    ] or None
+    found = await calls(ls, "incoming", params.item)
+    return [types.CallHierarchyIncomingCall(from_=it, from_ranges=ranges) for it, ranges in found] or None
 
 
 @server.feature(types.CALL_HIERARCHY_OUTGOING_CALLS)
 async def outgoing_calls(
     ls: CodehopLanguageServer, params: types.CallHierarchyOutgoingCallsParams
 ) -> list[types.CallHierarchyOutgoingCall] | None:
-    app = await ls.app()
-    groups = await ls.run(app.hierarchy, "outgoing", item_qualname(params.item))
-    codec = ls.workspace.position_codec
-    return [
-        types.CallHierarchyOutgoingCall(
-            to=hierarchy_item(app, codec, callee), from_ranges=[site_range(app, codec, s, "") for s in sites]
-        )
-        for callee, sites in groups
-    ] or None
+    found = await calls(ls, "outgoing", params.item)
+    return [types.CallHierarchyOutgoingCall(to=it, from_ranges=ranges) for it, ranges in found] or None
 
 
 @server.feature(types.TEXT_DOCUMENT_PREPARE_TYPE_HIERARCHY)

@@ -7,15 +7,23 @@ then `mod.rest`), which lets Jedi follow re-exports, star imports and
 attribute lookup through the MRO; a landing on `X = Y` goes through with
 `infer()`.
 Several targets are sorted, because Jedi's order changes between runs.
+For the call hierarchy, `land` asks at many sites of one file with one Script (their inference
+shared, stubs preferred: builtins land in typeshed as basedpyright answers) within a deadline,
+and `land_builtins` places the builtins by name; each answer is a `Landing` and says its `Place`.
 Owns the only use of `jedi`. May import: records, symbols, stdlib, jedi.
 """
 
 from __future__ import annotations
 
+import re
 import sys
 import threading
+import time
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
+from dataclasses import dataclass
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -25,9 +33,36 @@ from codehop.kernel.records import Location, PendingReference, Provenance, Resol
 from codehop.resolve.jedi_bridge import jedi_project
 from codehop.resolve.ladder import Boundary, names_the_target, site_of
 
+_STUB_DIRS = frozenset({"typeshed", "typeshed-fallback"})
+_MAX_LANDINGS = 20_000  # landings kept for later requests (a few MB at most)
+_LAND_GRACE_S = 0.25  # past a deadline, how long `land` waits for the site Jedi is reading
+_LANDINGS_TTL_S = 120.0  # and for this long: they also depend on the files the names land in
+
 
 class JediTimeout(CodehopError):
     pass
+
+
+class Place(StrEnum):
+    """Where a landing lies, for what an editor shows beside it."""
+
+    REPOSITORY = "repository"
+    ENVIRONMENT = "environment"  # an installed package of the chosen environment
+    STUB = "stub"  # a typeshed stub (builtins, the standard library)
+    OUTSIDE = "outside"  # anywhere else: the interpreter's own library, another tool's files
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Landing:
+    """Where the name at one site lands: `path` repository-relative for REPOSITORY, absolute
+    otherwise (named, never fetched: no distribution is indexed or mounted for it)."""
+
+    path: str
+    line: int  # 1-based
+    col: int  # 0-based code points
+    qualname: str
+    kind: str  # Jedi's type of the name ("function", "class", "property", "statement", ...), "method" in a class
+    place: Place
 
 
 class JediResolver:
@@ -55,6 +90,10 @@ class JediResolver:
         self._project: Any = None
         self._lock = threading.Lock()
         self._warm = False
+        self._script: tuple[tuple[str, int, int], Any] | None = None  # (file stamp, Script) of `land`
+        self._landings: dict[tuple[str, int, int, int, int], Landing | None] = {}
+        self._land_epoch = time.monotonic()
+        self._builtins: dict[str, Landing | None] = {}  # `land_builtins`'s answers, for the process
 
     def _jedi(self) -> Any:
         # importing jedi raises the process-wide recursion limit to 3000; the indexer in the same
@@ -126,5 +165,138 @@ class JediResolver:
         names = [n for n in names if not str(n.module_path).endswith("__codehop_probe__.py")]
         return sorted(names, key=lambda n: (str(n.module_path), n.line or 0))
 
+    def land(self, rel_path: str, positions: Sequence[tuple[int, int]], *, deadline_s: float) -> list[Landing | None]:
+        """Where the name at each (1-based line, 0-based col) of one repository file lands, asked of
+        one Script so that every site shares its inference cache, stubs preferred (builtins and the
+        standard library land in typeshed, as basedpyright answers). None: no answer, or the site
+        came after the deadline (counted from the call: behind another request, fewer are read;
+        Jedi's first use gets 4 x its timeout)."""
+        deadline_s = deadline_s if self._warm else max(deadline_s, 4 * self.timeout_s)  # Jedi's first use
+        if deadline_s <= 0 or not positions:
+            return [None] * len(positions)
+        fut = self._pool.submit(self._land, rel_path, tuple(positions), time.monotonic() + deadline_s)
+        try:
+            out = fut.result(timeout=deadline_s + _LAND_GRACE_S)
+            self._warm = True
+            return out
+        except FutureTimeout:  # one slow site: the worker finishes it and keeps it for the next request
+            return [None] * len(positions)
+
+    def land_builtins(self, names: Sequence[str], *, deadline_s: float) -> dict[str, Landing]:
+        """Where builtins land (`len` -> typeshed's `builtins.pyi`): the ones not placed yet all at
+        once, one probe of one name a line in one Script, so typeshed's builtins are read once
+        per process. Past the deadline, the names placed so far (the rest are kept for later)."""
+        wanted = tuple(n for n in dict.fromkeys(names) if n.isidentifier() and n not in self._builtins)
+        if wanted:
+            fut = self._pool.submit(self._land_builtins, wanted)
+            try:  # Jedi's first use loads its environment and typeshed: it gets longer
+                fut.result(timeout=max(deadline_s, 0.0) if self._warm else max(deadline_s, 4 * self.timeout_s))
+                self._warm = True
+            except FutureTimeout:
+                pass
+        return {n: landing for n in names if (landing := self._builtins.get(n)) is not None}
+
+    def _land_builtins(self, names: tuple[str, ...]) -> None:
+        jedi = self._jedi()
+        code = "".join(f"{n}\n" for n in names)
+        script = jedi.Script(code=code, path=str(self.root / "__codehop_probe__.py"), project=self._project)
+        for i, name in enumerate(names):
+            try:
+                found = [n for n in script.goto(i + 1, 0, follow_imports=True, prefer_stubs=True) if n.module_path]
+            except Exception:  # a name Jedi cannot place: no landing for it
+                found = []
+            n = min(found, key=lambda n: (str(n.module_path), n.line or 0)) if found else None
+            self._builtins[name] = self._landing(Path(str(n.module_path)), n) if n is not None else None
+
+    def _land(self, rel_path: str, positions: tuple[tuple[int, int], ...], deadline: float) -> list[Landing | None]:
+        jedi = self._jedi()
+        path = self.root / rel_path
+        try:
+            st = path.stat()
+        except OSError:
+            return [None] * len(positions)
+        # one Script per file while it is unchanged (its inference cache serves later requests),
+        # and each site's landing, for the next request on the same body
+        stamp = (rel_path, st.st_mtime_ns, st.st_size)
+        if time.monotonic() - self._land_epoch > _LANDINGS_TTL_S:  # another file may have changed since
+            self._script, self._land_epoch = None, time.monotonic()
+            self._landings.clear()
+        if self._script is None or self._script[0] != stamp:
+            self._script = (stamp, jedi.Script(path=str(path), project=self._project))
+        script = self._script[1]
+        if len(self._landings) > _MAX_LANDINGS:
+            self._landings.clear()
+        out: list[Landing | None] = []
+        for line, col in positions:
+            key = (*stamp, line, col)
+            if key in self._landings:
+                out.append(self._landings[key])
+                continue
+            if time.monotonic() > deadline:
+                out.append(None)
+                continue
+            try:
+                names = [n for n in script.goto(line, col, follow_imports=True, prefer_stubs=True) if n.module_path]
+            except Exception:  # Jedi's failure at one site is no answer there, never the request's end
+                names = []
+            landing = None
+            if names:
+                n = min(names, key=lambda n: (str(n.module_path), n.line or 0))
+                landing = self._landing(Path(str(n.module_path)), n)
+            self._landings[key] = landing
+            out.append(landing)
+        return out
+
+    def _landing(self, module_path: Path, n: Any) -> Landing:
+        mpath = module_path.resolve()
+        where, shown = Place.OUTSIDE, str(mpath)
+        if _STUB_DIRS.intersection(mpath.parts):
+            where = Place.STUB
+            if mpath.name == "ntpath.pyi" and sys.platform != "win32":
+                posix = _posix_twin(mpath, n.name)
+                if posix is not None:
+                    line, col = posix
+                    return Landing(
+                        path=str(mpath.with_name("posixpath.pyi")),
+                        line=line,
+                        col=col,
+                        qualname=f"posixpath.{n.name}",
+                        kind="function" if n.type == "function" else n.type,
+                        place=Place.STUB,
+                    )
+        elif self.boundary.environment(mpath):
+            where = Place.ENVIRONMENT
+        else:
+            try:
+                shown = mpath.relative_to(self.root.resolve()).as_posix()
+                where = Place.REPOSITORY
+            except ValueError:
+                pass
+        kind = n.type
+        if kind == "function":
+            try:
+                parent = n.parent()
+            except Exception:  # a name whose tree Jedi cannot walk: a function, then
+                parent = None
+            kind = "method" if parent is not None and parent.type == "class" else kind
+        return Landing(
+            path=shown, line=n.line or 1, col=n.column or 0, qualname=n.full_name or n.name, kind=kind, place=where
+        )
+
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _posix_twin(ntpath_stub: Path, name: str) -> tuple[int, int] | None:
+    """(line, col) of `name`'s declaration in the `posixpath.pyi` beside an `ntpath.pyi`: typeshed's
+    `os.path` picks its module by `sys.platform`, which Jedi does not read (it takes the first)."""
+    try:
+        lines = ntpath_stub.with_name("posixpath.pyi").read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return None
+    pattern = re.compile(rf"^(?:async\s+)?def\s+({re.escape(name)})\b|^({re.escape(name)})\s*[:=]")
+    for i, text in enumerate(lines):
+        m = pattern.match(text)
+        if m is not None:
+            return i + 1, m.start(1) if m.group(1) else m.start(2)
+    return None

@@ -1,0 +1,1 @@
+"""Every kind of call site, in `calls.writer.Writer.write`."""

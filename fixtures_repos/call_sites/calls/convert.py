@@ -1,0 +1,10 @@
+"""Convertors."""
+
+
+class Convertor:
+    def convert(self, value):
+        return str(value)
+
+
+def default_convertor():
+    return Convertor()
