@@ -241,6 +241,30 @@ def _with_callees(g: Grounded, words: tuple[_Word, ...], store: SqliteStore) -> 
     return Grounded(hit=g.hit, weight=g.weight * (1 + 0.25 * len(more)), spelt=g.spelt, explained=g.explained | more)
 
 
+def names_code(q: Question, store: SqliteStore) -> bool:
+    """Whether the question names code of this repository (a mention whose module, or whose first
+    or last name, the index binds), or rules out a call: its words are then not what finds the
+    subject. A builtin or an outside name (`AssertionError`) names nothing here."""
+    if q.conditions:
+        return True
+    for m in q.mentions:
+        head, _, last = m.partition(".")
+        last = m.rpartition(".")[2]
+        if (
+            store.module_path(m) is not None
+            or store.bindings_named(head, limit=1)
+            or store.bindings_named(last, limit=1)
+        ):
+            if not _builtin_only(store, last):
+                return True
+    return False
+
+
+def _builtin_only(store: SqliteStore, name: str) -> bool:
+    """A name the repository binds only as an import of something outside it."""
+    return all(b.kind.value in ("import", "module") for b in store.bindings_named(name, limit=20))
+
+
 def _within(inner: TermHit, outer: TermHit) -> bool:
     """Not rivals: one is the other's member (a class and its method match the same words), or both
     are one name in two classes (an override: the words cannot tell them apart)."""

@@ -41,7 +41,7 @@ from codehop.index.terms import stem
 from codehop.kernel.records import Binding, BindingKind, Intent
 from codehop.kernel.words import word_parts
 from codehop.reading import builtin_bases, datamodel
-from codehop.reading.grounding import Grounding, ground
+from codehop.reading.grounding import Grounding, ground, names_code
 from codehop.reading.intent import KIND_WORDS, read_question
 from codehop.reading.lookup import RepoLookup, _member_name
 from codehop.reading.question_words import (
@@ -784,8 +784,8 @@ class SubjectFinder(RepoLookup):
             # a plain word is not a name: the words ground a declaration by its derived terms, with a
             # clear margin, or nothing is a subject (the candidates that came close are named)
             described = read_question(question)
-            coded = described.mentions or described.conditions  # code named: its words are not the subject
-            grounding = ground(described, self.store) if not coded else Grounding()
+            # code of the repository named: its words are not what finds the subject
+            grounding = ground(described, self.store) if not names_code(described, self.store) else Grounding()
             for g in grounding.subjects:
                 if described.intent is Intent.VALUE and g.hit.kind in _CALLABLE_KINDS:
                     # a value asked, a callable found: which of its values the words mean is not placed
