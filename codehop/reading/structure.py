@@ -39,6 +39,7 @@ from codehop.kernel.records import (
     Intent,
     Location,
     PendingReference,
+    Provenance,
     Question,
     RefType,
     Resolution,
@@ -197,8 +198,37 @@ class Reader:
                     if hit is None or hit[1].target in have:
                         continue
                     have.add(hit[1].target)
+                    site = self._binding_site(module, name, context)
+                    if site is not None and site.resolution is not None and site.resolution.target not in have:
+                        have.add(site.resolution.target)
+                        out.append(site)  # (`_LATEST_VERSION = Draft202012Validator`: the line that sets it)
                     out.append(self.finding(Subject(dotted=hit[0], mentions=(p.name, name)), context, resolved))
         return out[:MAX_SUBJECTS]
+
+    def _binding_site(self, module: str, name: str, context: Sequence[ContextItem]) -> Finding | None:
+        """The line binding a module-level alias or value itself, as a finding: what a default that
+        names it is set to is that line, wherever the alias leads."""
+        b = self.store.binding(module, name.split(".")[0])
+        if b is None or b.kind not in (BindingKind.ALIAS, BindingKind.VALUE):
+            return None
+        loc = Location(rel_path=b.rel_path, line=b.line, qualname=f"{module}.{b.name}", end_line=b.end_line)
+        res = Resolution(target=loc, provenance=Provenance.SYMBOL_TABLE)
+        holder = contains(context, loc)
+        pending: tuple[PendingReference, ...] = ()
+        if holder is None:
+            pending = (
+                PendingReference(
+                    anchor_text=b.name,
+                    ref_type=RefType.ALIAS if b.kind is BindingKind.ALIAS else RefType.OTHER,
+                    ref_target=f"{module}.{b.name}",
+                    origin_path=b.rel_path,
+                    origin_line=b.line,
+                    origin_col=b.col,
+                    resolution=res,
+                ),
+            )
+        subject = Subject(dotted=f"{module}.{b.name}", mentions=(b.name,))
+        return Finding(subject=subject, resolution=res, binding=b, declared_in=holder, pending=pending)
 
     def _returned(
         self, findings: list[Finding], context: Sequence[ContextItem], resolved: Mapping[str, Resolution]
