@@ -292,26 +292,24 @@ class App:
             return AnthropicGenerator.from_env(self.table)
         raise UsageError(f"unknown generator {name!r}; choose offline or anthropic")
 
-    def navigator(self, generator: str | None = None, resolvers: Sequence[str] | None = None) -> Navigator:
-        graph = self.graph_neighbours()
+    def retrieve(self, asked: Question, *, k: int | None = None) -> list[ContextItem]:
+        """The ranked hits for a question: BM25 and the graph; for a question that names no code,
+        the declarations its words describe lead (a question that names its subject in code is
+        found by that name)."""
+        from codehop.answer.excerpt import grounded_chunks
+        from codehop.reading.grounding import ground
+
         store = self.store
-        k = self.config.retrieve_k
+        lead = [] if asked.mentions else grounded_chunks(store, ground(asked, store).ranked[:GROUNDED_K])
+        k_all = (k or self.config.retrieve_k) + len(lead)  # (a described class's members on top of the hits)
+        return retrieve(store, asked.text, k=k_all, graph=self.graph_neighbours(), grounded=lead)
 
-        def _retrieve(asked: Question) -> list[ContextItem]:
-            from codehop.answer.excerpt import grounded_chunks
-            from codehop.reading.grounding import ground
-
-            # a question that names its subject in code is found by that name (BM25, the graph); the
-            # declarations its words describe lead only when it names none
-            lead = [] if asked.mentions else grounded_chunks(store, ground(asked, store).ranked[:GROUNDED_K])
-            k_all = k + len(lead)  # (the members of a class described come on top of the BM25 hits)
-            return retrieve(store, asked.text, k=k_all, graph=graph, grounded=lead)
-
+    def navigator(self, generator: str | None = None, resolvers: Sequence[str] | None = None) -> Navigator:
         gen = self.generator(generator)
         # the model's own rung only ever follows the deterministic ones, and only with the model
         names = tuple(resolvers or self.config.resolvers)
         names += ("llm",) if gen.name == "anthropic" and "llm" not in names else ()
-        return Navigator(self.store, _retrieve, gen, self.ladder(names), navigate=self.navigation_answerer())
+        return Navigator(self.store, self.retrieve, gen, self.ladder(names), navigate=self.navigation_answerer())
 
     def navigation_answerer(self) -> Callable[[str, int], Answer | None]:
         """Navigation questions ("what calls X") answered from the dependents engine."""
@@ -372,8 +370,10 @@ class App:
         from codehop.answer.context import build_context
 
         answer = self.ask(query, max_loops=max_loops, budget_tokens=budget_tokens)
+        from codehop.reading.intent import read_question
+
         # every retrieval hit reaches the context's one plan, not only what the loop packed
-        hits = retrieve(self.store, query, k=self.config.retrieve_k, graph=self.graph_neighbours())
+        hits = self.retrieve(read_question(query))
         return build_context(
             query,
             answer,

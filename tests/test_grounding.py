@@ -147,3 +147,14 @@ def test_a_sentinel_default_leads_to_what_replaces_it(app, question):
     assert any(
         c.chunk.rel_path == "vault/registry.py" and c.chunk.start_line <= 16 <= c.chunk.end_line for c in a.context
     )
+
+
+def test_context_for_a_question_in_words_spends_the_budget_on_bodies_first(app):
+    """`codehop context` on a question that names no code: the declarations its words describe
+    lead retrieval, and bodies come before one-line sites (vault/security.py:6 and the
+    verify_password body that calls it, at a budget too small for every site)."""
+    data = app.context("how is a user's password hashed before it is stored?", budget_tokens=220).to_dict()
+    bodies = [c for c in data["context"] if not c.get("relation")]
+    assert bodies and bodies[0]["path"] == "vault/security.py"
+    assert any(c["start_line"] == 6 for c in bodies)
+    assert data["stats"]["context_tokens"] <= 220

@@ -217,17 +217,24 @@ def build_context(
         plan += [
             _body(store, it, budget_tokens, "the first hit", focus, int(budget_tokens * HEAD_SHARE)) for it in head
         ]
-    plan += [dataclasses.replace(g, cap=cap) for g in direct_groups]
-    plan += [dataclasses.replace(g, cap=cap + int(budget_tokens * EXTRA_SHARE)) for g in link_groups + extra_groups]
+    groups = [dataclasses.replace(g, cap=cap) for g in direct_groups]
+    groups += [dataclasses.replace(g, cap=cap + int(budget_tokens * EXTRA_SHARE)) for g in link_groups + extra_groups]
     ranks = {id(it): i + 2 for i, it in enumerate(rest)}
     collab_cap = max(MIN_TRIM_TOKENS, int(budget_tokens * COLLABORATOR_SHARE))
+    bodies: list[_Entry] = []
     for it in _interleave(rest, named, collab):
         if id(it) in ranks:
-            plan.append(_body(store, it, budget_tokens, f"hit {ranks[id(it)]}", focus, body_cap))
+            bodies.append(_body(store, it, budget_tokens, f"hit {ranks[id(it)]}", focus, body_cap))
         elif it.provenance.startswith("subject"):
-            plan.append(_body(store, it, budget_tokens, "subject", focus, body_cap))
+            bodies.append(_body(store, it, budget_tokens, "subject", focus, body_cap))
         else:
-            plan.append(_body(store, it, budget_tokens, "collaborator", focus, collab_cap))
+            bodies.append(_body(store, it, budget_tokens, "collaborator", focus, collab_cap))
+    # a change needs the sites it reaches early; a question about behaviour is answered by bodies,
+    # whole, before one-line sites (the sites then take what is left)
+    if reading.is_question and not complete_question:
+        plan += bodies + [dataclasses.replace(g, cap=budget_tokens) for g in groups]
+    else:
+        plan += groups + bodies
     plan += [dataclasses.replace(g, cap=budget_tokens) for g in test_groups]
     kept, left = _pack(plan, budget_tokens, focus)
     order = [e.item for e in kept if not e.item.relation] + [e.item for e in kept if e.item.relation]
