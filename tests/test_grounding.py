@@ -158,3 +158,11 @@ def test_context_for_a_question_in_words_spends_the_budget_on_bodies_first(app):
     assert bodies and bodies[0]["path"] == "vault/security.py"
     assert any(c["start_line"] == 6 for c in bodies)
     assert data["stats"]["context_tokens"] <= 220
+
+
+def test_a_why_question_shows_the_code_and_stays_partial(app):
+    """An extractive answer states no reason: "why" gets the code that bears on it, `partial`
+    (vault/security.py:6 found by its words, as "how" would find it)."""
+    a = ask(app, "why does get_password_hash digest the password so many times?")
+    assert a.state is State.GIVE_UP_PARTIAL
+    assert "vault/security.py:6" in a.answer and "does not state a reason" in a.answer

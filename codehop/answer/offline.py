@@ -17,6 +17,7 @@ from codehop.kernel.records import (
     Completeness,
     ContextItem,
     Generation,
+    Intent,
     PendingReference,
     Question,
     Resolution,
@@ -47,6 +48,12 @@ class OfflineGenerator:
         lines = [describe(f, context) for f in answered] + doubts
         if pending:
             completeness = Completeness.REFERENCES_UNRESOLVED
+        elif question.intent is Intent.WHY and covered(findings):
+            # a reason is not a declaration: the extract shows the code that bears on it, no more
+            completeness = Completeness.PARTIAL
+            lines.append(
+                "The question asks why; this answer shows the code that bears on it and does not state a reason."
+            )
         elif covered(findings):
             completeness = Completeness.COMPLETE
         else:

@@ -378,7 +378,8 @@ class Intent(StrEnum):
     RAISES = "raises"  # the exceptions it raises
     TYPE = "type"  # its type, or what it returns
     INHERITED = "inherited"  # what it inherits, from where
-    HOW = "how"  # how or why it behaves so: its body and what the body calls
+    HOW = "how"  # how it behaves: its body and what the body calls
+    WHY = "why"  # why it is so: the code that bears on it (an extractive answer states no reason)
     CALLERS = "callers"
     USERS = "users"
     IMPORTERS = "importers"

@@ -146,8 +146,9 @@ def _ground(q: Question, store: SqliteStore, *, limit: int = 40) -> Grounding:
         return Grounding()
     hits = store.term_hits(terms, limit=limit)
     # how a body does something is told by its name and what it calls, not by its docstring
-    weighed = [_weigh(h, q, words, described=q.intent is not Intent.HOW) for h in hits]
-    if q.intent is Intent.HOW:
+    behaviour = q.intent in (Intent.HOW, Intent.WHY)
+    weighed = [_weigh(h, q, words, described=not behaviour) for h in hits]
+    if behaviour:
         weighed = [_with_callees(g, words, store) if i < HOW_CANDIDATES else g for i, g in enumerate(weighed)]
     weighed = sorted((g for g in weighed if g.weight > 0), key=lambda g: -g.weight)
     if not weighed:

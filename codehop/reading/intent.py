@@ -41,8 +41,11 @@ INTENTS: tuple[IntentRule, ...] = (
     ),
     IntentRule(Intent.TYPE, frozenset({"type", "return", "annot"}), "its annotations and the returned type"),
     IntentRule(
-        Intent.HOW, frozenset({"how", "why", "happen", "work"}), "the callees of its body, by the question's terms"
+        Intent.WHY,
+        frozenset({stem("why")}),
+        "as `how`; the offline answer shows the code and never states a reason, so it is `partial`",
     ),
+    IntentRule(Intent.HOW, frozenset({"how", "happen", "work"}), "the callees of its body, by the question's terms"),
     IntentRule(Intent.DEFINITION, frozenset({"defin", "declar", "locat", "live", "implement"}), "its declaration"),
 )
 MAX_WORDS = 64  # describing words kept (a 100 kB question is read in linear time, grounded in bounded time)

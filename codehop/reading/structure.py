@@ -139,7 +139,7 @@ class Reader:
             return self._returned(findings, context, resolved)
         if asked.intent is Intent.VALUE:
             return self._fallbacks(findings, context, resolved)
-        if asked.intent not in (Intent.HOW, Intent.RAISES):
+        if asked.intent not in (Intent.HOW, Intent.WHY, Intent.RAISES):
             return []
         words = {stem(w.lower()) for w in asked.words}
         out: list[Finding] = []
