@@ -370,10 +370,9 @@ class App:
         from codehop.answer.context import build_context
 
         answer = self.ask(query, max_loops=max_loops, budget_tokens=budget_tokens)
-        from codehop.reading.intent import read_question
-
-        # every retrieval hit reaches the context's one plan, not only what the loop packed
-        hits = self.retrieve(read_question(query))
+        # every retrieval hit reaches the context's one plan, not only what the loop packed (the
+        # loop's own items, the grounded lead among them, come first in it)
+        hits = retrieve(self.store, query, k=self.config.retrieve_k, graph=self.graph_neighbours())
         return build_context(
             query,
             answer,

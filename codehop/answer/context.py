@@ -202,6 +202,7 @@ def build_context(
     share = SITE_SHARE_INTERFACE if reading.interface_change else SITE_SHARE
     # a question the loop answered keeps the context that answered it; a task keeps its first item
     complete_question = reading.is_question and answer.completeness is Completeness.COMPLETE
+    asked = reading.is_question and query.rstrip().endswith("?")
     head = loop_items if complete_question else loop_items[:1]
     head_keys = {c.chunk.key for c in head}
     rest = [c for c in loop_items if c.chunk.key not in head_keys]
@@ -231,7 +232,8 @@ def build_context(
             bodies.append(_body(store, it, budget_tokens, "collaborator", focus, collab_cap))
     # a change needs the sites it reaches early; a question about behaviour is answered by bodies,
     # whole, before one-line sites (the sites then take what is left)
-    if reading.is_question and not complete_question:
+    # (asked as a question: written with a question mark; "When X, let users ..." is a change)
+    if asked and not complete_question:
         plan += bodies + [dataclasses.replace(g, cap=budget_tokens) for g in groups]
     else:
         plan += groups + bodies
