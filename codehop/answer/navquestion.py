@@ -36,7 +36,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from codehop.answer.dependents import RELATION_OF, Dependents, DependentsFinder, Relation, Site
@@ -49,6 +48,7 @@ from codehop.kernel.records import (
     BindingKind,
     Completeness,
     ContextItem,
+    Intent,
     Location,
     State,
     Stats,
@@ -63,15 +63,6 @@ if TYPE_CHECKING:
     from codehop.index.symbols import SymbolTable
 
 MAX_SUBJECTS = 3  # declarations answered for one ambiguous name
-
-
-class Intent(StrEnum):
-    CALLERS = "callers"
-    USERS = "users"
-    IMPORTERS = "importers"
-    SUBCLASSES = "subclasses"
-    OVERRIDES = "overrides"
-    CALLEES = "callees"
 
 
 # The relations the index holds, by lemma: the verb (with its inflections) and the nouns that

@@ -146,18 +146,14 @@ class Reader:
         have = {f.resolution.target for f in findings if f.resolution is not None}
         # (asked of a declaration not in the context yet too: its pointers are known from the index,
         # so the one hop that fetches it fetches them as well)
-        for f in findings[:MAX_SUBJECTS]:
-            if f.binding is None or f.binding.kind is not BindingKind.FUNCTION or f.resolution is None:
-                continue
-            if f.resolution.is_external:
-                continue
-            edges = self.store.edges_out_of(f.resolution.target.qualname, ("calls", "instantiates"))
+        for _f, res in _callables(findings):
+            edges = self.store.edges_out_of(res.target.qualname, ("calls", "instantiates"))
             callees = list(dict.fromkeys(e.dst for e in edges if not e.dst.startswith("?")))
             if asked.intent is Intent.RAISES:
                 picked = [c for c in callees if self._is_exception(c)][:MAX_SUBJECTS]
             else:
                 # named by the question's words beyond the subject's own name and owners
-                own = {t for part in f.resolution.target.qualname.split(".") for t in name_terms(part)}
+                own = {t for part in res.target.qualname.split(".") for t in name_terms(part)}
                 told = words - own
                 picked = [c for c in callees if told & set(name_terms(c.rpartition(".")[2]))][:MAX_HOW_CALLEES]
             for dotted in picked:
@@ -177,13 +173,11 @@ class Reader:
         module-level values that expression names."""
         out: list[Finding] = []
         have = {f.resolution.target for f in findings if f.resolution is not None}
-        for f in findings[:MAX_SUBJECTS]:
-            if f.binding is None or f.binding.kind is not BindingKind.FUNCTION or f.resolution is None:
-                continue
-            if f.subject.parameter is not None or f.resolution.is_external:
+        for f, res in _callables(findings):
+            if f.subject.parameter is not None:
                 continue  # (a parameter asked: its own default is read by `findings`)
-            qualname = f.resolution.target.qualname
-            module = self.store.module_of(f.resolution.target.rel_path) or ""
+            qualname = res.target.qualname
+            module = self.store.module_of(res.target.rel_path) or ""
             for p in self.finder.callable_parameters(qualname):
                 sentinel = p.default.strip()
                 if not module or not sentinel or not (sentinel == "None" or _NAME.fullmatch(sentinel)):
@@ -237,18 +231,14 @@ class Reader:
         module-level values its `return` statements hand back (`return _CLASS_MAP[key]`)."""
         out: list[Finding] = []
         have = {f.resolution.target for f in findings if f.resolution is not None}
-        for f in findings[:MAX_SUBJECTS]:
-            if f.binding is None or f.binding.kind is not BindingKind.FUNCTION or f.resolution is None:
-                continue
-            if f.resolution.is_external:
-                continue
-            module = self.store.module_of(f.resolution.target.rel_path) or ""
+        for f, res in _callables(findings):
+            module = self.store.module_of(res.target.rel_path) or ""
             chunk = (
                 f.declared_in.chunk
                 if f.declared_in is not None
-                else next(iter(self.store.chunks_named(f.resolution.target.qualname)), None)
+                else next(iter(self.store.chunks_named(res.target.qualname)), None)
             )
-            if not module or chunk is None or chunk.qualname != f.resolution.target.qualname:
+            if not module or chunk is None or chunk.qualname != res.target.qualname:
                 continue
             written = [returns(chunk.signature), *returned_names(chunk.text)]
             for name in dict.fromkeys(w for w in written if w):
@@ -798,6 +788,17 @@ class Reader:
             # the reader already resolved it: the ladder need not do it again
             ref = replace(ref, resolution=res)
         return ref
+
+
+def _callables(findings: Sequence[Finding]) -> list[tuple[Finding, Resolution]]:
+    """The first subjects that are functions or methods of the repository, with their resolution:
+    what an intent's pointers are read from."""
+    out: list[tuple[Finding, Resolution]] = []
+    for f in findings[:MAX_SUBJECTS]:
+        res = f.resolution
+        if f.binding is not None and f.binding.kind is BindingKind.FUNCTION and res is not None and not res.is_external:
+            out.append((f, res))
+    return out
 
 
 def is_value(b: Binding | None) -> bool:
