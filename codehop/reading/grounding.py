@@ -10,19 +10,20 @@ ranking is weighed by the evidence a subject needs:
 - its *name* must be matched (a docstring or a path alone suggests, it does not name);
 - the more of its name the question spells, the better (`got_registered_once` for "registered
   once" beats a `register` that matches one word of many);
-- a kind the question names ("the method that ...") must agree;
-- repository code ranks above installed-package code;
-- it is a subject only with a clear margin over the next candidate; otherwise the candidates
-  that came close are kept, for the answer to name.
+- a kind the question names ("the method that ...") must agree, and a possessive owner narrows;
+- only the repository's own index is searched (installed code is reached by the hop);
+- it is a subject only with a clear margin over the next candidate, and when it explains most of
+  what the question says (each word weighed by how much it tells in this repository); otherwise
+  the candidates that came close are kept, for the answer to name.
 
 An ordinary word never becomes a subject by matching one global name alone: one matched word is
-evidence only when it is the declaration's whole name and nothing else in the question competes.
+evidence only when it is the declaration's whole name and another word of the question is
+explained by the declaration too.
 May import: records, index.terms, store, stdlib.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -279,7 +280,3 @@ def _is_test(rel_path: str) -> bool:
     return (
         any(p in ("tests", "test", "testing") for p in parts[:-1]) or name.startswith("test_") or name == "conftest.py"
     )
-
-
-def names(hits: Sequence[TermHit]) -> str:
-    return ", ".join(f"`{h.qualname}`" for h in hits)
