@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 MAX_TERMS = 16  # a question's terms, in units of the store's query cap (it asks the rarest 16)
 MARGIN = 1.4  # a subject's weight over the next candidate's
 MAX_WORD = 32  # a longer "word" is not split into words (reading stays linear)
+MAX_MENTIONS = 64  # mentions looked up to tell whether the question names this repository's code
 COVER = 0.5  # share of the describing words a subject's name must explain
 CLOSE = 0.6  # a candidate within this share of the best "came close"
 HOW_CANDIDATES = 8  # candidates whose callees are read for a "how" question
@@ -249,7 +250,7 @@ def names_code(q: Question, store: SqliteStore) -> bool:
     subject. A builtin or an outside name (`AssertionError`) names nothing here."""
     if q.conditions:
         return True
-    for m in q.mentions:
+    for m in q.mentions[:MAX_MENTIONS]:  # (a question of 16,000 names is read in bounded time)
         head, _, last = m.partition(".")
         last = m.rpartition(".")[2]
         if (

@@ -73,9 +73,10 @@ KIND_WORDS: dict[str, str] = {
 }
 
 
-def read_question(text: str) -> Question:
-    """The question's one reading (linear in its length: one tokenizer pass, set lookups)."""
-    tokens = tokenize(text)
+def read_question(text: str, tokens: list[Token] | None = None) -> Question:
+    """The question's one reading (linear in its length: one tokenizer pass, set lookups; a
+    caller that tokenized the text already hands its tokens on)."""
+    tokens = tokenize(text) if tokens is None else tokens
     mentions: list[str] = []
     words: list[str] = []
     qualifiers: list[str] = []

@@ -783,7 +783,7 @@ class SubjectFinder(RepoLookup):
                         return self.read(again, respelt=True)
             # a plain word is not a name: the words ground a declaration by its derived terms, with a
             # clear margin, or nothing is a subject (the candidates that came close are named)
-            described = read_question(question)
+            described = read_question(question, tokens)
             # code of the repository named: its words are not what finds the subject
             grounding = ground(described, self.store) if not names_code(described, self.store) else Grounding()
             for g in grounding.subjects:
