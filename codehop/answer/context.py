@@ -488,15 +488,7 @@ def _declarations(store: SqliteStore, subjects: tuple[Subject, ...]) -> list[Con
         if s.kind == "module":
             continue
         for chunk in store.chunks_named(s.qualname)[:1]:
-            out.append(
-                ContextItem(
-                    chunk=chunk,
-                    hop=0,
-                    via=Via.GRAPH,
-                    provenance=f"subject: named as {s.named_as}",
-                    tokens=count_tokens(chunk.text),
-                )
-            )
+            out.append(_graph_item(chunk, f"subject: named as {s.named_as}"))
     return out
 
 
@@ -519,16 +511,7 @@ def _collaborators(store: SqliteStore, table: SymbolTable, seeds: list[str]) -> 
             continue
         chunk = chunks[0]
         why = "; ".join(f"{e.src} -{e.type}-> {e.dst}" for e in n.path)
-        out.append(
-            ContextItem(
-                chunk=chunk,
-                hop=0,
-                via=Via.GRAPH,
-                provenance=f"graph: {why}",
-                score=n.score,
-                tokens=count_tokens(chunk.text),
-            )
-        )
+        out.append(_graph_item(chunk, f"graph: {why}", score=n.score))
         if len(out) >= COLLABORATORS:
             break
     return out
@@ -573,16 +556,15 @@ def _callee_reads(store: SqliteStore, seeds: list[str], have: set[str]) -> list[
             # the value's own lines, not the module block that holds them
             found = slice_chunk(held[0], b.line, max(b.line, b.end_line), target)
             path = "; ".join(x for x in (via, f"{qual} -reads-> {target}") if x)
-            out.append(
-                ContextItem(
-                    chunk=found,
-                    hop=0,
-                    via=Via.GRAPH,
-                    provenance=f"graph: {path}",
-                    tokens=count_tokens(found.text),
-                )
-            )
+            out.append(_graph_item(found, f"graph: {path}"))
     return out
+
+
+def _graph_item(chunk: Chunk, provenance: str, score: float = 0.0) -> ContextItem:
+    """A chunk the context brings by the graph or by name (not a retrieval hit), counted."""
+    return ContextItem(
+        chunk=chunk, hop=0, via=Via.GRAPH, provenance=provenance, score=score, tokens=count_tokens(chunk.text)
+    )
 
 
 def _interleave(*lists: list[ContextItem]) -> list[ContextItem]:

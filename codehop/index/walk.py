@@ -60,6 +60,13 @@ class SourceFile(NamedTuple):
         return (self.size, self.mtime_ns, self.ctime_ns, self.inode)
 
 
+def _source_file(rel: str, path: str, st: os.stat_result) -> SourceFile:
+    """A walked file and the stat fields its stamp compares."""
+    return SourceFile(
+        rel_path=rel, abs_path=path, size=st.st_size, mtime_ns=st.st_mtime_ns, ctime_ns=st.st_ctime_ns, inode=st.st_ino
+    )
+
+
 def repo_root(path: str | os.PathLike[str]) -> Path:
     """The resolved repository root, or RepoNotFoundError (exit 2)."""
     p = Path(path).expanduser()
@@ -326,14 +333,7 @@ def _walk(
                     warnings.append(f"{rel}: cannot read (permission denied); skipped")
                 continue
             has_python = True
-            yield SourceFile(
-                rel_path=rel,
-                abs_path=path,
-                size=fst.st_size,
-                mtime_ns=fst.st_mtime_ns,
-                ctime_ns=fst.st_ctime_ns,
-                inode=fst.st_ino,
-            )
+            yield _source_file(rel, path, fst)
         # the stamp watches directories that hold Python or lead to more; a leaf of data files
         # (`locale/xx/LC_MESSAGES`) gaining a `.py` is seen by the next full walk, not the stamp
         if dirs is not None and (has_python or subdirs or not rel_dir):
@@ -468,16 +468,7 @@ def _replay(root: Path, memo: Path, dirs: list[tuple[str, int]] | None) -> list[
             st = stat_(path)
             if st.st_ctime_ns != ctime and not (isreg(st.st_mode) and os.access(path, os.R_OK)):
                 return None  # its mode changed: a walk decides whether it stays
-            out.append(
-                SourceFile(
-                    rel_path=rel,
-                    abs_path=path,
-                    size=st.st_size,
-                    mtime_ns=st.st_mtime_ns,
-                    ctime_ns=st.st_ctime_ns,
-                    inode=st.st_ino,
-                )
-            )
+            out.append(_source_file(rel, path, st))
         if dirs is not None:
             rels = [data["dirs"][i][0] for i in data["kept"]]
             dirs.extend(mtimes[r] for r in rels)
