@@ -272,7 +272,12 @@ CASES = [
     # the MCP front-end loads the SDK and the door only when a server starts
     ("codehop.frontends.mcp_server", ["mcp", "codehop.app", "codehop.index", "codehop.answer", "tree_sitter"]),
     ("codehop.index.store", ["tree_sitter", "jedi", "networkx", "anthropic", "pygls", "click"]),
-    ("codehop.index.chunking", ["codehop.index.store", "jedi", "networkx", "anthropic", "pygls", "click"]),
+    # a parse worker: the rows' converters (store.rows, records only), never SQLite or the store itself
+    (
+        "codehop.index.chunking",
+        ["codehop.index.store.sqlite", "codehop.index.store.write", "codehop.index.store.schema", "sqlite3"]
+        + ["jedi", "networkx", "anthropic", "pygls", "click"],
+    ),
     ("codehop.answer.orchestrator", ["tree_sitter", "jedi", "anthropic", "pygls", "click", "networkx"]),
     ("codehop.app", ["jedi", "anthropic", "pygls", "click", "networkx", "lsp_bridge"]),
     # `codehop index` goes through the api: the session and the answering stack load only when used

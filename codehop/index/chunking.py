@@ -2,7 +2,8 @@
 
 Owns the only use of `tree_sitter` in codehop. One parse, one walk of the
 top-level and class-level statements, one query for call/decorator/annotation
-sites. May import: records, stdlib, tree_sitter, tree_sitter_python.
+sites. May import: records, store.rows (rows become records there), stdlib, tree_sitter,
+tree_sitter_python.
 
 Chunks are contiguous line ranges: one per function and method (decorators
 included, nested functions inside), one per class header block (header,
@@ -25,6 +26,7 @@ from typing import Any
 import tree_sitter_python
 from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
 
+from codehop.index.store.rows import binding_record, chunk_record, xref_record
 from codehop.kernel.records import Binding, BindingKind, Chunk, ChunkKind, ClassInfo, RefType, XRef
 from codehop.kernel.words import index_extra
 
@@ -86,48 +88,10 @@ def facts_of(rows: FileRows) -> FileFacts:
         rel_path=rel,
         module=module,
         is_package=is_package,
-        chunks=[
-            Chunk(
-                rel_path=c[0],
-                start_line=c[1],
-                end_line=c[2],
-                kind=ChunkKind(c[3]),
-                qualname=c[4],
-                name=c[5],
-                signature=c[6],
-                docstring=c[7],
-                text=c[8],
-                identifiers=f"{c[8]} {c[9]}" if c[9] else c[8],
-            )
-            for c in chunks
-        ],
-        bindings=[
-            Binding(
-                scope=b[0],
-                name=b[1],
-                kind=BindingKind(b[2]),
-                rel_path=b[3],
-                line=b[4],
-                col=b[5],
-                end_line=b[6],
-                target=b[7],
-                value=b[8],
-            )
-            for b in bindings
-        ],
+        chunks=[chunk_record((0, *c[:9]), identifiers=f"{c[8]} {c[9]}" if c[9] else c[8]) for c in chunks],
+        bindings=[binding_record(b) for b in bindings],
         classes=[ClassInfo(qualname=q, rel_path=r, line=line, bases=bases) for q, r, line, bases in classes],
-        xrefs=[
-            XRef(
-                rel_path=x[0],
-                line=x[1],
-                col=x[2],
-                anchor_text=x[3],
-                ref_type=RefType(x[4]),
-                target=x[5],
-                scope=x[6],
-            )
-            for x in xrefs
-        ],
+        xrefs=[xref_record(x) for x in xrefs],
         stars=list(stars),
         all_names=all_names,
         has_error=has_error,

@@ -12,7 +12,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from codehop.index.store.sqlite import Mount, SqliteStore, SymbolRows
+from codehop.index.store.rows import SymbolRows
+from codehop.index.store.sqlite import Mount, SqliteStore
 from codehop.kernel.records import Binding, ClassInfo
 
 

@@ -14,7 +14,8 @@ import threading
 from dataclasses import dataclass
 
 from codehop.index.snapshot import LayeredSnapshot, PackageProvider, SqlSymbols, SymbolSnapshot
-from codehop.index.store.sqlite import SqliteStore, SymbolRows
+from codehop.index.store.rows import SymbolRows
+from codehop.index.store.sqlite import SqliteStore
 from codehop.kernel.records import Binding, BindingKind, ClassInfo, Location, Provenance, Resolution, Step, StepNote
 
 PS = Provenance.SYMBOL_TABLE

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from codehop.index.store.sqlite import SqliteStore, symbol_rows_of
+from codehop.index.store.sqlite import SqliteStore
 from codehop.index.store.write import (
     LoadedRows,
     class_qualnames,
@@ -25,6 +25,7 @@ from codehop.index.store.write import (
     paths_referring_into,
     set_xref_targets,
     stamp_edges,
+    symbol_rows_of,
     xref_sites,
     xref_targets,
 )

@@ -19,7 +19,7 @@ line order; at most `max_sites` per distribution. Only landings inside the distr
 top-level modules are kept: another distribution's version is not part of this index's key, so a
 row pointing into it could go stale.
 The second user of `jedi` (with the jedi resolver); Jedi runs with the environment's interpreter.
-May import: records, stdlib, jedi (in the worker only).
+May import: records, store.rows, stdlib, jedi (in the worker only).
 """
 
 from __future__ import annotations
@@ -40,7 +40,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from codehop.kernel.records import Declaration, Provenance, QueryLog, RefType, XRef
+from codehop.index.store.rows import landing
+from codehop.kernel.records import Declaration, PendingReference, Provenance, QueryLog, RefType, XRef
 
 BRIDGE_BUDGET_S = 120.0  # per worker run; a later mount resumes where it stopped
 BRIDGE_MAX_SITES = 2000  # per distribution, shallow modules first; the rest stay for the loop
@@ -71,15 +72,6 @@ class BridgeReport:
     @property
     def complete(self) -> bool:
         return self.asked >= self.candidates
-
-
-@dataclass(frozen=True, slots=True)
-class _Site:
-    rel_path: str
-    line: int
-    col: int  # of the member's name (where Jedi is asked)
-    anchor: str  # `receiver.member`, as a reader names the site
-    ref_type: RefType
 
 
 def bridge_done(counters: dict[str, int]) -> bool:
@@ -211,14 +203,14 @@ def bridge_distribution(
     }
     classes = store.class_names()
     members = frozenset(d.name for d in store.declarations() if d.scope in classes)
-    todo: list[tuple[Path, str, list[_Site]]] = []
+    todo: list[tuple[Path, str, list[PendingReference]]] = []
     for path in _files(root, tops):
         try:
             code = path.read_text(encoding="utf-8", errors="replace")
         except OSError:
             continue
         rel = path.relative_to(root).as_posix()
-        sites = [s for s in _sites(code, rel, members) if (s.rel_path, s.line, s.anchor) not in placed]
+        sites = [s for s in _sites(code, rel, members) if (s.origin_path, s.origin_line, s.anchor_text) not in placed]
         sites = sites[: max_sites - sum(len(t[2]) for t in todo)]
         if sites:
             todo.append((path, code, sites))
@@ -246,23 +238,10 @@ def bridge_distribution(
                 jedi, project = _jedi(root, python, sys_path)
             if script is None:
                 script = jedi.Script(code=code, path=str(path), project=project)
-            landing = _land(script, s, root, tops)
+            landing_at = _land(script, s, root, tops)
             asked += 1
-            if landing is not None:
-                pending.append(
-                    XRef(
-                        rel_path=s.rel_path,
-                        line=s.line,
-                        col=s.col,
-                        anchor_text=s.anchor,
-                        ref_type=s.ref_type,
-                        target=s.anchor,
-                        scope="",
-                        target_path=landing[0],
-                        target_line=landing[1],
-                        provenance=Provenance.JEDI,
-                    )
-                )
+            if landing_at is not None:
+                pending.append(landing(s, landing_at[0], landing_at[1], Provenance.JEDI))
             if asked % _BATCH == 0:
                 _flush(store, pending, _BATCH)
                 pending = []
@@ -343,7 +322,7 @@ def _files(root: Path, tops: tuple[str, ...]) -> list[Path]:
     return sorted(out, key=lambda p: (len(p.relative_to(root).parts), p.name != "__init__.py", p.as_posix()))
 
 
-def _sites(code: str, rel: str, members: frozenset[str]) -> Iterator[_Site]:
+def _sites(code: str, rel: str, members: frozenset[str]) -> Iterator[PendingReference]:
     """Members called (`a.b.m(`) or used as decorators (`@a.m`) whose receiver is a name or an
     attribute chain, and whose name the distribution declares in one of its classes (a member no
     class of it declares, `str.split`, lands outside it anyway). Read with the stdlib tokenizer,
@@ -370,23 +349,25 @@ def _sites(code: str, rel: str, members: frozenset[str]) -> Iterator[_Site]:
                 called = tok.type == tokenize.OP and tok.string == "("
                 if called or (decorated and tok.type == tokenize.NEWLINE):
                     last = chain[-1]
-                    yield _Site(
-                        rel_path=rel,
-                        line=last.start[0],
-                        col=last.start[1],
-                        anchor=".".join(t.string for t in chain),
+                    anchor = ".".join(t.string for t in chain)  # `receiver.member`, as a reader names it
+                    yield PendingReference(
+                        anchor_text=anchor,
                         ref_type=RefType.DECORATOR if decorated else RefType.CALL,
+                        ref_target=anchor,
+                        origin_path=rel,
+                        origin_line=last.start[0],
+                        origin_col=last.start[1],  # of the member's name (where Jedi is asked)
                     )
             chain, expect_name, decorated = [], False, False
         prev = tok
 
 
-def _land(script: Any, s: _Site, root: Path, tops: tuple[str, ...]) -> tuple[str, int] | None:
+def _land(script: Any, s: PendingReference, root: Path, tops: tuple[str, ...]) -> tuple[str, int] | None:
     """Where Jedi lands for the site, relative to the import root, when inside the distribution."""
     try:
-        names = [n for n in script.goto(s.line, s.col, follow_imports=True) if n.module_path is not None]
+        names = [n for n in script.goto(s.origin_line, s.origin_col, follow_imports=True) if n.module_path is not None]
         if any(n.type == "statement" for n in names):
-            names = [n for n in script.infer(s.line, s.col) if n.module_path is not None] or names
+            names = [n for n in script.infer(s.origin_line, s.origin_col) if n.module_path is not None] or names
     except Exception:  # Jedi's own failure on one site: left for the loop
         return None
     for n in sorted(names, key=lambda n: (str(n.module_path), n.line or 0)):

@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from codehop.index.store.rows import landing
 from codehop.index.store.sqlite import SqliteStore
 from codehop.index.symbols import SymbolTable
 from codehop.kernel.errors import CodehopError
@@ -349,20 +350,7 @@ class Ladder:
             resolver += 1
             if any(s.note is StepNote.CACHED for s in res.steps):
                 continue
-            rows.append(
-                XRef(
-                    rel_path=ref.origin_path,
-                    line=ref.origin_line,
-                    col=ref.origin_col,
-                    anchor_text=ref.anchor_text,
-                    ref_type=ref.ref_type,
-                    target=ref.ref_target,
-                    scope="",
-                    target_path=res.target.rel_path,
-                    target_line=res.target.line,
-                    provenance=res.provenance,
-                )
-            )
+            rows.append(landing(ref, res.target.rel_path, res.target.line, res.provenance))
         counts = (("hops_from_table", table), ("hops_from_index", bridged), ("hops_from_resolver", resolver))
         counters = tuple((k, n) for k, n in counts if n)
         return QueryLog(counters=counters, landings=tuple(rows))

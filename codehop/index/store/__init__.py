@@ -6,6 +6,8 @@
                makes (records out), mounted package indexes, a query's one write after its
                snapshot (`record_query`).
 - `write.py`   the indexer's SQL inside its write transaction (bulk rows as tuples).
+- `rows.py`    one converter per record between a table's row and codehop's record (the
+               parser's rows share the layouts).
 
 Importers name the submodule they use: importing the package loads nothing, so the schema
 (a no-change `codehop index`) comes without the readers, writers and records.

@@ -8,7 +8,7 @@ per-thread connection and snapshot, the memo keyed by index version, and the mou
 that takes a path, a chunk id or a dotted name may be served by an installed package's index);
 spread over mixins, each file would hold part of one object. The indexer's SQL is `write.py`.
 
-May import: records, errors, schema, write, stdlib (sqlite3).
+May import: records, errors, rows, schema, write, stdlib (sqlite3).
 """
 
 from __future__ import annotations
@@ -21,98 +21,42 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
 
+from codehop.index.store.rows import (
+    BINDING_COLS,
+    CHUNK_COLS,
+    CHUNK_HEAD_COLS,
+    CLASS_COLS,
+    DECLARATION_COLS,
+    EDGE_COLS,
+    XREF_COLS,
+    Row,
+    SymbolRows,
+    binding_record,
+    chunk_head_record,
+    chunk_record,
+    class_record,
+    declaration_record,
+    edge_record,
+    xref_record,
+)
 from codehop.index.store.schema import check_schema, connect, file_states, index_size
-from codehop.index.store.write import LoadedRows, remember_landing
+from codehop.index.store.write import remember_landing
 from codehop.kernel.records import (
     Binding,
     BindingKind,
     Chunk,
     ChunkHead,
-    ChunkKind,
     ClassInfo,
     Declaration,
     Edge,
     Location,
-    Provenance,
     QueryLog,
     RefType,
     StarImport,
     TermHit,
     XRef,
 )
-
-
-def _chunk(row: sqlite3.Row | tuple) -> Chunk:  # type: ignore[type-arg]
-    return Chunk(
-        chunk_id=row[0],
-        rel_path=row[1],
-        start_line=row[2],
-        end_line=row[3],
-        kind=ChunkKind(row[4]),
-        qualname=row[5],
-        name=row[6],
-        signature=row[7],
-        docstring=row[8],
-        text=row[9],
-        identifiers="",
-    )
-
-
-_KINDS = {k.value: k for k in BindingKind}  # a dict lookup is several times cheaper than BindingKind(v)
-
-
-_PROVENANCE = {p.value: p for p in Provenance}
-
-
-def _binding(row: tuple) -> Binding:  # type: ignore[type-arg]
-    return Binding(
-        scope=row[0],
-        name=row[1],
-        kind=_KINDS[row[2]],
-        rel_path=row[3],
-        line=row[4],
-        col=row[5],
-        end_line=row[6],
-        target=row[7],
-        value=row[8],
-    )
-
-
-_CHUNK_COLS = "id, rel_path, start_line, end_line, kind, qualname, name, signature, docstring, text"
-
-
-_BINDING_COLS = "scope, name, kind, rel_path, line, col, end_line, target, value"
-
-
-_XREF_COLS = "rel_path, line, col, anchor_text, ref_type, target, scope, target_path, target_line, provenance"
-
-
-def _xref(row: tuple) -> XRef:  # type: ignore[type-arg]
-    return XRef(
-        rel_path=row[0],
-        line=row[1],
-        col=row[2],
-        anchor_text=row[3],
-        ref_type=RefType(row[4]),
-        target=row[5],
-        scope=row[6],
-        target_path=row[7],
-        target_line=row[8],
-        provenance=_PROVENANCE[row[9]] if row[9] else None,
-    )
-
-
-def _class_info(row: tuple) -> ClassInfo:  # type: ignore[type-arg]
-    return ClassInfo(qualname=row[0], rel_path=row[1], line=row[2], bases=tuple(json.loads(row[3])))
-
-
-_EDGE_COLS = "src, dst, type, rel_path, line, resolved"
-
-
-def _edge(row: tuple) -> Edge:  # type: ignore[type-arg]
-    return Edge(src=row[0], dst=row[1], type=row[2], rel_path=row[3], line=row[4], resolved=bool(row[5]))
 
 
 class WriteInSnapshotError(RuntimeError):
@@ -238,16 +182,16 @@ class SqliteStore:
     def query_binding(self, scope: str, name: str) -> Binding | None:
         # the last binding in source order wins, as at run time
         row = self.conn.execute(
-            f"SELECT {_BINDING_COLS} FROM bindings WHERE scope=? AND name=? ORDER BY line DESC LIMIT 1", (scope, name)
+            f"SELECT {BINDING_COLS} FROM bindings WHERE scope=? AND name=? ORDER BY line DESC LIMIT 1", (scope, name)
         ).fetchone()
-        return _binding(row) if row else None
+        return binding_record(row) if row else None
 
     def query_class_info(self, qualname: str) -> ClassInfo | None:
         row = self.conn.execute(
-            "SELECT qualname, rel_path, line, bases FROM classes WHERE qualname=? ORDER BY line DESC LIMIT 1",
+            f"SELECT {CLASS_COLS} FROM classes WHERE qualname=? ORDER BY line DESC LIMIT 1",
             (qualname,),
         ).fetchone()
-        return _class_info(row) if row is not None else None
+        return class_record(row) if row is not None else None
 
     def query_stars(self, module: str) -> list[tuple[str, int]]:
         return [
@@ -280,9 +224,9 @@ class SqliteStore:
         """Every binding, module, star import and class of the index in one pass, for an
         in-memory symbol table (rows become records on first lookup)."""
         c = self.conn
-        bindings: dict[tuple[str, str], tuple[Any, ...]] = {}
+        bindings: dict[tuple[str, str], Row] = {}
         # ascending line order: the last binding in source order wins, as at run time
-        for r in c.execute(f"SELECT {_BINDING_COLS} FROM bindings ORDER BY line"):
+        for r in c.execute(f"SELECT {BINDING_COLS} FROM bindings ORDER BY line"):
             bindings[(r[0], r[1])] = r
         modules: dict[str, str] = {}
         all_names: dict[str, tuple[str, ...] | None] = {}
@@ -294,7 +238,7 @@ class SqliteStore:
         stars: dict[str, list[tuple[str, int]]] = {}
         for module, target, line in c.execute("SELECT module, target, line FROM stars ORDER BY line"):
             stars.setdefault(module, []).append((target, line))
-        classes = {r[0]: r for r in c.execute("SELECT qualname, rel_path, line, bases FROM classes ORDER BY line")}
+        classes = {r[0]: r for r in c.execute(f"SELECT {CLASS_COLS} FROM classes ORDER BY line")}
         return SymbolRows(binding_rows=bindings, class_rows=classes, modules=modules, all_names=all_names, stars=stars)
 
     # ---- mounted package indexes -------------------------------------------
@@ -325,8 +269,8 @@ class SqliteStore:
             if m.offset < chunk_id < m.offset + MOUNT_SPAN:
                 c = m.store.chunk(chunk_id - m.offset)
                 return m.chunk(c) if c is not None else None
-        row = self.conn.execute(f"SELECT {_CHUNK_COLS} FROM chunks WHERE id=?", (chunk_id,)).fetchone()
-        return _chunk(row) if row else None
+        row = self.conn.execute(f"SELECT {CHUNK_COLS} FROM chunks WHERE id=?", (chunk_id,)).fetchone()
+        return chunk_record(row) if row else None
 
     def chunks_at(self, rel_path: str, line: int) -> list[Chunk]:
         """Chunks of `rel_path` whose span contains `line`, smallest first."""
@@ -334,29 +278,29 @@ class SqliteStore:
         if m is not None:
             return [m.chunk(c) for c in m.store.chunks_at(m.rel(rel_path), line)]
         rows = self.conn.execute(
-            f"SELECT {_CHUNK_COLS} FROM chunks WHERE rel_path=? AND start_line<=? AND end_line>=?"
+            f"SELECT {CHUNK_COLS} FROM chunks WHERE rel_path=? AND start_line<=? AND end_line>=?"
             " ORDER BY end_line - start_line",
             (rel_path, line, line),
         ).fetchall()
-        return [_chunk(r) for r in rows]
+        return [chunk_record(r) for r in rows]
 
     def chunks_of_file(self, rel_path: str) -> list[Chunk]:
         m = self.mounted(rel_path) if rel_path.startswith("/") else None
         if m is not None:
             return [m.chunk(c) for c in m.store.chunks_of_file(m.rel(rel_path))]
         rows = self.conn.execute(
-            f"SELECT {_CHUNK_COLS} FROM chunks WHERE rel_path=? ORDER BY start_line", (rel_path,)
+            f"SELECT {CHUNK_COLS} FROM chunks WHERE rel_path=? ORDER BY start_line", (rel_path,)
         ).fetchall()
-        return [_chunk(r) for r in rows]
+        return [chunk_record(r) for r in rows]
 
     def chunks_named(self, qualname: str) -> list[Chunk]:
         rows = self.conn.execute(
-            f"SELECT {_CHUNK_COLS} FROM chunks WHERE qualname=? ORDER BY start_line", (qualname,)
+            f"SELECT {CHUNK_COLS} FROM chunks WHERE qualname=? ORDER BY start_line", (qualname,)
         ).fetchall()
         m = None if rows else self.mounted(qualname)
         if m is not None:
             return [m.chunk(c) for c in m.store.chunks_named(qualname)]
-        return [_chunk(r) for r in rows]
+        return [chunk_record(r) for r in rows]
 
     def term_docs(self, terms: Sequence[str]) -> tuple[int, dict[str, int]]:
         """(number of chunks, documents containing each term) from the FTS vocabulary."""
@@ -382,11 +326,11 @@ class SqliteStore:
         rows = {
             r[0]: r[1:]
             for r in self.conn.execute(
-                f"SELECT id, {_CHUNK_COLS} FROM chunks WHERE id IN ({','.join('?' * len(ranked))})",
+                f"SELECT id, {CHUNK_COLS} FROM chunks WHERE id IN ({','.join('?' * len(ranked))})",
                 [i for i, _ in ranked],
             )
         }
-        return [(_chunk(rows[i]), -float(s)) for i, s in ranked if i in rows]
+        return [(chunk_record(rows[i]), -float(s)) for i, s in ranked if i in rows]
 
     # ---- derived search terms (codehop.index.terms) ---------------------------
     def term_hits(self, terms: Sequence[str], *, limit: int = 50) -> list[TermHit]:
@@ -536,22 +480,22 @@ class SqliteStore:
         if m is not None:
             return [m.binding(b) for b in m.store.bindings_at(m.rel(rel_path), line)]
         rows = self.conn.execute(
-            f"SELECT {_BINDING_COLS} FROM bindings WHERE rel_path=? AND line=? ORDER BY col", (rel_path, line)
+            f"SELECT {BINDING_COLS} FROM bindings WHERE rel_path=? AND line=? ORDER BY col", (rel_path, line)
         ).fetchall()
-        return [_binding(r) for r in rows]
+        return [binding_record(r) for r in rows]
 
     def bindings_in(self, scope: str) -> list[Binding]:
         rows = self.conn.execute(
-            f"SELECT {_BINDING_COLS} FROM bindings WHERE scope=? ORDER BY line", (scope,)
+            f"SELECT {BINDING_COLS} FROM bindings WHERE scope=? ORDER BY line", (scope,)
         ).fetchall()
         m = None if rows else self.mounted(scope)
         if m is not None:
             return [m.binding(b) for b in m.store.bindings_in(scope)]
-        return [_binding(r) for r in rows]
+        return [binding_record(r) for r in rows]
 
     def bindings_named(self, name: str, limit: int = 50) -> list[Binding]:
-        rows = self.conn.execute(f"SELECT {_BINDING_COLS} FROM bindings WHERE name=? LIMIT ?", (name, limit)).fetchall()
-        found = [_binding(r) for r in rows]
+        rows = self.conn.execute(f"SELECT {BINDING_COLS} FROM bindings WHERE name=? LIMIT ?", (name, limit)).fetchall()
+        found = [binding_record(r) for r in rows]
         imports = (BindingKind.IMPORT, BindingKind.MODULE)
         if all(b.kind in imports for b in found) and (self._mounts or self.mount_named is not None):
             # a name the repository never declares (at most imports): the packages it imports may
@@ -600,11 +544,11 @@ class SqliteStore:
         if ref_type is not None:
             where.append("ref_type=?")
             args.append(ref_type)
-        sql = f"SELECT {_XREF_COLS} FROM xrefs"
+        sql = f"SELECT {XREF_COLS} FROM xrefs"
         if where:
             sql += " WHERE " + " AND ".join(where)
         sql += " ORDER BY rel_path, line, col LIMIT ?"
-        return [_xref(r) for r in self.conn.execute(sql, (*args, limit))]
+        return [xref_record(r) for r in self.conn.execute(sql, (*args, limit))]
 
     def cached_resolution(self, rel_path: str, line: int, anchor: str) -> XRef | None:
         m = self.mounted(rel_path) if rel_path.startswith("/") else None
@@ -613,38 +557,38 @@ class SqliteStore:
             if found is not None:
                 return replace(found, rel_path=rel_path, target_path=f"{m.root}/{found.target_path}")
         row = self.conn.execute(
-            f"SELECT {_XREF_COLS} FROM xrefs WHERE rel_path=? AND line=? AND anchor_text=?"
+            f"SELECT {XREF_COLS} FROM xrefs WHERE rel_path=? AND line=? AND anchor_text=?"
             " AND target_path != '' LIMIT 1",
             (rel_path, line, anchor),
         ).fetchone()
-        return _xref(row) if row else None
+        return xref_record(row) if row else None
 
     def xrefs_to(self, rel_path: str, line: int) -> list[XRef]:
         """Reference sites resolved to the declaration at `rel_path:line`, in source order."""
         rows = self.conn.execute(
-            f"SELECT {_XREF_COLS} FROM xrefs WHERE target_path=? AND target_line=? ORDER BY rel_path, line, col",
+            f"SELECT {XREF_COLS} FROM xrefs WHERE target_path=? AND target_line=? ORDER BY rel_path, line, col",
             (rel_path, line),
         ).fetchall()
-        return [_xref(r) for r in rows]
+        return [xref_record(r) for r in rows]
 
     def unresolved_xrefs_named(self, name: str, limit: int = 200) -> list[XRef]:
         """Reference sites left unresolved whose last dotted part is `name` (possible hidden users)."""
         rows = self.conn.execute(
-            f"SELECT {_XREF_COLS} FROM xrefs WHERE target_path='' AND provenance != 'external'"
+            f"SELECT {XREF_COLS} FROM xrefs WHERE target_path='' AND provenance != 'external'"
             " AND (anchor_text=? OR anchor_text LIKE ?) ORDER BY rel_path, line, col LIMIT ?",
             (name, f"%.{name}", limit),
         ).fetchall()
-        return [_xref(r) for r in rows if r[3] == name or r[3].endswith("." + name)]
+        return [xref_record(r) for r in rows if r[3] == name or r[3].endswith("." + name)]
 
     def xrefs_importing(self, module: str) -> list[XRef]:
         """Import, re-export and star-import sites whose target is `module` or a name in it (or in a
         submodule: the caller tells them apart), in source order."""
         rows = self.conn.execute(
-            f"SELECT {_XREF_COLS} FROM xrefs WHERE ref_type IN ('import', 'reexport', 'star_import')"
+            f"SELECT {XREF_COLS} FROM xrefs WHERE ref_type IN ('import', 'reexport', 'star_import')"
             " AND (target=? OR substr(target, 1, ?)=?) ORDER BY rel_path, line, col",
             (module, len(module) + 1, module + "."),
         ).fetchall()
-        return [_xref(r) for r in rows]
+        return [xref_record(r) for r in rows]
 
     def star_importers(self, module: str) -> list[StarImport]:
         """Every `from <module> import *`, in source order."""
@@ -678,11 +622,11 @@ class SqliteStore:
     def declarations_named(self, name: str, limit: int = 60) -> list[Declaration]:
         """Classes, functions and values named `name`, anywhere."""
         rows = self.conn.execute(
-            "SELECT scope, name, kind, rel_path, line FROM bindings WHERE name=? AND kind IN"
-            " ('class', 'function', 'value', 'alias') LIMIT ?",
+            f"SELECT {DECLARATION_COLS} FROM bindings WHERE name=? AND kind IN ('class', 'function', 'value', 'alias')"
+            " LIMIT ?",
             (name, limit),
         ).fetchall()
-        return [Declaration(scope=r[0], name=r[1], kind=_KINDS[r[2]], rel_path=r[3], line=r[4]) for r in rows]
+        return [declaration_record(r) for r in rows]
 
     def classes_named(self, name: str, limit: int = 5) -> list[str]:
         """Qualified names of the classes named `name`."""
@@ -776,27 +720,25 @@ class SqliteStore:
         `not_in`, when asked), in index order."""
         if modules_only:
             rows = self.conn.execute(
-                f"SELECT {_CHUNK_COLS} FROM chunks WHERE kind='module' AND text LIKE ? AND rel_path != ? LIMIT ?",
+                f"SELECT {CHUNK_COLS} FROM chunks WHERE kind='module' AND text LIKE ? AND rel_path != ? LIMIT ?",
                 (pattern, not_in, limit),
             )
         else:
-            rows = self.conn.execute(f"SELECT {_CHUNK_COLS} FROM chunks WHERE text LIKE ? LIMIT ?", (pattern, limit))
-        return [_chunk(r) for r in rows]
+            rows = self.conn.execute(f"SELECT {CHUNK_COLS} FROM chunks WHERE text LIKE ? LIMIT ?", (pattern, limit))
+        return [chunk_record(r) for r in rows]
 
     def resolved_edges(self) -> list[Edge]:
         """Every resolved edge between two graph nodes."""
         return [
-            _edge(r)
-            for r in self.conn.execute(f"SELECT {_EDGE_COLS} FROM edges WHERE resolved=1 AND src != '' AND dst != ''")
+            edge_record(r)
+            for r in self.conn.execute(f"SELECT {EDGE_COLS} FROM edges WHERE resolved=1 AND src != '' AND dst != ''")
         ]
 
     def declaration_heads(self) -> list[ChunkHead]:
         """Every class, function and method chunk without its text, in index order."""
         return [
-            ChunkHead(qualname=r[0], rel_path=r[1], start_line=r[2], kind=ChunkKind(r[3]), signature=r[4])
-            for r in self.conn.execute(
-                "SELECT qualname, rel_path, start_line, kind, signature FROM chunks WHERE kind != 'module'"
-            )
+            chunk_head_record(r)
+            for r in self.conn.execute(f"SELECT {CHUNK_HEAD_COLS} FROM chunks WHERE kind != 'module'")
         ]
 
     def qualnames_under(self, path: str) -> list[str]:
@@ -833,23 +775,23 @@ class SqliteStore:
     # ---- graph edges ----------------------------------------------------------
     def edges(self, rel_path: str | None = None) -> list[Edge]:
         # a root `__init__.py` has the empty module name, which the graph cannot hold as a node
-        sql = f"SELECT {_EDGE_COLS} FROM edges WHERE src != '' AND dst != ''"
+        sql = f"SELECT {EDGE_COLS} FROM edges WHERE src != '' AND dst != ''"
         if rel_path is None:
-            return [_edge(r) for r in self.conn.execute(sql)]
-        return [_edge(r) for r in self.conn.execute(sql + " AND rel_path=?", (rel_path,))]
+            return [edge_record(r) for r in self.conn.execute(sql)]
+        return [edge_record(r) for r in self.conn.execute(sql + " AND rel_path=?", (rel_path,))]
 
     def edges_touching(self, nodes: Sequence[str], *, out_only: Sequence[str] = ()) -> list[Edge]:
         """Edges with either end in `nodes` (one hop of a neighbourhood, straight from the index);
         with `out_only`, just the edges of those types leaving `nodes`."""
         out: list[Edge] = []
-        cols = _EDGE_COLS
+        cols = EDGE_COLS
         for i in range(0, len(nodes), 400):
             part = list(nodes[i : i + 400])
             marks = ",".join("?" * len(part))
             if out_only:
                 types = ",".join("?" * len(out_only))
                 out.extend(
-                    _edge(r)
+                    edge_record(r)
                     for r in self.conn.execute(
                         f"SELECT {cols} FROM edges WHERE src IN ({marks}) AND type IN ({types}) AND dst != ''",
                         part + list(out_only),
@@ -857,7 +799,7 @@ class SqliteStore:
                 )
                 continue
             out.extend(
-                _edge(r)
+                edge_record(r)
                 for r in self.conn.execute(
                     f"SELECT {cols} FROM edges WHERE src IN ({marks}) AND dst != ''"
                     f" UNION ALL SELECT {cols} FROM edges WHERE dst IN ({marks})"
@@ -871,9 +813,9 @@ class SqliteStore:
         """Resolved edges of `types` into `dst`, in source order."""
         marks = ",".join("?" * len(types))
         return [
-            _edge(r)
+            edge_record(r)
             for r in self.conn.execute(
-                f"SELECT {_EDGE_COLS} FROM edges WHERE dst=? AND resolved=1 AND type IN ({marks})"
+                f"SELECT {EDGE_COLS} FROM edges WHERE dst=? AND resolved=1 AND type IN ({marks})"
                 " AND src != '' ORDER BY rel_path, line",
                 (dst, *types),
             )
@@ -883,9 +825,9 @@ class SqliteStore:
         """Edges of `types` leaving `src`, in source order."""
         marks = ",".join("?" * len(types))
         return [
-            _edge(r)
+            edge_record(r)
             for r in self.conn.execute(
-                f"SELECT {_EDGE_COLS} FROM edges WHERE src=? AND type IN ({marks})"
+                f"SELECT {EDGE_COLS} FROM edges WHERE src=? AND type IN ({marks})"
                 " AND dst != '' ORDER BY rel_path, line",
                 (src, *types),
             )
@@ -897,22 +839,16 @@ class SqliteStore:
 
     def declarations(self, rel_path: str | None = None) -> list[Declaration]:
         """Classes, functions and module- or class-level values (of one file, or all)."""
-        sql = (
-            "SELECT scope, name, kind, rel_path, line, col, end_line FROM bindings"
-            " WHERE kind IN ('class', 'function', 'value', 'alias')"
-        )
+        sql = f"SELECT {DECLARATION_COLS} FROM bindings WHERE kind IN ('class', 'function', 'value', 'alias')"
         rows = self.conn.execute(sql) if rel_path is None else self.conn.execute(sql + " AND rel_path=?", (rel_path,))
-        return [
-            Declaration(scope=r[0], name=r[1], kind=_KINDS[r[2]], rel_path=r[3], line=r[4], col=r[5], end_line=r[6])
-            for r in rows
-        ]
+        return [declaration_record(r) for r in rows]
 
     def declaration_sites(self) -> list[Declaration]:
         """Every class, function and value binding, in source order."""
         return [
-            Declaration(scope=r[0], name=r[1], kind=_KINDS[r[2]], rel_path=r[3], line=r[4], col=r[5], end_line=r[6])
+            declaration_record(r)
             for r in self.conn.execute(
-                "SELECT scope, name, kind, rel_path, line, col, end_line FROM bindings"
+                f"SELECT {DECLARATION_COLS} FROM bindings"
                 " WHERE kind IN ('class', 'function', 'value', 'alias') ORDER BY rel_path, line"
             )
         ]
@@ -932,66 +868,6 @@ MAX_TERMS = 16  # terms in one `term_hits` OR query
 MATCH_BUDGET = 1000
 _TERM_WEIGHTS = "8.0, 2.0, 3.0, 1.5, 1.0"  # bm25 weights of name, path, params, doc, assigns
 _TERM_ROW_COLS = "id, qualname, rel_path, line, end_line, kind"
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SymbolRows:
-    """The symbol tables of one index version, keyed for lookup. Binding and class rows stay as
-    SQLite returned them and become records on lookup (only the store reads their positions):
-    a question looks up a few hundred of Django's 22k bindings."""
-
-    binding_rows: dict[tuple[str, str], tuple[Any, ...]]  # (scope, name) -> the binding in force
-    class_rows: dict[str, tuple[Any, ...]]
-    modules: dict[str, str]  # module -> its file
-    all_names: dict[str, tuple[str, ...] | None]  # module -> its `__all__`
-    stars: dict[str, list[tuple[str, int]]]  # module -> its star imports (target, line)
-
-    def binding(self, scope: str, name: str) -> Binding | None:
-        r = self.binding_rows.get((scope, name))
-        return None if r is None else _binding(r)
-
-    def class_info(self, qualname: str) -> ClassInfo | None:
-        r = self.class_rows.get(qualname)
-        return None if r is None else _class_info(r)
-
-
-def symbol_rows_of(loaded: LoadedRows) -> SymbolRows | None:
-    """What `SqliteStore.symbol_rows` reads back from a fresh index holding `loaded`, built from the
-    rows themselves (a full build holds them already). A table scan returns rows in insertion
-    order; a sort that ties (two different rows of one key on one line) is SQLite's to order, so
-    then this answers None and the caller reads the rows back."""
-    bindings: dict[tuple[str, str], tuple[Any, ...]] = {}
-    for r in sorted(loaded.bindings, key=_line_4):
-        key = (r[0], r[1])
-        prev = bindings.get(key)
-        if prev is not None and prev[4] == r[4] and prev != r:
-            return None
-        bindings[key] = r
-    modules: dict[str, str] = {}
-    all_names: dict[str, tuple[str, ...] | None] = {}
-    by_path = sorted(loaded.files, key=lambda f: f[1], reverse=True)
-    for module, rel, all_json, _ in sorted(by_path, key=lambda f: f[3]):
-        modules[module] = rel
-        all_names[module] = tuple(json.loads(all_json)) if all_json is not None else None
-    stars: dict[str, list[tuple[str, int]]] = {}
-    last: dict[str, tuple[Any, ...]] = {}
-    for module, target, line, rel in sorted(loaded.stars, key=lambda r: r[2]):
-        prev = last.get(module)
-        if prev is not None and prev[2] == line and prev != (module, target, line, rel):
-            return None
-        last[module] = (module, target, line, rel)
-        stars.setdefault(module, []).append((target, line))
-    classes: dict[str, tuple[Any, ...]] = {}
-    for r in sorted(loaded.classes, key=lambda r: r[2]):
-        prev = classes.get(r[0])
-        if prev is not None and prev[2] == r[2] and prev != r:
-            return None
-        classes[r[0]] = r
-    return SymbolRows(binding_rows=bindings, class_rows=classes, modules=modules, all_names=all_names, stars=stars)
-
-
-def _line_4(r: tuple[Any, ...]) -> Any:
-    return r[4]
 
 
 MOUNT_SPAN = 10**10  # chunk ids of one mounted index: offset < id < offset + span

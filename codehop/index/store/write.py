@@ -1,8 +1,9 @@
 """The indexer's SQL, run inside its one write transaction: inserting a parsed file's rows,
 deleting a file's, the generation counter, and index-time resolution's reads and writes of the
-xref and edge tables. Rows stay tuples here (bulk paths, speed over shape).
+xref and edge tables, and the symbol rows a bulk build hands on without reading them back
+(`symbol_rows_of`). Rows stay tuples here (bulk paths, speed over shape).
 
-May import: records, words, terms, stdlib (sqlite3).
+May import: records, rows, words, terms, stdlib (sqlite3).
 """
 
 from __future__ import annotations
@@ -15,10 +16,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from codehop.index.store.rows import XREF_COLS, SymbolRows, xref_row
 from codehop.index.terms import declaration_terms
-from codehop.kernel.records import (
-    XRef,
-)
+from codehop.kernel.records import XRef
 from codehop.kernel.words import index_words
 
 
@@ -31,6 +31,45 @@ class LoadedRows:
     bindings: list[tuple[Any, ...]] = field(default_factory=list)  # as in the bindings table
     classes: list[tuple[Any, ...]] = field(default_factory=list)  # (qualname, rel_path, line, bases JSON)
     stars: list[tuple[Any, ...]] = field(default_factory=list)  # (module, target, line, rel_path)
+
+
+def symbol_rows_of(loaded: LoadedRows) -> SymbolRows | None:
+    """What `SqliteStore.symbol_rows` reads back from a fresh index holding `loaded`, built from the
+    rows themselves (a full build holds them already). A table scan returns rows in insertion
+    order; a sort that ties (two different rows of one key on one line) is SQLite's to order, so
+    then this answers None and the caller reads the rows back."""
+    bindings: dict[tuple[str, str], tuple[Any, ...]] = {}
+    for r in sorted(loaded.bindings, key=_line_4):
+        key = (r[0], r[1])
+        prev = bindings.get(key)
+        if prev is not None and prev[4] == r[4] and prev != r:
+            return None
+        bindings[key] = r
+    modules: dict[str, str] = {}
+    all_names: dict[str, tuple[str, ...] | None] = {}
+    by_path = sorted(loaded.files, key=lambda f: f[1], reverse=True)
+    for module, rel, all_json, _ in sorted(by_path, key=lambda f: f[3]):
+        modules[module] = rel
+        all_names[module] = tuple(json.loads(all_json)) if all_json is not None else None
+    stars: dict[str, list[tuple[str, int]]] = {}
+    last: dict[str, tuple[Any, ...]] = {}
+    for module, target, line, rel in sorted(loaded.stars, key=lambda r: r[2]):
+        prev = last.get(module)
+        if prev is not None and prev[2] == line and prev != (module, target, line, rel):
+            return None
+        last[module] = (module, target, line, rel)
+        stars.setdefault(module, []).append((target, line))
+    classes: dict[str, tuple[Any, ...]] = {}
+    for r in sorted(loaded.classes, key=lambda r: r[2]):
+        prev = classes.get(r[0])
+        if prev is not None and prev[2] == r[2] and prev != r:
+            return None
+        classes[r[0]] = r
+    return SymbolRows(binding_rows=bindings, class_rows=classes, modules=modules, all_names=all_names, stars=stars)
+
+
+def _line_4(r: tuple[Any, ...]) -> Any:
+    return r[4]
 
 
 FTS_STAGE = "temp.chunks_fts_stage"  # a bulk build's FTS rows, tokenised at once at the end (`fill_fts`)
@@ -213,13 +252,8 @@ def xref_sites(conn: sqlite3.Connection, rel_paths: Sequence[str] | None = None)
 
 
 def insert_resolved_xrefs(conn: sqlite3.Connection, rows: Iterable[tuple[Any, ...]]) -> None:
-    """Rows of (rel_path, line, col, anchor_text, ref_type, target, scope, target_path, target_line,
-    provenance)."""
-    conn.executemany(
-        "INSERT INTO xrefs (rel_path, line, col, anchor_text, ref_type, target, scope, target_path,"
-        " target_line, provenance) VALUES (?,?,?,?,?,?,?,?,?,?)",
-        rows,
-    )
+    """`XREF_COLS` rows."""
+    conn.executemany(f"INSERT INTO xrefs ({XREF_COLS}) VALUES (?,?,?,?,?,?,?,?,?,?)", rows)
 
 
 def set_xref_targets(conn: sqlite3.Connection, updates: Iterable[tuple[str, int, str, int]]) -> None:
@@ -299,19 +333,4 @@ def remember_landing(conn: sqlite3.Connection, site: XRef) -> None:
         (site.rel_path, site.line, site.anchor_text),
     ).fetchone()
     if here is None:
-        conn.execute(
-            "INSERT INTO xrefs (rel_path, line, col, anchor_text, ref_type, target, scope,"
-            " target_path, target_line, provenance) VALUES (?,?,?,?,?,?,?,?,?,?)",
-            (
-                site.rel_path,
-                site.line,
-                site.col,
-                site.anchor_text,
-                str(site.ref_type),
-                site.target,
-                site.scope,
-                site.target_path,
-                site.target_line,
-                prov,
-            ),
-        )
+        conn.execute(f"INSERT INTO xrefs ({XREF_COLS}) VALUES (?,?,?,?,?,?,?,?,?,?)", xref_row(site))
