@@ -61,29 +61,24 @@ T = TypeVar("T")
 
 
 def _repairing(call: Callable[[], T], repo: str | os.PathLike[str], index_dir: str | None) -> T:
-    """`call()`, repaired as the command line repairs it: a database error from a damaged index
-    moves the index aside (logged on the `codehop` logger) and runs `call` once more, rebuilding it.
-    Only codehop's own errors leave: an error the repair cannot explain is IndexSchemaError."""
-    import sqlite3
-
-    from codehop.kernel.errors import IndexSchemaError
+    """`call()`, repaired as the command line repairs it: a damaged index (IndexDamagedError) is
+    moved aside (logged on the `codehop` logger) and `call` runs once more, rebuilding it. An index
+    found sound keeps the error as it was."""
+    from codehop.kernel.errors import IndexDamagedError, IndexSchemaError
 
     try:
         return call()
-    except sqlite3.Error as exc:
-        try:
-            why = repair_index(repo, index_dir)
-        except sqlite3.Error:
-            why = None
+    except IndexDamagedError:
+        why = repair_index(repo, index_dir)
         if why is None:
-            raise IndexSchemaError(f"the index could not be read: {exc}") from exc
+            raise
         import logging
 
         logging.getLogger("codehop").warning("codehop: %s", why)
     try:
         return call()
-    except sqlite3.Error as exc:
-        raise IndexSchemaError(f"the index could not be read even after a rebuild: {exc}") from exc
+    except IndexDamagedError as exc:
+        raise IndexSchemaError(f"the index could not be read even after a rebuild: {exc.reason}") from exc
 
 
 def index(

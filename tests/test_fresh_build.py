@@ -18,8 +18,8 @@ from shared import FIXTURES
 from codehop.index.chunking import parse_rows
 from codehop.index.indexer import index_repo
 from codehop.index.store.schema import connect, create_indexes, create_schema
-from codehop.index.store.sqlite import SqliteStore, symbol_rows_of
-from codehop.index.store.write import LoadedRows, write_file_rows
+from codehop.index.store.sqlite import SqliteStore
+from codehop.index.store.write import LoadedRows, symbol_rows_of, write_file_rows
 from codehop.index.symbols import SymbolTable
 from codehop.index.walk import walk_python_files
 

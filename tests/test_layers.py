@@ -65,6 +65,9 @@ LIBRARY_HOME = {
     "mcp": ("codehop.frontends.mcp_server",),
     "mcp_types": ("codehop.frontends.mcp_server",),
     "pydantic": ("codehop.frontends.mcp_server",),
+    # SQLite's exceptions become codehop's in the store (`index.store.failures`): no layer above
+    # the index catches, or names, a sqlite3 error
+    "sqlite3": ("codehop.index",),
     "Stemmer": ("codehop.index.terms",),
     "wordninja": ("codehop.index.terms",),
     "wordsegment": ("codehop.index.terms",),

@@ -36,27 +36,27 @@ def _fail(message: str, code: int) -> None:
 def handle_errors(fn: F) -> F:
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        import sqlite3  # loaded by then: every command opens the index
-
-        from codehop.kernel.errors import CodehopError, IndexSchemaError
+        from codehop.kernel.errors import CodehopError, IndexDamagedError
 
         try:
             try:
                 return fn(*args, **kwargs)
-            except sqlite3.DatabaseError as exc:
-                # a damaged index is moved aside and the command runs once more (rebuilding it)
+            except IndexDamagedError:
+                # a damaged index is moved aside and the command runs once more (rebuilding it);
+                # an index found sound keeps the error as it was
                 from codehop.api import repair_index
 
                 repo = kwargs.get("repo") or kwargs.get("path") or "."
                 why = repair_index(repo, kwargs.get("index_dir"))
                 if why is None:
-                    raise IndexSchemaError(f"the index could not be read: {exc}") from exc
+                    raise
                 _echo(f"codehop: {why}", err=True)
+            try:
                 return fn(*args, **kwargs)
+            except IndexDamagedError as exc:
+                _fail(f"the index could not be read even after a rebuild: {exc.reason}", exc.exit_code)
         except CodehopError as exc:
             _fail(exc.message, exc.exit_code)
-        except sqlite3.DatabaseError as exc:
-            _fail(f"the index could not be read even after a rebuild: {exc}", 3)
         except KeyboardInterrupt:
             _fail("interrupted", 130)
 

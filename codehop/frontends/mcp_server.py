@@ -22,14 +22,13 @@ so importing this module stays cheap), stdlib.
 
 import argparse
 import logging
-import sqlite3
 import sys
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from codehop.kernel.errors import CodehopError
+from codehop.kernel.errors import CodehopError, IndexDamagedError
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
@@ -76,7 +75,7 @@ class Workspace:
                 self._app.refresh()
             try:
                 return fn(self._app)
-            except sqlite3.DatabaseError:  # a damaged index: moved aside, rebuilt, the call retried once
+            except IndexDamagedError:  # a damaged index: moved aside, rebuilt, the call retried once
                 if self._app.repair() is None:
                     raise
                 return fn(self._app)

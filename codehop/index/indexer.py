@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from codehop.index.pool import start_method
+from codehop.index.store.failures import out_of_room, room_left, translated
 from codehop.index.store.schema import connect, create_indexes, create_schema, damage, move_aside
 from codehop.index.store.sqlite import SqliteStore
 from codehop.index.store.write import (
@@ -47,7 +48,7 @@ from codehop.index.store.write import (
 )
 from codehop.index.survey import IndexReport, index_dir_for, locate_index, repo_key, survey, user_cache_dir
 from codehop.index.walk import SourceFile, TreeStamp, repo_root
-from codehop.kernel.errors import IndexSchemaError, IndexWriteError
+from codehop.kernel.errors import IndexSchemaError
 
 __all__ = ["IndexReport", "index_dir_for", "index_repo", "locate_index", "repair_index", "repo_key", "user_cache_dir"]
 
@@ -259,43 +260,20 @@ def _terminate_raises() -> Iterator[None]:
 @contextmanager
 def _out_of_space(idx_dir: Path) -> Iterator[None]:
     """A write that failed for want of room (a full disk, a file size limit) is IndexWriteError
-    (exit 3) naming the folder and saying so; SQLite's word for it ("database or disk is full",
-    "disk I/O error") is kept at the end."""
+    (exit 3) naming the folder and saying so, the OS's or SQLite's word for it kept at the end;
+    SQLite's errors from the statements run outside the store's transaction are translated as the
+    store translates them (`failures`)."""
     import errno
 
     try:
-        yield
-    except (sqlite3.OperationalError, OSError) as exc:
-        code = getattr(exc, "sqlite_errorcode", None)
-        err = getattr(exc, "errno", None)
-        full = (code is not None and code & 0xFF == sqlite3.SQLITE_FULL) or err == errno.ENOSPC
-        too_big = err == errno.EFBIG
-        if not (full or too_big) and (code is None or code & 0xFF != sqlite3.SQLITE_IOERR):
-            raise
-        why = _room_left(idx_dir) or ("no space left on the device" if full else "")
+        with translated(idx_dir / "index.db"):
+            yield
+    except OSError as exc:
+        full, too_big = exc.errno == errno.ENOSPC, exc.errno == errno.EFBIG
+        why = (room_left(idx_dir) or ("no space left on the device" if full else "")) if full or too_big else ""
         if not why:
             raise
-        raise IndexWriteError(
-            f"cannot write the index in {idx_dir}: {why} ({exc}); nothing was replaced, "
-            "free some space (or pass --index-dir DIR on another device) and run the command again",
-            path=str(idx_dir),
-        ) from exc
-
-
-def _room_left(idx_dir: Path) -> str:
-    """Why a write in `idx_dir` may have failed for want of room, or '' when there is room."""
-    import resource
-
-    try:
-        st = os.statvfs(idx_dir)
-        if st.f_bavail * st.f_frsize < 1 << 20:
-            return "no space left on the device"
-    except OSError:
-        pass
-    soft, _ = resource.getrlimit(resource.RLIMIT_FSIZE)
-    if soft != resource.RLIM_INFINITY:
-        return f"no space left under the process's file size limit ({soft} bytes, RLIMIT_FSIZE)"
-    return ""
+        raise out_of_room(idx_dir, why, exc) from exc
 
 
 def _fill_counts(store: SqliteStore, report: IndexReport) -> None:

@@ -8,7 +8,7 @@ per-thread connection and snapshot, the memo keyed by index version, and the mou
 that takes a path, a chunk id or a dotted name may be served by an installed package's index);
 spread over mixins, each file would hold part of one object. The indexer's SQL is `write.py`.
 
-May import: records, errors, rows, schema, write, stdlib (sqlite3).
+May import: records, errors, failures, rows, schema, write, stdlib (sqlite3).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from codehop.index.store.failures import translated, translating
 from codehop.index.store.rows import (
     BINDING_COLS,
     CHUNK_COLS,
@@ -63,8 +64,10 @@ class WriteInSnapshotError(RuntimeError):
     """A write asked for inside a read snapshot: a query reads, and writes once after (a bug)."""
 
 
+@translating(skip=frozenset({"snapshot", "transaction"}))
 class SqliteStore:
-    """Reads and writes one index file. Thread-safe: one connection per thread."""
+    """Reads and writes one index file. Thread-safe: one connection per thread. Every public
+    method raises codehop's errors, never SQLite's (`failures.translating`)."""
 
     def __init__(self, path: Path, *, read_only: bool | None = None) -> None:
         self.path = path
@@ -104,18 +107,19 @@ class SqliteStore:
     @contextmanager
     def snapshot(self) -> Iterator[None]:
         """One read transaction: every read inside sees the same commit, whatever writers do meanwhile."""
-        conn = self.conn
-        if conn.in_transaction:  # nested, or inside a writer's transaction: that one holds
-            yield
-            return
-        conn.execute("BEGIN")
-        try:
-            # the first read fixes the snapshot; its version holds until COMMIT
-            self._local.snapshot_version = self.data_version()
-            yield
-        finally:
-            self._local.snapshot_version = None
-            conn.execute("COMMIT")
+        with translated(self.path):
+            conn = self.conn
+            if conn.in_transaction:  # nested, or inside a writer's transaction: that one holds
+                yield
+                return
+            conn.execute("BEGIN")
+            try:
+                # the first read fixes the snapshot; its version holds until COMMIT
+                self._local.snapshot_version = self.data_version()
+                yield
+            finally:
+                self._local.snapshot_version = None
+                conn.execute("COMMIT")
 
     def in_snapshot(self) -> bool:
         """Is this thread inside a read snapshot of this store?"""
@@ -123,6 +127,12 @@ class SqliteStore:
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction (the indexer's); SQLite's errors inside become codehop's."""
+        with translated(self.path), self._transaction() as conn:
+            yield conn
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
         if self.in_snapshot():
             raise WriteInSnapshotError(f"a write inside a read snapshot of {self.path}")
         conn = self.conn
@@ -758,7 +768,7 @@ class SqliteStore:
         transaction, after its read snapshot ended. False when the index cannot take it now
         (read-only, or busy under a concurrent writer): counting is best effort."""
         try:
-            with self.transaction() as conn:
+            with self._transaction() as conn:
                 conn.executemany(
                     "INSERT INTO counters VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = value + excluded.value",
                     log.counters,
