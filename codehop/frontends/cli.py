@@ -1,10 +1,11 @@
-"""The `codehop` command line (click). Errors become messages and exit codes here, in one place.
+"""The `codehop` command line (click). Errors become messages and exit codes here, in one place
+(`handle_errors`: a damaged index is repaired once). Why one module of ~700 lines: it is the
+whole command line, read top to bottom like `codehop --help`; the options shared by several
+commands are defined once at the top, and nothing here decides anything the door does not return.
 
 Heavy modules are imported inside commands, so `codehop --help` stays instant. Every command
 has one shape: parse the options, ask the door (codehop.app / codehop.api), print its record
-(text, or JSON with --json). Why one module of ~600 lines: it is the whole command line, read
-top to bottom like `codehop --help`; the options shared by several commands are defined once
-at the top, and nothing here decides anything the door does not return.
+(text, or JSON with --json).
 """
 
 from __future__ import annotations

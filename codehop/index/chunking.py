@@ -1,4 +1,7 @@
-"""Tree-sitter pass over one Python file: chunks, bindings, classes, cross-references.
+"""Tree-sitter pass over one Python file: chunks, bindings, classes, cross-references. Why one
+module of this size (over 500 lines): it is the whole tree-sitter engine (the only place the
+library's nodes exist), and its parts share one walker's state per file (the lines, the scopes,
+the bindings in order, the incremental parse cache); split, each part would pass that state around.
 
 Owns the only use of `tree_sitter` in codehop. One parse, one walk of the
 top-level and class-level statements, one query for call/decorator/annotation
@@ -9,10 +12,6 @@ Chunks are contiguous line ranges: one per function and method (decorators
 included, nested functions inside), one per class header block (header,
 docstring, attributes up to the first method) and per later run of class-body
 statements, and one per run of module-level lines between definitions.
-
-Why one module of this size: it is the whole tree-sitter engine (the only place the library's
-nodes exist), and its parts share one walker's state per file (the lines, the scopes, the
-bindings in order, the incremental parse cache); split, each part would pass that state around.
 """
 
 from __future__ import annotations

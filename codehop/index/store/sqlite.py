@@ -1,12 +1,13 @@
 """`SqliteStore`: one index file read through per-thread connections, one read snapshot per
 query, rows handed out as records (`Chunk`, `Binding`, `XRef`, `Edge`, `Declaration`, ...),
 installed packages' indexes mounted into it, and the query's one write (`record_query`) after
-its snapshot.
+its snapshot. Why it is over 500 lines: `SqliteStore` is one object whose reads share its
+state, the per-thread connection and snapshot, the memo keyed by index version, and the mounts
+(any read that takes a path, a chunk id or a dotted name may be served by an installed
+package's index); spread over mixins, each file would hold part of one object.
 
-Why this module is over 500 lines: `SqliteStore` is one object whose reads share its state, the
-per-thread connection and snapshot, the memo keyed by index version, and the mounts (any read
-that takes a path, a chunk id or a dotted name may be served by an installed package's index);
-spread over mixins, each file would hold part of one object. The indexer's SQL is `write.py`.
+Elsewhere in the store: the indexer's SQL (`write.py`), rows to records (`rows.py`), SQLite's
+errors to codehop's (`failures.py`: every public method here translates).
 
 May import: records, errors, failures, rows, schema, write, stdlib (sqlite3).
 """
@@ -21,6 +22,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TypeVar, cast
 
 from codehop.index.store.failures import translated, translating
 from codehop.index.store.rows import (
@@ -62,6 +64,9 @@ from codehop.kernel.records import (
 
 class WriteInSnapshotError(RuntimeError):
     """A write asked for inside a read snapshot: a query reads, and writes once after (a bug)."""
+
+
+T = TypeVar("T")
 
 
 @translating(skip=frozenset({"snapshot", "transaction"}))
@@ -162,7 +167,7 @@ class SqliteStore:
         """Forget memoised lookups (a writer calls this inside its own transaction)."""
         self._memo.clear()
 
-    def _cached(self, key: tuple[str, ...], compute):  # type: ignore[no-untyped-def]
+    def _cached(self, key: tuple[str, ...], compute: Callable[[], T]) -> T:
         version = self.data_version()
         if version != self._memo_version:
             self._memo.clear()
@@ -171,7 +176,7 @@ class SqliteStore:
         full = (str(version), *key)
         if full not in self._memo:
             self._memo[full] = compute()
-        return self._memo[full]
+        return cast(T, self._memo[full])
 
     # ---- files -------------------------------------------------------------
     def file_states(self) -> dict[str, tuple[str, int, int, int, int]]:
@@ -210,7 +215,7 @@ class SqliteStore:
         ]
 
     def module_path(self, module: str) -> str | None:
-        return self._cached(("module", module), lambda: self.query_module_path(module))  # type: ignore[no-any-return]
+        return self._cached(("module", module), lambda: self.query_module_path(module))
 
     def module_of(self, rel_path: str) -> str | None:
         m = self.mounted(rel_path) if rel_path.startswith("/") else None
@@ -220,7 +225,7 @@ class SqliteStore:
         return row[0] if row else None
 
     def all_names(self, module: str) -> tuple[str, ...] | None:
-        return self._cached(("all", module), lambda: self.query_all_names(module))  # type: ignore[no-any-return]
+        return self._cached(("all", module), lambda: self.query_all_names(module))
 
     def modules(self) -> list[str]:
         # memoised per index version: a question reads all of them once or twice (Django: ~1 ms each)
@@ -471,7 +476,7 @@ class SqliteStore:
         """Every distinct identifier part (of a declaration's name, parameters, assigned names)
         that is not a dictionary word, unstemmed (`nl`, `msg`, `cfg`, `delim`): what a question
         word may be abbreviated to here (`codehop.index.terms.abbreviates`)."""
-        return self._cached(  # type: ignore[no-any-return]
+        return self._cached(
             ("odd_parts",), lambda: frozenset(r[0] for r in self.conn.execute("SELECT part FROM odd_parts"))
         )
 
@@ -482,7 +487,7 @@ class SqliteStore:
         if m is not None:
             found = m.store.binding(scope, name)
             return m.binding(found) if found is not None else None
-        return b  # type: ignore[no-any-return]
+        return b
 
     def bindings_at(self, rel_path: str, line: int) -> list[Binding]:
         """The names bound by the statement on `line` (`a = b = c` binds two), in source order."""
@@ -534,10 +539,10 @@ class SqliteStore:
         return sorted({str(r[0]).split(".", 1)[0] for r in rows if r[0]})
 
     def class_info(self, qualname: str) -> ClassInfo | None:
-        return self._cached(("c", qualname), lambda: self.query_class_info(qualname))  # type: ignore[no-any-return]
+        return self._cached(("c", qualname), lambda: self.query_class_info(qualname))
 
     def stars(self, module: str) -> list[tuple[str, int]]:
-        return self._cached(("s", module), lambda: self.query_stars(module))  # type: ignore[no-any-return]
+        return self._cached(("s", module), lambda: self.query_stars(module))
 
     # ---- xrefs -------------------------------------------------------------
     def xrefs(
