@@ -4,7 +4,7 @@
 LSP). It starts from the navigator's answer (the same loop as `ask`) and every
 retrieval hit ranked for the task (before any packing), reads the task
 (codehop.answer.task: the files and declarations it names, whether an interface
-changes), lists the blast radius of its subjects (codehop.answer.manifest, on the
+changes), lists the blast radius of its subjects (codehop.navigation.manifest, on the
 dependents engine) and the links code makes without imports (codehop.answer.links:
 settings, string keys, role-named families), ranks their collaborators by
 personalized PageRank and the values they and their callees read, adds the
@@ -31,22 +31,22 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from codehop.answer.dependents import Relation
-from codehop.answer.retrieval import count_tokens
 from codehop.answer.trim import Focus, trim
 from codehop.kernel.errors import UsageError
 from codehop.kernel.records import Answer, Chunk, Completeness, ContextItem, RefType, Resolution, State, Stats, Via
+from codehop.kernel.tokens import count_tokens
+from codehop.navigation.dependents import Relation
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from codehop.answer.dependents import DependentsFinder
-    from codehop.answer.dependents import Site as DependentSite
-    from codehop.answer.manifest import Site
     from codehop.answer.task import Subject
     from codehop.index.store.sqlite import SqliteStore
     from codehop.index.symbols import SymbolTable
     from codehop.kernel.protocols import Generator
+    from codehop.navigation.dependents import DependentsFinder
+    from codehop.navigation.dependents import Site as DependentSite
+    from codehop.navigation.manifest import Site
 
 # ---- build_context ---------------------------------------------------------------
 SITE_SHARE = 0.30  # of the budget, for the first site of each file the change reaches
@@ -151,8 +151,8 @@ def build_context(
     loop's other items, the retrieval hits and the subjects' collaborators by rank, then tests
     (unless the task is about them) and the remaining entries.
     """
-    from codehop.answer.manifest import blast_radius, imported_sites, reexport_sites
     from codehop.answer.task import read_task
+    from codehop.navigation.manifest import blast_radius, imported_sites, reexport_sites
 
     reading = read_task(store, query, table.resolve)
     loop_items = list(answer.context)
@@ -494,7 +494,7 @@ def _declarations(store: SqliteStore, subjects: tuple[Subject, ...]) -> list[Con
 
 def _collaborators(store: SqliteStore, table: SymbolTable, seeds: list[str]) -> list[ContextItem]:
     """Declarations ranked by personalized PageRank from the seeds (callees, types, services), whole."""
-    from codehop.answer.graph_context import GraphContext
+    from codehop.navigation.graph_context import GraphContext
 
     seeds = [s for s in dict.fromkeys(seeds) if s]
     if not seeds:
@@ -521,8 +521,8 @@ def _callee_reads(store: SqliteStore, seeds: list[str], have: set[str]) -> list[
     """The module-level values the seeds and their callees read (two steps out: `url_for` calls
     `url_path_for`, which reads `CONVERTOR_TYPES`): names their body uses that their module
     declares or imports from the repository. The index has no edge for such a read."""
-    from codehop.answer.excerpt import slice_chunk
     from codehop.kernel.records import BindingKind
+    from codehop.navigation.excerpt import slice_chunk
 
     steps: list[tuple[str, str]] = [(s, "") for s in dict.fromkeys(seeds) if s]
     for seed, _ in list(steps):
@@ -593,7 +593,7 @@ def declaration(table: SymbolTable, symbol: str) -> Resolution:
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
 class Dependents:
-    """What uses a symbol (codehop.answer.dependents does the walk): importers, re-exporters, aliases,
+    """What uses a symbol (codehop.navigation.dependents does the walk): importers, re-exporters, aliases,
     callers through all of those, subclasses, overriders, uses of an inherited member on a
     subclass, reads; in path/line order."""
 

@@ -15,8 +15,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from codehop.answer.excerpt import declaration_chunk, fit
-from codehop.answer.retrieval import count_tokens, pack
+from codehop.answer.retrieval import pack
 from codehop.index.store.sqlite import SqliteStore
 from codehop.kernel.protocols import Generator
 from codehop.kernel.records import (
@@ -36,6 +35,8 @@ from codehop.kernel.records import (
     Timings,
     Via,
 )
+from codehop.kernel.tokens import count_tokens
+from codehop.navigation.excerpt import declaration_chunk, fit
 from codehop.reading.intent import read_question
 from codehop.resolve.ladder import Ladder
 

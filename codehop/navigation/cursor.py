@@ -33,15 +33,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from codehop.answer.excerpt import declaration_chunk
 from codehop.index.walk import file_lines, line_of, repo_lines, split_lines
 from codehop.kernel.records import BindingKind, ChunkKind, Location, PendingReference, RefType, Resolution, shown_path
+from codehop.navigation.excerpt import declaration_chunk
 from codehop.resolve.sites import under
 
 if TYPE_CHECKING:
-    from codehop.answer.dependents import DependentsFinder
     from codehop.index.store.sqlite import SqliteStore
     from codehop.index.symbols import SymbolTable
+    from codehop.navigation.dependents import DependentsFinder
     from codehop.resolve.jedi_resolver import Landing
     from codehop.resolve.ladder import Ladder
 

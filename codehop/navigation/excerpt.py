@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from codehop.answer.retrieval import count_tokens
 from codehop.index.store.sqlite import SqliteStore
 from codehop.kernel.records import BindingKind, Chunk, ChunkKind, ChunkPart, Location, TermHit
+from codehop.kernel.tokens import count_tokens
 
 _BIG_CHUNK_LINES = 40
 

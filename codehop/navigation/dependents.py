@@ -38,9 +38,10 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from codehop.answer.callers import Infer, attribute_calls, candidates, infer_uses, land
 from codehop.index.walk import file_lines
+from codehop.kernel.paths import is_test_path
 from codehop.kernel.records import BindingKind, Location, Provenance, RefType, XRef
+from codehop.navigation.callers import Infer, attribute_calls, candidates, infer_uses, land
 
 if TYPE_CHECKING:
     from codehop.index.store.sqlite import SqliteStore
@@ -79,7 +80,6 @@ RELATION_OF = {
 _BINDERS = (RefType.IMPORT, RefType.REEXPORT, RefType.ALIAS)
 _CALL_EDGES = ("calls", "instantiates")
 _BUILTINS = frozenset(dir(builtins))
-_TEST_PATH = re.compile(r"(^|/)(tests?|testing)/|(^|/)test_[^/]*\.py$|_tests?\.py$|(^|/)conftest\.py$")
 
 
 _LOCAL_FROM = re.compile(r"^\s+from\s+(\.*[\w.]*)\s+import\s+\(?([^)#]+)")
@@ -123,10 +123,6 @@ def name_col(x: XRef) -> int:
     if "." in x.anchor_text and "(" not in x.anchor_text and " " not in x.anchor_text:
         return x.col + x.anchor_text.rfind(".") + 1
     return x.col
-
-
-def is_test_path(rel_path: str) -> bool:
-    return bool(_TEST_PATH.search(rel_path))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
