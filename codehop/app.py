@@ -55,9 +55,9 @@ if TYPE_CHECKING:
     )
     from codehop.navigation.cursor import Lander, Sources
     from codehop.navigation.dependents import DependentsFinder
-    from codehop.navigation.dependents import Site as Site  # the records the door returns, named for front-ends
     from codehop.navigation.hierarchy import Item as Item
     from codehop.navigation.hierarchy import Outline as Outline
+    from codehop.navigation.sites import Site as Site  # the records the door returns, named for front-ends
     from codehop.resolve.jedi_bridge import BridgeWorkers
     from codehop.resolve.ladder import LadderResult
     from codehop.resolve.sites import SiteResolution

@@ -13,7 +13,8 @@ import pytest
 from codehop.answer.orchestrator import Limits
 from codehop.app import App
 from codehop.kernel.records import State
-from codehop.navigation.dependents import DependentsFinder, Relation
+from codehop.navigation.dependents import DependentsFinder
+from codehop.navigation.sites import Relation
 
 
 @pytest.fixture

@@ -35,7 +35,7 @@ from codehop.answer.trim import Focus, trim
 from codehop.kernel.errors import UsageError
 from codehop.kernel.records import Answer, Chunk, Completeness, ContextItem, RefType, Resolution, State, Stats, Via
 from codehop.kernel.tokens import count_tokens
-from codehop.navigation.dependents import Relation
+from codehop.navigation.sites import Relation
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -45,8 +45,8 @@ if TYPE_CHECKING:
     from codehop.index.symbols import SymbolTable
     from codehop.kernel.protocols import Generator
     from codehop.navigation.dependents import DependentsFinder
-    from codehop.navigation.dependents import Site as DependentSite
     from codehop.navigation.manifest import Site
+    from codehop.navigation.sites import Site as DependentSite
 
 # ---- build_context ---------------------------------------------------------------
 SITE_SHARE = 0.30  # of the budget, for the first site of each file the change reaches

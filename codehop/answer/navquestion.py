@@ -54,8 +54,9 @@ from codehop.kernel.records import (
     shown_path,
 )
 from codehop.kernel.tokens import count_tokens
-from codehop.navigation.dependents import RELATION_OF, Dependents, DependentsFinder, Relation, Site
+from codehop.navigation.dependents import DependentsFinder
 from codehop.navigation.excerpt import declaration_chunk, fit
+from codehop.navigation.sites import RELATION_OF, Dependents, Relation, Site
 from graphs import EdgeType
 
 if TYPE_CHECKING:

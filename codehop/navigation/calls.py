@@ -26,8 +26,8 @@ from collections.abc import Callable, Sequence
 from codehop.kernel.records import BindingKind, ChunkKind, Location, XRef
 from codehop.navigation.callers import Candidate, attribute_calls, attribute_reads, call_sites, candidates
 from codehop.navigation.cursor import Lander, Sources, read_lines
-from codehop.navigation.dependents import Relation, Site
 from codehop.navigation.hierarchy import Item, item
+from codehop.navigation.sites import Relation, Site
 from codehop.resolve.jedi_resolver import Landing, Place
 
 OUTGOING_DEADLINE_S = 2.0  # Jedi's builtins, then Jedi at the sites: past it, the calls placed so far

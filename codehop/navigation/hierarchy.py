@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from codehop.kernel.records import BindingKind, ChunkKind, Location
 from codehop.navigation.cursor import Sources, definition, name_span, read_lines, source_line
-from codehop.navigation.dependents import Relation, Site
+from codehop.navigation.sites import Relation, Site
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
