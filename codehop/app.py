@@ -1,4 +1,7 @@
 """The door: one session object (`App`) per repository, with every operation a front-end needs.
+Over 500 lines (~740) because the door is the one list of what a front-end may ask and reads best
+whole: each operation is a few lines that hand the engines to a module below (editor navigation
+to codehop.navigation.engine) and return its record.
 
 `App` wires the engines from configuration (the only place that names concrete classes: the
 store, the symbol table, the ladder's rungs, the generators, the dependents engine) and keeps
@@ -7,13 +10,11 @@ dependents, definition, references, hover, hierarchy, lenses, ...) take plain va
 return records; the modules below never see the App: the door hands each one what it reads
 (a store, a symbol table, a ladder, a root).
 
-May import every layer below (kernel, index, resolve, reading, answer) and the libraries
+May import every layer below (kernel, index, resolve, navigation, reading, answer) and the libraries
 (graphs, lsp_bridge); the front-ends (cli, mcp_server, lsp_server) import only this module,
 api, records, errors and their render module. Engines load lazily, inside the operations.
 
-Why one module of ~600 lines: the door is the one list of what a front-end may ask, and it
-reads best whole. Each operation is a few lines that hand the engines to a module below and
-return its record; what would split off (the wiring of the engines) is what they all share.
+What would split off (the wiring of the engines) is what every operation shares.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-    from codehop.answer.context import Dependents, TaskContext
+    from codehop.answer.context import TaskContext
     from codehop.answer.repomap import RepoMap
     from codehop.kernel.records import (
         Answer,
@@ -55,9 +56,11 @@ if TYPE_CHECKING:
     )
     from codehop.navigation.cursor import Lander, Sources
     from codehop.navigation.dependents import DependentsFinder
+    from codehop.navigation.engine import Navigation
     from codehop.navigation.hierarchy import Item as Item
     from codehop.navigation.hierarchy import Outline as Outline
     from codehop.navigation.sites import Site as Site  # the records the door returns, named for front-ends
+    from codehop.navigation.uses import SymbolDependents
     from codehop.resolve.jedi_bridge import BridgeWorkers
     from codehop.resolve.ladder import LadderResult
     from codehop.resolve.sites import SiteResolution
@@ -456,7 +459,7 @@ class App:
     def resolve_symbol(self, symbol: str) -> Resolution:
         """The in-repository declaration of a symbol (dotted, or a short name `qualify` settles),
         or UsageError saying why not."""
-        from codehop.answer.context import declaration
+        from codehop.navigation.uses import declaration
 
         return declaration(self.table, self.qualify(symbol))
 
@@ -540,9 +543,9 @@ class App:
             failures=tuple(result.failures),
         )
 
-    def dependents(self, symbol: str) -> Dependents:
+    def dependents(self, symbol: str) -> SymbolDependents:
         """The sites that use a symbol, dotted or short (importers, re-exporters, callers, subclasses, ...)."""
-        from codehop.answer.context import dependents
+        from codehop.navigation.uses import dependents
 
         return dependents(self.dependents_finder(), self.table, self.qualify(symbol))
 
@@ -576,84 +579,58 @@ class App:
         assert isinstance(jedi, JediResolver)  # what _make_resolver builds for "jedi"
         return jedi
 
+    def navigation(self) -> Navigation:
+        """The navigation engine over the current index: the one entry point of every operation below."""
+        from codehop.navigation.engine import Navigation
+
+        return Navigation(self.sources())
+
     def source_line(self, rel_path: str, line: int) -> str | None:
         """Line `line` of a repository file (or of an installed package's file, by absolute path)."""
-        from codehop.navigation.cursor import source_line
-
-        return source_line(self.sources(), rel_path, line)
+        return self.navigation().source_line(rel_path, line)
 
     def name_at(self, loc: Location) -> tuple[str, int, int]:
         """(the text of `loc`'s line, the code-point columns of the name it declares there)."""
-        from codehop.navigation.cursor import name_span
-
-        text = self.source_line(loc.rel_path, loc.line) or ""
-        return (text, *name_span(text, loc.qualname.rpartition(".")[2]))
+        return self.navigation().name_at(loc)
 
     def site_span(self, site: Site, target_name: str) -> tuple[str, int, int]:
         """(the text of a dependent site's line, the code-point columns of the name used there)."""
-        from codehop.navigation.hierarchy import site_span
-
-        return site_span(self.sources(), site, target_name)
+        return self.navigation().site_span(site, target_name)
 
     def definition(self, rel_path: str, line: int, col: int, buffer: str | None = None) -> Resolution | None:
         """The real declaration under the cursor, through every pointer (`buffer`: unsaved text)."""
-        from codehop.navigation.cursor import definition
-
-        return definition(self.sources(), rel_path, line, col, buffer)
+        return self.navigation().definition(rel_path, line, col, buffer)
 
     def declaration(self, rel_path: str, line: int, col: int, buffer: str | None = None) -> Location | None:
         """Where the name under the cursor is bound in its file (the import site, not the target)."""
-        from codehop.navigation.cursor import declaration
-
-        return declaration(self.sources(), rel_path, line, col, buffer)
+        return self.navigation().declaration(rel_path, line, col, buffer)
 
     def hover(self, rel_path: str, line: int, col: int, buffer: str | None = None) -> str | None:
         """Markdown for the name under the cursor: declaration, signature or value, docstring, chain."""
-        from codehop.navigation.cursor import hover_markdown
-
-        return hover_markdown(self.sources(), rel_path, line, col, buffer)
+        return self.navigation().hover(rel_path, line, col, buffer)
 
     def references(
         self, rel_path: str, line: int, col: int, buffer: str | None = None
     ) -> tuple[Location | None, list[Site]]:
         """The declaration under the cursor and every site that names it (re-export lines last)."""
-        from codehop.navigation.hierarchy import references
-
-        return references(self.sources(), rel_path, line, col, buffer)
+        return self.navigation().references(rel_path, line, col, buffer)
 
     def item_at(self, rel_path: str, line: int, col: int, buffer: str | None = None) -> Item | None:
         """The declaration under the cursor as a hierarchy item."""
-        from codehop.navigation.hierarchy import item_at
-
-        return item_at(self.sources(), rel_path, line, col, buffer)
+        return self.navigation().item_at(rel_path, line, col, buffer)
 
     def hierarchy(self, direction: str, qualname: str) -> list[tuple[Item, list[Site]]]:
         """`incoming` (callers) or `outgoing` (callees) calls grouped by declaration, each with its
         call sites; `supertypes` (MRO order) or `subtypes` (across files), without sites."""
-        from codehop.navigation import calls, hierarchy
-
-        nav = self.sources()
-        if direction == "incoming":
-            return calls.incoming_calls(nav, qualname)
-        if direction == "outgoing":
-            return calls.outgoing_calls(nav, qualname)
-        if direction == "supertypes":
-            return [(it, []) for it in hierarchy.supertypes(nav, qualname)]
-        if direction == "subtypes":
-            return [(it, []) for it in hierarchy.subtypes(nav, qualname)]
-        raise UsageError(f"unknown hierarchy direction {direction!r}")
+        return self.navigation().hierarchy(direction, qualname)
 
     def outline(self, rel_path: str) -> list[Outline]:
         """The file's classes, functions, methods and values, nested by span."""
-        from codehop.navigation.hierarchy import document_symbols
-
-        return document_symbols(self.sources(), rel_path)
+        return self.navigation().outline(rel_path)
 
     def lenses(self, rel_path: str) -> list[tuple[Location, int, int]]:
         """(class statement, inherited members, their files) for each class of a file that inherits any."""
-        from codehop.navigation.hierarchy import class_lenses
-
-        return class_lenses(self.sources(), rel_path)
+        return self.navigation().lenses(rel_path)
 
     def symbols(self, query: str) -> list[Any]:
         """Declarations matching `query` (exact name, prefix, subsequence; dotted qualnames)."""
