@@ -16,8 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from codehop.answer.retrieval import pack
-from codehop.index.store.sqlite import SqliteStore
-from codehop.kernel.protocols import Generator
+from codehop.kernel.protocols import Generator, ResolverLadder, Store
 from codehop.kernel.records import (
     Answer,
     Completeness,
@@ -38,7 +37,6 @@ from codehop.kernel.records import (
 from codehop.kernel.tokens import count_tokens
 from codehop.navigation.excerpt import declaration_chunk, fit
 from codehop.reading.intent import read_question
-from codehop.resolve.ladder import Ladder
 
 Retrieve = Callable[[Question], list[ContextItem]]
 # Every front-end asks through Navigator.ask: a longer question is cut here, and the answer says so.
@@ -60,10 +58,10 @@ Navigate = Callable[[str, int], "Answer | None"]
 class Navigator:
     def __init__(
         self,
-        store: SqliteStore,
+        store: Store,
         retrieve: Retrieve,
         generator: Generator,
-        ladder: Ladder,
+        ladder: ResolverLadder,
         navigate: Navigate | None = None,
     ) -> None:
         self.store = store

@@ -11,13 +11,14 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from codehop.index.store.sqlite import SqliteStore
+from codehop.kernel.protocols import Store
 from codehop.kernel.records import BindingKind, Chunk, ChunkKind, ChunkPart, Location, TermHit
 from codehop.kernel.tokens import count_tokens
 
 _BIG_CHUNK_LINES = 40
 
 
-def declaration_chunk(store: SqliteStore, loc: Location) -> Chunk | None:
+def declaration_chunk(store: Store, loc: Location) -> Chunk | None:
     """The chunk declaring `loc` (for a value in a big block, just the value's lines)."""
     chunks = store.chunks_at(loc.rel_path, loc.line)
     if not chunks:
