@@ -2,7 +2,7 @@
 chunk fitted to a token budget. Each excerpt keeps its stored chunk's id and says what part it
 holds (`Chunk.part`), so `Chunk.key` tells a chunk, its fitted copy and a slice of it apart.
 
-May import: records, store, retrieval (token counting), stdlib.
+May import: records, protocols, store, tokens, stdlib.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ A split of codehop.navigation.cursor (which qualifies the cursor and follows it 
 each function here starts from a declaration that navigation found, then walks the dependents
 engine, the symbol table's MRO or the file's chunks. `Item` and `Outline` are what it returns.
 
-May import: navigation, records, store, symbols, dependents, walk, stdlib.
+May import: cursor, sites, records, store, symbols, dependents, walk, stdlib.
 """
 
 from __future__ import annotations
