@@ -1,4 +1,7 @@
 """The door: one session object (`App`) per repository, with every operation a front-end needs.
+Over 500 lines (~740) because the door is the one list of what a front-end may ask and reads best
+whole: each operation is a few lines that hand the engines to a module below (editor navigation
+to codehop.navigation.engine) and return its record.
 
 `App` wires the engines from configuration (the only place that names concrete classes: the
 store, the symbol table, the ladder's rungs, the generators, the dependents engine) and keeps
@@ -7,13 +10,11 @@ dependents, definition, references, hover, hierarchy, lenses, ...) take plain va
 return records; the modules below never see the App: the door hands each one what it reads
 (a store, a symbol table, a ladder, a root).
 
-May import every layer below (kernel, index, resolve, reading, answer) and the libraries
+May import every layer below (kernel, index, resolve, navigation, reading, answer) and the libraries
 (graphs, lsp_bridge); the front-ends (cli, mcp_server, lsp_server) import only this module,
 api, records, errors and their render module. Engines load lazily, inside the operations.
 
-Why one module of ~600 lines: the door is the one list of what a front-end may ask, and it
-reads best whole. Each operation is a few lines that hand the engines to a module below and
-return its record; what would split off (the wiring of the engines) is what they all share.
+What would split off (the wiring of the engines) is what every operation shares.
 """
 
 from __future__ import annotations
@@ -41,12 +42,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-    from codehop.answer.context import Dependents, TaskContext
-    from codehop.answer.dependents import DependentsFinder
-    from codehop.answer.dependents import Site as Site  # the records the door returns, named for front-ends
-    from codehop.answer.hierarchy import Item as Item
-    from codehop.answer.hierarchy import Outline as Outline
-    from codehop.answer.navigation import Lander, Sources
+    from codehop.answer.context import TaskContext
     from codehop.answer.repomap import RepoMap
     from codehop.kernel.records import (
         Answer,
@@ -58,6 +54,13 @@ if TYPE_CHECKING:
         Resolution,
         XRef,
     )
+    from codehop.navigation.cursor import Lander, Sources
+    from codehop.navigation.dependents import DependentsFinder
+    from codehop.navigation.engine import Navigation
+    from codehop.navigation.hierarchy import Item as Item
+    from codehop.navigation.hierarchy import Outline as Outline
+    from codehop.navigation.sites import Site as Site  # the records the door returns, named for front-ends
+    from codehop.navigation.uses import SymbolDependents
     from codehop.resolve.jedi_bridge import BridgeWorkers
     from codehop.resolve.ladder import LadderResult
     from codehop.resolve.sites import SiteResolution
@@ -215,7 +218,7 @@ class App:
     def graph_neighbours(self) -> Neighbours | None:
         if not self.config.use_graph:
             return None
-        from codehop.answer.graph_context import GraphContext
+        from codehop.navigation.graph_context import GraphContext
 
         if self._graph is None:
             self._graph = GraphContext(self.store, self.table)
@@ -296,7 +299,7 @@ class App:
         """The ranked hits for a question: BM25 and the graph; for a question that names no code,
         the declarations its words describe lead (a question that names its subject in code is
         found by that name)."""
-        from codehop.answer.excerpt import grounded_chunks
+        from codehop.navigation.excerpt import grounded_chunks
         from codehop.reading.grounding import ground
 
         store = self.store
@@ -319,7 +322,7 @@ class App:
 
     def dependents_finder(self) -> DependentsFinder:
         """The dependents engine over the current index (kept: it caches file tokens by stat)."""
-        from codehop.answer.dependents import DependentsFinder
+        from codehop.navigation.dependents import DependentsFinder
 
         with self._lock:
             finder = self._finder
@@ -456,7 +459,7 @@ class App:
     def resolve_symbol(self, symbol: str) -> Resolution:
         """The in-repository declaration of a symbol (dotted, or a short name `qualify` settles),
         or UsageError saying why not."""
-        from codehop.answer.context import declaration
+        from codehop.navigation.uses import declaration
 
         return declaration(self.table, self.qualify(symbol))
 
@@ -540,16 +543,16 @@ class App:
             failures=tuple(result.failures),
         )
 
-    def dependents(self, symbol: str) -> Dependents:
+    def dependents(self, symbol: str) -> SymbolDependents:
         """The sites that use a symbol, dotted or short (importers, re-exporters, callers, subclasses, ...)."""
-        from codehop.answer.context import dependents
+        from codehop.navigation.uses import dependents
 
         return dependents(self.dependents_finder(), self.table, self.qualify(symbol))
 
     # ---- the door: editor navigation (1-based lines, code-point columns) ---------------
     def sources(self) -> Sources:
         """What navigation reads: the index, the table, the ladder (recording nothing), the engine."""
-        from codehop.answer.navigation import Sources
+        from codehop.navigation.cursor import Sources
 
         def ladder() -> Ladder:
             # editor navigation only reads the index, it never writes to it
@@ -576,88 +579,62 @@ class App:
         assert isinstance(jedi, JediResolver)  # what _make_resolver builds for "jedi"
         return jedi
 
+    def navigation(self) -> Navigation:
+        """The navigation engine over the current index: the one entry point of every operation below."""
+        from codehop.navigation.engine import Navigation
+
+        return Navigation(self.sources())
+
     def source_line(self, rel_path: str, line: int) -> str | None:
         """Line `line` of a repository file (or of an installed package's file, by absolute path)."""
-        from codehop.answer.navigation import source_line
-
-        return source_line(self.sources(), rel_path, line)
+        return self.navigation().source_line(rel_path, line)
 
     def name_at(self, loc: Location) -> tuple[str, int, int]:
         """(the text of `loc`'s line, the code-point columns of the name it declares there)."""
-        from codehop.answer.navigation import name_span
-
-        text = self.source_line(loc.rel_path, loc.line) or ""
-        return (text, *name_span(text, loc.qualname.rpartition(".")[2]))
+        return self.navigation().name_at(loc)
 
     def site_span(self, site: Site, target_name: str) -> tuple[str, int, int]:
         """(the text of a dependent site's line, the code-point columns of the name used there)."""
-        from codehop.answer.hierarchy import site_span
-
-        return site_span(self.sources(), site, target_name)
+        return self.navigation().site_span(site, target_name)
 
     def definition(self, rel_path: str, line: int, col: int, buffer: str | None = None) -> Resolution | None:
         """The real declaration under the cursor, through every pointer (`buffer`: unsaved text)."""
-        from codehop.answer.navigation import definition
-
-        return definition(self.sources(), rel_path, line, col, buffer)
+        return self.navigation().definition(rel_path, line, col, buffer)
 
     def declaration(self, rel_path: str, line: int, col: int, buffer: str | None = None) -> Location | None:
         """Where the name under the cursor is bound in its file (the import site, not the target)."""
-        from codehop.answer.navigation import declaration
-
-        return declaration(self.sources(), rel_path, line, col, buffer)
+        return self.navigation().declaration(rel_path, line, col, buffer)
 
     def hover(self, rel_path: str, line: int, col: int, buffer: str | None = None) -> str | None:
         """Markdown for the name under the cursor: declaration, signature or value, docstring, chain."""
-        from codehop.answer.navigation import hover_markdown
-
-        return hover_markdown(self.sources(), rel_path, line, col, buffer)
+        return self.navigation().hover(rel_path, line, col, buffer)
 
     def references(
         self, rel_path: str, line: int, col: int, buffer: str | None = None
     ) -> tuple[Location | None, list[Site]]:
         """The declaration under the cursor and every site that names it (re-export lines last)."""
-        from codehop.answer.hierarchy import references
-
-        return references(self.sources(), rel_path, line, col, buffer)
+        return self.navigation().references(rel_path, line, col, buffer)
 
     def item_at(self, rel_path: str, line: int, col: int, buffer: str | None = None) -> Item | None:
         """The declaration under the cursor as a hierarchy item."""
-        from codehop.answer.hierarchy import item_at
-
-        return item_at(self.sources(), rel_path, line, col, buffer)
+        return self.navigation().item_at(rel_path, line, col, buffer)
 
     def hierarchy(self, direction: str, qualname: str) -> list[tuple[Item, list[Site]]]:
         """`incoming` (callers) or `outgoing` (callees) calls grouped by declaration, each with its
         call sites; `supertypes` (MRO order) or `subtypes` (across files), without sites."""
-        from codehop.answer import calls, hierarchy
-
-        nav = self.sources()
-        if direction == "incoming":
-            return calls.incoming_calls(nav, qualname)
-        if direction == "outgoing":
-            return calls.outgoing_calls(nav, qualname)
-        if direction == "supertypes":
-            return [(it, []) for it in hierarchy.supertypes(nav, qualname)]
-        if direction == "subtypes":
-            return [(it, []) for it in hierarchy.subtypes(nav, qualname)]
-        raise UsageError(f"unknown hierarchy direction {direction!r}")
+        return self.navigation().hierarchy(direction, qualname)
 
     def outline(self, rel_path: str) -> list[Outline]:
         """The file's classes, functions, methods and values, nested by span."""
-        from codehop.answer.hierarchy import document_symbols
-
-        return document_symbols(self.sources(), rel_path)
+        return self.navigation().outline(rel_path)
 
     def lenses(self, rel_path: str) -> list[tuple[Location, int, int]]:
         """(class statement, inherited members, their files) for each class of a file that inherits any."""
-        from codehop.answer.hierarchy import class_lenses
-
-        return class_lenses(self.sources(), rel_path)
+        return self.navigation().lenses(rel_path)
 
     def symbols(self, query: str) -> list[Any]:
         """Declarations matching `query` (exact name, prefix, subsequence; dotted qualnames)."""
-        from codehop.answer.symbol_search import SymbolSearch
+        from codehop.navigation.symbol_search import SymbolSearch
 
         with self._lock:
             search = self._symbols
@@ -667,7 +644,7 @@ class App:
 
     # ---- the door: the graph -----------------------------------------------------------
     def _pictures(self) -> Any:
-        from codehop.answer.graph_context import GraphContext
+        from codehop.navigation.graph_context import GraphContext
 
         return GraphContext(self.store, self.table)
 
@@ -677,7 +654,7 @@ class App:
 
     def graph_node(self, symbol: str) -> str:
         """The graph node a symbol names (UsageError listing the candidates of a short name)."""
-        from codehop.answer.picture import find_node
+        from codehop.navigation.picture import find_node
 
         return find_node(self._pictures(), self.table, symbol)
 
@@ -691,13 +668,13 @@ class App:
 
     def answer_picture(self, answer: Answer) -> str:
         """DOT of the neighbourhood of what `answer` is about, what it followed highlighted."""
-        from codehop.answer.picture import answer_picture
+        from codehop.navigation.picture import answer_picture
 
         return answer_picture(self._pictures(), answer)
 
     def svg(self, dot: str) -> bytes:
         """DOT rendered by Graphviz, with a deadline (CodehopError / UsageError when it cannot be)."""
-        from codehop.answer.picture import svg
+        from codehop.navigation.picture import svg
 
         return svg(self._pictures(), dot)
 

@@ -276,8 +276,8 @@ def test_a_string_key_brings_the_registry_that_holds_it(app_for_fixture):
 def test_reading_a_task_finds_the_declarations_it_names(app_for_fixture, task, subjects):
     """blast_radius: names are kept only when the index declares them; an owner class named with its
     member is not a subject of its own; a sentence-initial capital word is prose."""
-    from codehop.answer.manifest import _without_owners
     from codehop.answer.task import read_task
+    from codehop.navigation.manifest import _without_owners
 
     app = app_for_fixture("blast_radius")
     reading = read_task(app.store, task)

@@ -1,4 +1,4 @@
-"""codehop.answer.dependents on a real index of fixtures_repos/dependents (and inherited_member).
+"""codehop.navigation.dependents on a real index of fixtures_repos/dependents (and inherited_member).
 
 Every list is exact: a missing site and an extra site both fail.
 """
@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from codehop.answer.dependents import DependentsFinder, Relation
 from codehop.answer.orchestrator import Limits
 from codehop.app import App
 from codehop.kernel.records import State
+from codehop.navigation.dependents import DependentsFinder
+from codehop.navigation.sites import Relation
 
 
 @pytest.fixture

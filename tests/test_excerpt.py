@@ -4,10 +4,10 @@ negative ids). Fixture: inherited_config (its largest stored chunk, sliced and f
 
 from __future__ import annotations
 
-from codehop.answer.excerpt import fit, slice_chunk
 from codehop.answer.retrieval import count_tokens, pack
 from codehop.app import App, Config
 from codehop.kernel.records import ChunkPart, ContextItem, Via
+from codehop.navigation.excerpt import fit, slice_chunk
 
 
 def _item(chunk) -> ContextItem:  # type: ignore[no-untyped-def]

@@ -7,9 +7,9 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from codehop.answer.graph_context import GraphContext
 from codehop.frontends.cli import main
 from codehop.index.indexer import index_repo
+from codehop.navigation.graph_context import GraphContext
 
 
 def edges_of(repo) -> set[tuple[str, str, str]]:  # type: ignore[no-untyped-def]

@@ -1,8 +1,8 @@
 """Layering: imports flow down only.
 
 The rules are written down here and checked over the AST of every module of codehop, graphs and
-lsp_bridge (`violations`): an allow-list per layer (kernel < index < resolve < reading < answer <
-door < frontends; graphs and lsp_bridge are libraries that import nothing of codehop), a front-end
+lsp_bridge (`violations`): an allow-list per layer (kernel < index < resolve < navigation <
+reading < answer < door < frontends; navigation reads no question, reading no navigation; graphs and lsp_bridge are libraries that import nothing of codehop), a front-end
 imports only the door, the records it returns and the errors it raises, each third-party library
 stays in its one home, and no layer folder imports another in a cycle. A test runs the checker on
 a small synthetic tree to prove it catches what it should. Then each layer is imported in a fresh
@@ -25,6 +25,7 @@ LAYER_OF = {
     "codehop.kernel": "kernel",
     "codehop.index": "index",
     "codehop.resolve": "resolve",
+    "codehop.navigation": "navigation",
     "codehop.reading": "reading",
     "codehop.answer": "answer",
     "codehop.frontends": "frontends",
@@ -32,14 +33,16 @@ LAYER_OF = {
     "graphs": "graphs",
     "lsp_bridge": "lsp_bridge",
 }
-_BELOW = ("kernel", "index", "resolve", "reading", "answer", "door")
+_BELOW = ("kernel", "index", "resolve", "navigation", "reading", "answer", "door")
 ALLOWED_LAYERS = {
     "kernel": {"kernel"},
     "index": {"kernel", "index", "graphs"},
     "resolve": {"kernel", "index", "resolve", "graphs", "lsp_bridge"},
+    # the engine of who calls / uses / subclasses / overrides: below the answer layer, beside reading
+    "navigation": {"kernel", "index", "resolve", "navigation", "graphs"},
     "reading": {"kernel", "index", "resolve", "reading", "graphs"},
-    "answer": {"kernel", "index", "resolve", "reading", "answer", "graphs"},
-    "door": {"kernel", "index", "resolve", "reading", "answer", "door", "graphs", "lsp_bridge"},
+    "answer": {"kernel", "index", "resolve", "navigation", "reading", "answer", "graphs"},
+    "door": {"kernel", "index", "resolve", "navigation", "reading", "answer", "door", "graphs", "lsp_bridge"},
     "frontends": {"frontends"},  # and exactly the modules of FRONTEND_DOOR
     "graphs": {"graphs"},
     "lsp_bridge": {"lsp_bridge"},
@@ -374,6 +377,7 @@ def test_a_no_change_index_loads_no_parser_and_no_answering_stack(indexed_fixtur
         "codehop.index.xref_resolve",
         "codehop.app",
         "codehop.answer",
+        "codehop.navigation",
         "codehop.reading",
         "codehop.resolve",
         "codehop.kernel.untrusted",

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from codehop.answer.graph_context import GraphContext
 from codehop.index.indexer import index_repo
+from codehop.navigation.graph_context import GraphContext
 from graphs.graph import DependencyGraph
 
 ROOT = Path(__file__).resolve().parents[1]

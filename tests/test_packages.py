@@ -164,8 +164,8 @@ def test_position_rungs_land_in_the_package_given_python(
     """A repository without a virtualenv of its own, `--python` naming one elsewhere: Jedi (its
     environment_path) and basedpyright (`python.pythonPath` over workspace/configuration) land in
     the package, the boundary accepts the landing, and the declaration is fetched from its index."""
-    from codehop.answer.excerpt import declaration_chunk
     from codehop.kernel.records import PendingReference, RefType
+    from codehop.navigation.excerpt import declaration_chunk
 
     repo = tmp_path / "bare-app"
     shutil.copytree(app_with_venv / "app", repo / "app")
@@ -483,7 +483,7 @@ def test_graph_shows_a_package_node_as_a_leaf_unless_expanded(app_with_venv: Pat
     """`codehop graph app.client.RetrySession`: the base class the indexer left unplaced
     (`?app.client.minireq.Session`) is minireq's `Session`, a leaf marked with its pin; with
     `expand_packages` its own edges (from minireq's index) follow, marked with the package."""
-    from codehop.answer.graph_context import GraphContext
+    from codehop.navigation.graph_context import GraphContext
 
     app = App(app_with_venv)
     try:

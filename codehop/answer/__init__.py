@@ -1,1 +1,1 @@
-"""Answering: retrieval, graph context, generators, the orchestrator's loop, the context builder for agents."""
+"""Answering: retrieval, generators, the orchestrator's loop, the context builder for agents."""

@@ -1,10 +1,12 @@
-"""Context for a task: what an agent should read, ready to paste; and what uses a symbol.
+"""Context for a task: what an agent should read, ready to paste. Over 500 lines (~580) because
+the context is one plan packed once: the shares, the grouping of sites and the packing read each
+other's entries, and a split would hand half-built plans between modules.
 
 `build_context` is the one context builder of every front-end (CLI, MCP,
 LSP). It starts from the navigator's answer (the same loop as `ask`) and every
 retrieval hit ranked for the task (before any packing), reads the task
 (codehop.answer.task: the files and declarations it names, whether an interface
-changes), lists the blast radius of its subjects (codehop.answer.manifest, on the
+changes), lists the blast radius of its subjects (codehop.navigation.manifest, on the
 dependents engine) and the links code makes without imports (codehop.answer.links:
 settings, string keys, role-named families), ranks their collaborators by
 personalized PageRank and the values they and their callees read, adds the
@@ -14,11 +16,11 @@ compact entry each; a body bigger than its share is trimmed to its head and the
 lines the task names (codehop.answer.trim), never dropped for its size; every token
 sent is counted, and what did not fit is named with its reason. Only structure
 chooses what is added; chunk text never does (it only chooses the lines a trimmed
-body keeps). `dependents` lists the sites that use a declaration; the front-ends'
-render module turns a context into a prompt section.
+body keeps). The front-ends' render module turns a context into a prompt section; what uses
+a symbol is codehop.navigation.uses.
 
 May import: orchestrator, records, retrieval, store, symbols, task, manifest, links,
-trim, graph_context, dependents, errors, stdlib; the door runs the navigator and hands
+trim, graph_context, sites, errors, stdlib; the door runs the navigator and hands
 over its answer, the ranked hits and what is read (store, symbol table, root, the
 offline reader).
 """
@@ -31,22 +33,18 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from codehop.answer.dependents import Relation
-from codehop.answer.retrieval import count_tokens
 from codehop.answer.trim import Focus, trim
-from codehop.kernel.errors import UsageError
-from codehop.kernel.records import Answer, Chunk, Completeness, ContextItem, RefType, Resolution, State, Stats, Via
+from codehop.kernel.records import Answer, Chunk, Completeness, ContextItem, State, Stats, Via
+from codehop.kernel.tokens import count_tokens
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from codehop.answer.dependents import DependentsFinder
-    from codehop.answer.dependents import Site as DependentSite
-    from codehop.answer.manifest import Site
     from codehop.answer.task import Subject
     from codehop.index.store.sqlite import SqliteStore
     from codehop.index.symbols import SymbolTable
     from codehop.kernel.protocols import Generator
+    from codehop.navigation.manifest import Site
 
 # ---- build_context ---------------------------------------------------------------
 SITE_SHARE = 0.30  # of the budget, for the first site of each file the change reaches
@@ -151,8 +149,8 @@ def build_context(
     loop's other items, the retrieval hits and the subjects' collaborators by rank, then tests
     (unless the task is about them) and the remaining entries.
     """
-    from codehop.answer.manifest import blast_radius, imported_sites, reexport_sites
     from codehop.answer.task import read_task
+    from codehop.navigation.manifest import blast_radius, imported_sites, reexport_sites
 
     reading = read_task(store, query, table.resolve)
     loop_items = list(answer.context)
@@ -494,7 +492,7 @@ def _declarations(store: SqliteStore, subjects: tuple[Subject, ...]) -> list[Con
 
 def _collaborators(store: SqliteStore, table: SymbolTable, seeds: list[str]) -> list[ContextItem]:
     """Declarations ranked by personalized PageRank from the seeds (callees, types, services), whole."""
-    from codehop.answer.graph_context import GraphContext
+    from codehop.navigation.graph_context import GraphContext
 
     seeds = [s for s in dict.fromkeys(seeds) if s]
     if not seeds:
@@ -521,8 +519,8 @@ def _callee_reads(store: SqliteStore, seeds: list[str], have: set[str]) -> list[
     """The module-level values the seeds and their callees read (two steps out: `url_for` calls
     `url_path_for`, which reads `CONVERTOR_TYPES`): names their body uses that their module
     declares or imports from the repository. The index has no edge for such a read."""
-    from codehop.answer.excerpt import slice_chunk
     from codehop.kernel.records import BindingKind
+    from codehop.navigation.excerpt import slice_chunk
 
     steps: list[tuple[str, str]] = [(s, "") for s in dict.fromkeys(seeds) if s]
     for seed, _ in list(steps):
@@ -573,75 +571,6 @@ def _interleave(*lists: list[ContextItem]) -> list[ContextItem]:
     for row in itertools.zip_longest(*lists):
         out.extend(x for x in row if x is not None)
     return out
-
-
-# ---- dependents -----------------------------------------------------------------------
-def declaration(table: SymbolTable, symbol: str) -> Resolution:
-    """The in-repository declaration of a dotted symbol, or UsageError saying why not."""
-    if not symbol or not all(part.isidentifier() for part in symbol.split(".")):
-        raise UsageError(f"not a dotted symbol: {symbol!r} (expected pkg.mod.Class.member)", symbol=symbol)
-    res = table.resolve(symbol)
-    if res is None:
-        raise UsageError(
-            f"symbol not found in the index: {symbol} (use the module-absolute dotted name, e.g. pkg.mod.Class.member)",
-            symbol=symbol,
-        )
-    if res.is_external:
-        raise UsageError(f"symbol {symbol} resolves outside the repository (to {res.external})", symbol=symbol)
-    return res
-
-
-@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
-class Dependents:
-    """What uses a symbol (codehop.answer.dependents does the walk): importers, re-exporters, aliases,
-    callers through all of those, subclasses, overriders, uses of an inherited member on a
-    subclass, reads; in path/line order."""
-
-    symbol: str
-    declaration: Resolution
-    sites: tuple[DependentSite, ...]
-
-    def to_dict(self) -> dict[str, Any]:
-        """{symbol, declaration, dependents: [{path, line, ref_type, anchor_text, scope, relation,
-        col, code, is_test}]}"""
-        return {
-            "symbol": self.symbol,
-            "declaration": self.declaration.target.to_dict(),
-            "dependents": [
-                {
-                    "path": s.rel_path,
-                    "line": s.line,
-                    "ref_type": _REF_TYPE.get(s.relation, RefType.OTHER).value,
-                    "anchor_text": s.anchor_text,
-                    "scope": s.scope,
-                    "relation": str(s.relation),
-                    "col": s.col,
-                    "code": s.code,
-                    "is_test": s.is_test,
-                }
-                for s in self.sites
-            ],
-        }
-
-
-def dependents(finder: DependentsFinder, table: SymbolTable, symbol: str) -> Dependents:
-    """What uses `symbol` (UsageError when it names no declaration of the repository)."""
-    res = declaration(table, symbol)
-    found = finder.dependents(res.target, transitive=True)
-    return Dependents(symbol=symbol, declaration=res, sites=tuple(found.sites))
-
-
-# the reference type a dependent site reports (the JSON contract's `ref_type`); the rest `other`
-_REF_TYPE = {
-    Relation.IMPORTS: RefType.IMPORT,
-    Relation.REEXPORTS: RefType.REEXPORT,
-    Relation.ALIASES: RefType.ALIAS,
-    Relation.INHERITS: RefType.BASE_CLASS,
-    Relation.DECORATES: RefType.DECORATOR,
-    Relation.ANNOTATES: RefType.TYPE_ANNOTATION,
-    Relation.CALLS: RefType.CALL,
-    Relation.USES_INHERITED: RefType.INHERITED_MEMBER,
-}
 
 
 def _pin(item: dict[str, Any]) -> str:

@@ -23,9 +23,9 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from codehop.answer.manifest import Site
 from codehop.index.walk import line_of, repo_lines
 from codehop.kernel.words import STOP, word_parts
+from codehop.navigation.manifest import Site
 
 if TYPE_CHECKING:
     from codehop.index.store.sqlite import SqliteStore

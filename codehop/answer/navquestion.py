@@ -1,6 +1,6 @@
 """Navigation questions: "what calls X", "where is X used", "what subclasses X", "what overrides
 X.m", "what imports X", "what does X call" — read from the question's grammar, answered from
-codehop.answer.dependents.
+codehop.navigation.dependents.
 
 Reading: the question is cut into clauses; a clause asks a navigation question when it has one
 of three shapes around a *relation word* (a verb or noun from `RELATIONS`, a table of the
@@ -38,10 +38,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from codehop.answer.dependents import RELATION_OF, Dependents, DependentsFinder, Relation, Site
-from codehop.answer.excerpt import declaration_chunk, fit
 from codehop.answer.orchestrator import MAX_QUESTION_CHARS
-from codehop.answer.retrieval import count_tokens
 from codehop.index.xref_resolve import EDGE_TYPE
 from codehop.kernel.records import (
     Answer,
@@ -56,6 +53,10 @@ from codehop.kernel.records import (
     Via,
     shown_path,
 )
+from codehop.kernel.tokens import count_tokens
+from codehop.navigation.dependents import DependentsFinder
+from codehop.navigation.excerpt import declaration_chunk, fit
+from codehop.navigation.sites import RELATION_OF, Dependents, Relation, Site
 from graphs import EdgeType
 
 if TYPE_CHECKING:
@@ -630,7 +631,7 @@ class NavigationAnswerer:
         return [loc for loc in out if self._tier(loc) == best][:MAX_SUBJECTS]
 
     def _tier(self, loc: Location) -> tuple[int, int]:
-        from codehop.answer.dependents import is_test_path
+        from codehop.kernel.paths import is_test_path
 
         owner = loc.qualname.rpartition(".")[0]
         return int(is_test_path(loc.rel_path)), int(self.table.class_binding(owner) is not None)
@@ -659,7 +660,7 @@ class NavigationAnswerer:
         return list(dict.fromkeys(out))
 
     def _rank(self, scope: str, rel_path: str) -> tuple[int, int, int]:
-        from codehop.answer.dependents import is_test_path
+        from codehop.kernel.paths import is_test_path
 
         is_member = self.table.class_binding(scope) is not None
         return (int(is_test_path(rel_path)), int(is_member), scope.count("."))

@@ -15,10 +15,8 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from codehop.answer.excerpt import declaration_chunk, fit
-from codehop.answer.retrieval import count_tokens, pack
-from codehop.index.store.sqlite import SqliteStore
-from codehop.kernel.protocols import Generator
+from codehop.answer.retrieval import pack
+from codehop.kernel.protocols import Generator, ResolverLadder, Store
 from codehop.kernel.records import (
     Answer,
     Completeness,
@@ -36,8 +34,9 @@ from codehop.kernel.records import (
     Timings,
     Via,
 )
+from codehop.kernel.tokens import count_tokens
+from codehop.navigation.excerpt import declaration_chunk, fit
 from codehop.reading.intent import read_question
-from codehop.resolve.ladder import Ladder
 
 Retrieve = Callable[[Question], list[ContextItem]]
 # Every front-end asks through Navigator.ask: a longer question is cut here, and the answer says so.
@@ -59,10 +58,10 @@ Navigate = Callable[[str, int], "Answer | None"]
 class Navigator:
     def __init__(
         self,
-        store: SqliteStore,
+        store: Store,
         retrieve: Retrieve,
         generator: Generator,
-        ladder: Ladder,
+        ladder: ResolverLadder,
         navigate: Navigate | None = None,
     ) -> None:
         self.store = store

@@ -16,8 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from codehop.answer.retrieval import count_tokens
 from codehop.kernel.errors import UsageError
+from codehop.kernel.tokens import count_tokens
 
 if TYPE_CHECKING:
     from codehop.index.store.sqlite import SqliteStore

@@ -5,12 +5,12 @@ splitting), stdlib; the graph arrives as a `Neighbours` callable.
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable, Iterable, Sequence
 
 from codehop.index.store.sqlite import SqliteStore
 from codehop.kernel.records import Chunk, ContextItem, Via
+from codehop.kernel.tokens import count_tokens
 from codehop.kernel.words import STOP, split_identifiers
 
 _PRUNE_FROM_CHUNKS = 2000
@@ -18,11 +18,6 @@ _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 # (seed qualnames with weights, how many, only those whose last name is one of these) -> [(qualname, score, why)]
 Neighbours = Callable[[dict[str, float], int, frozenset[str] | None], list[tuple[str, float, str]]]
-
-
-def count_tokens(text: str) -> int:
-    """The one token count used everywhere (about four characters a token)."""
-    return max(1, math.ceil(len(text) / 4))
 
 
 def query_terms(text: str) -> list[str]:

@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from codehop.answer.retrieval import count_tokens
 from codehop.kernel.records import Chunk, ChunkPart
+from codehop.kernel.tokens import count_tokens
 from codehop.kernel.words import word_parts
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")

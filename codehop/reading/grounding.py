@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from codehop.index.terms import abbreviates, name_parts, name_terms, stem
+from codehop.kernel.paths import is_test_path
 from codehop.kernel.records import Intent, Question, TermHit
 from codehop.reading.intent import KIND_WORDS, cue_stems
 
@@ -218,7 +219,7 @@ def _weigh(h: TermHit, q: Question, words: tuple[_Word, ...], *, described: bool
         w8 *= 0.5
     if "exception" in q.qualifiers and not _EXCEPTION_TERMS & names:
         w8 *= 0.5
-    if "test" not in q.qualifiers and _is_test(h.rel_path):
+    if "test" not in q.qualifiers and is_test_path(h.rel_path):
         w8 *= 0.6
     # "a transition's conditions": what the possessive names holds the subject
     holder = h.qualname.split(".")[-2] if "." in h.qualname else ""
@@ -273,11 +274,3 @@ def _within(inner: TermHit, outer: TermHit) -> bool:
     are one name in two classes (an override: the words cannot tell them apart)."""
     a, b = inner.qualname, outer.qualname
     return a.startswith(b + ".") or b.startswith(a + ".") or a.rpartition(".")[2] == b.rpartition(".")[2]
-
-
-def _is_test(rel_path: str) -> bool:
-    parts = rel_path.split("/")
-    name = parts[-1]
-    return (
-        any(p in ("tests", "test", "testing") for p in parts[:-1]) or name.startswith("test_") or name == "conftest.py"
-    )

@@ -53,7 +53,7 @@ from codehop.index.indexer import index_repo
 t = time.perf_counter()
 store, r = index_repo(sys.argv[1], index_dir=sys.argv[2])
 total = time.perf_counter() - t
-from codehop.answer.graph_context import GraphContext
+from codehop.navigation.graph_context import GraphContext
 t = time.perf_counter()
 g = GraphContext(store)
 g.graph()
@@ -63,7 +63,7 @@ print({'seconds': total, 'files': r.files, 'chunks': r.chunks, 'xrefs': r.xrefs,
     "reindex": """
 import sys, time, pathlib, os
 from codehop.index.indexer import index_repo
-from codehop.answer.graph_context import GraphContext
+from codehop.navigation.graph_context import GraphContext
 store, rep = index_repo(sys.argv[1], index_dir=sys.argv[2])
 g = GraphContext(store); g.graph()
 t = time.perf_counter()

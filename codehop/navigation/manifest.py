@@ -11,7 +11,7 @@ Order: every file once (the first site of each file, subjects in the order the
 task named them), then the remaining sites, so a cut manifest still names as
 many files as it can; the manifest says how many sites it left out.
 
-May import: dependents, records, retrieval (the token count), store, symbols, walk, stdlib.
+May import: dependents, records, tokens, paths, store, symbols, walk, stdlib.
 """
 
 from __future__ import annotations
@@ -21,17 +21,17 @@ import itertools
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
-from codehop.answer.retrieval import count_tokens
 from codehop.index.walk import line_of, repo_lines
+from codehop.kernel.paths import is_test_path
 from codehop.kernel.records import Chunk, ChunkKind, ChunkPart, Location, RefType
+from codehop.kernel.tokens import count_tokens
 
 if TYPE_CHECKING:
-    from codehop.answer.dependents import DependentsFinder
-    from codehop.answer.task import Subject
     from codehop.index.store.sqlite import SqliteStore
     from codehop.index.symbols import SymbolTable
+    from codehop.navigation.dependents import DependentsFinder
 
 MAX_SITES_PER_SUBJECT = 400
 # members every file object, string or container has: `x.read()` names no class of ours
@@ -39,7 +39,20 @@ _COMMON_MEMBERS = frozenset(
     n for t in (str, bytes, list, dict, set, io.IOBase, io.BufferedReader, io.TextIOWrapper) for n in dir(t)
 )
 _STRING_KEY = re.compile(r"""["']([a-z][\w-]*(?:\.[\w-]+)+)["']""")
-_TEST_PATH = re.compile(r"(^|/)(tests?|testing)(/|$)|(^|/)test_[^/]*\.py$|_tests?\.py$")
+
+
+class Subject(Protocol):
+    """A declaration whose blast radius is asked (a task's subject, codehop.answer.task.Subject):
+    what this module reads of it."""
+
+    @property
+    def qualname(self) -> str: ...
+    @property
+    def rel_path(self) -> str: ...
+    @property
+    def line(self) -> int: ...
+    @property
+    def kind(self) -> str: ...  # class | function | value | alias | module
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -52,7 +65,7 @@ class Site:
 
     @property
     def is_test(self) -> bool:
-        return bool(_TEST_PATH.search(self.rel_path))
+        return is_test_path(self.rel_path)
 
     def render(self) -> str:
         test = ", test" if self.is_test else ""
@@ -108,7 +121,7 @@ def blast_radius(
 ) -> Manifest:
     """The sites that depend on `subjects`: one per file first (subjects round-robin), then the rest.
     With `tests`, also the test files that import a subject's module (they exercise its behaviour)."""
-    from codehop.answer.dependents import DependentsFinder
+    from codehop.navigation.dependents import DependentsFinder
 
     finder = DependentsFinder(store, table, root)
     lines = _Lines(root)
@@ -284,9 +297,7 @@ def _test_importers(store: SqliteStore, s: Subject) -> list[tuple[str, int, str]
     if not module:
         return []
     return [
-        (at.rel_path, at.line, "tests import")
-        for at in store.first_imports_of(module)
-        if _TEST_PATH.search(at.rel_path)
+        (at.rel_path, at.line, "tests import") for at in store.first_imports_of(module) if is_test_path(at.rel_path)
     ]
 
 

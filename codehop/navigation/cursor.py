@@ -20,8 +20,9 @@ Qualifying the name under the cursor, first rule that applies wins:
 Lines are read from disk (what the index saw); with an editor's unsaved buffer, a buffer line
 is mapped to the disk line it still equals (a line diff), and a line the disk does not have is
 read from the buffer and qualified by its text and the module's names alone.
-May import: records, store, symbols, resolve, orchestrator, dependents, walk, errors, stdlib; the door
-hands over what it reads (`Sources`). References, hierarchies and outlines: codehop.hierarchy.
+May import: records, store, symbols, resolve, excerpt, dependents, walk, errors, stdlib; the door
+hands over what it reads (`Sources`). References, hierarchies and outlines: codehop.navigation.hierarchy;
+the one entry point over all of them: codehop.navigation.engine.
 """
 
 from __future__ import annotations
@@ -33,15 +34,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from codehop.answer.excerpt import declaration_chunk
 from codehop.index.walk import file_lines, line_of, repo_lines, split_lines
 from codehop.kernel.records import BindingKind, ChunkKind, Location, PendingReference, RefType, Resolution, shown_path
+from codehop.navigation.excerpt import declaration_chunk
 from codehop.resolve.sites import under
 
 if TYPE_CHECKING:
-    from codehop.answer.dependents import DependentsFinder
     from codehop.index.store.sqlite import SqliteStore
     from codehop.index.symbols import SymbolTable
+    from codehop.navigation.dependents import DependentsFinder
     from codehop.resolve.jedi_resolver import Landing
     from codehop.resolve.ladder import Ladder
 

@@ -6,7 +6,7 @@ end of the qualified name (`Shape.area`, `core.area`). Inside a tier: library co
 shorter names, then fewer dots in the qualname. The table is loaded once per index version;
 a query is a dict lookup, a bisect and one regular-expression scan over all names joined in one
 string (the C engine does the loop), so it stays in milliseconds on Django-size indexes.
-May import: records, store, dependents (is_test_path), stdlib.
+May import: records, store, paths (is_test_path), stdlib.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from codehop.answer.dependents import is_test_path
+from codehop.kernel.paths import is_test_path
 from codehop.kernel.records import BindingKind
 
 if TYPE_CHECKING:

@@ -1,7 +1,7 @@
 """The dependency graph for people: a symbol's node, its neighbourhood, and pictures of it
 (`codehop graph`), and the picture of what an answer followed (`codehop ask --svg`).
 
-Everything here reads a GraphContext (codehop.answer.graph_context, over the index) and returns
+Everything here reads a GraphContext (codehop.navigation.graph_context, over the index) and returns
 values: node names, edge rows, DOT text, SVG bytes. Writing files is the front-end's.
 
 May import: graph_context, records, errors, graphs, stdlib.
@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING
 from codehop.kernel.errors import CodehopError, UsageError
 
 if TYPE_CHECKING:
-    from codehop.answer.graph_context import GraphContext
     from codehop.index.symbols import SymbolTable
     from codehop.kernel.records import Answer
+    from codehop.navigation.graph_context import GraphContext
 
 
 def find_node(gc: GraphContext, table: SymbolTable, symbol: str) -> str:

@@ -1,5 +1,5 @@
 """The call hierarchy for editors: who calls a declaration and what it calls, grouped by the
-calling or called declaration (`Item`s of codehop.answer.hierarchy), each with its call sites.
+calling or called declaration (`Item`s of codehop.navigation.hierarchy), each with its call sites.
 
 Outgoing calls, cheapest first: the index's call edges inside the repository; the builtins,
 placed by name; `super().m()` through the MRO; then Jedi at every other call site of the body
@@ -23,11 +23,11 @@ import re
 import time
 from collections.abc import Callable, Sequence
 
-from codehop.answer.callers import Candidate, attribute_calls, attribute_reads, call_sites, candidates
-from codehop.answer.dependents import Relation, Site
-from codehop.answer.hierarchy import Item, item
-from codehop.answer.navigation import Lander, Sources, read_lines
 from codehop.kernel.records import BindingKind, ChunkKind, Location, XRef
+from codehop.navigation.callers import Candidate, attribute_calls, attribute_reads, call_sites, candidates
+from codehop.navigation.cursor import Lander, Sources, read_lines
+from codehop.navigation.hierarchy import Item, item
+from codehop.navigation.sites import Relation, Site
 from codehop.resolve.jedi_resolver import Landing, Place
 
 OUTGOING_DEADLINE_S = 2.0  # Jedi's builtins, then Jedi at the sites: past it, the calls placed so far

@@ -1,20 +1,20 @@
 """What is around a declaration, for editors: its references, bases and subclasses, the outline
-of a file, and the members a class inherits (a code lens); callers and callees: codehop.answer.calls.
+of a file, and the members a class inherits (a code lens); callers and callees: codehop.navigation.calls.
 
-A split of codehop.answer.navigation (which qualifies the cursor and follows it to the declaration):
+A split of codehop.navigation.cursor (which qualifies the cursor and follows it to the declaration):
 each function here starts from a declaration that navigation found, then walks the dependents
 engine, the symbol table's MRO or the file's chunks. `Item` and `Outline` are what it returns.
 
-May import: navigation, records, store, symbols, dependents, walk, stdlib.
+May import: cursor, sites, records, store, symbols, dependents, walk, stdlib.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from codehop.answer.dependents import Relation, Site
-from codehop.answer.navigation import Sources, definition, name_span, read_lines, source_line
 from codehop.kernel.records import BindingKind, ChunkKind, Location
+from codehop.navigation.cursor import Sources, definition, name_span, read_lines, source_line
+from codehop.navigation.sites import Relation, Site
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -2,7 +2,7 @@
 chunk fitted to a token budget. Each excerpt keeps its stored chunk's id and says what part it
 holds (`Chunk.part`), so `Chunk.key` tells a chunk, its fitted copy and a slice of it apart.
 
-May import: records, store, retrieval (token counting), stdlib.
+May import: records, protocols, store, tokens, stdlib.
 """
 
 from __future__ import annotations
@@ -10,14 +10,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from codehop.answer.retrieval import count_tokens
 from codehop.index.store.sqlite import SqliteStore
+from codehop.kernel.protocols import Store
 from codehop.kernel.records import BindingKind, Chunk, ChunkKind, ChunkPart, Location, TermHit
+from codehop.kernel.tokens import count_tokens
 
 _BIG_CHUNK_LINES = 40
 
 
-def declaration_chunk(store: SqliteStore, loc: Location) -> Chunk | None:
+def declaration_chunk(store: Store, loc: Location) -> Chunk | None:
     """The chunk declaring `loc` (for a value in a big block, just the value's lines)."""
     chunks = store.chunks_at(loc.rel_path, loc.line)
     if not chunks:
