@@ -166,6 +166,10 @@ class App:
                 self._graph = None
                 self._close_resolvers()  # they hold the old table; rebuilt on next use
                 self._close_generators()
+            else:
+                forget = getattr(self._resolvers.get("jedi"), "forget", None)
+                if forget is not None:  # what Jedi inferred from the files that changed is stale
+                    forget()
             self._index_id = _file_id(store.path)
             self.report = report
             return report
