@@ -580,6 +580,14 @@ class App:
         assert isinstance(jedi, JediResolver)  # what _make_resolver builds for "jedi"
         return jedi
 
+    def warm_calls(self) -> None:
+        """Start Jedi for the call hierarchy in the background, when the ladder has it (a server
+        calls this once its index is ready)."""
+        lander = self._land_at_sites()
+        warm = getattr(lander, "warm", None)
+        if warm is not None:
+            warm()
+
     def source_line(self, rel_path: str, line: int) -> str | None:
         """Line `line` of a repository file (or of an installed package's file, by absolute path)."""
         from codehop.answer.navigation import source_line
