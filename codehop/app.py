@@ -169,6 +169,10 @@ class App:
                 self._graph = None
                 self._close_resolvers()  # they hold the old table; rebuilt on next use
                 self._close_generators()
+            else:
+                forget = getattr(self._resolvers.get("jedi"), "forget", None)
+                if forget is not None:  # what Jedi inferred from the files that changed is stale
+                    forget()
             self._index_id = _file_id(store.path)
             self.report = report
             return report
@@ -584,6 +588,14 @@ class App:
         from codehop.navigation.engine import Navigation
 
         return Navigation(self.sources())
+
+    def warm_calls(self) -> None:
+        """Start Jedi for the call hierarchy in the background, when the ladder has it (a server
+        calls this once its index is ready)."""
+        lander = self._land_at_sites()
+        warm = getattr(lander, "warm", None)
+        if warm is not None:
+            warm()
 
     def source_line(self, rel_path: str, line: int) -> str | None:
         """Line `line` of a repository file (or of an installed package's file, by absolute path)."""

@@ -175,6 +175,10 @@ class CodehopLanguageServer(LanguageServer):
         self.build_progress.report(f"{r.files} files, {r.chunks} chunks, {r.xrefs} references", 90)
         self.build_progress.end(f"indexed {r.files} files in {r.seconds:.1f} s")
         self.app_future.set_result(app)
+        try:
+            app.warm_calls()  # Jedi's start (1 s) is not the first call hierarchy request's
+        except Exception:
+            log.exception("warming Jedi failed")
 
     def schedule_refresh(self) -> None:
         """Re-index what changed on disk, in a worker thread (event loop only)."""

@@ -10,11 +10,15 @@ Several targets are sorted, because Jedi's order changes between runs.
 For the call hierarchy, `land` asks at many sites of one file with one Script (their inference
 shared, stubs preferred: builtins land in typeshed as basedpyright answers) within a deadline,
 and `land_builtins` places the builtins by name; each answer is a `Landing` and says its `Place`.
+Their Scripts share one inference state (Jedi makes one per Script), so typeshed and the modules
+one file imports are inferred once for the next file too: dropped with the kept landings, after
+_LANDINGS_TTL_S or `forget()` (the index saw a change).
 Owns the only use of `jedi`. May import: records, symbols, stdlib, jedi.
 """
 
 from __future__ import annotations
 
+import builtins
 import re
 import sys
 import threading
@@ -91,6 +95,7 @@ class JediResolver:
         self._lock = threading.Lock()
         self._warm = False
         self._script: tuple[tuple[str, int, int], Any] | None = None  # (file stamp, Script) of `land`
+        self._state: Any = None  # the inference state `land`'s Scripts share (see `_shared_script`)
         self._landings: dict[tuple[str, int, int, int, int], Landing | None] = {}
         self._land_epoch = time.monotonic()
         self._builtins: dict[str, Landing | None] = {}  # `land_builtins`'s answers, for the process
@@ -196,10 +201,17 @@ class JediResolver:
                 pass
         return {n: landing for n in names if (landing := self._builtins.get(n)) is not None}
 
+    def warm(self) -> None:
+        """Start Jedi in the background (its environment, typeshed's builtins, each builtin's place),
+        so that the first `land` or `land_builtins` does not pay for it; a request that comes
+        meanwhile waits for it on Jedi's one thread."""
+        names = tuple(n for n in dir(builtins) if not n.startswith("_") and n not in self._builtins)
+        self._pool.submit(self._land_builtins, names)
+
     def _land_builtins(self, names: tuple[str, ...]) -> None:
         jedi = self._jedi()
         code = "".join(f"{n}\n" for n in names)
-        script = jedi.Script(code=code, path=str(self.root / "__codehop_probe__.py"), project=self._project)
+        script = self._shared_script(jedi, code=code, path=str(self.root / "__codehop_probe__.py"))
         for i, name in enumerate(names):
             try:
                 found = [n for n in script.goto(i + 1, 0, follow_imports=True, prefer_stubs=True) if n.module_path]
@@ -219,13 +231,14 @@ class JediResolver:
         # and each site's landing, for the next request on the same body
         stamp = (rel_path, st.st_mtime_ns, st.st_size)
         if time.monotonic() - self._land_epoch > _LANDINGS_TTL_S:  # another file may have changed since
-            self._script, self._land_epoch = None, time.monotonic()
-            self._landings.clear()
+            self._drop_landings()
+        if self._script is not None and self._script[0][0] == rel_path and self._script[0] != stamp:
+            self._drop_landings()  # this file changed: what was inferred from it is stale
         if self._script is None or self._script[0] != stamp:
-            self._script = (stamp, jedi.Script(path=str(path), project=self._project))
+            self._script = (stamp, self._shared_script(jedi, path=str(path)))
         script = self._script[1]
         if len(self._landings) > _MAX_LANDINGS:
-            self._landings.clear()
+            self._drop_landings()
         out: list[Landing | None] = []
         for line, col in positions:
             key = (*stamp, line, col)
@@ -246,6 +259,37 @@ class JediResolver:
             self._landings[key] = landing
             out.append(landing)
         return out
+
+    def _shared_script(self, jedi: Any, *, path: str, code: str | None = None) -> Any:
+        """A Script for `land` on the inference state the earlier ones used: Jedi gives each Script
+        its own, and most of a first request's time on a file (typeshed, the modules the file
+        imports) is spent filling it again. A file read from disk is parsed through parso's disk
+        cache (keyed by path and mtime, as Jedi reads every module a file imports): a Script parses
+        its own file afresh otherwise (0.3 s for Django's models/base.py). The state is Jedi's
+        private attribute: a Jedi without it gets a Script of its own, as before."""
+        if self._state is None:
+            self._state = getattr(jedi.Script(code="", path=path, project=self._project), "_inference_state", None)
+        if self._state is None:
+            return jedi.Script(code=code, path=path, project=self._project)
+        if code is None:
+            try:  # the Script then finds the same lines in parso's memory and takes that tree
+                self._state.parse(
+                    path=Path(path), cache=True, diff_cache=True, cache_path=jedi.settings.cache_directory
+                )
+            except Exception:  # an unreadable file: the Script says so as before
+                pass
+        script = jedi.Script(code=code, path=path, project=self._project)
+        script._inference_state = self._state
+        return script
+
+    def _drop_landings(self) -> None:
+        self._script, self._state, self._land_epoch = None, None, time.monotonic()
+        self._landings.clear()
+
+    def forget(self) -> None:
+        """Drop the kept landings and the shared inference (the repository changed on disk); the
+        builtins' places stay (typeshed does not change under a running process)."""
+        self._pool.submit(self._drop_landings)  # on Jedi's thread, never under a running `_land`
 
     def _landing(self, module_path: Path, n: Any) -> Landing:
         mpath = module_path.resolve()
