@@ -343,3 +343,53 @@ def returned_names(source: str) -> list[str]:
                 out.append(name)
         stack.extend(reversed(list(ast.iter_child_nodes(node))))
     return list(dict.fromkeys(out))
+
+
+def is_stub(source: str) -> bool:
+    """A function whose body declares no behaviour: only a docstring, `...`, `pass` or `raise
+    NotImplementedError` (a Protocol's member, an abstract method). What runs is an implementation
+    elsewhere, so the body answers no question about behaviour."""
+    try:
+        tree = ast.parse(textwrap.dedent(source))
+    except (SyntaxError, ValueError, RecursionError):
+        return False
+    fn = tree.body[0] if tree.body else None
+    if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
+        return False
+    for node in fn.body:
+        if isinstance(node, ast.Pass) or (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)):
+            continue  # a docstring, `...`
+        if isinstance(node, ast.Raise) and node.exc is not None:
+            exc = node.exc.func if isinstance(node.exc, ast.Call) else node.exc
+            if isinstance(exc, ast.Name) and exc.id == "NotImplementedError":
+                continue
+        return False
+    return True
+
+
+def calls_on_locals(source: str) -> list[str]:
+    """The methods a function's body calls on its parameters and locals (`cond.check(...)` ->
+    `cond.check`), in order: calls whose callee the index cannot place without inferring a type.
+    Not calls on `self`/`cls`, nor on names the function does not bind (module-level names)."""
+    try:
+        tree = ast.parse(textwrap.dedent(source))
+    except (SyntaxError, ValueError, RecursionError):
+        return []
+    fn = tree.body[0] if tree.body else None
+    if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
+        return []
+    bound = {a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)} - {"self", "cls"}
+    calls: list[tuple[str, str]] = []
+    stack: list[ast.AST] = list(fn.body)
+    while stack:  # iterative, as above
+        node = stack.pop()
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
+            continue
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            bound.add(node.id)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            root = node.func.value
+            if isinstance(root, ast.Name):
+                calls.append((root.id, f"{root.id}.{node.func.attr}"))
+        stack.extend(reversed(list(ast.iter_child_nodes(node))))
+    return list(dict.fromkeys(text for root, text in calls if root in bound))

@@ -48,6 +48,7 @@ from codehop.kernel.records import (
 from codehop.reading.pointers import PointerFinder, contains
 from codehop.reading.question import Reading, Subject, SubjectFinder
 from codehop.reading.signatures import (
+    calls_on_locals,
     forwarded_call,
     instantiated,
     none_fallback,
@@ -139,23 +140,34 @@ class Reader:
             return self._returned(findings, context, resolved)
         if asked.intent is Intent.VALUE:
             return self._fallbacks(findings, context, resolved)
-        if asked.intent not in (Intent.HOW, Intent.WHY, Intent.RAISES):
+        if asked.intent not in (Intent.HOW, Intent.WHY, Intent.RAISES, Intent.CALLEES):
             return []
         words = {stem(w.lower()) for w in asked.words}
         out: list[Finding] = []
         have = {f.resolution.target for f in findings if f.resolution is not None}
         # (asked of a declaration not in the context yet too: its pointers are known from the index,
         # so the one hop that fetches it fetches them as well)
-        for _f, res in _callables(findings):
+        for f, res in _callables(findings):
+            if self.finder.stub(res.target.qualname):
+                out.append(_stub_doubt(f, res))
+                continue
             edges = self.store.edges_out_of(res.target.qualname, ("calls", "instantiates"))
             callees = list(dict.fromkeys(e.dst for e in edges if not e.dst.startswith("?")))
             if asked.intent is Intent.RAISES:
                 picked = [c for c in callees if self._is_exception(c)][:MAX_SUBJECTS]
             else:
-                # named by the question's words beyond the subject's own name and owners
+                # named by the question's words beyond the subject's own name and owners; none
+                # named: what the body calls in the repository is the answer ("what does it call?")
                 own = {t for part in res.target.qualname.split(".") for t in name_terms(part)}
                 told = words - own
-                picked = [c for c in callees if told & set(name_terms(c.rpartition(".")[2]))][:MAX_HOW_CALLEES]
+                named = [c for c in callees if told & set(name_terms(c.rpartition(".")[2]))]
+                if not named and asked.intent is Intent.CALLEES:
+                    named = [c for c in callees if self._in_repository(c)]
+                picked = named[:MAX_HOW_CALLEES]
+                if not picked and asked.intent in (Intent.HOW, Intent.CALLEES):
+                    unplaced = calls_on_locals(self._body(f, res))
+                    if unplaced:
+                        out.append(_unplaced_doubt(f, res, unplaced))
             for dotted in picked:
                 g = self.finding(Subject(dotted=dotted, mentions=(dotted.rpartition(".")[2],)), context, resolved)
                 if g.resolution is None or g.resolution.is_external or g.resolution.target in have:
@@ -248,6 +260,16 @@ class Reader:
                 have.add(hit[1].target)
                 out.append(self.finding(Subject(dotted=hit[0], mentions=(name,)), context, resolved))
         return out[:MAX_SUBJECTS]
+
+    def _body(self, f: Finding, res: Resolution) -> str:
+        chunk = f.declared_in.chunk if f.declared_in is not None else None
+        if chunk is None or chunk.qualname != res.target.qualname:
+            chunk = next((c for c in self.store.chunks_named(res.target.qualname)), None)
+        return chunk.text if chunk is not None else ""
+
+    def _in_repository(self, dotted: str) -> bool:
+        res = self.table.resolve(dotted)
+        return res is not None and not res.is_external
 
     def _is_exception(self, dotted: str) -> bool:
         """A class of the repository whose bases reach a builtin exception."""
@@ -788,6 +810,35 @@ class Reader:
             # the reader already resolved it: the ladder need not do it again
             ref = replace(ref, resolution=res)
         return ref
+
+
+def _stub_doubt(f: Finding, res: Resolution) -> Finding:
+    """A question about behaviour asked of a body that declares none (a Protocol's or an abstract
+    member): the declaration is found, the behaviour is in an implementation the reader did not place."""
+    t = res.target
+    return replace(
+        f,
+        pending=(),
+        doubt=(
+            f"`{t.qualname}` ({shown_path(t.rel_path)}:{t.line}) declares no behaviour: its body is a stub "
+            "(a Protocol's or an abstract member). What runs is an implementation elsewhere, "
+            "which this answer did not place."
+        ),
+    )
+
+
+def _unplaced_doubt(f: Finding, res: Resolution, calls: list[str]) -> Finding:
+    """A question about behaviour whose answer is in calls on values of types the index does not
+    know (`cond.check(...)` on a loop variable): shown, not followed."""
+    shown = ", ".join(f"`{c}`" for c in calls[:3])
+    return replace(
+        f,
+        pending=(),
+        doubt=(
+            f"`{res.target.qualname}` calls {shown} on values whose class is not known without running "
+            "type inference; what those calls run is not in this answer."
+        ),
+    )
 
 
 def _callables(findings: Sequence[Finding]) -> list[tuple[Finding, Resolution]]:
