@@ -22,7 +22,7 @@ from codehop.reading.question_words import (
     VOCABULARY,
     Token,
 )
-from codehop.reading.signatures import Parameter, is_stub, parameters
+from codehop.reading.signatures import Parameter, parameters, stub_kind
 from codehop.reading.subject import Subject
 
 _MADE = re.compile(r"([A-Za-z_][\w.]*)\(")  # a value written as a call: `Converter()`, `mod.Thing(x)`
@@ -322,9 +322,15 @@ class RepoLookup:
         return list(dict.fromkeys(out))
 
     def stub(self, qualname: str) -> bool:
-        """Whether the function declared as `qualname` has a body that declares no behaviour."""
+        """Whether the function declared as `qualname` is an interface's member with no behaviour:
+        abstract, or empty in a class written as a `Protocol` (an empty method of a concrete class
+        is a no-op, and that is its behaviour)."""
         chunk = next((c for c in self.store.chunks_named(qualname) if c.qualname == qualname), None)
-        return chunk is not None and is_stub(chunk.text)
+        kind = stub_kind(chunk.text) if chunk is not None else ""
+        if kind != "empty":
+            return kind == "abstract"
+        owner = qualname.rpartition(".")[0]
+        return any(w.rpartition(".")[2] == "Protocol" for w, _ in self.table.base_classes(owner))
 
     def _modules_named(self, last: str) -> list[str]:
         src = self.table.src
