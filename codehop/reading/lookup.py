@@ -29,6 +29,8 @@ _MADE = re.compile(r"([A-Za-z_][\w.]*)\(")  # a value written as a call: `Conver
 
 
 class RepoLookup:
+    prefer_bodies = True  # a namesake with a body before an interface's stub (the reader sets it per question)
+
     def __init__(self, table: SymbolTable) -> None:
         self.table = table
         self.store = table.store
@@ -307,7 +309,7 @@ class RepoLookup:
             rank = (
                 0 if (not hints or top in hints) else 1,
                 # (a Protocol's or an abstract member declares no behaviour: a namesake with a body first)
-                1 if not tail and b.kind is BindingKind.FUNCTION and self.stub(qual) else 0,
+                1 if self.prefer_bodies and not tail and b.kind is BindingKind.FUNCTION and self.stub(qual) else 0,
                 -overlap,
                 0 if b.kind in (BindingKind.CLASS, BindingKind.FUNCTION) else 1,
                 private,
@@ -325,10 +327,12 @@ class RepoLookup:
         """Whether the function declared as `qualname` is an interface's member with no behaviour:
         abstract, or empty in a class written as a `Protocol` (an empty method of a concrete class
         is a no-op, and that is its behaviour)."""
-        chunk = next((c for c in self.store.chunks_named(qualname) if c.qualname == qualname), None)
-        kind = stub_kind(chunk.text) if chunk is not None else ""
-        if kind != "empty":
-            return kind == "abstract"
+        # (every declaration of the name: `@overload` stubs come before the implementation)
+        kinds = {stub_kind(c.text) for c in self.store.chunks_named(qualname) if c.qualname == qualname}
+        if not kinds or "" in kinds:
+            return False
+        if "empty" not in kinds:
+            return True
         owner = qualname.rpartition(".")[0]
         return any(w.rpartition(".")[2] == "Protocol" for w, _ in self.table.base_classes(owner))
 

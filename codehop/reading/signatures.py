@@ -253,6 +253,16 @@ def none_fallback(body: str, name: str, sentinel: str = "None") -> tuple[int, st
     return None
 
 
+def annotated_return(signature: str) -> bool:
+    """Whether `def ...(...) -> X` writes a return annotation, whatever X is."""
+    src = _COMMENT.sub(" ", signature.strip()).rstrip().removesuffix(":")
+    try:
+        fn = ast.parse(src + ":\n    pass\n").body[0]
+    except (SyntaxError, ValueError, RecursionError, IndexError):
+        return False
+    return isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef) and fn.returns is not None
+
+
 def returns(signature: str) -> str:
     """The return annotation of `def ...(...) -> X` when it names one thing (`X`, `mod.X`, `"X"`);
     "" for none, or for a union, an optional, a generic: those do not decide one class."""
@@ -405,8 +415,8 @@ def calls_on_locals(source: str) -> list[str]:
 
 
 def computed_return(source: str) -> str:
-    """The first value a function's `return` statements compute (not a literal), as written; ""
-    when every return hands back a literal or nothing."""
+    """The first value a function's `return` statements compute (a call, an attribute, an
+    operation), as written; "" when a return hands back a literal, a plain name or nothing."""
     try:
         tree = ast.parse(textwrap.dedent(source))
     except (SyntaxError, ValueError, RecursionError):
@@ -420,6 +430,8 @@ def computed_return(source: str) -> str:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
             continue
         if isinstance(node, ast.Return) and node.value is not None and not isinstance(node.value, ast.Constant):
+            if isinstance(node.value, ast.Name):
+                return ""  # (a local, a nested function: declared in the body the answer shows)
             return ast.unparse(node.value)
         stack.extend(reversed(list(ast.iter_child_nodes(node))))
     return ""

@@ -48,6 +48,7 @@ from codehop.kernel.records import (
 from codehop.reading.pointers import PointerFinder, contains
 from codehop.reading.question import Reading, Subject, SubjectFinder
 from codehop.reading.signatures import (
+    annotated_return,
     calls_on_locals,
     computed_return,
     forwarded_call,
@@ -321,7 +322,7 @@ class Reader:
                     continue
                 have.add(hit[1].target)
                 out.append(self.finding(Subject(dotted=hit[0], mentions=(name,)), context, resolved))
-            value = "" if annotated or placed else computed_return(chunk.text)
+            value = "" if placed or annotated_return(chunk.signature) else computed_return(chunk.text)
             if value:
                 # (no annotation, and what it returns names nothing the index places: the type is
                 # known only at run time)
