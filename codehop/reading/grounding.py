@@ -149,7 +149,7 @@ def _ground(q: Question, store: SqliteStore, *, limit: int = 40) -> Grounding:
         return Grounding()
     hits = store.term_hits(terms, limit=limit)
     # how a body does something is told by its name and what it calls, not by its docstring
-    behaviour = q.intent in (Intent.HOW, Intent.WHY)
+    behaviour = q.intent in (Intent.HOW, Intent.WHY, Intent.CALLEES)
     weighed = [_weigh(h, q, words, described=not behaviour) for h in hits]
     if behaviour:
         weighed = [_with_callees(g, words, store) if i < HOW_CANDIDATES else g for i, g in enumerate(weighed)]

@@ -45,9 +45,16 @@ INTENTS: tuple[IntentRule, ...] = (
         frozenset({stem("why")}),
         "as `how`; the offline answer shows the code and never states a reason, so it is `partial`",
     ),
+    IntentRule(
+        Intent.CALLEES,
+        frozenset({"call", "use"}),
+        "the callees of its body the question's terms name, else those in the repository",
+    ),
     IntentRule(Intent.HOW, frozenset({"how", "happen", "work"}), "the callees of its body, by the question's terms"),
     IntentRule(Intent.DEFINITION, frozenset({"defin", "declar", "locat", "live", "implement"}), "its declaration"),
 )
+_DOING = frozenset({"call", "use"})  # cues of HOW that a "where" question uses to describe its subject
+KIND_OF_VALUE = frozenset({"class", "type", "kind", "object"})  # "what class is X": its type is asked
 MAX_WORDS = 64  # describing words kept (a 100 kB question is read in linear time, grounded in bounded time)
 
 # the kind a question names its subject by ("the method that ...", "which class ...")
@@ -116,11 +123,26 @@ def cue_stems() -> frozenset[str]:
 
 def intent_of(tokens: list[Token]) -> Intent:
     stems = {stem(t.low) for t in tokens if t.word and not _mention(t)}
+    # ("Blueprint.register calls state.add_url_rule(...). Where is that method?": a weak cue in a
+    # sentence before the asking one tells the story, not what is asked)
+    last = max((t.index for t in tokens if t.initial), default=0)
+    stems -= {stem(t.low) for t in tokens if t.index < last} & _DOING
+    stems |= {stem(t.low) for t in tokens if t.index >= last and t.word and not _mention(t)}
+    words = [t.low for t in tokens if t.word]
+    if len(words) > 2 and words[0] in ("what", "which") and words[1] in KIND_OF_VALUE and words[2] in ("is", "are"):
+        return Intent.TYPE  # "what class is Markdown.block.state_cls?": the kind of thing it holds
+    if words and words[0] == "when" and len(words) > 1 and words[1] in ("do", "does", "is", "are", "will"):
+        stems.add("call")  # "when does the middleware write to disk?": the condition and what it calls
+    if words and words[0] == "where":
+        stems -= _DOING  # "where is the function used to hash passwords?": its declaration is asked
     for rule in INTENTS:
-        if rule.cues & stems:
+        if rule.cues & (stems - _DOING):
             return rule.intent
     if _unless(tokens):
         return Intent.VALUE  # "what storage does it use if I don't pass one?": a default is asked
+    for rule in INTENTS:
+        if rule.cues & stems:
+            return rule.intent
     return Intent.DEFINITION
 
 

@@ -22,13 +22,15 @@ from codehop.reading.question_words import (
     VOCABULARY,
     Token,
 )
-from codehop.reading.signatures import Parameter, parameters
+from codehop.reading.signatures import Parameter, parameters, stub_kind
 from codehop.reading.subject import Subject
 
 _MADE = re.compile(r"([A-Za-z_][\w.]*)\(")  # a value written as a call: `Converter()`, `mod.Thing(x)`
 
 
 class RepoLookup:
+    prefer_bodies = True  # a namesake with a body before an interface's stub (the reader sets it per question)
+
     def __init__(self, table: SymbolTable) -> None:
         self.table = table
         self.store = table.store
@@ -287,7 +289,7 @@ class RepoLookup:
             cand = f"{mod}.{name}"
             if self._exists(cand, through_instance=True) or (not tail and self.store.binding(mod, name) is not None):
                 out.append(cand)  # a name bound in the module, even to something external
-        scored: list[tuple[tuple[int, int, int, int, int], str]] = []
+        scored: list[tuple[tuple[int, int, int, int, int, int], str]] = []
         stems = self._stems(words)
         for b in self.store.bindings_named(head, limit=200):
             if b.kind is BindingKind.IMPORT or b.kind is BindingKind.MODULE:
@@ -306,6 +308,8 @@ class RepoLookup:
             )
             rank = (
                 0 if (not hints or top in hints) else 1,
+                # (a Protocol's or an abstract member declares no behaviour: a namesake with a body first)
+                1 if self.prefer_bodies and not tail and b.kind is BindingKind.FUNCTION and self.stub(qual) else 0,
                 -overlap,
                 0 if b.kind in (BindingKind.CLASS, BindingKind.FUNCTION) else 1,
                 private,
@@ -315,9 +319,22 @@ class RepoLookup:
         for mod in self._modules_named(head):
             cand = f"{mod}.{tail}" if tail else mod
             if self._exists(cand, through_instance=True):
-                scored.append(((0 if not hints or mod.split(".")[0] in hints else 1, 0, 2, 0, len(mod)), cand))
+                scored.append(((0 if not hints or mod.split(".")[0] in hints else 1, 0, 0, 2, 0, len(mod)), cand))
         out += [c for _, c in sorted(scored)]
         return list(dict.fromkeys(out))
+
+    def stub(self, qualname: str) -> bool:
+        """Whether the function declared as `qualname` is an interface's member with no behaviour:
+        abstract, or empty in a class written as a `Protocol` (an empty method of a concrete class
+        is a no-op, and that is its behaviour)."""
+        # (every declaration of the name: `@overload` stubs come before the implementation)
+        kinds = {stub_kind(c.text) for c in self.store.chunks_named(qualname) if c.qualname == qualname}
+        if not kinds or "" in kinds:
+            return False
+        if "empty" not in kinds:
+            return True
+        owner = qualname.rpartition(".")[0]
+        return any(w.rpartition(".")[2] == "Protocol" for w, _ in self.table.base_classes(owner))
 
     def _modules_named(self, last: str) -> list[str]:
         src = self.table.src

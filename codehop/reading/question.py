@@ -42,7 +42,7 @@ from codehop.kernel.records import Binding, BindingKind, Intent
 from codehop.kernel.words import word_parts
 from codehop.reading import builtin_bases, datamodel
 from codehop.reading.grounding import Grounding, ground, names_code
-from codehop.reading.intent import KIND_WORDS, read_question
+from codehop.reading.intent import KIND_WORDS, intent_of, read_question
 from codehop.reading.lookup import RepoLookup, _member_name
 from codehop.reading.question_words import (
     ASYNC_WORDS,
@@ -75,6 +75,9 @@ _ENDINGS = (
     ("ion", ""),
     ("ions", ""),
 )
+
+
+_DECLARED = frozenset({Intent.DEFINITION, Intent.INHERITED, Intent.SUBCLASSES, Intent.OVERRIDES})
 
 
 def _forms(low: str) -> set[str]:
@@ -169,6 +172,8 @@ class SubjectFinder(RepoLookup):
     def read(self, question: str, *, respelt: bool = False) -> Reading:
         self._memo = {}
         tokens = tokenize(question)
+        # (an interface's stub answers where a member is declared, not what it does)
+        self.prefer_bodies = intent_of(tokens) not in _DECLARED
         words = [t.low for t in tokens]
         wordset = frozenset(w for t in tokens for w in t.low.split("."))
         modules_top = {m.split(".")[0] for m in self._top_modules()}

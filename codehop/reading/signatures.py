@@ -185,7 +185,8 @@ def none_fallback(body: str, name: str, sentinel: str = "None") -> tuple[int, st
     """What a body puts in place of a parameter left at its `None` default (or at a sentinel value,
     `default=_UNSET`): (line within `body`, 1-based, the expression as written). The forms Python
     code uses: `X if name is None else name`, `name if name is not None else X`, `name or X` (for
-    `None`), and `if name is None: name = X` (or `self.attr = X`)."""
+    `None`), `if name is None: name = X` (or `self.attr = X`, or `return X`), and the `else:` of
+    `if name:` (an assignment or a return)."""
     try:
         src = textwrap.dedent(body)
         tree = ast.parse(src)
@@ -240,11 +241,26 @@ def none_fallback(body: str, name: str, sentinel: str = "None") -> tuple[int, st
         ):
             if is_name(node.values[0]):
                 return found(node.values[1])
-        elif isinstance(node, ast.If) and none_test(node.test) is True:
-            for stmt in node.body:
+        elif isinstance(node, ast.If):
+            side = none_test(node.test)
+            if side is None and sentinel == "None" and is_name(node.test):
+                side = False  # `if name: ... else: <fallback>`
+            for stmt in node.body if side is True else node.orelse if side is False else []:
                 if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
                     return found(stmt.value)
+                if isinstance(stmt, ast.Return) and stmt.value is not None:
+                    return found(stmt.value)  # (`else: return DEFAULTPARSER.parse(timestr)`)
     return None
+
+
+def annotated_return(signature: str) -> bool:
+    """Whether `def ...(...) -> X` writes a return annotation, whatever X is."""
+    src = _COMMENT.sub(" ", signature.strip()).rstrip().removesuffix(":")
+    try:
+        fn = ast.parse(src + ":\n    pass\n").body[0]
+    except (SyntaxError, ValueError, RecursionError, IndexError):
+        return False
+    return isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef) and fn.returns is not None
 
 
 def returns(signature: str) -> str:
@@ -343,3 +359,107 @@ def returned_names(source: str) -> list[str]:
                 out.append(name)
         stack.extend(reversed(list(ast.iter_child_nodes(node))))
     return list(dict.fromkeys(out))
+
+
+def stub_kind(source: str) -> str:
+    """What a function's body declares: "" behaviour; "empty" only a docstring, `...` or `pass` (a
+    no-op, or a Protocol's member); "abstract" `raise NotImplementedError`, or an empty body under
+    `@abstractmethod` / `@overload`. Of an abstract member, what runs is an implementation elsewhere."""
+    try:
+        tree = ast.parse(textwrap.dedent(source))
+    except (SyntaxError, ValueError, RecursionError):
+        return ""
+    fn = tree.body[0] if tree.body else None
+    if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
+        return ""
+    kind = "empty"
+    for node in fn.body:
+        if isinstance(node, ast.Pass) or (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)):
+            continue  # a docstring, `...`
+        if isinstance(node, ast.Raise) and node.exc is not None:
+            exc = node.exc.func if isinstance(node.exc, ast.Call) else node.exc
+            if isinstance(exc, ast.Name) and exc.id == "NotImplementedError":
+                kind = "abstract"
+                continue
+        return ""
+    marks = {_dotted(d.func if isinstance(d, ast.Call) else d).rpartition(".")[2] for d in fn.decorator_list}
+    return "abstract" if marks & {"abstractmethod", "overload"} else kind
+
+
+def calls_on_locals(source: str) -> list[str]:
+    """The methods a function's body calls on its parameters and locals (`cond.check(...)` ->
+    `cond.check`), in order: calls whose callee the index cannot place without inferring a type.
+    Not calls on `self`/`cls`, nor on names the function does not bind (module-level names)."""
+    try:
+        tree = ast.parse(textwrap.dedent(source))
+    except (SyntaxError, ValueError, RecursionError):
+        return []
+    fn = tree.body[0] if tree.body else None
+    if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
+        return []
+    bound = {a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)} - {"self", "cls"}
+    calls: list[tuple[str, str]] = []
+    stack: list[ast.AST] = list(fn.body)
+    while stack:  # iterative, as above
+        node = stack.pop()
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
+            continue
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            bound.add(node.id)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            root = node.func.value
+            if isinstance(root, ast.Name):
+                calls.append((root.id, f"{root.id}.{node.func.attr}"))
+        stack.extend(reversed(list(ast.iter_child_nodes(node))))
+    return list(dict.fromkeys(text for root, text in calls if root in bound))
+
+
+def computed_return(source: str) -> str:
+    """The first value a function's `return` statements compute (a call, an attribute, an
+    operation), as written; "" when a return hands back a literal, a plain name or nothing."""
+    try:
+        tree = ast.parse(textwrap.dedent(source))
+    except (SyntaxError, ValueError, RecursionError):
+        return ""
+    fn = tree.body[0] if tree.body else None
+    if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
+        return ""
+    stack: list[ast.AST] = list(fn.body)
+    while stack:  # iterative, as above
+        node = stack.pop()
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
+            continue
+        if isinstance(node, ast.Return) and node.value is not None and not isinstance(node.value, ast.Constant):
+            if isinstance(node.value, ast.Name):
+                return ""  # (a local, a nested function: declared in the body the answer shows)
+            return ast.unparse(node.value)
+        stack.extend(reversed(list(ast.iter_child_nodes(node))))
+    return ""
+
+
+def keyword_values(source: str) -> list[tuple[str, list[str]]]:
+    """For an assignment of one call (`V = create(format_checker=_format.checker, version="x")`):
+    each keyword argument with the dotted names its value holds, in order
+    (`[("format_checker", ["_format.checker"]), ("version", [])]`)."""
+    try:
+        tree = ast.parse(textwrap.dedent(source))
+    except (SyntaxError, ValueError, RecursionError):
+        return []
+    stmt = tree.body[0] if tree.body else None
+    value = stmt.value if isinstance(stmt, ast.Assign | ast.AnnAssign) else None
+    if not isinstance(value, ast.Call):
+        return []
+    out: list[tuple[str, list[str]]] = []
+    for kw in value.keywords:
+        if kw.arg is None:
+            continue
+        names: list[str] = []
+        stack: list[ast.AST] = [kw.value]
+        while stack:  # the outermost dotted names only (`_format.checker`, not also `_format`)
+            node = stack.pop()
+            if isinstance(node, ast.Name | ast.Attribute) and _dotted(node):
+                names.append(_dotted(node))
+                continue
+            stack.extend(reversed(list(ast.iter_child_nodes(node))))
+        out.append((kw.arg, list(dict.fromkeys(names))))
+    return out

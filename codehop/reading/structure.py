@@ -48,8 +48,12 @@ from codehop.kernel.records import (
 from codehop.reading.pointers import PointerFinder, contains
 from codehop.reading.question import Reading, Subject, SubjectFinder
 from codehop.reading.signatures import (
+    annotated_return,
+    calls_on_locals,
+    computed_return,
     forwarded_call,
     instantiated,
+    keyword_values,
     none_fallback,
     parameters,
     returned_names,
@@ -138,24 +142,35 @@ class Reader:
         if asked.intent is Intent.TYPE:
             return self._returned(findings, context, resolved)
         if asked.intent is Intent.VALUE:
-            return self._fallbacks(findings, context, resolved)
-        if asked.intent not in (Intent.HOW, Intent.WHY, Intent.RAISES):
+            return self._fallbacks(asked, findings, context, resolved)
+        if asked.intent not in (Intent.HOW, Intent.WHY, Intent.RAISES, Intent.CALLEES):
             return []
         words = {stem(w.lower()) for w in asked.words}
         out: list[Finding] = []
         have = {f.resolution.target for f in findings if f.resolution is not None}
         # (asked of a declaration not in the context yet too: its pointers are known from the index,
         # so the one hop that fetches it fetches them as well)
-        for _f, res in _callables(findings):
+        for f, res in _callables(findings):
+            if self.finder.stub(res.target.qualname):
+                out.append(_stub_doubt(f, res))
+                continue
             edges = self.store.edges_out_of(res.target.qualname, ("calls", "instantiates"))
             callees = list(dict.fromkeys(e.dst for e in edges if not e.dst.startswith("?")))
             if asked.intent is Intent.RAISES:
                 picked = [c for c in callees if self._is_exception(c)][:MAX_SUBJECTS]
             else:
-                # named by the question's words beyond the subject's own name and owners
+                # named by the question's words beyond the subject's own name and owners; none
+                # named: what the body calls in the repository is the answer ("what does it call?")
                 own = {t for part in res.target.qualname.split(".") for t in name_terms(part)}
                 told = words - own
-                picked = [c for c in callees if told & set(name_terms(c.rpartition(".")[2]))][:MAX_HOW_CALLEES]
+                named = [c for c in callees if told & set(name_terms(c.rpartition(".")[2]))]
+                if not named and asked.intent is Intent.CALLEES:
+                    named = [c for c in callees if self._in_repository(c)]
+                picked = named[:MAX_HOW_CALLEES]
+                if not picked and asked.intent in (Intent.HOW, Intent.CALLEES):
+                    unplaced = [c for c in calls_on_locals(self._body(f, res)) if _told_by(c, words)]
+                    if unplaced:
+                        out.append(_unplaced_doubt(f, res, unplaced))
             for dotted in picked:
                 g = self.finding(Subject(dotted=dotted, mentions=(dotted.rpartition(".")[2],)), context, resolved)
                 if g.resolution is None or g.resolution.is_external or g.resolution.target in have:
@@ -165,7 +180,11 @@ class Reader:
         return out
 
     def _fallbacks(
-        self, findings: list[Finding], context: Sequence[ContextItem], resolved: Mapping[str, Resolution]
+        self,
+        asked: Question,
+        findings: list[Finding],
+        context: Sequence[ContextItem],
+        resolved: Mapping[str, Resolution],
     ) -> list[Finding]:
         """A default asked of a callable without naming a parameter ("what does validator_for fall
         back to when ..."): what its body puts in place of a parameter left at `None` or at a
@@ -173,17 +192,22 @@ class Reader:
         module-level values that expression names."""
         out: list[Finding] = []
         have = {f.resolution.target for f in findings if f.resolution is not None}
+        out += self._passed(asked, findings, context, resolved, have)
         for f, res in _callables(findings):
-            if f.subject.parameter is not None:
+            asked_param = f.subject.parameter
+            if asked_param is not None and asked_param.default:
                 continue  # (a parameter asked: its own default is read by `findings`)
             qualname = res.target.qualname
             module = self.store.module_of(res.target.rel_path) or ""
+            named_defaults: list[tuple[str, str]] = []
             for p in self.finder.callable_parameters(qualname):
                 sentinel = p.default.strip()
                 if not module or not sentinel or not (sentinel == "None" or _NAME.fullmatch(sentinel)):
                     continue
                 fallback = self._none_fallback(qualname, p.name, sentinel)
                 if fallback is None:
+                    if sentinel.split(".")[0] not in _LITERALS:
+                        named_defaults.append((p.name, sentinel))
                     continue
                 for name in dict.fromkeys(_NAME_OR_CALLEE.findall(fallback[1])):
                     if name.split(".")[0] in _LITERALS or name == p.name:
@@ -197,7 +221,56 @@ class Reader:
                         have.add(site.resolution.target)
                         out.append(site)  # (`_LATEST_VERSION = Draft202012Validator`: the line that sets it)
                     out.append(self.finding(Subject(dotted=hit[0], mentions=(p.name, name)), context, resolved))
+            if len(named_defaults) == 1:
+                # (no parameter replaced in the body, one whose default names code: what it uses by
+                # default is that code, `best_match(errors, key=relevance)` -> `relevance`)
+                pname, name = named_defaults[0]
+                hit = self._module_target(module, name, resolved)
+                if hit is not None and hit[1].target not in have:
+                    have.add(hit[1].target)
+                    out.append(self.finding(Subject(dotted=hit[0], mentions=(pname, name)), context, resolved))
         return out[:MAX_SUBJECTS]
+
+    def _passed(
+        self,
+        asked: Question,
+        findings: list[Finding],
+        context: Sequence[ContextItem],
+        resolved: Mapping[str, Resolution],
+        have: set[Location],
+    ) -> list[Finding]:
+        """A value that is one call, asked about through a keyword's words ("what format checker
+        does Draft202012Validator use?" of `Draft202012Validator = create(..., format_checker=
+        _format.draft202012_format_checker)`): the names that keyword's argument holds."""
+        words = {stem(w.lower()) for w in asked.words}
+        out: list[Finding] = []
+        for f in findings[:MAX_SUBJECTS]:
+            res = f.resolution
+            if not is_value(f.binding) or res is None or res.is_external:
+                continue
+            module = self.store.module_of(res.target.rel_path) or ""
+            b = f.binding
+            if not module or b is None:
+                continue
+            held = f.declared_in.chunk if f.declared_in is not None else None
+            if held is None or not held.start_line <= b.line <= held.end_line:
+                held = next(
+                    (c for c in self.store.chunks_of_file(b.rel_path) if c.start_line <= b.line <= c.end_line), None
+                )
+            if held is None:
+                continue
+            lines = held.text.splitlines()[b.line - held.start_line : (b.end_line or b.line) - held.start_line + 1]
+            for keyword, names in keyword_values("\n".join(lines)):
+                terms = set(name_terms(keyword))
+                if len(terms & words) < min(2, len(terms)):
+                    continue  # (every word of a one-word keyword, two of a longer one)
+                for name in names:
+                    hit = self._module_target(module, name, resolved)
+                    if hit is None or hit[1].target in have:
+                        continue
+                    have.add(hit[1].target)
+                    out.append(self.finding(Subject(dotted=hit[0], mentions=(keyword, name)), context, resolved))
+        return out
 
     def _binding_site(self, module: str, name: str, context: Sequence[ContextItem]) -> Finding | None:
         """The line binding a module-level alias or value itself, as a finding: what a default that
@@ -240,14 +313,31 @@ class Reader:
             )
             if not module or chunk is None or chunk.qualname != res.target.qualname:
                 continue
-            written = [returns(chunk.signature), *returned_names(chunk.text)]
-            for name in dict.fromkeys(w for w in written if w):
+            annotated = returns(chunk.signature)
+            placed = False
+            for name in dict.fromkeys(w for w in [annotated, *returned_names(chunk.text)] if w):
                 hit = self._module_target(module, name, resolved)
+                placed = placed or hit is not None
                 if hit is None or hit[1].target in have:
                     continue
                 have.add(hit[1].target)
                 out.append(self.finding(Subject(dotted=hit[0], mentions=(name,)), context, resolved))
+            value = "" if placed or annotated_return(chunk.signature) else computed_return(chunk.text)
+            if value:
+                # (no annotation, and what it returns names nothing the index places: the type is
+                # known only at run time)
+                out.append(_untyped_doubt(f, res, value))
         return out[:MAX_SUBJECTS]
+
+    def _body(self, f: Finding, res: Resolution) -> str:
+        chunk = f.declared_in.chunk if f.declared_in is not None else None
+        if chunk is None or chunk.qualname != res.target.qualname:
+            chunk = next((c for c in self.store.chunks_named(res.target.qualname)), None)
+        return chunk.text if chunk is not None else ""
+
+    def _in_repository(self, dotted: str) -> bool:
+        res = self.table.resolve(dotted)
+        return res is not None and not res.is_external
 
     def _is_exception(self, dotted: str) -> bool:
         """A class of the repository whose bases reach a builtin exception."""
@@ -788,6 +878,56 @@ class Reader:
             # the reader already resolved it: the ladder need not do it again
             ref = replace(ref, resolution=res)
         return ref
+
+
+def _stub_doubt(f: Finding, res: Resolution) -> Finding:
+    """A question about behaviour asked of a body that declares none (a Protocol's or an abstract
+    member): the declaration is found, the behaviour is in an implementation the reader did not place."""
+    t = res.target
+    return replace(
+        f,
+        pending=(),
+        doubt=(
+            f"`{t.qualname}` ({shown_path(t.rel_path)}:{t.line}) declares no behaviour: its body is a stub "
+            "(a Protocol's or an abstract member). What runs is an implementation elsewhere, "
+            "which this answer did not place."
+        ),
+    )
+
+
+def _told_by(dotted: str, stems: set[str]) -> bool:
+    """Whether the question's word stems name a part of `cond.check`: equal, or one a prefix of the
+    other of at least three letters (`cond` of "conditions")."""
+    for t in {t for part in dotted.split(".") for t in name_terms(part)}:
+        for w in stems:
+            if t == w or (min(len(t), len(w)) >= 3 and (w.startswith(t) or t.startswith(w))):
+                return True
+    return False
+
+
+def _untyped_doubt(f: Finding, res: Resolution, value: str) -> Finding:
+    return replace(
+        f,
+        pending=(),
+        doubt=(
+            f"`{res.target.qualname}` declares no return type and returns `{value}`, which names no "
+            "declaration of the repository: what it returns is known only when it runs."
+        ),
+    )
+
+
+def _unplaced_doubt(f: Finding, res: Resolution, calls: list[str]) -> Finding:
+    """A question about behaviour whose answer is in calls on values of types the index does not
+    know (`cond.check(...)` on a loop variable): shown, not followed."""
+    shown = ", ".join(f"`{c}`" for c in calls[:3])
+    return replace(
+        f,
+        pending=(),
+        doubt=(
+            f"`{res.target.qualname}` calls {shown} on values whose class is not known without running "
+            "type inference; what those calls run is not in this answer."
+        ),
+    )
 
 
 def _callables(findings: Sequence[Finding]) -> list[tuple[Finding, Resolution]]:
