@@ -84,8 +84,8 @@ def describe(f: Finding, context: Sequence[ContextItem]) -> str:
     t = res.target
     where = f"{shown_path(t.rel_path)}:{t.line}"
     if f.declared_in is None:
-        p = f.pending[0] if f.pending else None
-        via = f" (via {p.ref_type} at {shown_path(p.origin_path)}:{p.origin_line})" if p else ""
+        first = f.pending[0] if f.pending else None
+        via = f" (via {first.ref_type} at {shown_path(first.origin_path)}:{first.origin_line})" if first else ""
         return (
             f"`{name}` is declared at {where} as `{t.qualname}`{via}, but that declaration is "
             f"not in the retrieved context yet."
@@ -96,8 +96,8 @@ def describe(f: Finding, context: Sequence[ContextItem]) -> str:
         f"`{name}` is declared at {where}" + (f" as `{t.qualname}`" if t.qualname and t.qualname != name else "") + "."
     ]
     if f.subject.assigned:
-        line, text = f.subject.assigned
-        out.append(f"Assigned at {shown_path(t.rel_path)}:{line} in `{t.qualname}`: `{text}`")
+        at, text = f.subject.assigned
+        out.append(f"Assigned at {shown_path(t.rel_path)}:{at} in `{t.qualname}`: `{text}`")
         return "\n".join(out)
     p = f.subject.parameter
     if p is not None:
@@ -113,8 +113,8 @@ def describe(f: Finding, context: Sequence[ContextItem]) -> str:
         default = f"defaults to `{p.default}`" if p.default else "has no default (it must be passed)"
         out.append(f"Parameter `{p.name}` of `{t.qualname}`{via} {default}.")
         if f.fallback:
-            line, expr = f.fallback
-            out.append(f"Left at `None`, it becomes `{expr}` ({shown_path(t.rel_path)}:{line}).")
+            at, expr = f.fallback
+            out.append(f"Left at `None`, it becomes `{expr}` ({shown_path(t.rel_path)}:{at}).")
         if chunk.signature:
             out.append(f"Signature: `{chunk.signature}`")
         if res.steps:
@@ -153,8 +153,10 @@ def describe(f: Finding, context: Sequence[ContextItem]) -> str:
             f"{where}: which binding holds depends on how the module runs (a conditional import or "
             f"a fallback), so this answer is partial."
         )
-    for p in f.pending:
-        out.append(f"Still needed: `{p.ref_target}` ({p.ref_type} at {shown_path(p.origin_path)}:{p.origin_line}).")
+    for ref in f.pending:
+        out.append(
+            f"Still needed: `{ref.ref_target}` ({ref.ref_type} at {shown_path(ref.origin_path)}:{ref.origin_line})."
+        )
     if res.steps:
         out.append("Chain: " + res.chain_text())
     return "\n".join(out)

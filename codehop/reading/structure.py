@@ -93,7 +93,7 @@ class Finding:
     # `except ImportError: def main()`): which one runs is decided at run time
     alternatives: tuple[tuple[Binding, Resolution | None], ...] = ()
     # a parameter whose `None` default the body replaces: (line, the expression used instead)
-    fallback: tuple[int, str] = ()  # type: ignore[assignment]
+    fallback: tuple[int, str] | None = None
 
     @property
     def covered(self) -> bool:
@@ -553,6 +553,8 @@ class Reader:
         and value name (not the method's own parameters and locals) are declared where the answer is;
         so are the annotation of a parameter stored as it came (`self.x = x`) and the module-level
         values named by the defaults of the parameters the value uses."""
+        if subject.assigned is None:
+            return []
         _, text = subject.assigned
         head, eq, value = text.partition("=")
         if not eq:

@@ -18,7 +18,7 @@ class Subject:
     strong: bool = True  # named by the question (coverage needs it), not only suggested by a plain word
     parameter: Parameter | None = None  # asked about a parameter of the callable `dotted`
     forwarded: tuple[tuple[str, str, int], ...] = ()  # (callee, origin path, line) of **kwargs hops
-    assigned: tuple[int, str] = ()  # type: ignore[assignment]  # (line, text) of `self.x = ...` in `dotted`
+    assigned: tuple[int, str] | None = None  # (line, text) of `self.x = ...` in `dotted`
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
