@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import keyword
 import re
 from functools import lru_cache
 
@@ -13,6 +14,9 @@ STOP = frozenset(
     that the their them then there these this to was what when where which who why will with you your
     show tell give has have had any some actually really much many i'm im""".split()
 )
+# what a name in an expression can be that is no declaration: Python's keywords (`None`, `not`,
+# `lambda`, ...: the language's own list) and the receivers `self` and `cls`
+CODE_LITERALS = frozenset(keyword.kwlist) | {"self", "cls"}
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 

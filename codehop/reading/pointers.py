@@ -6,7 +6,7 @@ import, an alias, a base class) becomes a pending reference with its origin
 site (path, 1-based line, 0-based column), so that position-based rungs
 (Jedi, a language server) can answer what the symbol table cannot. A value
 computed from other module-level values (`T = BASE * 2`) needs those too.
-May import: records, symbols, question, store, stdlib.
+May import: records, kernel.words, symbols, question, store, stdlib.
 """
 
 from __future__ import annotations
@@ -27,15 +27,13 @@ from codehop.kernel.records import (
     Resolution,
     Step,
 )
+from codehop.kernel.words import CODE_LITERALS
 from codehop.reading.question import Subject
 
 _NAME = re.compile(r"(?<![\w.'\"])([A-Za-z_]\w*)(?![\w'\"(])")
 _MAX_SITES = 6
 _OPEN = {")": "(", "]": "["}
 _KEYWORD_BEFORE = re.compile(r"\b(?:def|class|import|from|as)\s+$")
-_LITERAL_WORDS = frozenset(
-    {"None", "True", "False", "self", "cls", "not", "and", "or", "in", "is", "if", "else", "lambda", "for"}
-)
 
 
 def contains(items: Sequence[ContextItem], loc: Location) -> ContextItem | None:
@@ -118,7 +116,7 @@ class PointerFinder:
         pending: list[PendingReference] = []
         needs: list[Location] = []
         for name in dict.fromkeys(_NAME.findall(binding.value)):
-            if name in _LITERAL_WORDS:
+            if name in CODE_LITERALS:
                 continue
             dotted = f"{module}.{name}"
             res = resolved.get(dotted) or self.table.resolve(dotted)

@@ -1,4 +1,6 @@
-"""Structural reading of a context: subjects -> findings -> coverage.
+"""Structural reading of a context: subjects -> findings -> coverage. Over 500 lines (~950)
+because every pointer rule an intent needs reads the same Finding and the same context; the
+rules move into one table per intent as the reader of issue 25 replaces question.py.
 
 Shared by both generators, so the hop never depends on a model noticing a
 pointer. The question's reading (`question.SubjectFinder`) names subjects;
@@ -19,7 +21,7 @@ that matched nothing) is a finding with a `doubt`.
 
 Coverage: a reading is `covered` only if every finding is declared in the
 context, inside the repository, with nothing pending and no doubt.
-May import: records, symbols, question, pointers, signatures, store, stdlib.
+May import: records, kernel.words, symbols, question, pointers, signatures, store, stdlib.
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ from codehop.kernel.records import (
     Resolution,
     shown_path,
 )
+from codehop.kernel.words import CODE_LITERALS
 from codehop.reading.pointers import PointerFinder, contains
 from codehop.reading.question import Reading, Subject, SubjectFinder
 from codehop.reading.signatures import (
@@ -75,9 +78,6 @@ def _decorators(chunk: Chunk) -> str:
 
 
 _NAME_OR_CALLEE = re.compile(r"(?<![\w.'\"])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?![\w.'\"])")
-_LITERALS = frozenset(
-    {"None", "True", "False", "self", "cls", "not", "and", "or", "in", "is", "if", "else", "lambda", "for"}
-)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -206,11 +206,11 @@ class Reader:
                     continue
                 fallback = self._none_fallback(qualname, p.name, sentinel)
                 if fallback is None:
-                    if sentinel.split(".")[0] not in _LITERALS:
+                    if sentinel.split(".")[0] not in CODE_LITERALS:
                         named_defaults.append((p.name, sentinel))
                     continue
                 for name in dict.fromkeys(_NAME_OR_CALLEE.findall(fallback[1])):
-                    if name.split(".")[0] in _LITERALS or name == p.name:
+                    if name.split(".")[0] in CODE_LITERALS or name == p.name:
                         continue
                     hit = self._module_target(module, name, resolved)
                     if hit is None or hit[1].target in have:
@@ -519,7 +519,7 @@ class Reader:
                 out[0] = f = replace(f, fallback=fallback)
                 names = _NAME_OR_CALLEE.findall(fallback[1])  # `SyncBackend()`: the class it makes
         for name in dict.fromkeys(names):
-            if name.split(".")[0] in _LITERALS or not module:
+            if name.split(".")[0] in CODE_LITERALS or not module:
                 continue
             found = self._module_value(module, name, resolved)
             if found is not None:
@@ -588,7 +588,7 @@ class Reader:
         for names in (written, defaults):
             found: list[Finding] = []
             for name in dict.fromkeys(names):
-                if name.split(".")[0] in _LITERALS:
+                if name.split(".")[0] in CODE_LITERALS:
                     continue
                 hit = self._module_target(module, name, resolved)
                 if hit is None or hit[1].target == res.target:
@@ -621,7 +621,7 @@ class Reader:
         own = f"{binding.scope}.{binding.name}"
         out: list[Finding] = []
         for name in dict.fromkeys(_NAME_OR_CALLEE.findall(annotation)):
-            if name.split(".")[0] in _LITERALS:
+            if name.split(".")[0] in CODE_LITERALS:
                 continue
             hit = self._module_target(module, name, resolved)
             if hit is None or hit[1].target.qualname == own:
