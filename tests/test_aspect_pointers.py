@@ -13,10 +13,8 @@ loader=None)` (:49) whose `else:` returns `DEFAULT_LOADER.validate(...)` (`DEFAU
 
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
-
 import pytest
+from shared import FIXTURES, copy_fixture
 
 from codehop.answer.orchestrator import Limits
 from codehop.app import App, Config
@@ -26,10 +24,9 @@ from codehop.reading.intent import read_question
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory):  # type: ignore[no-untyped-def]
-    src = Path(__file__).resolve().parent.parent / "fixtures_repos" / "aspect_pointers"
-    dest = tmp_path_factory.mktemp("aspects") / "aspect_pointers"
-    shutil.copytree(src, dest)
-    a = App(dest, Config())
+    a = App(
+        copy_fixture(FIXTURES / "aspect_pointers", tmp_path_factory.mktemp("aspects") / "aspect_pointers"), Config()
+    )
     yield a
     a.close()
 

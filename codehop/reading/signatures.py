@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import re
 import textwrap
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from codehop.index.symbols import SymbolTable
@@ -332,32 +333,53 @@ def instantiated(value: str) -> str:
     return _dotted(node.func)
 
 
+_Function = ast.FunctionDef | ast.AsyncFunctionDef
+
+
+def _function(source: str) -> _Function | None:
+    """The function a chunk's source declares first (dedented, parsed); None for anything else."""
+    try:
+        tree = ast.parse(textwrap.dedent(source))
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    fn = tree.body[0] if tree.body else None
+    return fn if isinstance(fn, _Function) else None
+
+
+def _own_nodes(fn: _Function) -> Iterator[ast.AST]:
+    """The nodes of a function's body in source order, not those of the functions, classes and
+    lambdas nested in it (iterative: a repository's nesting depth never reaches the interpreter's
+    stack)."""
+    stack: list[ast.AST] = list(reversed(fn.body))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
+            continue
+        yield node
+        stack.extend(reversed(list(ast.iter_child_nodes(node))))
+
+
+def _parameters_of(fn: _Function) -> set[str]:
+    return {a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)}
+
+
 def returned_names(source: str) -> list[str]:
     """The dotted names a function's `return` statements hand back or index into (`return
     _CLASS_MAP[key]` -> `_CLASS_MAP`, `return Result(x)` -> `Result`), in order; not its
     parameters' or nested functions' names (those are local)."""
-    try:
-        tree = ast.parse(textwrap.dedent(source))
-    except (SyntaxError, ValueError, RecursionError):
+    fn = _function(source)
+    if fn is None:
         return []
-    fn = tree.body[0] if tree.body else None
-    if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
-        return []
-    local = {a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)}
+    local = _parameters_of(fn) | {"self", "cls"}
     out: list[str] = []
-    stack: list[ast.AST] = list(fn.body)
-    while stack:  # iterative: a repository's nesting depth never reaches the interpreter's stack
-        node = stack.pop()
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
-            continue
+    for node in _own_nodes(fn):
         if isinstance(node, ast.Return) and node.value is not None:
             value = node.value
             while isinstance(value, ast.Subscript | ast.Call | ast.Await):
                 value = value.value if isinstance(value, ast.Subscript | ast.Await) else value.func
             name = _dotted(value) if isinstance(value, ast.Name | ast.Attribute) else ""
-            if name and name.split(".")[0] not in local and name.split(".")[0] not in ("self", "cls"):
+            if name and name.split(".")[0] not in local:
                 out.append(name)
-        stack.extend(reversed(list(ast.iter_child_nodes(node))))
     return list(dict.fromkeys(out))
 
 
@@ -365,12 +387,8 @@ def stub_kind(source: str) -> str:
     """What a function's body declares: "" behaviour; "empty" only a docstring, `...` or `pass` (a
     no-op, or a Protocol's member); "abstract" `raise NotImplementedError`, or an empty body under
     `@abstractmethod` / `@overload`. Of an abstract member, what runs is an implementation elsewhere."""
-    try:
-        tree = ast.parse(textwrap.dedent(source))
-    except (SyntaxError, ValueError, RecursionError):
-        return ""
-    fn = tree.body[0] if tree.body else None
-    if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
+    fn = _function(source)
+    if fn is None:
         return ""
     kind = "empty"
     for node in fn.body:
@@ -390,50 +408,33 @@ def calls_on_locals(source: str) -> list[str]:
     """The methods a function's body calls on its parameters and locals (`cond.check(...)` ->
     `cond.check`), in order: calls whose callee the index cannot place without inferring a type.
     Not calls on `self`/`cls`, nor on names the function does not bind (module-level names)."""
-    try:
-        tree = ast.parse(textwrap.dedent(source))
-    except (SyntaxError, ValueError, RecursionError):
+    fn = _function(source)
+    if fn is None:
         return []
-    fn = tree.body[0] if tree.body else None
-    if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
-        return []
-    bound = {a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)} - {"self", "cls"}
+    bound = _parameters_of(fn) - {"self", "cls"}
     calls: list[tuple[str, str]] = []
-    stack: list[ast.AST] = list(fn.body)
-    while stack:  # iterative, as above
-        node = stack.pop()
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
-            continue
+    for node in _own_nodes(fn):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             bound.add(node.id)
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-            root = node.func.value
-            if isinstance(root, ast.Name):
-                calls.append((root.id, f"{root.id}.{node.func.attr}"))
-        stack.extend(reversed(list(ast.iter_child_nodes(node))))
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name)
+        ):
+            root = node.func.value.id
+            calls.append((root, f"{root}.{node.func.attr}"))
     return list(dict.fromkeys(text for root, text in calls if root in bound))
 
 
 def computed_return(source: str) -> str:
     """The first value a function's `return` statements compute (a call, an attribute, an
     operation), as written; "" when a return hands back a literal, a plain name or nothing."""
-    try:
-        tree = ast.parse(textwrap.dedent(source))
-    except (SyntaxError, ValueError, RecursionError):
-        return ""
-    fn = tree.body[0] if tree.body else None
-    if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
-        return ""
-    stack: list[ast.AST] = list(fn.body)
-    while stack:  # iterative, as above
-        node = stack.pop()
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
-            continue
+    fn = _function(source)
+    for node in _own_nodes(fn) if fn is not None else ():
         if isinstance(node, ast.Return) and node.value is not None and not isinstance(node.value, ast.Constant):
             if isinstance(node.value, ast.Name):
                 return ""  # (a local, a nested function: declared in the body the answer shows)
             return ast.unparse(node.value)
-        stack.extend(reversed(list(ast.iter_child_nodes(node))))
     return ""
 
 
