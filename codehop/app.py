@@ -67,6 +67,7 @@ if TYPE_CHECKING:
 
 RESOLVER_NAMES = ("symbol_table", "jedi", "lsp", "regex", "llm")
 DEFAULT_RESOLVERS = ("symbol_table", "jedi", "lsp", "regex")
+HITS_PER_TOKENS = 2000  # a context gets `retrieve_k` retrieval hits for each this many tokens of budget
 GROUNDED_K = 8  # declarations the question's words ground that lead retrieval
 
 
@@ -108,7 +109,7 @@ class Config:
     # a deadline per Jedi / language-server call; CODEHOP_RESOLVER_TIMEOUT_S raises it on a loaded machine
     resolver_timeout_s: float = field(default_factory=lambda: float(os.environ.get("CODEHOP_RESOLVER_TIMEOUT_S", "5")))
     use_graph: bool = True
-    retrieve_k: int = 30  # BM25 hits considered before packing
+    retrieve_k: int = 30  # BM25 hits considered before packing (a context: this many per 2000 tokens)
     index_dir: str | None = None
     python: str | None = None  # the interpreter whose packages the repository uses (else found)
     use_env: bool = field(default_factory=lambda: os.environ.get("CODEHOP_NO_ENV", "") in ("", "0"))
@@ -379,7 +380,9 @@ class App:
         answer = self.ask(query, max_loops=max_loops, budget_tokens=budget_tokens)
         # every retrieval hit reaches the context's one plan, not only what the loop packed (the
         # loop's own items, the grounded lead among them, come first in it)
-        hits = retrieve(self.store, query, k=self.config.retrieve_k, graph=self.graph_neighbours())
+        # (a bigger budget reaches further down the ranking: retrieve_k hits per 2000 tokens)
+        k = self.config.retrieve_k * max(1, budget_tokens // HITS_PER_TOKENS)
+        hits = retrieve(self.store, query, k=k, graph=self.graph_neighbours())
         return build_context(
             query,
             answer,

@@ -51,6 +51,8 @@ SITE_SHARE = 0.30  # of the budget, for the first site of each file the change r
 SITE_SHARE_INTERFACE = 0.45  # when the task changes an interface every dependent must follow
 EXTRA_SHARE = 0.15  # on top: one line for each file the focus files import from, or that re-exports them
 BODY_SHARE = 0.34  # the most one code body may take before it is trimmed (and marked truncated)
+QUESTION_BODY_SHARE = 0.08  # the same, for a question (written with a question mark)
+QUESTION_BODY_TOKENS = 200  # and at most this much: a bigger budget buys more declarations, not longer ones
 HEAD_SHARE = 0.5  # the most the task's first item may take
 MIN_TRIM_TOKENS = 48  # the least room in which a body is still sent trimmed rather than left out
 COLLABORATORS = 12
@@ -208,7 +210,14 @@ def build_context(
     rest += [c for c in ranked if c.chunk.key not in seen_keys]
     base = sum(min(it.tokens, int(budget_tokens * HEAD_SHARE)) for it in head)
     cap = base + int(budget_tokens * share)
-    body_cap = max(MIN_TRIM_TOKENS, int(budget_tokens * BODY_SHARE))
+    # a question is answered from many declarations read in part before few read whole: each body
+    # past its share keeps its head and the lines the question names
+    body_cap = max(
+        MIN_TRIM_TOKENS,
+        min(int(budget_tokens * QUESTION_BODY_SHARE), QUESTION_BODY_TOKENS)
+        if asked
+        else int(budget_tokens * BODY_SHARE),
+    )
     plan: list[_Entry] = []
     if complete_question:  # as the loop packed them: the answer was read from exactly these
         plan += [_Entry(item=it, cap=budget_tokens, source="the loop's answer") for it in head]
