@@ -98,3 +98,12 @@ def test_an_untyped_computed_return_is_partial(app: App) -> None:
     a = ask(app, "what object does Rule.context_of return?")
     assert a.state is not State.COMPLETE
     assert "known only when it runs" in a.answer
+
+
+def test_a_member_of_a_module_level_instance_reexported(app: App) -> None:
+    """`checks.check` is imported from checks/core.py:70 `check = DEFAULT_LOADER.validate`: the
+    method of the instance's class (`StrictChecker.validate`, :19) and the alias line both answer."""
+    a = ask(app, "what does checks.check do?")
+    assert a.state is State.COMPLETE
+    assert "checks.core.StrictChecker.validate" in a.answer
+    assert ("checks/core.py", 19) in spans(a) and ("checks/core.py", 70) in spans(a)

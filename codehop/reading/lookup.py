@@ -65,13 +65,14 @@ class RepoLookup:
         if cls is not None:
             return self.locate(f"{cls}.{name}")
         b = self.table.binding_of(dotted)
-        if b is None or b.kind is not BindingKind.ALIAS or not b.target or b.target == dotted:
-            return None
+        if b is None or b.kind not in (BindingKind.ALIAS, BindingKind.IMPORT) or not b.target or b.target == dotted:
+            return None  # (`jwt.decode`, imported from where `decode = _jwt_global_obj.decode`)
         res = self._via_instance(b.target, depth + 1)
         if res is None:
             return None
         at = Location(rel_path=b.rel_path, line=b.line, qualname=dotted, end_line=b.end_line)
-        step = Step(from_loc=at, to_loc=res.target, resolver=Provenance.SYMBOL_TABLE, note=StepNote.ALIAS)
+        note = StepNote.ALIAS if b.kind is BindingKind.ALIAS else StepNote.IMPORT
+        step = Step(from_loc=at, to_loc=res.target, resolver=Provenance.SYMBOL_TABLE, note=note)
         return replace(res, steps=(step, *res.steps))
 
     def _is_class(self, dotted: str) -> str | None:

@@ -45,6 +45,7 @@ from codehop.kernel.records import (
     Question,
     RefType,
     Resolution,
+    StepNote,
     shown_path,
 )
 from codehop.kernel.words import CODE_LITERALS
@@ -493,6 +494,15 @@ class Reader:
     ) -> list[Finding]:
         f = self.finding(subject, context, resolved)
         out = [f]
+        if f.resolution is not None and subject.dotted not in resolved and self.table.resolve(subject.dotted) is None:
+            # (reached through a module-level instance, `signal = default_namespace.signal`: the
+            # alias line is part of the answer, as the table's own chains show their links)
+            for step in f.resolution.steps:
+                if step.note is StepNote.ALIAS:
+                    module, _, name = step.from_loc.qualname.rpartition(".")
+                    site = self._binding_site(module, name, context)
+                    if site is not None:
+                        out.append(site)
         if subject.assigned and f.resolution is not None and not f.resolution.is_external:
             out.extend(self._assigned_types(subject, f.resolution, context, resolved))
         if f.binding is not None and f.binding.kind is BindingKind.VALUE and not f.binding.value:

@@ -1,0 +1,1 @@
+from checks.core import check

@@ -65,3 +65,6 @@ class Rule:
 
     def context_of(self):
         return getattr(self.conditions, "context", None)
+
+
+check = DEFAULT_LOADER.validate
