@@ -108,6 +108,10 @@ def question_terms(q: Question, store: SqliteStore) -> tuple[_Word, ...]:
             _Word(w, frozenset(forms), frozenset(abbrevs) - set(forms), counts=s not in cues, acronym=written.isupper())
         )
         n += len(forms) + len(abbrevs)
+    if q.intent is Intent.VALUE and not any("default" in w.forms for w in out):
+        # (a value asked without the word, "what storage does it use if I don't pass one?": code
+        # spells what applies then `default_...`; the cue matches, it explains nothing by itself)
+        out.append(_Word("default", frozenset({"default"}), frozenset(), counts=False, acronym=False))
     return tuple(out)
 
 
