@@ -144,9 +144,11 @@ class Reader:
             return self._returned(findings, context, resolved)
         if asked.intent is Intent.VALUE:
             return self._fallbacks(asked, findings, context, resolved)
+        words = {stem(w.lower()) for w in asked.words}
+        if asked.intent is Intent.DEFINITION:
+            return self._named_callees(findings, context, resolved, words)
         if asked.intent not in (Intent.HOW, Intent.WHY, Intent.RAISES, Intent.CALLEES):
             return []
-        words = {stem(w.lower()) for w in asked.words}
         out: list[Finding] = []
         have = {f.resolution.target for f in findings if f.resolution is not None}
         # (asked of a declaration not in the context yet too: its pointers are known from the index,
@@ -179,6 +181,32 @@ class Reader:
                 have.add(g.resolution.target)
                 out.append(replace(g, doubt=""))
         return out
+
+    def _named_callees(
+        self,
+        findings: list[Finding],
+        context: Sequence[ContextItem],
+        resolved: Mapping[str, Resolution],
+        words: set[str],
+    ) -> list[Finding]:
+        """Where something comes from, asked through what the subject calls ("where does
+        sqlparse.format get its filter stack from?"): a callee two or more of whose name's words
+        the question says beyond the subject's own (`build_filter_stack`)."""
+        out: list[Finding] = []
+        have = {f.resolution.target for f in findings if f.resolution is not None}
+        for _f, res in _callables(findings):
+            own = {t for part in res.target.qualname.split(".") for t in name_terms(part)}
+            told = words - own
+            edges = self.store.edges_out_of(res.target.qualname, ("calls", "instantiates"))
+            for dotted in dict.fromkeys(e.dst for e in edges if not e.dst.startswith("?")):
+                if len(told & set(name_terms(dotted.rpartition(".")[2]))) < 2:
+                    continue
+                g = self.finding(Subject(dotted=dotted, mentions=(dotted.rpartition(".")[2],)), context, resolved)
+                if g.resolution is None or g.resolution.is_external or g.resolution.target in have:
+                    continue
+                have.add(g.resolution.target)
+                out.append(replace(g, doubt=""))
+        return out[:MAX_HOW_CALLEES]
 
     def _fallbacks(
         self,
