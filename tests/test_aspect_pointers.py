@@ -107,3 +107,11 @@ def test_a_member_of_a_module_level_instance_reexported(app: App) -> None:
     assert a.state is State.COMPLETE
     assert "checks.core.StrictChecker.validate" in a.answer
     assert ("checks/core.py", 19) in spans(a) and ("checks/core.py", 70) in spans(a)
+
+
+def test_where_it_comes_from_through_a_named_callee(app: App) -> None:
+    """`summarize` (checks/core.py:77) gets its report from `error_report` (:73), which the
+    question names in words: both are the answer."""
+    a = ask(app, "where does summarize() get its error report from?")
+    assert a.state is State.COMPLETE
+    assert "checks.core.error_report" in a.answer and ("checks/core.py", 73) in spans(a)

@@ -68,3 +68,12 @@ class Rule:
 
 
 check = DEFAULT_LOADER.validate
+
+
+def error_report(errors):
+    return sorted(str(e) for e in errors)
+
+
+def summarize(errors):
+    report = error_report(errors)
+    return len(report)
