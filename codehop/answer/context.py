@@ -229,6 +229,8 @@ def build_context(
     groups += [dataclasses.replace(g, cap=cap + int(budget_tokens * EXTRA_SHARE)) for g in link_groups + extra_groups]
     ranks = {id(it): i + 2 for i, it in enumerate(rest)}
     collab_cap = max(MIN_TRIM_TOKENS, int(budget_tokens * COLLABORATOR_SHARE))
+    if asked:
+        collab_cap = min(collab_cap, body_cap)  # (a question's collaborators are read in part, as its hits)
     bodies: list[_Entry] = []
     for it in _interleave(rest, named, collab):
         if id(it) in ranks:
