@@ -175,13 +175,7 @@ def _ground(q: Question, store: SqliteStore, *, limit: int = 40) -> Grounding:
     # weighed by how much each word tells here: a word every declaration has ("get", "use") adds
     # little, a word only the subject has adds much; a word the repository never uses tells nothing
     # of it ("passed", "pick": the question's own words), unless it is a name in capitals ("XML")
-    rarity = store.term_rarity(terms)
-    top = max(rarity.values(), default=1.0) or 1.0
-    tells = {
-        w.text: max((rarity.get(f, 0.0) for f in w.forms | w.abbreviations), default=0.0)
-        or (2 * top if w.acronym else 0.0)
-        for w in words
-    }
+    tells, top = _tells(words, terms, store)
     # a word none of the candidates explains is the question's framing ("passed", "smallest"), not
     # evidence against the best: only what some declaration here explains is asked of the best
     explainable = {e for g in weighed for e in g.explained} | {w.text for w in words if w.acronym}
@@ -199,6 +193,41 @@ def _ground(q: Question, store: SqliteStore, *, limit: int = 40) -> Grounding:
     covers = told > 0 and told - sum(tells[w] for w in unexplained) >= COVER * told
     subjects = (best,) if clear and named and covers else ()
     return Grounding(subjects=subjects, close=close, candidates=tuple(weighed[:16]), terms=terms, unexplained=unsaid)
+
+
+def _tells(words: tuple[_Word, ...], terms: tuple[str, ...], store: SqliteStore) -> tuple[dict[str, float], float]:
+    """How much each describing word tells in this repository (its rarest form's rarity; a name in
+    capitals the repository never uses tells most), and the most any term tells."""
+    rarity = store.term_rarity(terms)
+    top = max(rarity.values(), default=1.0) or 1.0
+    tells = {
+        w.text: max((rarity.get(f, 0.0) for f in w.forms | w.abbreviations), default=0.0)
+        or (2 * top if w.acronym else 0.0)
+        for w in words
+    }
+    return tells, top
+
+
+def unexplained_by(q: Question, store: SqliteStore, held: frozenset[str]) -> tuple[str, ...]:
+    """The describing words a reading leaves unsaid, most telling first, when they are more than
+    the share a grounded subject may leave (`COVER`); () when the terms `held` (what the reading's
+    declarations and the words it read them from say) explain enough. The rule a subject grounded
+    by its terms passes, asked of a reading made another way (a plain word read as a member)."""
+    words = question_terms(q, store)
+    terms = tuple(dict.fromkeys(t for w in words for t in (*sorted(w.forms), *sorted(w.abbreviations))))
+    if not terms:
+        return ()
+    explained = {w.text for w in words if (w.forms | w.abbreviations) & held}
+    # (a word no declaration here explains is the question's framing, as in `_ground`)
+    explainable = {e for g in ground(q, store).candidates for e in g.explained} | explained
+    explainable |= {w.text for w in words if w.acronym}
+    tells, _ = _tells(words, terms, store)
+    counted = [w.text for w in words if w.counts and w.text in explainable]
+    missing = [w for w in counted if w not in explained]
+    told = sum(tells[w] for w in counted)
+    if not missing or told - sum(tells[w] for w in missing) >= COVER * told:
+        return ()
+    return tuple(sorted(missing, key=lambda w: -tells[w]))
 
 
 def _weigh(h: TermHit, q: Question, words: tuple[_Word, ...], *, described: bool = True) -> Grounded:

@@ -21,7 +21,7 @@ that matched nothing) is a finding with a `doubt`.
 
 Coverage: a reading is `covered` only if every finding is declared in the
 context, inside the repository, with nothing pending and no doubt.
-May import: records, kernel.words, symbols, question, pointers, signatures, store, stdlib.
+May import: records, kernel.words, symbols, question, grounding, pointers, signatures, store, stdlib.
 """
 
 from __future__ import annotations
@@ -49,6 +49,7 @@ from codehop.kernel.records import (
     shown_path,
 )
 from codehop.kernel.words import CODE_LITERALS
+from codehop.reading.grounding import ground, unexplained_by
 from codehop.reading.pointers import PointerFinder, contains
 from codehop.reading.question import Reading, Subject, SubjectFinder
 from codehop.reading.signatures import (
@@ -128,7 +129,54 @@ class Reader:
             self._read = (asked, self.finder.read(asked.text))  # once per question, not per regenerate
         reading = self._read[1]
         findings = self.read_with(reading, context, resolved)
-        return findings + self._aspect(asked, findings, context, resolved)
+        findings += self._aspect(asked, findings, context, resolved)
+        return findings + self._untold(asked, findings)
+
+    def _untold(self, asked: Question, findings: Sequence[Finding]) -> list[Finding]:
+        """A question in words only, read as declarations that leave most of its words unsaid
+        ("what character separates the names of nested states in a hierarchical machine?" read as
+        `Machine.states`), is not answered: a doubt naming the words left, and the declarations
+        those words came close to. What explains a word: the declarations' names, paths and derived
+        terms (docstring, parameters, assigned names), their callees' names, and the words the
+        reading took them from (of an attribute a method assigns, its name and owner only). A special method found through the data model is read from
+        operation words, not names: it is not asked to explain them."""
+        if asked.mentions:
+            return []  # code named: its names decide, not its words
+        told = [f for f in findings if f.subject.dotted and not f.doubt and not _operation(f.subject)]
+        if not told:
+            return []
+        held: set[str] = set()
+        for f in findings:
+            names = [*f.subject.dotted.split("."), *f.subject.mentions]
+            if f.subject.parameter is not None:
+                names.append(f.subject.parameter.name)
+            res = f.resolution
+            if res is not None and not res.is_external and f.subject.assigned is not None:
+                names += res.target.qualname.split(".")  # an attribute the method assigns: not the method
+            elif res is not None and not res.is_external:
+                names += res.target.qualname.split(".")
+                held |= self.store.declaration_terms(res.target.rel_path, res.target.line)
+                edges = self.store.edges_out_of(res.target.qualname, ("calls", "instantiates"))
+                names += [e.dst.rpartition(".")[2] for e in edges if not e.dst.startswith("?")]
+            held |= {t for n in names for t in name_terms(n)}
+        missing = unexplained_by(asked, self.store, frozenset(held))
+        if not missing:
+            return []
+        read = {f.subject.dotted for f in told}
+        close = [g.hit.qualname for g in ground(asked, self.store).close if g.hit.qualname not in read][:3]
+        said = ", ".join(f"`{d}`" for d in list(read)[:3])
+        doubt = f"{said} (read from the question's words) does not explain {', '.join(repr(w) for w in missing[:6])}"
+        doubt += f"; the words came close to {', '.join(f'`{c}`' for c in close)}." if close else "."
+        return [
+            Finding(
+                subject=Subject(dotted="", mentions=()),
+                resolution=None,
+                binding=None,
+                declared_in=None,
+                pending=(),
+                doubt=doubt,
+            )
+        ]
 
     def _aspect(
         self,
@@ -933,6 +981,12 @@ def _stub_doubt(f: Finding, res: Resolution) -> Finding:
             "which this answer did not place."
         ),
     )
+
+
+def _operation(subject: Subject) -> bool:
+    """A special method itself (not a parameter of it, nor an attribute it assigns): what the data
+    model's operation words found."""
+    return subject.dotted.rpartition(".")[2].startswith("__") and subject.parameter is None and not subject.assigned
 
 
 def _told_by(dotted: str, stems: set[str]) -> bool:

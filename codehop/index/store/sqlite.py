@@ -445,6 +445,16 @@ class SqliteStore:
                 return [f'"{head}"']
         return []
 
+    def declaration_terms(self, rel_path: str, line: int) -> frozenset[str]:
+        """Every derived term of the declarations starting at `rel_path:line` (name, path,
+        parameters, docstring, assigned names): what they explain of a question."""
+        rows = self.conn.execute(
+            "SELECT name, path, params, doc, assigns FROM terms_fts WHERE rowid IN"
+            " (SELECT id FROM terms WHERE rel_path=? AND line=?)",
+            (rel_path, line),
+        ).fetchall()
+        return frozenset(t for r in rows for col in r for t in col.split())
+
     def term_rarity(self, terms: Sequence[str]) -> dict[str, float]:
         """How much each stem tells here: log(declarations / declarations whose terms hold it);
         a stem no declaration has tells nothing (0)."""
