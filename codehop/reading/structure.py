@@ -134,16 +134,16 @@ class Reader:
 
     def _untold(self, asked: Question, findings: Sequence[Finding]) -> list[Finding]:
         """A question in words only, read as declarations that leave most of its words unsaid
-        ("what character separates the names of nested states in a hierarchical machine?" read as
-        `Machine.states`), is not answered: a doubt naming the words left, and the declarations
-        those words came close to. What explains a word: the declarations' names, paths and derived
-        terms (docstring, parameters, assigned names), their callees' names, and the words the
-        reading took them from (of an attribute a method assigns, its name and owner only). A special method found through the data model is read from
-        operation words, not names: it is not asked to explain them."""
+        ("which character joins the parts of a dotted key in a nested config?" read as the
+        attribute `Config.parts`), is not answered: a doubt naming the words left, and the
+        declarations those words came close to. What explains a word: the declarations' names,
+        paths and derived terms (docstring, parameters, assigned names), their callees' names, and
+        the words the reading took them from (of an attribute a method assigns, its name and owner
+        only). A reading through the data model read operation words, not names: it is not asked."""
         if asked.mentions:
             return []  # code named: its names decide, not its words
-        told = [f for f in findings if f.subject.dotted and not f.doubt and not _operation(f.subject)]
-        if not told:
+        told = [f for f in findings if f.subject.dotted and not f.doubt]
+        if not told or any(_operation(f.subject) for f in told):
             return []
         held: set[str] = set()
         for f in findings:
@@ -159,12 +159,13 @@ class Reader:
                 edges = self.store.edges_out_of(res.target.qualname, ("calls", "instantiates"))
                 names += [e.dst.rpartition(".")[2] for e in edges if not e.dst.startswith("?")]
             held |= {t for n in names for t in name_terms(n)}
-        missing = unexplained_by(asked, self.store, frozenset(held))
+        read = {f.subject.dotted for f in told}
+        read |= {f.resolution.target.qualname for f in told if f.resolution is not None}
+        missing = unexplained_by(asked, self.store, frozenset(held), frozenset(read))
         if not missing:
             return []
-        read = {f.subject.dotted for f in told}
         close = [g.hit.qualname for g in ground(asked, self.store).close if g.hit.qualname not in read][:3]
-        said = ", ".join(f"`{d}`" for d in list(read)[:3])
+        said = ", ".join(f"`{d}`" for d in list(dict.fromkeys(f.subject.dotted for f in told))[:3])
         doubt = f"{said} (read from the question's words) does not explain {', '.join(repr(w) for w in missing[:6])}"
         doubt += f"; the words came close to {', '.join(f'`{c}`' for c in close)}." if close else "."
         return [

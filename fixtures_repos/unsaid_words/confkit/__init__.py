@@ -1,0 +1,1 @@
+"""A tiny settings kit: nested configs addressed by dotted keys."""
