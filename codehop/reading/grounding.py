@@ -210,9 +210,8 @@ def _tells(words: tuple[_Word, ...], terms: tuple[str, ...], store: SqliteStore)
 
 def unexplained_by(q: Question, store: SqliteStore, held: frozenset[str], read: frozenset[str]) -> tuple[str, ...]:
     """The describing words a reading leaves unsaid, most telling first, when they are more than
-    a grounded subject may leave (`COVER`), or when a declaration outside the reading (`read`: its
-    qualnames) explains more of them by its name and path alone; () when the terms `held` (what the
-    reading's declarations and the words it read them from say) explain enough. The rules a subject
+    a grounded subject may leave (`COVER`); () when the terms `held` (what the reading's
+    declarations, `read`, and the words it read them from say) explain enough. The rule a subject
     grounded by its terms passes, asked of a reading made another way (a plain word read as a
     member of a class the words named)."""
     words = question_terms(q, store)
@@ -224,22 +223,12 @@ def unexplained_by(q: Question, store: SqliteStore, held: frozenset[str], read: 
     # (a word no declaration here explains is the question's framing, as in `_ground`)
     explainable = {e for g in candidates for e in g.explained} | explained | {w.text for w in words if w.acronym}
     tells, _ = _tells(words, terms, store)
-    counted = [w for w in words if w.counts and w.text in explainable]
-    missing = [w.text for w in counted if w.text not in explained]
-    told = sum(tells[w.text] for w in counted)
-    said = told - sum(tells[w] for w in missing)
-    if not missing:
-        return ()
-    better = max((_named_weight(g.hit, counted, tells) for g in candidates), default=0.0)
-    if said >= COVER * told and better <= said:
+    counted = [w.text for w in words if w.counts and w.text in explainable]
+    missing = [w for w in counted if w not in explained]
+    told = sum(tells[w] for w in counted)
+    if not missing or told - sum(tells[w] for w in missing) >= COVER * told:
         return ()
     return tuple(sorted(missing, key=lambda w: -tells[w]))
-
-
-def _named_weight(h: TermHit, words: list[_Word], tells: dict[str, float]) -> float:
-    """What a declaration's name and path explain of the words, weighed by how much each tells."""
-    named = set(h.name_terms) | {t for part in h.qualname.split(".")[:-1] for t in name_terms(part)}
-    return sum(tells[w.text] for w in words if (w.forms | w.abbreviations) & named)
 
 
 def _weigh(h: TermHit, q: Question, words: tuple[_Word, ...], *, described: bool = True) -> Grounded:

@@ -52,6 +52,7 @@ from codehop.kernel.words import CODE_LITERALS
 from codehop.reading.grounding import ground, unexplained_by
 from codehop.reading.pointers import PointerFinder, contains
 from codehop.reading.question import Reading, Subject, SubjectFinder
+from codehop.reading.question_words import tokenize
 from codehop.reading.signatures import (
     annotated_return,
     calls_on_locals,
@@ -144,6 +145,10 @@ class Reader:
             return []  # code named: its names decide, not its words
         told = [f for f in findings if f.subject.dotted and not f.doubt]
         if not told or any(_operation(f.subject) for f in told):
+            return []
+        # a name written as it is spelt (`WARN`, "two Origin objects"): read from a name, not words
+        written = {t.text for t in tokenize(asked.text) if not t.text.islower()}
+        if any(written & set(f.subject.mentions) for f in told):
             return []
         held: set[str] = set()
         for f in findings:
