@@ -24,6 +24,7 @@ May import: records, index.terms, store, stdlib.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -229,6 +230,20 @@ def unexplained_by(q: Question, store: SqliteStore, held: frozenset[str], read: 
     if not missing or told - sum(tells[w] for w in missing) >= COVER * told:
         return ()
     return tuple(sorted(missing, key=lambda w: -tells[w]))
+
+
+def came_close(q: Question, store: SqliteStore, left: Sequence[str], read: frozenset[str]) -> tuple[str, ...]:
+    """The declarations outside a reading (`read`) that the words it `left` unexplained name best:
+    most of what those words tell, then the grounding's order."""
+    words = [w for w in question_terms(q, store) if w.text in left]
+    terms = tuple(dict.fromkeys(t for w in words for t in (*sorted(w.forms), *sorted(w.abbreviations))))
+    tells, _ = _tells(tuple(words), terms, store)
+    scored = [
+        (sum(tells[w] for w in g.explained if w in tells), g.hit.qualname)
+        for g in ground(q, store).candidates
+        if g.hit.qualname not in read
+    ]
+    return tuple(name for score, name in sorted((x for x in scored if x[0] > 0), key=lambda x: -x[0])[:3])
 
 
 def _weigh(h: TermHit, q: Question, words: tuple[_Word, ...], *, described: bool = True) -> Grounded:

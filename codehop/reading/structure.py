@@ -49,7 +49,7 @@ from codehop.kernel.records import (
     shown_path,
 )
 from codehop.kernel.words import CODE_LITERALS
-from codehop.reading.grounding import ground, unexplained_by
+from codehop.reading.grounding import came_close, unexplained_by
 from codehop.reading.pointers import PointerFinder, contains
 from codehop.reading.question import Reading, Subject, SubjectFinder
 from codehop.reading.question_words import tokenize
@@ -144,7 +144,7 @@ class Reader:
         if asked.mentions:
             return []  # code named: its names decide, not its words
         told = [f for f in findings if f.subject.dotted and not f.doubt]
-        if not told or any(_operation(f.subject) for f in told):
+        if not told or any(_operation(f) for f in told):
             return []
         # a name written as it is spelt (`WARN`, "two Origin objects"): read from a name, not words
         written = {t.text for t in tokenize(asked.text) if not t.text.islower()}
@@ -169,10 +169,10 @@ class Reader:
         missing = unexplained_by(asked, self.store, frozenset(held), frozenset(read))
         if not missing:
             return []
-        close = [g.hit.qualname for g in ground(asked, self.store).close if g.hit.qualname not in read][:3]
+        close = came_close(asked, self.store, missing, frozenset(read))
         said = ", ".join(f"`{d}`" for d in list(dict.fromkeys(f.subject.dotted for f in told))[:3])
-        doubt = f"{said} (read from the question's words) does not explain {', '.join(repr(w) for w in missing[:6])}"
-        doubt += f"; the words came close to {', '.join(f'`{c}`' for c in close)}." if close else "."
+        doubt = f"Read from the question's words as {said}, which leaves {', '.join(repr(w) for w in missing[:6])} unexplained"
+        doubt += f"; those words came close to {', '.join(f'`{c}`' for c in close)}." if close else "."
         return [
             Finding(
                 subject=Subject(dotted="", mentions=()),
@@ -989,10 +989,16 @@ def _stub_doubt(f: Finding, res: Resolution) -> Finding:
     )
 
 
-def _operation(subject: Subject) -> bool:
-    """A special method itself (not a parameter of it, nor an attribute it assigns): what the data
-    model's operation words found."""
-    return subject.dotted.rpartition(".")[2].startswith("__") and subject.parameter is None and not subject.assigned
+def _operation(f: Finding) -> bool:
+    """A special method itself (not a parameter of it, nor an attribute it assigns, nor a module's
+    `__version__`): what the data model's operation words found."""
+    s = f.subject
+    return (
+        s.dotted.rpartition(".")[2].startswith("__")
+        and (f.binding is None or f.binding.kind is BindingKind.FUNCTION)
+        and s.parameter is None
+        and not s.assigned
+    )
 
 
 def _told_by(dotted: str, stems: set[str]) -> bool:

@@ -1,0 +1,52 @@
+"""`complete` means answered: a question in words, read as a declaration that leaves most of its
+words unexplained, is partial, names those words and what they came close to.
+
+Fixture `unsaid_words` (fixtures_repos/README.md): `Config.__init__` assigns `self.keys`
+(confkit/config.py:8); `LayeredConfig(Config)` (:11); `NestedKey.separator = "."` (:24), the
+character that separates the names of a nested key.
+"""
+
+from __future__ import annotations
+
+import pytest
+from shared import FIXTURES, copy_fixture
+
+from codehop.answer.orchestrator import Limits
+from codehop.app import App, Config
+from codehop.kernel.records import State
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory):  # type: ignore[no-untyped-def]
+    a = App(copy_fixture(FIXTURES / "unsaid_words", tmp_path_factory.mktemp("unsaid") / "unsaid_words"), Config())
+    yield a
+    a.close()
+
+
+def ask(app: App, question: str):  # type: ignore[no-untyped-def]
+    return app.navigator().ask(question, Limits())
+
+
+def test_a_reading_that_leaves_most_words_unexplained_is_partial(app: App) -> None:
+    # "layered config" spells the class, "keys" an attribute its base assigns: what the question
+    # asks (which character separates the names of nested keys) is said by none of it
+    a = ask(app, "which character separates the names of nested keys when a layered config looks them up?")
+    assert a.state is not State.COMPLETE
+    assert "'separates'" in a.answer and "'nested'" in a.answer
+    assert "`confkit.config.NestedKey.separator`" in a.answer  # what the words came close to
+
+
+@pytest.mark.parametrize(
+    ("question", "line"),
+    [
+        ("where are the keys of a layered config kept?", 8),  # the reading says what is asked
+        ("what separator does a nested key split its text on?", 24),  # grounded by the words
+    ],
+)
+def test_a_reading_that_explains_the_words_stays_complete(app: App, question: str, line: int) -> None:
+    a = ask(app, question)
+    assert a.state is State.COMPLETE
+    assert any(
+        c.chunk.rel_path == "confkit/config.py" and c.chunk.start_line <= line <= c.chunk.end_line for c in a.context
+    )
+    assert "unexplained" not in a.answer
