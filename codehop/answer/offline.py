@@ -114,7 +114,8 @@ def describe(f: Finding, context: Sequence[ContextItem]) -> str:
         out.append(f"Parameter `{p.name}` of `{t.qualname}`{via} {default}.")
         if f.fallback:
             at, expr = f.fallback
-            out.append(f"Left at `None`, it becomes `{expr}` ({shown_path(t.rel_path)}:{at}).")
+            left = p.default if p.default and p.default != "None" else "None"
+            out.append(f"Left at `{left}`, it becomes `{' '.join(expr.split())}` ({shown_path(t.rel_path)}:{at}).")
         if chunk.signature:
             out.append(f"Signature: `{chunk.signature}`")
         if res.steps:

@@ -255,6 +255,7 @@ _K_CLASS = _kinds("class_definition")
 _K_DECORATED = _kinds("decorated_definition")
 _K_EXPRESSION_STATEMENT = _kinds("expression_statement")
 _K_STRING = _kinds("string")
+_K_COMMENT = frozenset(i for i in range(_LANGUAGE.node_kind_count) if _LANGUAGE.node_kind_for_id(i) == "comment")
 _K_IMPORT = _kinds("import_statement")
 _K_IMPORT_FROM = _kinds("import_from_statement")
 _K_ASSIGNMENT = _kinds("assignment")
@@ -345,7 +346,28 @@ class _Walker:
             raw = self.text[defn.start_byte : end]
         else:
             raw = self.src[defn.start_byte : end].decode("utf-8", "replace")
+        if "#" in raw:
+            raw = self._without_comments(defn, end, raw)
         return " ".join(raw.split()).rstrip(":").rstrip()
+
+    def _without_comments(self, defn: Node, end: int, raw: str) -> str:
+        """The header with its comments blanked: on one line, a comment after a parameter
+        (`x=UNSET,  # type: ignore`) would swallow every parameter after it."""
+        comments: list[Node] = []
+        stack = [c for c in defn.children if c.start_byte < end]
+        while stack:
+            n = stack.pop()
+            if n.kind_id in _K_COMMENT:
+                comments.append(n)
+            elif n.start_byte < end:
+                stack.extend(c for c in n.children if c.start_byte < end)
+        if not comments:
+            return raw
+        src = self.src[defn.start_byte : end]
+        for c in sorted(comments, key=lambda n: -n.start_byte):
+            a, b = c.start_byte - defn.start_byte, c.end_byte - defn.start_byte
+            src = src[:a] + b" " * (b - a) + src[b:]
+        return src.decode("utf-8", "replace")
 
     def col(self, node: Node) -> int:
         row, byte_col = node.start_point

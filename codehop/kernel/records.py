@@ -245,6 +245,7 @@ class TermHit:
     name_terms: tuple[str, ...]
     matched: tuple[str, ...]
     explained: tuple[str, ...] = ()  # the query terms any of its columns holds (name, path, params, doc, assigns)
+    params: tuple[str, ...] = ()  # the query terms its parameters' names hold
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -105,6 +105,11 @@ def question_terms(q: Question, store: SqliteStore) -> tuple[_Word, ...]:
         abbrevs: list[str] = []
         if len(w) >= 4:
             abbrevs = [p for p in _initials(store).get(w[0], ()) if p != w and abbreviates(p, w)][:3]
+            if any(len(p) == 2 for p in abbrevs) and store.term_rarity([s]).get(s):
+                # two letters stand for a word only where the repository does not spell it out
+                # (`nl` for "newline" where no name says "newline"; not `ec` for "encode" beside
+                # an `encode`)
+                abbrevs = [p for p in abbrevs if len(p) > 2]
         out.append(
             _Word(w, frozenset(forms), frozenset(abbrevs) - set(forms), counts=s not in cues, acronym=written.isupper())
         )
@@ -261,6 +266,11 @@ def _weigh(h: TermHit, q: Question, words: tuple[_Word, ...], *, described: bool
             explained.add(w.text)  # (its docstring, parameters or assigned names may explain a word)
     if not strength:
         return Grounded(hit=h, weight=0.0, spelt=0.0)
+    if q.intent is Intent.VALUE and set(h.params) - names:
+        # a value asked of a callable the words name, by one of its parameters ("which algorithm
+        # does encode use if I don't pick one": `encode(..., algorithm=...)`): the parameter names it
+        if any(w.forms & set(h.params) and not w.forms & names for w in words):
+            strength += 1.0
     spelt = len(set(h.matched)) / max(1, len(names))
     w8 = h.score * (0.5 + spelt) * (0.5 + 0.5 * strength)
     kinds = [k for k in q.qualifiers if k in _KIND_OF_HIT]

@@ -39,7 +39,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from codehop.index.terms import stem
+from codehop.index.terms import name_terms, stem
 from codehop.kernel.records import Binding, BindingKind, Intent
 from codehop.kernel.words import word_parts
 from codehop.reading import builtin_bases, datamodel
@@ -795,7 +795,18 @@ class SubjectFinder(RepoLookup):
             grounding = ground(described, self.store) if not names_code(described, self.store) else Grounding()
             for g in grounding.subjects:
                 if described.intent is Intent.VALUE and g.hit.kind in _CALLABLE_KINDS:
-                    # a value asked, a callable found: which of its values the words mean is not placed
+                    # a value asked, a callable found: the one parameter the words name is the value
+                    # asked (its default); otherwise which of its values the words mean is not placed
+                    placed = [
+                        p
+                        for p in self.callable_parameters(g.hit.qualname)
+                        if not p.kind and set(name_terms(p.name)) & (set(g.hit.params) - set(g.hit.name_terms))
+                    ]
+                    if len(placed) > 1:
+                        placed = [p for p in placed if p.default]  # (a default is what "if I don't" asks)
+                    if len(placed) == 1:
+                        subjects.append(Subject(dotted=g.hit.qualname, mentions=g.hit.matched, parameter=placed[0]))
+                        continue
                     unplaced_value = g.hit.qualname
                     continue
                 used.update(t.index for t in words_of if stem(t.low) in g.hit.matched)

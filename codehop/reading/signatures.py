@@ -223,7 +223,7 @@ def none_fallback(body: str, name: str, sentinel: str = "None") -> tuple[int, st
             return True
         return None
 
-    def found(node: ast.expr) -> tuple[int, str] | None:
+    def found(node: ast.expr | ast.stmt) -> tuple[int, str] | None:
         text = ast.get_source_segment(src, node)
         return (node.lineno, text) if text else None
 
@@ -251,7 +251,33 @@ def none_fallback(body: str, name: str, sentinel: str = "None") -> tuple[int, st
                     return found(stmt.value)
                 if isinstance(stmt, ast.Return) and stmt.value is not None:
                     return found(stmt.value)  # (`else: return DEFAULTPARSER.parse(timestr)`)
+                if isinstance(stmt, ast.If):
+                    # (`if name is _UNSET: if isinstance(key, K): x = key.alg else: x = "HS256"`: the
+                    # decision itself is what stands in)
+                    return found(stmt)
     return None
+
+
+def passed_on(body: str, name: str) -> list[tuple[str, str]]:
+    """The calls a body hands parameter `name` to as it came: (callee as written, the callee's
+    parameter it fills: the keyword, or "" for a positional argument), in source order."""
+    try:
+        tree = ast.parse(textwrap.dedent(body))
+    except (SyntaxError, ValueError, RecursionError):
+        return []
+    out: list[tuple[str, str]] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        callee = _dotted(node.func) if isinstance(node.func, ast.Name | ast.Attribute) else ""
+        if not callee:
+            continue
+        if any(isinstance(a, ast.Name) and a.id == name for a in node.args):
+            out.append((callee, ""))
+        out += [
+            (callee, k.arg) for k in node.keywords if k.arg and isinstance(k.value, ast.Name) and k.value.id == name
+        ]
+    return sorted(set(out), key=out.index)
 
 
 def annotated_return(signature: str) -> bool:

@@ -54,6 +54,7 @@ from codehop.reading.pointers import PointerFinder, contains
 from codehop.reading.question import Reading, Subject, SubjectFinder
 from codehop.reading.question_words import tokenize
 from codehop.reading.signatures import (
+    Parameter,
     annotated_return,
     calls_on_locals,
     computed_return,
@@ -62,6 +63,7 @@ from codehop.reading.signatures import (
     keyword_values,
     none_fallback,
     parameters,
+    passed_on,
     returned_names,
     returns,
 )
@@ -606,10 +608,29 @@ class Reader:
         if p.default == "None" or _NAME.fullmatch(p.default.strip()):
             # `None` (or a sentinel, `_UNSET`) standing for a value the body fills in (`X if p is None
             # else p`): X is the default
-            fallback = self._none_fallback(f.resolution.target.qualname, p.name, p.default.strip())
+            holder = f.resolution.target.qualname
+            fallback = self._none_fallback(holder, p.name, p.default.strip())
             if fallback is not None:
                 out[0] = f = replace(f, fallback=fallback)
                 names = _NAME_OR_CALLEE.findall(fallback[1])  # `SyncBackend()`: the class it makes
+            elif p.default.strip() != "None":
+                passed = self._sentinel_passed_on(holder, p, context, resolved)
+                out.extend(passed)
+                made = self._bare_sentinel(module, p.default.strip(), resolved) if not passed else ""
+                if made:
+                    out.append(
+                        Finding(
+                            subject=Subject(dotted="", mentions=()),
+                            resolution=None,
+                            binding=None,
+                            declared_in=None,
+                            pending=(),
+                            doubt=(
+                                f"`{p.name}` defaults to `{p.default.strip()}`, a bare sentinel (`{made}`): what"
+                                " stands in for it is decided where it is tested, and that was not found."
+                            ),
+                        )
+                    )
         for name in dict.fromkeys(names):
             if name.split(".")[0] in CODE_LITERALS or not module:
                 continue
@@ -617,6 +638,60 @@ class Reader:
             if found is not None:
                 out.append(self.finding(Subject(dotted=found, mentions=(p.name, name)), context, resolved))
         return out
+
+    def _sentinel_passed_on(
+        self, qualname: str, p: Parameter, context: Sequence[ContextItem], resolved: Mapping[str, Resolution]
+    ) -> list[Finding]:
+        """A parameter left at a sentinel (`algorithm=_UNSET`) that the body hands on as it came to a
+        callable with the same sentinel default: what that callable's body puts in its place is the
+        default (`if algorithm is _UNSET: ... "HS256"`), one call deep."""
+        chunk = next(iter(self.store.chunks_named(qualname)), None)
+        if chunk is None:
+            return []
+        sentinel = p.default.strip().rpartition(".")[2]
+        callees = [e.dst for e in self.store.edges_out_of(qualname, ("calls",)) if not e.dst.startswith("?")]
+        for written, keyword in passed_on(chunk.text, p.name):
+            last = written.rpartition(".")[2]
+            target = next((c for c in callees if c.rpartition(".")[2] == last), None)
+            if target is None:
+                target = self._held_method(qualname, written)
+            if target is None:
+                continue
+            for q in self.finder.callable_parameters(target):
+                if q.name != (keyword or p.name) or q.default.strip().rpartition(".")[2] != sentinel:
+                    continue
+                hit = self._none_fallback(target, q.name, q.default.strip())
+                if hit is not None:
+                    g = self.finding(Subject(dotted=target, mentions=(p.name,), parameter=q), context, resolved)
+                    return [replace(g, fallback=hit)]
+        return []
+
+    def _bare_sentinel(self, module: str, name: str, resolved: Mapping[str, Resolution]) -> str:
+        """The value of a module-level name bound to a call without arguments (`_UNSET =
+        object()`): a marker that stands for no value of its own; "" for anything else."""
+        hit = self._module_target(module, name, resolved) if module else None
+        b = self.table.binding_of(hit[1].target.qualname) if hit is not None else None
+        if b is None or not is_value(b) or not instantiated(b.value) or not b.value.strip().endswith("()"):
+            return ""
+        return b.value.strip()
+
+    def _held_method(self, method: str, written: str) -> str | None:
+        """`self.<attr>.<m>` called in a method: the class whose instance the class's methods assign
+        to `self.<attr>` (`self._jws = PyJWS(...)`), and its `m`, when the repository declares both."""
+        parts = written.split(".")
+        cls = method.rpartition(".")[0]
+        if len(parts) != 3 or parts[0] != "self" or not self.finder._is_class(cls):
+            return None
+        held = self.finder._instance_attribute(cls, parts[1], parts[1])
+        if held is None or held.assigned is None:
+            return None
+        made = instantiated(held.assigned[1].partition("=")[2])
+        module = self.store.module_of(self.store.chunks_named(held.dotted)[0].rel_path) if made else None
+        hit = self._module_target(module, made, {}) if module else None
+        if hit is None or not self.finder._is_class(hit[1].target.qualname):
+            return None
+        target = f"{hit[1].target.qualname}.{parts[2]}"
+        return target if self.finder.callable_parameters(target) else None
 
     def _module_value(self, module: str, name: str, resolved: Mapping[str, Resolution]) -> str | None:
         """The longest head of a dotted name written in `module` (`keys.hashkey`, `Strategy.AS_DICT`)

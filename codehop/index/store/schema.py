@@ -17,7 +17,8 @@ from codehop.index.confine import read_own, replace_own, write_own
 from codehop.kernel.errors import IndexLocationError, IndexSchemaError
 
 # 12: a file's ctime and inode are kept beside its size and mtime (change detection)
-SCHEMA_VERSION = 13  # 13: the derived search terms of each declaration (`terms`, `terms_fts`, `odd_parts`)
+# 13: the derived search terms of each declaration (`terms`, `terms_fts`, `odd_parts`)
+SCHEMA_VERSION = 14  # 14: a signature without the comments between its parameters
 
 
 _SCHEMA = """

@@ -414,6 +414,7 @@ class SqliteStore:
                     name_terms=name_terms,
                     matched=tuple(t for t in name_terms if t in wanted),
                     explained=tuple(t for t in asked if t in held),
+                    params=tuple(t for t in asked if t in set(cols[2].split())) if len(cols) > 2 else (),
                 )
             )
         return hits

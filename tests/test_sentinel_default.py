@@ -1,0 +1,72 @@
+"""A default that is a sentinel is followed to where the sentinel is replaced; a parameter the
+words name is the value asked; a signature keeps every parameter after a comment; two letters
+stand for a word only where the repository does not spell it.
+
+Fixture `sentinel_default` (fixtures_repos/README.md): `_UNSET = object()` (signkit/low.py:3);
+`Signer.sign(self, payload, key, scheme=_UNSET)` (:14) replaces it with a decision ending in
+`"plain-sha"` (:16-19); `Client.sign` (signkit/high.py:10), whose header has a comment after
+`scheme=_UNSET`, hands `scheme` on to `self._signer.sign` (`self._signer = Signer()`, :8);
+`verify(token, leeway=_UNSET)` (:28) tests its sentinel nowhere; `ECKey` beside `encode`.
+"""
+
+from __future__ import annotations
+
+import pytest
+from shared import FIXTURES, copy_fixture
+
+from codehop.answer.orchestrator import Limits
+from codehop.app import App, Config
+from codehop.kernel.records import State
+from codehop.reading.grounding import question_terms
+from codehop.reading.intent import read_question
+from codehop.reading.signatures import parameters
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory):  # type: ignore[no-untyped-def]
+    a = App(
+        copy_fixture(FIXTURES / "sentinel_default", tmp_path_factory.mktemp("sentinel") / "sentinel_default"), Config()
+    )
+    yield a
+    a.close()
+
+
+def ask(app: App, question: str):  # type: ignore[no-untyped-def]
+    return app.navigator().ask(question, Limits())
+
+
+def holds(answer, path: str, line: int) -> bool:  # type: ignore[no-untyped-def]
+    return any(c.chunk.rel_path == path and c.chunk.start_line <= line <= c.chunk.end_line for c in answer.context)
+
+
+def test_a_parameter_the_words_name_is_the_value_asked(app: App) -> None:
+    a = ask(app, "which scheme is used to sign a payload if I don't pick one?")
+    assert a.state is State.COMPLETE
+    assert "Parameter `scheme` of `signkit.low.Signer.sign`" in a.answer
+    assert '"plain-sha"' in a.answer and holds(a, "signkit/low.py", 16)
+
+
+def test_a_sentinel_handed_on_is_followed_to_where_it_is_replaced(app: App) -> None:
+    a = ask(app, "which scheme does the client's sign use if I don't pick one?")
+    assert a.state is State.COMPLETE
+    assert "Parameter `scheme` of `signkit.high.Client.sign`" in a.answer
+    # (`self._signer.sign(payload, key, scheme)`: the Signer its constructor makes)
+    assert "Left at `_UNSET`" in a.answer and '"plain-sha"' in a.answer
+    assert holds(a, "signkit/low.py", 16)
+
+
+def test_a_sentinel_replaced_nowhere_is_partial(app: App) -> None:
+    a = ask(app, "what leeway does verify allow if I don't pass one?")
+    assert a.state is not State.COMPLETE
+    assert "bare sentinel (`object()`)" in a.answer
+
+
+def test_a_signature_keeps_the_parameters_after_a_comment(app: App) -> None:
+    (chunk,) = app.store.chunks_named("signkit.high.Client.sign")
+    assert "#" not in chunk.signature
+    assert [p.name for p in parameters(chunk.signature)] == ["self", "payload", "key", "scheme", "headers"]
+
+
+def test_two_letters_do_not_stand_for_a_word_the_repository_spells(app: App) -> None:
+    (encode, _) = question_terms(read_question("what does encode do with the payload?"), app.store)
+    assert encode.text == "encode" and "ec" not in encode.abbreviations  # (`ECKey` beside `encode`)
