@@ -70,3 +70,16 @@ def test_a_signature_keeps_the_parameters_after_a_comment(app: App) -> None:
 def test_two_letters_do_not_stand_for_a_word_the_repository_spells(app: App) -> None:
     (encode, _) = question_terms(read_question("what does encode do with the payload?"), app.store)
     assert encode.text == "encode" and "ec" not in encode.abbreviations  # (`ECKey` beside `encode`)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "which payloads are signed with a scheme if I do not pick one?",  # the value asked is not `scheme`
+        "which key does the signer sign with by default?",  # `key` has no default: no value to give
+    ],
+)
+def test_a_parameter_is_the_value_asked_only_when_the_question_asks_for_it(app: App, question: str) -> None:
+    a = ask(app, question)
+    assert a.state is not State.COMPLETE
+    assert "Parameter `key`" not in a.answer and "Parameter `scheme`" not in a.answer

@@ -98,6 +98,21 @@ _WHERE_VERBS = frozenset(
 )
 
 
+def _asked_noun(tokens: list[Token]) -> set[str]:
+    """The stems of the words between the first "which" or "what" and the next function word
+    ("which signing algorithm is ..." -> sign, algorithm): what the question asks for; empty when
+    a function word follows at once ("what does it default to?")."""
+    for t in tokens:
+        if t.low in ("which", "what"):
+            out: set[str] = set()
+            for u in tokens[t.index + 1 :]:
+                if not u.word or u.low in STOP:
+                    break
+                out.add(stem(u.low))
+            return out
+    return set()
+
+
 def _where_slot(tokens: list[Token]) -> set[int]:
     """Indexes of the one word between "where is/are/does/do (the|a|an)" and a verb of `_WHERE_VERBS`."""
     out: set[int] = set()
@@ -802,8 +817,11 @@ class SubjectFinder(RepoLookup):
                         for p in self.callable_parameters(g.hit.qualname)
                         if not p.kind and set(name_terms(p.name)) & (set(g.hit.params) - set(g.hit.name_terms))
                     ]
-                    if len(placed) > 1:
-                        placed = [p for p in placed if p.default]  # (a default is what "if I don't" asks)
+                    asked_for = _asked_noun(tokens)
+                    if asked_for:
+                        # "which claims are verified ...": the value asked is what follows "which"
+                        placed = [p for p in placed if set(name_terms(p.name)) & asked_for]
+                    placed = [p for p in placed if p.default]  # (a value asked: a parameter without one has none)
                     if len(placed) == 1:
                         subjects.append(Subject(dotted=g.hit.qualname, mentions=g.hit.matched, parameter=placed[0]))
                         continue

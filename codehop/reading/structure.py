@@ -141,8 +141,8 @@ class Reader:
         attribute `Config.parts`), is not answered: a doubt naming the words left, and the
         declarations those words came close to. What explains a word: the declarations' names,
         paths and derived terms (docstring, parameters, assigned names), their callees' names, and
-        the words the reading took them from (of an attribute a method assigns, its name and owner
-        only). A reading through the data model read operation words, not names: it is not asked."""
+        the words the reading took them from (of an attribute a method assigns or a parameter it
+        takes, its name and the method's only). A reading through the data model read operation words, not names: it is not asked."""
         if asked.mentions:
             return []  # code named: its names decide, not its words
         told = [f for f in findings if f.subject.dotted and not f.doubt]
@@ -158,13 +158,15 @@ class Reader:
             if f.subject.parameter is not None:
                 names.append(f.subject.parameter.name)
             res = f.resolution
-            if res is not None and not res.is_external and f.subject.assigned is not None:
+            if res is not None and not res.is_external and f.subject.assigned:
                 names += res.target.qualname.split(".")  # an attribute the method assigns: not the method
             elif res is not None and not res.is_external:
                 names += res.target.qualname.split(".")
                 held |= self.store.declaration_terms(res.target.rel_path, res.target.line)
+                # (of a parameter asked, what the body calls does not say it)
                 edges = self.store.edges_out_of(res.target.qualname, ("calls", "instantiates"))
-                names += [e.dst.rpartition(".")[2] for e in edges if not e.dst.startswith("?")]
+                if f.subject.parameter is None:
+                    names += [e.dst.rpartition(".")[2] for e in edges if not e.dst.startswith("?")]
             held |= {t for n in names for t in name_terms(n)}
         read = {f.subject.dotted for f in told}
         read |= {f.resolution.target.qualname for f in told if f.resolution is not None}
