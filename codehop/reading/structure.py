@@ -669,12 +669,12 @@ class Reader:
         return []
 
     def _bare_sentinel(self, module: str, name: str, resolved: Mapping[str, Resolution]) -> str:
-        """The value of a module-level name bound to a call without arguments (`_UNSET =
-        object()`): a marker that stands for no value of its own; "" for anything else."""
+        """The value of a module-level name bound to `object()` (`_UNSET = object()`): a marker that
+        stands for no value of its own; "" for anything else."""
         hit = self._module_target(module, name, resolved) if module else None
         b = self.table.binding_of(hit[1].target.qualname) if hit is not None else None
-        if b is None or not is_value(b) or not instantiated(b.value) or not b.value.strip().endswith("()"):
-            return ""
+        if b is None or not is_value(b) or instantiated(b.value) != "object" or not b.value.strip().endswith("()"):
+            return ""  # (`stop_never = _stop_never()` is a strategy of its own, not a marker)
         return b.value.strip()
 
     def _held_method(self, method: str, written: str) -> str | None:
