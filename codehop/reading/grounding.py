@@ -168,7 +168,9 @@ def _ground(q: Question, store: SqliteStore, *, limit: int = 40) -> Grounding:
         return Grounding(terms=terms)
     best = weighed[0]
     close = tuple(g for g in weighed if g.weight >= best.weight * CLOSE)[:8]
-    second = next((g for g in weighed[1:] if not _within(g.hit, best.hit)), None)
+    second = next(
+        (g for g in weighed[1:] if not _within(g.hit, best.hit) and not _extends(store, g.hit, best.hit)), None
+    )
     clear = second is None or best.weight >= second.weight * MARGIN
     # one matched word is a name only when it is all of the name (an exception asked for, and one
     # named `...Error`: the kind word is a part of the name too)
@@ -326,6 +328,18 @@ def names_code(q: Question, store: SqliteStore) -> bool:
 def _builtin_only(store: SqliteStore, name: str) -> bool:
     """A name the repository binds only as an import of something outside it."""
     return all(b.kind.value in ("import", "module") for b in store.bindings_named(name, limit=20))
+
+
+def _extends(store: SqliteStore, sub: TermHit, base: TermHit) -> bool:
+    """A class that inherits from the best (directly or through one class between) and is named by
+    no more of the words: it extends what the words describe, it is no rival to it ("the
+    thread-safe machine" is `LockedMachine`, not each class that mixes it in)."""
+    if sub.kind != "class" or base.kind != "class" or len(set(sub.matched)) > len(set(base.matched)):
+        return False
+    bases = {e.dst for e in store.edges_out_of(sub.qualname, ("inherits",))}
+    if base.qualname in bases:
+        return True
+    return any(base.qualname in {e.dst for e in store.edges_out_of(b, ("inherits",))} for b in list(bases)[:8])
 
 
 def _within(inner: TermHit, outer: TermHit) -> bool:

@@ -40,7 +40,7 @@ import re
 from dataclasses import replace
 
 from codehop.index.terms import name_terms, stem
-from codehop.kernel.records import Binding, BindingKind, Intent
+from codehop.kernel.records import Binding, BindingKind, Intent, Question, TermHit
 from codehop.kernel.words import word_parts
 from codehop.reading import builtin_bases, datamodel
 from codehop.reading.grounding import Grounding, ground, names_code
@@ -59,7 +59,7 @@ from codehop.reading.question_words import (
     Token,
     tokenize,
 )
-from codehop.reading.signatures import Parameter, returns
+from codehop.reading.signatures import Parameter, none_fallback, returns
 from codehop.reading.subject import Absent, Reading, Subject
 
 _ARTICLES = frozenset({"a", "an", "the"})
@@ -96,6 +96,19 @@ def _forms(low: str) -> set[str]:
 _WHERE_VERBS = frozenset(
     "defined declared implemented created imported located live lives come comes coming from".split()
 )
+
+
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _stands_in(body: str, p: Parameter) -> set[str]:
+    """The name terms of what a parameter left alone stands for: its default, or what the body puts
+    in place of a `None` (or sentinel) default."""
+    value = p.default
+    if p.default == "None" or _IDENT.fullmatch(p.default):
+        hit = none_fallback(body, p.name, p.default) if body else None
+        value = hit[1] if hit is not None else p.default
+    return {t for name in _IDENT.findall(value) for t in name_terms(name)}
 
 
 def _asked_noun(tokens: list[Token]) -> set[str]:
@@ -812,18 +825,9 @@ class SubjectFinder(RepoLookup):
                 if described.intent is Intent.VALUE and g.hit.kind in _CALLABLE_KINDS:
                     # a value asked, a callable found: the one parameter the words name is the value
                     # asked (its default); otherwise which of its values the words mean is not placed
-                    placed = [
-                        p
-                        for p in self.callable_parameters(g.hit.qualname)
-                        if not p.kind and set(name_terms(p.name)) & (set(g.hit.params) - set(g.hit.name_terms))
-                    ]
-                    asked_for = _asked_noun(tokens)
-                    if asked_for:
-                        # "which claims are verified ...": the value asked is what follows "which"
-                        placed = [p for p in placed if set(name_terms(p.name)) & asked_for]
-                    placed = [p for p in placed if p.default]  # (a value asked: a parameter without one has none)
-                    if len(placed) == 1:
-                        subjects.append(Subject(dotted=g.hit.qualname, mentions=g.hit.matched, parameter=placed[0]))
+                    placed = self._placed_parameter(g.hit, described, tokens)
+                    if placed is not None:
+                        subjects.append(placed)
                         continue
                     unplaced_value = g.hit.qualname
                     continue
@@ -1089,6 +1093,27 @@ class SubjectFinder(RepoLookup):
             if len(parts) >= 2 and not p.kind and all(x in present for x in parts):
                 return present[parts[0]], p, "", ()
         return None
+
+    def _placed_parameter(self, hit: TermHit, described: Question, tokens: list[Token]) -> Subject | None:
+        """The one parameter with a default (of a class: of its constructor) that the words name
+        beyond the callable's own name: what follows "which"/"what" when that names one ("which
+        algorithm ..." -> `algorithm`), else one whose default, or what the body puts in place of
+        it, that phrase names ("what lock does it use unless I give it my own context?" ->
+        `machine_context`, replaced by `[PicklableLock()]`)."""
+        qual, params = hit.qualname, self.callable_parameters(hit.qualname)
+        if hit.kind == "class":
+            init = self.init_parameters(hit.qualname)
+            if init is None:
+                return None
+            qual, params = init
+        words = {stem(w.lower()) for w in described.words} - set(hit.name_terms)
+        placed = [p for p in params if not p.kind and p.default and set(name_terms(p.name)) & words]
+        asked_for = _asked_noun(tokens)
+        if asked_for and placed:
+            by_name = [p for p in placed if set(name_terms(p.name)) & asked_for]
+            body = next(iter(self.store.chunks_named(qual)), None)
+            placed = by_name or [p for p in placed if asked_for & _stands_in(body.text if body else "", p)]
+        return Subject(dotted=qual, mentions=hit.matched, parameter=placed[0]) if len(placed) == 1 else None
 
     def _returned_class(self, dotted: str) -> str | None:
         """The repository class a call of `dotted` gives: the class itself, or the one a function's

@@ -185,8 +185,8 @@ def _dotted(node: ast.expr) -> str:
 def none_fallback(body: str, name: str, sentinel: str = "None") -> tuple[int, str] | None:
     """What a body puts in place of a parameter left at its `None` default (or at a sentinel value,
     `default=_UNSET`): (line within `body`, 1-based, the expression as written). The forms Python
-    code uses: `X if name is None else name`, `name if name is not None else X`, `name or X` (for
-    `None`), `if name is None: name = X` (or `self.attr = X`, or `return X`), and the `else:` of
+    code uses: `X if name is None else name`, `name if name is not None else X`, `name or X` and
+    `f(name) or X` (for `None`), `if name is None: name = X` (or `self.attr = X`, or `return X`), and the `else:` of
     `if name:` (an assignment or a return)."""
     try:
         src = textwrap.dedent(body)
@@ -240,8 +240,9 @@ def none_fallback(body: str, name: str, sentinel: str = "None") -> tuple[int, st
             and isinstance(node.op, ast.Or)
             and len(node.values) == 2
         ):
-            if is_name(node.values[0]):
-                return found(node.values[1])
+            first = node.values[0]
+            if is_name(first) or (isinstance(first, ast.Call) and any(is_name(a) for a in first.args)):
+                return found(node.values[1])  # (`name or X`, `listify(name) or [X()]`)
         elif isinstance(node, ast.If):
             side = none_test(node.test)
             if side is None and sentinel == "None" and is_name(node.test):

@@ -163,6 +163,10 @@ class Reader:
             elif res is not None and not res.is_external:
                 names += res.target.qualname.split(".")
                 held |= self.store.declaration_terms(res.target.rel_path, res.target.line)
+                owner = next(iter(self.store.chunks_named(res.target.qualname.rpartition(".")[0])), None)
+                if owner is not None and owner.kind is ChunkKind.CLASS:
+                    # (a method's class says what the method is part of: "the thread-safe machine")
+                    held |= self.store.declaration_terms(owner.rel_path, owner.start_line)
                 # (of a parameter asked, what the body calls does not say it)
                 edges = self.store.edges_out_of(res.target.qualname, ("calls", "instantiates"))
                 if f.subject.parameter is None:

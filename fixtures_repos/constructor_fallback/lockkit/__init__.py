@@ -1,0 +1,1 @@
+"""State machines, some of them locked."""
