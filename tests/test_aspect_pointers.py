@@ -8,7 +8,8 @@ make_checker(..., format_registry=formats.strict_formats)` (:35, the registry at
 checks/formats.py:6); `worst_error(errors, key=by_weight)` (:42, `by_weight` at :38); `load(text,
 loader=None)` (:49) whose `else:` returns `DEFAULT_LOADER.validate(...)` (`DEFAULT_LOADER` at :46);
 `Rule.passes` (:60) calling `cond.check` on a loop variable; `Rule.context_of` (:66) returning a
-`getattr(...)`.
+`getattr(...)`; `Gate.opens` (:91) calling `guard.allows` (:83) on the elements of `self.guards =
+[Guard()]`.
 """
 
 from __future__ import annotations
@@ -92,6 +93,15 @@ def test_calls_on_values_of_unknown_type_are_said(app: App) -> None:
     a = ask(app, "how are a rule's conditions evaluated when it passes?")
     assert a.state is not State.COMPLETE
     assert "cond.check" in a.answer
+
+
+def test_calls_on_values_inference_can_type_are_followed(app: App) -> None:
+    # `for guard in self.guards: guard.allows(data)` with `self.guards = [Guard()]`: the hop asks the
+    # ladder at the call's site, and Jedi lands on `Guard.allows`
+    a = ask(app, "how does a gate check its guards before it opens?")
+    assert a.state is State.COMPLETE
+    assert ("checks/core.py", 83) in spans(a)
+    assert any(r.resolution.target.qualname == "checks.core.Guard.allows" for h in a.hops for r in h.resolved)
 
 
 def test_an_untyped_computed_return_is_partial(app: App) -> None:

@@ -234,14 +234,65 @@ class Reader:
                 picked = named[:MAX_HOW_CALLEES]
                 if not picked and asked.intent in (Intent.HOW, Intent.CALLEES):
                     unplaced = [c for c in calls_on_locals(self._body(f, res)) if _told_by(c, words)]
-                    if unplaced:
-                        out.append(_unplaced_doubt(f, res, unplaced))
+                    inferred = self._inferred_calls(f, res, unplaced[:MAX_HOW_CALLEES], context, resolved)
+                    out += [g for g in inferred if g.resolution is None or g.resolution.target not in have]
+                    have.update(g.resolution.target for g in inferred if g.resolution is not None)
             for dotted in picked:
                 g = self.finding(Subject(dotted=dotted, mentions=(dotted.rpartition(".")[2],)), context, resolved)
                 if g.resolution is None or g.resolution.is_external or g.resolution.target in have:
                     continue
                 have.add(g.resolution.target)
                 out.append(replace(g, doubt=""))
+        return out
+
+    def _inferred_calls(
+        self,
+        f: Finding,
+        res: Resolution,
+        calls: list[str],
+        context: Sequence[ContextItem],
+        resolved: Mapping[str, Resolution],
+    ) -> list[Finding]:
+        """Calls on values whose class the index does not know (`cond.check(...)` on a loop
+        variable), each a pointer the ladder resolves by inference at its site (Jedi, a language
+        server): the declaration it lands on answers, or the answer stays pending and says why."""
+        chunk = f.declared_in.chunk if f.declared_in is not None else None
+        if chunk is None or chunk.qualname != res.target.qualname:
+            chunk = next((c for c in self.store.chunks_named(res.target.qualname)), None)
+        if chunk is None:
+            return []
+        out: list[Finding] = []
+        lines = chunk.text.splitlines()
+        for call in calls:
+            site = next(((i, ln.find(call + "(")) for i, ln in enumerate(lines) if call + "(" in ln), None)
+            if site is None:
+                continue
+            key = f"{call} (in {res.target.qualname}, line {chunk.start_line + site[0]})"
+            landed = resolved.get(key)
+            if landed is not None and not landed.is_external:
+                g = self.finding(Subject(dotted=landed.target.qualname, mentions=(call,)), context, resolved)
+                out.append(replace(g, doubt=""))
+                continue
+            if landed is not None:
+                continue  # (a builtin or an installed package's method: outside what is asked here)
+            attr = call.rpartition(".")[2]
+            pending = PendingReference(
+                anchor_text=attr,
+                ref_type=RefType.CALL,
+                ref_target=key,
+                origin_path=chunk.rel_path,
+                origin_line=chunk.start_line + site[0],
+                origin_col=site[1] + len(call) - len(attr),
+            )
+            out.append(
+                Finding(
+                    subject=Subject(dotted=call, mentions=(call,)),
+                    resolution=None,
+                    binding=None,
+                    declared_in=None,
+                    pending=(pending,),
+                )
+            )
         return out
 
     def _named_callees(
@@ -1099,20 +1150,6 @@ def _untyped_doubt(f: Finding, res: Resolution, value: str) -> Finding:
         doubt=(
             f"`{res.target.qualname}` declares no return type and returns `{value}`, which names no "
             "declaration of the repository: what it returns is known only when it runs."
-        ),
-    )
-
-
-def _unplaced_doubt(f: Finding, res: Resolution, calls: list[str]) -> Finding:
-    """A question about behaviour whose answer is in calls on values of types the index does not
-    know (`cond.check(...)` on a loop variable): shown, not followed."""
-    shown = ", ".join(f"`{c}`" for c in calls[:3])
-    return replace(
-        f,
-        pending=(),
-        doubt=(
-            f"`{res.target.qualname}` calls {shown} on values whose class is not known without running "
-            "type inference; what those calls run is not in this answer."
         ),
     )
 

@@ -77,3 +77,19 @@ def error_report(errors):
 def summarize(errors):
     report = error_report(errors)
     return len(report)
+
+
+class Guard:
+    def allows(self, data):
+        return data is not None
+
+
+class Gate:
+    def __init__(self):
+        self.guards = [Guard()]
+
+    def opens(self, data):
+        for guard in self.guards:
+            if not guard.allows(data):
+                return False
+        return True
