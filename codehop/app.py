@@ -239,15 +239,22 @@ class App:
         if name == "symbol_table":
             return SymbolTableResolver(self.table)
         if name == "jedi":
+            from codehop.index.landings import FILE_NAME, LandingCache, environment_stamp
             from codehop.resolve.jedi_resolver import JediResolver
 
+            python = self.env.interpreter if self.env is not None else None
+            sys_path = self.env.search_paths if self.env is not None else None
+            store = self.store
             return JediResolver(
                 str(self.root),
                 self.table,
                 timeout_s=self.config.resolver_timeout_s,
-                python=self.env.interpreter if self.env is not None else None,
-                sys_path=self.env.search_paths if self.env is not None else None,
+                python=python,
+                sys_path=sys_path,
                 boundary=self.boundary(),
+                # beside the index, in the repository's `.codehop/` (or the folder the user chose for it)
+                cache=LandingCache(Path(self.store.path).parent / FILE_NAME, environment_stamp(python, sys_path)),
+                imports_of=lambda rel_path: [loc.rel_path for loc in store.imports_in(rel_path)],
             )
         if name == "lsp":
             from codehop.resolve.lsp_resolver import LspResolver, environment_init_options, environment_settings

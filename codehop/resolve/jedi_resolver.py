@@ -12,7 +12,9 @@ shared, stubs preferred: builtins land in typeshed as basedpyright answers) with
 and `land_builtins` places the builtins by name; each answer is a `Landing` and says its `Place`.
 Their Scripts share one inference state (Jedi makes one per Script), so typeshed and the modules
 one file imports are inferred once for the next file too: dropped with the kept landings, after
-_LANDINGS_TTL_S or `forget()` (the index saw a change).
+_LANDINGS_TTL_S or `forget()` (the index saw a change). Every answer Jedi gives `land` and
+`land_builtins` is also kept across sessions in the repository's `.codehop/landings.db`, by
+content (codehop.index.landings): a site found there is answered without Jedi.
 Owns the only use of `jedi`. May import: records, symbols, stdlib, jedi.
 """
 
@@ -23,7 +25,7 @@ import re
 import sys
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
@@ -31,6 +33,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from codehop.index.landings import NO_LANDING, FileHashes, LandingCache, Row, content_hash
 from codehop.index.symbols import SymbolTable
 from codehop.kernel.errors import CodehopError
 from codehop.kernel.records import Location, PendingReference, Provenance, Resolution, Step, StepNote
@@ -81,8 +84,15 @@ class JediResolver:
         python: str | None = None,
         sys_path: tuple[str, ...] | None = None,
         boundary: Boundary | None = None,
+        cache: LandingCache | None = None,
+        imports_of: Callable[[str], Sequence[str]] | None = None,
     ) -> None:
         self.root = Path(root)
+        # landings kept across sessions, by content (see codehop.index.landings), and the repository files
+        # a file imports directly (part of what its names' types depend on)
+        self.cache = cache
+        self.imports_of = imports_of
+        self._hashes = FileHashes(self.root)
         # an interpreter outside the repository the user chose (else codehop's own: nothing of the
         # repository's ever runs) and the environment's import paths, read (see jedi_project)
         self.python = python
@@ -176,21 +186,49 @@ class JediResolver:
         standard library land in typeshed, as basedpyright answers). None: no answer, or the site
         came after the deadline (counted from the call: behind another request, fewer are read;
         Jedi's first use gets 4 x its timeout)."""
-        deadline_s = deadline_s if self._warm else max(deadline_s, 4 * self.timeout_s)  # Jedi's first use
-        if deadline_s <= 0 or not positions:
-            return [None] * len(positions)
-        fut = self._pool.submit(self._land, rel_path, tuple(positions), time.monotonic() + deadline_s)
-        try:
-            out = fut.result(timeout=deadline_s + _LAND_GRACE_S)
-            self._warm = True
-            return out
-        except FutureTimeout:  # one slow site: the worker finishes it and keeps it for the next request
-            return [None] * len(positions)
+        if not positions:
+            return []
+        scope = self._scope(rel_path) if self.cache is not None else ""
+        kept = self._kept(rel_path, scope, positions) if scope else {}
+        missing = tuple(p for p in dict.fromkeys(positions) if p not in kept)
+        if missing:
+            deadline_s = deadline_s if self._warm else max(deadline_s, 4 * self.timeout_s)  # Jedi's first use
+            if deadline_s > 0:
+                fut = self._pool.submit(self._land, rel_path, missing, time.monotonic() + deadline_s, scope)
+                try:
+                    kept.update(zip(missing, fut.result(timeout=deadline_s + _LAND_GRACE_S), strict=True))
+                    self._warm = True
+                except FutureTimeout:  # one slow site: the worker finishes it and keeps it for the next request
+                    pass
+        return [kept.get(p) for p in positions]
+
+    def _scope(self, rel_path: str) -> str:
+        """The scope digest of a repository file: its content and its direct imports' ('' unreadable)."""
+        own = self._hashes(rel_path)
+        if not own:
+            return ""
+        deps = sorted({p for p in (self.imports_of(rel_path) if self.imports_of else ()) if not p.startswith("/")})
+        return content_hash("\0".join([own, *(f"{p}={self._hashes(p)}" for p in deps)]).encode())
+
+    def _kept(
+        self, rel_path: str, scope: str, positions: Sequence[tuple[int, int]]
+    ) -> dict[tuple[int, int], Landing | None]:
+        """The cache's valid answers at these sites: a landing in the repository only while its
+        target file holds what it held."""
+        assert self.cache is not None
+        out: dict[tuple[int, int], Landing | None] = {}
+        for pos, row in self.cache.get(rel_path, scope, positions).items():
+            if row.path is None:
+                out[pos] = None
+            elif row.place != Place.REPOSITORY or self._hashes(row.path) == row.target_hash:
+                out[pos] = _from_row(row)
+        return out
 
     def land_builtins(self, names: Sequence[str], *, deadline_s: float) -> dict[str, Landing]:
         """Where builtins land (`len` -> typeshed's `builtins.pyi`): the ones not placed yet all at
         once, one probe of one name a line in one Script, so typeshed's builtins are read once
         per process. Past the deadline, the names placed so far (the rest are kept for later)."""
+        self._kept_builtins()
         wanted = tuple(n for n in dict.fromkeys(names) if n.isidentifier() and n not in self._builtins)
         if wanted:
             fut = self._pool.submit(self._land_builtins, wanted)
@@ -205,8 +243,15 @@ class JediResolver:
         """Start Jedi in the background (its environment, typeshed's builtins, each builtin's place),
         so that the first `land` or `land_builtins` does not pay for it; a request that comes
         meanwhile waits for it on Jedi's one thread."""
+        self._kept_builtins()
         names = tuple(n for n in dir(builtins) if not n.startswith("_") and n not in self._builtins)
         self._pool.submit(self._land_builtins, names)
+
+    def _kept_builtins(self) -> None:
+        """The builtins' places from the cache, once (they depend only on its environment stamp)."""
+        if self.cache is not None and not self._builtins:
+            for name, row in self.cache.builtins().items():
+                self._builtins.setdefault(name, _from_row(row) if row.path is not None else None)
 
     def _land_builtins(self, names: tuple[str, ...]) -> None:
         jedi = self._jedi()
@@ -219,8 +264,12 @@ class JediResolver:
                 found = []
             n = min(found, key=lambda n: (str(n.module_path), n.line or 0)) if found else None
             self._builtins[name] = self._landing(Path(str(n.module_path)), n) if n is not None else None
+        if self.cache is not None:
+            self.cache.put_builtins((name, self._row(self._builtins[name])) for name in names)
 
-    def _land(self, rel_path: str, positions: tuple[tuple[int, int], ...], deadline: float) -> list[Landing | None]:
+    def _land(
+        self, rel_path: str, positions: tuple[tuple[int, int], ...], deadline: float, scope: str = ""
+    ) -> list[Landing | None]:
         jedi = self._jedi()
         path = self.root / rel_path
         try:
@@ -240,6 +289,7 @@ class JediResolver:
         if len(self._landings) > _MAX_LANDINGS:
             self._drop_landings()
         out: list[Landing | None] = []
+        fresh: list[tuple[int, int, Row]] = []  # asked of Jedi now: for the cache
         for line, col in positions:
             key = (*stamp, line, col)
             if key in self._landings:
@@ -258,6 +308,9 @@ class JediResolver:
                 landing = self._landing(Path(str(n.module_path)), n)
             self._landings[key] = landing
             out.append(landing)
+            fresh.append((line, col, self._row(landing)))
+        if self.cache is not None and scope:
+            self.cache.put(rel_path, scope, fresh)
         return out
 
     def _shared_script(self, jedi: Any, *, path: str, code: str | None = None) -> Any:
@@ -281,6 +334,13 @@ class JediResolver:
         script = jedi.Script(code=code, path=path, project=self._project)
         script._inference_state = self._state
         return script
+
+    def _row(self, landing: Landing | None) -> Row:
+        """A landing as the cache keeps it: in the repository, with its target file's content hash."""
+        if landing is None:
+            return NO_LANDING
+        target = self._hashes(landing.path) if landing.place is Place.REPOSITORY else ""
+        return Row(landing.path, landing.line, landing.col, landing.qualname, landing.kind, str(landing.place), target)
 
     def _drop_landings(self) -> None:
         self._script, self._state, self._land_epoch = None, None, time.monotonic()
@@ -329,6 +389,14 @@ class JediResolver:
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
+        if self.cache is not None:
+            self.cache.close()
+
+
+def _from_row(row: Row) -> Landing:
+    return Landing(
+        path=row.path or "", line=row.line, col=row.col, qualname=row.qualname, kind=row.kind, place=Place(row.place)
+    )
 
 
 def _posix_twin(ntpath_stub: Path, name: str) -> tuple[int, int] | None:
