@@ -255,6 +255,7 @@ class App:
                 # beside the index, in the repository's `.codehop/` (or the folder the user chose for it)
                 cache=LandingCache(Path(self.store.path).parent / FILE_NAME, environment_stamp(python, sys_path)),
                 imports_of=lambda rel_path: [loc.rel_path for loc in store.imports_in(rel_path)],
+                indexed_hashes=store.file_states,
             )
         if name == "lsp":
             from codehop.resolve.lsp_resolver import LspResolver, environment_init_options, environment_settings

@@ -30,7 +30,7 @@ import os
 import sqlite3
 import sys
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
@@ -209,12 +209,32 @@ NO_LANDING = Row(None, 0, 0, "", "", "", "")
 
 
 class FileHashes:
-    """Content hashes of repository files, read again only when a file's stat changes."""
+    """Content hashes of repository files, read again only when a file's stat changes; a file
+    whose stat is the one the index recorded has the index's hash (the same blake2b of its
+    bytes), so most are never read here."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(
+        self, root: Path, indexed: Callable[[], dict[str, tuple[str, int, int, int, int]]] | None = None
+    ) -> None:
         self.root = root
-        self._memo: dict[str, tuple[tuple[int, int, int], str]] = {}
+        self._indexed = indexed
+        self._known: dict[str, tuple[str, int, int, int, int]] | None = None
+        self._memo: dict[str, tuple[tuple[int, int, int, int], str]] = {}
         self._lock = threading.Lock()
+
+    def load(self) -> None:
+        """Read the index's hashes now (from the thread that owns the index's connection)."""
+        if self._known is None and self._indexed is not None:
+            try:
+                self._known = self._indexed()
+            except Exception:  # no index to read (closed, swapped): every file is read instead
+                self._known = {}
+
+    def reset(self) -> None:
+        """Forget what was recorded (the index was updated): read the index again on `load`."""
+        with self._lock:
+            self._known = None
+            self._memo.clear()
 
     def __call__(self, rel_path: str) -> str:
         """The file's content hash ('' when it cannot be read)."""
@@ -223,15 +243,19 @@ class FileHashes:
             st = os.stat(path)
         except OSError:
             return ""
-        stamp = (st.st_mtime_ns, st.st_size, st.st_ino)
+        stamp = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
         with self._lock:
             kept = self._memo.get(rel_path)
+            indexed = self._known.get(rel_path) if self._known is not None else None
         if kept is not None and kept[0] == stamp:
             return kept[1]
-        try:
-            digest = content_hash(path.read_bytes())
-        except OSError:
-            return ""
+        if indexed is not None and indexed[1:] == stamp:
+            digest = indexed[0]
+        else:
+            try:
+                digest = content_hash(path.read_bytes())
+            except OSError:
+                return ""
         with self._lock:
             self._memo[rel_path] = (stamp, digest)
         return digest

@@ -86,13 +86,14 @@ class JediResolver:
         boundary: Boundary | None = None,
         cache: LandingCache | None = None,
         imports_of: Callable[[str], Sequence[str]] | None = None,
+        indexed_hashes: Callable[[], dict[str, tuple[str, int, int, int, int]]] | None = None,
     ) -> None:
         self.root = Path(root)
         # landings kept across sessions, by content (see codehop.index.landings), and the repository files
         # a file imports directly (part of what its names' types depend on)
         self.cache = cache
         self.imports_of = imports_of
-        self._hashes = FileHashes(self.root)
+        self._hashes = FileHashes(self.root, indexed_hashes)
         # an interpreter outside the repository the user chose (else codehop's own: nothing of the
         # repository's ever runs) and the environment's import paths, read (see jedi_project)
         self.python = python
@@ -204,6 +205,7 @@ class JediResolver:
 
     def _scope(self, rel_path: str) -> str:
         """The scope digest of a repository file: its content and its direct imports' ('' unreadable)."""
+        self._hashes.load()
         own = self._hashes(rel_path)
         if not own:
             return ""
@@ -350,6 +352,7 @@ class JediResolver:
         """Drop the kept landings and the shared inference (the repository changed on disk); the
         builtins' places stay (typeshed does not change under a running process)."""
         self._pool.submit(self._drop_landings)  # on Jedi's thread, never under a running `_land`
+        self._hashes.reset()
 
     def _landing(self, module_path: Path, n: Any) -> Landing:
         mpath = module_path.resolve()
