@@ -282,7 +282,10 @@ def _through_super(
     owner = source.qualname.rpartition(".")[0]
     if source.kind != "method" or nav.table.class_binding(owner) is None:
         return rest
-    index = {(t[0], t[1]): i for i, t in enumerate(toks)}
+    # the body's tokens only (a file's are thousands; this runs on every outgoing request)
+    index = {(t[0], t[1]): i for i, t in enumerate(toks) if source.line <= t[0] <= source.end_line}
+    if not any(toks[i][2] == "super" for i in index.values()):
+        return rest
     out = []
     for c in rest:
         i = index.get((c.line, c.col), 0)
