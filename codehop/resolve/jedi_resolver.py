@@ -43,6 +43,7 @@ from codehop.resolve.ladder import Boundary, names_the_target, site_of
 _STUB_DIRS = frozenset({"typeshed", "typeshed-fallback"})
 _MAX_LANDINGS = 20_000  # landings kept for later requests (a few MB at most)
 _LAND_GRACE_S = 0.25  # past a deadline, how long `land` waits for the site Jedi is reading
+_IDLE_WARM_S = 2.0  # a later session starts Jedi after this long without a call hierarchy request
 _LANDINGS_TTL_S = 120.0  # and for this long: they also depend on the files the names land in
 
 
@@ -110,6 +111,8 @@ class JediResolver:
         self._landings: dict[tuple[str, int, int, int, int], Landing | None] = {}
         self._land_epoch = time.monotonic()
         self._builtins: dict[str, Landing | None] = {}  # `land_builtins`'s answers, for the process
+        self._last_use = time.monotonic()  # of `land` or `land_builtins`: when to warm (`warm`)
+        self._closed = False
 
     def _jedi(self) -> Any:
         # importing jedi raises the process-wide recursion limit to 3000; the indexer in the same
@@ -187,6 +190,7 @@ class JediResolver:
         standard library land in typeshed, as basedpyright answers). None: no answer, or the site
         came after the deadline (counted from the call: behind another request, fewer are read;
         Jedi's first use gets 4 x its timeout)."""
+        self._last_use = time.monotonic()
         if not positions:
             return []
         scope = self._scope(rel_path) if self.cache is not None else ""
@@ -230,6 +234,7 @@ class JediResolver:
         """Where builtins land (`len` -> typeshed's `builtins.pyi`): the ones not placed yet all at
         once, one probe of one name a line in one Script, so typeshed's builtins are read once
         per process. Past the deadline, the names placed so far (the rest are kept for later)."""
+        self._last_use = time.monotonic()
         self._kept_builtins()
         wanted = tuple(n for n in dict.fromkeys(names) if n.isidentifier() and n not in self._builtins)
         if wanted:
@@ -244,10 +249,23 @@ class JediResolver:
     def warm(self) -> None:
         """Start Jedi in the background (its environment, typeshed's builtins, each builtin's place),
         so that the first `land` or `land_builtins` does not pay for it; a request that comes
-        meanwhile waits for it on Jedi's one thread."""
+        meanwhile waits for it on Jedi's one thread. When the cache placed every builtin (a later
+        session), the requests it answers need no Jedi: the start waits until they leave the
+        server idle for _IDLE_WARM_S, so that it does not take their interpreter from them."""
         self._kept_builtins()
         names = tuple(n for n in dir(builtins) if not n.startswith("_") and n not in self._builtins)
-        self._pool.submit(self._land_builtins, names)
+        if names:
+            self._pool.submit(self._land_builtins, names)
+            return
+        threading.Thread(target=self._warm_when_idle, name="codehop-jedi-warm", daemon=True).start()
+
+    def _warm_when_idle(self) -> None:
+        while not self._closed and not self._warm:
+            idle = time.monotonic() - self._last_use
+            if idle >= _IDLE_WARM_S:
+                self._pool.submit(self._land_builtins, ("len",))  # the environment and typeshed's builtins
+                return
+            time.sleep(_IDLE_WARM_S - idle)
 
     def _kept_builtins(self) -> None:
         """The builtins' places from the cache, once (they depend only on its environment stamp)."""
@@ -391,6 +409,7 @@ class JediResolver:
         )
 
     def close(self) -> None:
+        self._closed = True
         self._pool.shutdown(wait=False, cancel_futures=True)
         if self.cache is not None:
             self.cache.close()
