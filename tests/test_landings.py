@@ -120,3 +120,33 @@ def test_an_imported_file_changes_the_scope(fixture_repo):  # type: ignore[no-un
     with session(root) as (jedi, asked):
         jedi.land("calls/writer.py", [site], deadline_s=60)
         assert asked == [("calls/writer.py", (site,))]
+
+
+def test_precomputed_sites_need_no_jedi_in_the_next_session(fixture_repo):  # type: ignore[no-untyped-def]
+    """The land worker's `precompute` (run in-process here) asks Jedi at every call site of the
+    repository; a session then answers calls/writer.py's sites from the cache."""
+    from codehop.navigation.callers import call_sites
+    from codehop.navigation.land_worker import precompute
+
+    root = fixture_repo("call_sites")
+    app = App(root)
+    index_db = Path(app.store.path)
+    app.close()
+    before = tree_state(root)
+    files, asked_n = precompute(root, index_db, first=["calls/writer.py"], budget_s=120)
+    assert files >= 4 and asked_n > 10
+    assert tree_state(root) == before
+    with session(root) as (jedi, asked):
+        toks = jedi_tokens(root, "calls/writer.py")
+        sites = [(c.line, c.col) for c in call_sites("calls/writer.py", toks, 1, toks[-1][0])]
+        landed = jedi.land("calls/writer.py", sites, deadline_s=60)
+        assert asked == []
+    assert any(landing is not None and landing.qualname == "calls.sink.Sink.start" for landing in landed)
+
+
+def jedi_tokens(root: Path, rel_path: str) -> list[tuple[int, int, str, int]]:
+    app = App(root)
+    try:
+        return list(app.sources().finder().tokens(rel_path))
+    finally:
+        app.close()

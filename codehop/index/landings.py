@@ -34,7 +34,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from codehop.index.store.sqlite import SqliteStore
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -73,9 +76,19 @@ def content_hash(data: bytes) -> str:
 class LandingCache:
     """Landings by content, in one SQLite file; safe from several threads (one connection, a lock)."""
 
-    def __init__(self, db_path: Path, environment: str) -> None:
+    def __init__(
+        self,
+        db_path: Path,
+        environment: str,
+        root: Path,
+        *,
+        imports_of: Callable[[str], Sequence[str]] | None = None,
+        indexed: Callable[[], dict[str, tuple[str, int, int, int, int]]] | None = None,
+    ) -> None:
         self.path = db_path
         self.environment = environment
+        self.imports_of = imports_of  # the repository files a file imports directly
+        self.hashes = FileHashes(root, indexed)
         self._lock = threading.Lock()
         self._conn: sqlite3.Connection | None = None
         self._broken = False
@@ -104,6 +117,27 @@ class LandingCache:
         except (sqlite3.Error, OSError):
             self._broken = True
         return self._conn
+
+    @classmethod
+    def beside(cls, store: SqliteStore, root: Path, python: str | None, sys_path: Sequence[str] | None) -> LandingCache:
+        """The cache beside an index (in the repository's `.codehop/`, or the folder chosen for
+        the index), its scopes read from that index."""
+        return cls(
+            Path(store.path).parent / FILE_NAME,
+            environment_stamp(python, sys_path),
+            root,
+            imports_of=lambda rel_path: [loc.rel_path for loc in store.imports_in(rel_path)],
+            indexed=store.file_states,
+        )
+
+    def scope(self, rel_path: str) -> str:
+        """The scope digest of a repository file: its content and its direct imports' ('' unreadable)."""
+        self.hashes.load()
+        own = self.hashes(rel_path)
+        if not own:
+            return ""
+        deps = sorted({p for p in (self.imports_of(rel_path) if self.imports_of else ()) if not p.startswith("/")})
+        return content_hash("\0".join([own, *(f"{p}={self.hashes(p)}" for p in deps)]).encode())
 
     def get(self, rel_path: str, scope: str, positions: Sequence[tuple[int, int]]) -> dict[tuple[int, int], Row]:
         """The rows kept for these sites under this scope digest (a site without a row is absent)."""

@@ -25,7 +25,7 @@ import re
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
@@ -33,7 +33,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from codehop.index.landings import NO_LANDING, FileHashes, LandingCache, Row, content_hash
+from codehop.index.landings import NO_LANDING, LandingCache, Row
 from codehop.index.symbols import SymbolTable
 from codehop.kernel.errors import CodehopError
 from codehop.kernel.records import Location, PendingReference, Provenance, Resolution, Step, StepNote
@@ -86,15 +86,9 @@ class JediResolver:
         sys_path: tuple[str, ...] | None = None,
         boundary: Boundary | None = None,
         cache: LandingCache | None = None,
-        imports_of: Callable[[str], Sequence[str]] | None = None,
-        indexed_hashes: Callable[[], dict[str, tuple[str, int, int, int, int]]] | None = None,
     ) -> None:
         self.root = Path(root)
-        # landings kept across sessions, by content (see codehop.index.landings), and the repository files
-        # a file imports directly (part of what its names' types depend on)
-        self.cache = cache
-        self.imports_of = imports_of
-        self._hashes = FileHashes(self.root, indexed_hashes)
+        self.cache = cache  # landings kept across sessions, by content (see codehop.index.landings)
         # an interpreter outside the repository the user chose (else codehop's own: nothing of the
         # repository's ever runs) and the environment's import paths, read (see jedi_project)
         self.python = python
@@ -193,7 +187,7 @@ class JediResolver:
         self._last_use = time.monotonic()
         if not positions:
             return []
-        scope = self._scope(rel_path) if self.cache is not None else ""
+        scope = self.cache.scope(rel_path) if self.cache is not None else ""
         kept = self._kept(rel_path, scope, positions) if scope else {}
         missing = tuple(p for p in dict.fromkeys(positions) if p not in kept)
         if missing:
@@ -207,15 +201,6 @@ class JediResolver:
                     pass
         return [kept.get(p) for p in positions]
 
-    def _scope(self, rel_path: str) -> str:
-        """The scope digest of a repository file: its content and its direct imports' ('' unreadable)."""
-        self._hashes.load()
-        own = self._hashes(rel_path)
-        if not own:
-            return ""
-        deps = sorted({p for p in (self.imports_of(rel_path) if self.imports_of else ()) if not p.startswith("/")})
-        return content_hash("\0".join([own, *(f"{p}={self._hashes(p)}" for p in deps)]).encode())
-
     def _kept(
         self, rel_path: str, scope: str, positions: Sequence[tuple[int, int]]
     ) -> dict[tuple[int, int], Landing | None]:
@@ -226,7 +211,7 @@ class JediResolver:
         for pos, row in self.cache.get(rel_path, scope, positions).items():
             if row.path is None:
                 out[pos] = None
-            elif row.place != Place.REPOSITORY or self._hashes(row.path) == row.target_hash:
+            elif row.place != Place.REPOSITORY or self.cache.hashes(row.path) == row.target_hash:
                 out[pos] = _from_row(row)
         return out
 
@@ -359,7 +344,7 @@ class JediResolver:
         """A landing as the cache keeps it: in the repository, with its target file's content hash."""
         if landing is None:
             return NO_LANDING
-        target = self._hashes(landing.path) if landing.place is Place.REPOSITORY else ""
+        target = self.cache.hashes(landing.path) if self.cache is not None and landing.place is Place.REPOSITORY else ""
         return Row(landing.path, landing.line, landing.col, landing.qualname, landing.kind, str(landing.place), target)
 
     def _drop_landings(self) -> None:
@@ -370,7 +355,8 @@ class JediResolver:
         """Drop the kept landings and the shared inference (the repository changed on disk); the
         builtins' places stay (typeshed does not change under a running process)."""
         self._pool.submit(self._drop_landings)  # on Jedi's thread, never under a running `_land`
-        self._hashes.reset()
+        if self.cache is not None:
+            self.cache.hashes.reset()
 
     def _landing(self, module_path: Path, n: Any) -> Landing:
         mpath = module_path.resolve()
