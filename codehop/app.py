@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 import shlex
 import threading
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -129,6 +130,9 @@ class Config:
             bridge_packages=os.environ.get("CODEHOP_BRIDGE", "") in ("", "1"),
             precompute_landings=os.environ.get("CODEHOP_PRECOMPUTE", "") in ("", "1"),
         )
+
+
+PRECOMPUTE_IDLE_S = 5.0  # the land worker starts after this long without a call hierarchy request
 
 
 class App:
@@ -609,20 +613,33 @@ class App:
         if warm is not None:
             warm()
 
-    def precompute_calls(self, first: Sequence[str] = ()) -> int | None:
-        """Start computing Jedi's landings at every call site into the landing cache, in a worker
-        process at low priority (`first`: repository files to do first, the open ones), when the
-        configuration asks for it and Jedi is on the ladder; the worker's pid, or None."""
-        if not self.config.precompute_landings or "jedi" not in self.config.resolvers:
-            return None
+    def precompute_calls(self, first: Sequence[str] = ()) -> bool:
+        """Compute Jedi's landings at every call site into the landing cache, in a worker process
+        at low priority (`first`: repository files to do first, the open ones), once the call
+        hierarchy has been idle for PRECOMPUTE_IDLE_S (the worker's Jedi would take the CPU the
+        requests' own needs), when the configuration asks for it and Jedi is on the ladder. Never
+        waits; False when it will not run."""
+        lander = self._land_at_sites()
+        if not self.config.precompute_landings or lander is None:
+            return False
         from codehop.navigation.land_worker import LandWorkers
 
         with self._lock:
-            if self._land_workers is None:
-                self._land_workers = LandWorkers(self.root, Path(self.store.path))
-            workers = self._land_workers
-        workers.start(first)
-        return workers.running
+            if self._land_workers is not None:
+                return False
+            self._land_workers = workers = LandWorkers(self.root, Path(self.store.path))
+        idle = getattr(lander, "idle_s", lambda: PRECOMPUTE_IDLE_S)
+
+        def when_idle() -> None:
+            while not workers.closed:
+                left = PRECOMPUTE_IDLE_S - idle()
+                if left <= 0:
+                    workers.start(first)
+                    return
+                time.sleep(left)
+
+        threading.Thread(target=when_idle, name="codehop-land-idle", daemon=True).start()
+        return True
 
     def source_line(self, rel_path: str, line: int) -> str | None:
         """Line `line` of a repository file (or of an installed package's file, by absolute path)."""

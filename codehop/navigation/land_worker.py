@@ -83,6 +83,10 @@ def precompute(root: Path, index_db: Path, *, first: Sequence[str], budget_s: fl
                 continue
             positions = [(c.line, c.col) for c in call_sites(rel_path, toks, 1, toks[-1][0])]
             resolver.land(rel_path, positions, deadline_s=left)
+            # a fresh inference state for each file: one state shared over hundreds of files gives
+            # no answer where a file's own gives one (Starlette, every file in mtime order: 115
+            # sites without a landing, 72 with a state per file, in 14 and 15 s)
+            resolver.forget()
             asked += len(positions)
             done += 1
         return done, asked
@@ -125,6 +129,10 @@ class LandWorkers:
             except OSError:
                 return False
             return True
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
 
     @property
     def running(self) -> int | None:

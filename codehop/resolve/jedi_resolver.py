@@ -244,6 +244,10 @@ class JediResolver:
             return
         threading.Thread(target=self._warm_when_idle, name="codehop-jedi-warm", daemon=True).start()
 
+    def idle_s(self) -> float:
+        """Seconds since the last `land` or `land_builtins` (since the start when none came)."""
+        return time.monotonic() - self._last_use
+
     def _warm_when_idle(self) -> None:
         while not self._closed and not self._warm:
             idle = time.monotonic() - self._last_use
