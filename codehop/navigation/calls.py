@@ -11,7 +11,7 @@ calls, then for a method every `.name(` call of the repository asked of Jedi, on
 file, until INCOMING_DEADLINE_S; the caller is the innermost function, nested ones too.
 Past a deadline, what was placed is the answer.
 
-May import: hierarchy, navigation, callers, dependents, records, resolve.jedi_resolver (its
+May import: hierarchy, navigation, callers, dependents, records, index.store, resolve.jedi_resolver (its
 Landing record, never Jedi), stdlib.
 """
 
@@ -23,6 +23,7 @@ import re
 import time
 from collections.abc import Callable, Sequence
 
+from codehop.index.store.sqlite import SqliteStore
 from codehop.kernel.records import BindingKind, ChunkKind, Location, XRef
 from codehop.navigation.callers import Candidate, attribute_calls, attribute_reads, call_sites, candidates
 from codehop.navigation.cursor import Lander, Sources, read_lines
@@ -308,11 +309,14 @@ def _through_super(
 
 
 def _property_named(nav: Sources, name: str) -> bool:
+    return property_named(nav.store, nav.finder().line_text, name)
+
+
+def property_named(store: SqliteStore, line_text: Callable[[str, int], str], name: str) -> bool:
     """Is `name` a property somewhere in the repository (`@property` or `@cached_property` above
     a `def` of that name)? Only there does reading the attribute run a call."""
-    finder = nav.finder()
-    for b in nav.store.bindings_named(name, limit=20):
-        if b.kind is BindingKind.FUNCTION and "property" in finder.line_text(b.rel_path, b.line - 1):
+    for b in store.bindings_named(name, limit=20):
+        if b.kind is BindingKind.FUNCTION and "property" in line_text(b.rel_path, b.line - 1):
             return True
     return False
 

@@ -1,4 +1,4 @@
-"""Jedi's landings at a repository's call sites, computed ahead of the call hierarchy requests
+"""Jedi's landings at a repository's call sites (and reads of properties), computed ahead of the call hierarchy requests
 that need them, into the landing cache (codehop.index.landings) they read.
 
 A call site the index cannot place costs Jedi up to a second at request time; the answer depends
@@ -39,7 +39,9 @@ def precompute(root: Path, index_db: Path, *, first: Sequence[str], budget_s: fl
     from codehop.index.landings import LandingCache
     from codehop.index.store.sqlite import SqliteStore
     from codehop.index.symbols import SymbolTable
-    from codehop.navigation.callers import call_sites
+    from codehop.index.walk import line_of, repo_lines
+    from codehop.navigation.callers import attribute_reads, call_sites
+    from codehop.navigation.calls import property_named
     from codehop.navigation.source import SourceScan
     from codehop.resolve.jedi_resolver import JediResolver
     from codehop.resolve.ladder import Boundary
@@ -74,6 +76,16 @@ def precompute(root: Path, index_db: Path, *, first: Sequence[str], budget_s: fl
         order = opened + sorted((f for f in files if f not in set(opened)), key=age)
         asked = done = 0
         parent = os.getppid()
+        properties: dict[str, bool] = {}
+
+        def line_text(rel_path: str, line: int) -> str:
+            return line_of(repo_lines(root, rel_path), line) or ""
+
+        def is_property(name: str) -> bool:
+            if name not in properties:
+                properties[name] = property_named(store, line_text, name)
+            return properties[name]
+
         for rel_path in order:
             left = budget_s - (time.monotonic() - start)
             if left <= 0 or os.getppid() != parent:  # spent, or the server that started it is gone
@@ -81,7 +93,11 @@ def precompute(root: Path, index_db: Path, *, first: Sequence[str], budget_s: fl
             toks = scan.tokens(rel_path)
             if not toks:
                 continue
-            positions = [(c.line, c.col) for c in call_sites(rel_path, toks, 1, toks[-1][0])]
+            # the sites an outgoing request asks at: calls, and reads of an attribute that is a property
+            last = toks[-1][0]
+            sites = call_sites(rel_path, toks, 1, last)
+            sites += [c for c in attribute_reads(rel_path, toks, 1, last) if is_property(c.name)]
+            positions = sorted({(c.line, c.col) for c in sites})
             resolver.land(rel_path, positions, deadline_s=left)
             # a fresh inference state for each file: one state shared over hundreds of files gives
             # no answer where a file's own gives one (Starlette, every file in mtime order: 115
