@@ -150,3 +150,40 @@ def jedi_tokens(root: Path, rel_path: str) -> list[tuple[int, int, str, int]]:
         return list(app.sources().finder().tokens(rel_path))
     finally:
         app.close()
+
+
+def test_a_server_app_starts_the_worker_once_idle_and_ends_it(fixture_repo, monkeypatch):  # type: ignore[no-untyped-def]
+    """App.precompute_calls (what the LSP server calls once its index is ready): the worker process
+    starts after the idle time, fills the cache, and `close` leaves no process behind."""
+    import sqlite3
+    import time
+
+    import codehop.app
+
+    monkeypatch.setattr(codehop.app, "PRECOMPUTE_IDLE_S", 0.2)
+    root = fixture_repo("call_sites")
+    app = App(root, Config(resolvers=("symbol_table", "jedi"), precompute_landings=True))
+    try:
+        assert app.precompute_calls(["calls/writer.py"])
+        assert not app.precompute_calls()  # one worker per session
+        workers = app._land_workers
+        assert workers is not None
+        deadline = time.monotonic() + 60
+        while workers._proc is None or workers._proc.poll() is None:
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        assert workers._proc.returncode == 0
+    finally:
+        app.close()
+    with sqlite3.connect(root / ".codehop" / FILE_NAME) as conn:
+        assert conn.execute("SELECT count(*) FROM sites WHERE rel_path='calls/writer.py'").fetchone()[0] > 5
+    assert not (root / ".codehop" / "landings.lock").exists()
+
+
+def test_no_worker_unless_configured(fixture_repo):  # type: ignore[no-untyped-def]
+    root = fixture_repo("call_sites")
+    app = App(root, Config(resolvers=("symbol_table", "jedi")))
+    try:
+        assert not app.precompute_calls()
+    finally:
+        app.close()
