@@ -579,14 +579,29 @@ def file_lines(path: Path) -> list[str]:
     return list(lines)
 
 
+_CONFINED: dict[tuple[Path, str], tuple[float, Path]] = {}  # (root, rel_path) -> (until, path)
+_CONFINED_S = 2.0  # `confine` resolves every component of a path: one answer serves this long
+
+
 def repo_lines(root: Path, rel_path: str) -> list[str]:
-    """`file_lines` of a repository file, through `confine` (a path outside reads nothing)."""
+    """`file_lines` of a repository file, through `confine` (a path outside reads nothing). A
+    path confined in the last _CONFINED_S is not resolved again: an editor's request reads a few
+    files a hundred times. The kept path is the resolved one, inside the root (a component turned
+    into a symbolic link within that window is the race an open after `confine` has anyway)."""
     from codehop.kernel.errors import CodehopError
 
+    now = time.monotonic()
+    kept = _CONFINED.get((root, rel_path))
+    if kept is not None and kept[0] > now:
+        return file_lines(kept[1])
     try:
-        return file_lines(confine(root, rel_path))
+        full = confine(root, rel_path)
     except CodehopError:
         return []
+    if len(_CONFINED) >= _LINES_MAX:
+        _CONFINED.clear()
+    _CONFINED[(root, rel_path)] = (now + _CONFINED_S, full)
+    return file_lines(full)
 
 
 def line_of(lines: list[str], line: int) -> str | None:
