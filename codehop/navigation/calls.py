@@ -17,6 +17,7 @@ Landing record, never Jedi), stdlib.
 
 from __future__ import annotations
 
+import bisect
 import builtins
 import functools
 import re
@@ -284,7 +285,8 @@ def _through_super(
     if source.kind != "method" or nav.table.class_binding(owner) is None:
         return rest
     # the body's tokens only (a file's are thousands; this runs on every outgoing request)
-    index = {(t[0], t[1]): i for i, t in enumerate(toks) if source.line <= t[0] <= source.end_line}
+    lo, hi = bisect.bisect_left(toks, (source.line,)), bisect.bisect_left(toks, (source.end_line + 1,))
+    index = {(toks[i][0], toks[i][1]): i for i in range(lo, hi)}
     if not any(toks[i][2] == "super" for i in index.values()):
         return rest
     out = []
