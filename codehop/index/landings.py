@@ -54,7 +54,7 @@ CREATE TABLE IF NOT EXISTS builtins (
     name TEXT PRIMARY KEY, path TEXT, tline INTEGER, tcol INTEGER, qualname TEXT, kind TEXT, place TEXT
 ) WITHOUT ROWID;
 """
-_VERSION = "1"
+_VERSION = "2"  # 2: landed without Jedi's dynamic parameters
 _GENERATIONS = 3  # scope digests kept per file (an undo finds its rows again)
 FILE_NAME = "landings.db"
 
