@@ -62,6 +62,7 @@ def precompute(root: Path, index_db: Path, *, first: Sequence[str], budget_s: fl
         boundary=Boundary(root, environment=env.contains) if env is not None else Boundary(root),
         cache=LandingCache.beside(store, root, python, sys_path),
     )
+    resolver.record_misses = True  # (each file is inferred afresh: forget() after it)
     scan = SourceScan(store, root)
     try:
         files = list(store.file_states())

@@ -76,6 +76,8 @@ class Landing:
 class JediResolver:
     name = Provenance.JEDI
 
+    record_misses = False  # keep "lands nowhere" in the cache (the land worker: a fresh state per file)
+
     def __init__(
         self,
         root: str,
@@ -333,7 +335,11 @@ class JediResolver:
                 landing = self._landing(Path(str(n.module_path)), n)
             self._landings[key] = landing
             out.append(landing)
-            fresh.append((line, col, self._row(landing)))
+            if landing is not None or self.record_misses:
+                # (kept across sessions only when found: an inference state shared over many files
+                # misses landings a file's own state finds; the land worker, which infers each file
+                # afresh, is what records a site that lands nowhere)
+                fresh.append((line, col, self._row(landing)))
         if self.cache is not None and scope:
             self.cache.put(rel_path, scope, fresh)
         return out
