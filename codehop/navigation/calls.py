@@ -11,18 +11,20 @@ calls, then for a method every `.name(` call of the repository asked of Jedi, on
 file, until INCOMING_DEADLINE_S; the caller is the innermost function, nested ones too.
 Past a deadline, what was placed is the answer.
 
-May import: hierarchy, navigation, callers, dependents, records, resolve.jedi_resolver (its
+May import: hierarchy, navigation, callers, dependents, records, index.store, resolve.jedi_resolver (its
 Landing record, never Jedi), stdlib.
 """
 
 from __future__ import annotations
 
+import bisect
 import builtins
 import functools
 import re
 import time
 from collections.abc import Callable, Sequence
 
+from codehop.index.store.sqlite import SqliteStore
 from codehop.kernel.records import BindingKind, ChunkKind, Location, XRef
 from codehop.navigation.callers import Candidate, attribute_calls, attribute_reads, call_sites, candidates
 from codehop.navigation.cursor import Lander, Sources, read_lines
@@ -282,7 +284,11 @@ def _through_super(
     owner = source.qualname.rpartition(".")[0]
     if source.kind != "method" or nav.table.class_binding(owner) is None:
         return rest
-    index = {(t[0], t[1]): i for i, t in enumerate(toks)}
+    # the body's tokens only (a file's are thousands; this runs on every outgoing request)
+    lo, hi = bisect.bisect_left(toks, (source.line,)), bisect.bisect_left(toks, (source.end_line + 1,))
+    index = {(toks[i][0], toks[i][1]): i for i in range(lo, hi)}
+    if not any(toks[i][2] == "super" for i in index.values()):
+        return rest
     out = []
     for c in rest:
         i = index.get((c.line, c.col), 0)
@@ -305,11 +311,14 @@ def _through_super(
 
 
 def _property_named(nav: Sources, name: str) -> bool:
+    return property_named(nav.store, nav.finder().line_text, name)
+
+
+def property_named(store: SqliteStore, line_text: Callable[[str, int], str], name: str) -> bool:
     """Is `name` a property somewhere in the repository (`@property` or `@cached_property` above
     a `def` of that name)? Only there does reading the attribute run a call."""
-    finder = nav.finder()
-    for b in nav.store.bindings_named(name, limit=20):
-        if b.kind is BindingKind.FUNCTION and "property" in finder.line_text(b.rel_path, b.line - 1):
+    for b in store.bindings_named(name, limit=20):
+        if b.kind is BindingKind.FUNCTION and "property" in line_text(b.rel_path, b.line - 1):
             return True
     return False
 

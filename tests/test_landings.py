@@ -1,0 +1,189 @@
+"""The landing cache (codehop/index/landings.py): Jedi's landings for the call hierarchy,
+kept in the repository's `.codehop/landings.db` by content, survive a restart, are asked again
+when the calling file, a file it imports or the landed-on file changes, and nothing else in the
+tree is written.
+
+Fixture: fixtures_repos/call_sites (calls/writer.py `out.start(key)` lands on calls/sink.py's
+`Sink.start`; calls/writer.py imports calls/sink.py)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from codehop.app import App, Config
+from codehop.index.landings import FILE_NAME
+from codehop.resolve.jedi_resolver import JediResolver
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(180)]
+
+
+def at(root: Path, rel_path: str, needle: str) -> tuple[int, int]:
+    """(1-based line, 0-based col) of the last segment of `needle`'s first occurrence."""
+    for n, text in enumerate((root / rel_path).read_text().splitlines(), start=1):
+        if needle in text:
+            return n, text.index(needle) + needle.rindex(".") + 1
+    raise AssertionError(f"{needle!r} not in {rel_path}")
+
+
+def declared(root: Path, rel_path: str, needle: str) -> int:
+    return next(n for n, t in enumerate((root / rel_path).read_text().splitlines(), start=1) if needle in t)
+
+
+@contextmanager
+def session(root: Path) -> Iterator[tuple[JediResolver, list[tuple[str, tuple[tuple[int, int], ...]]]]]:
+    """A fresh App (a new server session) whose Jedi records every site it is asked."""
+    app = App(root, Config(resolvers=("symbol_table", "jedi")))
+    jedi = app.resolver("jedi")
+    assert isinstance(jedi, JediResolver)
+    asked: list[tuple[str, tuple[tuple[int, int], ...]]] = []
+    real = jedi._land
+
+    def spy(rel_path, positions, deadline, scope=""):  # type: ignore[no-untyped-def]
+        asked.append((rel_path, positions))
+        return real(rel_path, positions, deadline, scope)
+
+    jedi._land = spy  # type: ignore[method-assign]
+    try:
+        yield jedi, asked
+    finally:
+        app.close()
+
+
+def tree_state(root: Path) -> dict[str, tuple[int, int]]:
+    """(mtime_ns, size) of every file outside `.codehop/`."""
+    out = {}
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = [d for d in dirnames if d != ".codehop"]
+        for f in filenames:
+            st = os.stat(os.path.join(dirpath, f))
+            out[os.path.relpath(os.path.join(dirpath, f), root)] = (st.st_mtime_ns, st.st_size)
+    return out
+
+
+def test_survives_restart_and_writes_only_under_codehop(fixture_repo):  # type: ignore[no-untyped-def]
+    root = fixture_repo("call_sites")
+    App(root).close()  # the index first, so that only the sessions' writes are compared
+    before = tree_state(root)
+    site = at(root, "calls/writer.py", "out.start")
+    with session(root) as (jedi, asked):
+        first = jedi.land("calls/writer.py", [site], deadline_s=60)[0]
+        assert asked == [("calls/writer.py", (site,))]
+        placed = jedi.land_builtins(["len"], deadline_s=60)["len"]
+    assert first is not None and (first.qualname, first.path) == ("calls.sink.Sink.start", "calls/sink.py")
+    assert (root / ".codehop" / FILE_NAME).is_file()
+    with session(root) as (jedi, asked):  # a restart: answered from the cache, Jedi not asked
+        again = jedi.land("calls/writer.py", [site], deadline_s=60)[0]
+        assert asked == []
+        jedi._land_builtins = asked.append  # type: ignore[assignment,method-assign]
+        assert jedi.land_builtins(["len"], deadline_s=60) == {"len": placed}
+        assert asked == [] and placed.path.endswith("builtins.pyi")
+    assert again == first
+    assert tree_state(root) == before
+
+
+@pytest.mark.parametrize(
+    ("edited", "edit"),
+    [
+        ("calls/writer.py", lambda text: text + "\n# the calling file changed\n"),
+        ("calls/sink.py", lambda text: '"""Moved."""\n\n\n' + text),
+    ],
+    ids=["calling-file", "landed-on-file"],
+)
+def test_asked_again_when_content_changes(fixture_repo, edited, edit):  # type: ignore[no-untyped-def]
+    root = fixture_repo("call_sites")
+    site = at(root, "calls/writer.py", "out.start")
+    with session(root) as (jedi, asked):
+        jedi.land("calls/writer.py", [site], deadline_s=60)
+    path = root / edited
+    path.write_text(edit(path.read_text()))
+    with session(root) as (jedi, asked):
+        moved = jedi.land("calls/writer.py", [site], deadline_s=60)[0]
+        assert asked == [("calls/writer.py", (site,))]
+    assert moved is not None and moved.qualname == "calls.sink.Sink.start"
+    assert moved.line == declared(root, "calls/sink.py", "def start")
+
+
+def test_an_imported_file_changes_the_scope(fixture_repo):  # type: ignore[no-untyped-def]
+    """calls/writer.py's names take their types from calls/sink.py: a change there (even one
+    that leaves the landed-on line in place) asks again."""
+    root = fixture_repo("call_sites")
+    site = at(root, "calls/writer.py", "out.start")
+    with session(root) as (jedi, asked):
+        jedi.land("calls/writer.py", [site], deadline_s=60)
+    sink = root / "calls" / "sink.py"
+    sink.write_text(sink.read_text() + "\n\nclass Other:\n    pass\n")
+    with session(root) as (jedi, asked):
+        jedi.land("calls/writer.py", [site], deadline_s=60)
+        assert asked == [("calls/writer.py", (site,))]
+
+
+def test_precomputed_sites_need_no_jedi_in_the_next_session(fixture_repo):  # type: ignore[no-untyped-def]
+    """The land worker's `precompute` (run in-process here) asks Jedi at every call site of the
+    repository; a session then answers calls/writer.py's sites from the cache."""
+    from codehop.navigation.callers import call_sites
+    from codehop.navigation.land_worker import precompute
+
+    root = fixture_repo("call_sites")
+    app = App(root)
+    index_db = Path(app.store.path)
+    app.close()
+    before = tree_state(root)
+    files, asked_n = precompute(root, index_db, first=["calls/writer.py"], budget_s=120)
+    assert files >= 4 and asked_n > 10
+    assert tree_state(root) == before
+    with session(root) as (jedi, asked):
+        toks = jedi_tokens(root, "calls/writer.py")
+        sites = [(c.line, c.col) for c in call_sites("calls/writer.py", toks, 1, toks[-1][0])]
+        landed = jedi.land("calls/writer.py", sites, deadline_s=60)
+        assert asked == []
+    assert any(landing is not None and landing.qualname == "calls.sink.Sink.start" for landing in landed)
+
+
+def jedi_tokens(root: Path, rel_path: str) -> list[tuple[int, int, str, int]]:
+    app = App(root)
+    try:
+        return list(app.sources().finder().tokens(rel_path))
+    finally:
+        app.close()
+
+
+def test_a_server_app_starts_the_worker_once_idle_and_ends_it(fixture_repo, monkeypatch):  # type: ignore[no-untyped-def]
+    """App.precompute_calls (what the LSP server calls once its index is ready): the worker process
+    starts after the idle time, fills the cache, and `close` leaves no process behind."""
+    import sqlite3
+    import time
+
+    import codehop.app
+
+    monkeypatch.setattr(codehop.app, "PRECOMPUTE_IDLE_S", 0.2)
+    root = fixture_repo("call_sites")
+    app = App(root, Config(resolvers=("symbol_table", "jedi"), precompute_landings=True))
+    try:
+        assert app.precompute_calls(["calls/writer.py"])
+        assert not app.precompute_calls()  # one worker per session
+        workers = app._land_workers
+        assert workers is not None
+        deadline = time.monotonic() + 60
+        while workers._proc is None or workers._proc.poll() is None:
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        assert workers._proc.returncode == 0
+    finally:
+        app.close()
+    with sqlite3.connect(root / ".codehop" / FILE_NAME) as conn:
+        assert conn.execute("SELECT count(*) FROM sites WHERE rel_path='calls/writer.py'").fetchone()[0] > 5
+    assert not (root / ".codehop" / "landings.lock").exists()
+
+
+def test_no_worker_unless_configured(fixture_repo):  # type: ignore[no-untyped-def]
+    root = fixture_repo("call_sites")
+    app = App(root, Config(resolvers=("symbol_table", "jedi")))
+    try:
+        assert not app.precompute_calls()
+    finally:
+        app.close()
