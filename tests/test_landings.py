@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from codehop.app import App, Config
-from codehop.index.landings import FILE_NAME
+from codehop.index.landings import FILE_NAME, LandingCache
+from codehop.kernel.errors import IndexLocationError
 from codehop.resolve.jedi_resolver import JediResolver
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(180)]
@@ -187,3 +188,21 @@ def test_no_worker_unless_configured(fixture_repo):  # type: ignore[no-untyped-d
         assert not app.precompute_calls()
     finally:
         app.close()
+
+
+def test_a_planted_link_in_place_of_the_cache_is_never_written_through(fixture_repo, tmp_path):  # type: ignore[no-untyped-def]
+    """A repository that ships `.codehop/landings.db-wal` as a link to a file outside it: the index
+    folder is refused as for the index's own companions (issue 29), and a cache opened after the
+    link was planted stays off; the linked file is untouched either way."""
+    root = fixture_repo("call_sites")
+    App(root).close()
+    outside = tmp_path / "victim.db"
+    outside.write_bytes(b"not yours")
+    (root / ".codehop" / f"{FILE_NAME}-wal").symlink_to(outside)
+    with pytest.raises(IndexLocationError):
+        App(root)
+    cache = LandingCache(root / ".codehop" / FILE_NAME, "stamp", root)
+    assert cache.get("calls/writer.py", "scope", [(1, 0)]) == {}
+    cache.put("calls/writer.py", "scope", [])
+    assert outside.read_bytes() == b"not yours"
+    assert not (root / ".codehop" / FILE_NAME).exists()

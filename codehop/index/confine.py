@@ -24,6 +24,10 @@ INDEX_FILES = (
     "index.db-journal",
     "index.db-verified",
     "walk-memo.json",
+    "landings.db",
+    "landings.db-wal",
+    "landings.db-shm",
+    "landings.db-journal",
 )
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)
@@ -44,6 +48,14 @@ def refuse_linked_folder(folder: Path, named_by: str) -> None:
             "codehop writes its index only in a real folder; remove the link, or pass --index-dir DIR",
             path=str(folder),
         )
+
+
+def foreign_file(path: Path) -> bool:
+    """Whether `path` exists as something other than a regular file (a link, a FIFO, a folder)."""
+    try:
+        return not stat.S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return False
 
 
 def refuse_foreign_files(folder: Path) -> None:

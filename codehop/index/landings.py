@@ -36,6 +36,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from codehop.index.confine import foreign_file
+
 if TYPE_CHECKING:
     from codehop.index.store.sqlite import SqliteStore
 
@@ -99,6 +101,8 @@ class LandingCache:
         try:
             if not self.path.parent.is_dir():  # the index's folder: never created here
                 raise sqlite3.OperationalError(f"no folder {self.path.parent}")
+            if any(foreign_file(self.path.with_name(self.path.name + end)) for end in ("", "-wal", "-shm", "-journal")):
+                raise OSError(f"{self.path}: a link or not a regular file")  # never written through one
             conn = sqlite3.connect(str(self.path), timeout=0.2, check_same_thread=False, isolation_level=None)
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
