@@ -206,3 +206,25 @@ def test_a_planted_link_in_place_of_the_cache_is_never_written_through(fixture_r
     cache.put("calls/writer.py", "scope", [])
     assert outside.read_bytes() == b"not yours"
     assert not (root / ".codehop" / FILE_NAME).exists()
+
+
+def test_the_worker_lock_is_never_read_or_written_through_a_link(fixture_repo, tmp_path):  # type: ignore[no-untyped-def]
+    """`.codehop/landings.lock` planted as a link to a file outside the repository: the index
+    folder is refused, the lock reads as no lock, and the worker never writes through it."""
+    import subprocess
+    import sys
+
+    from codehop.index.confine import live_lock
+
+    root = fixture_repo("call_sites")
+    App(root).close()
+    outside = tmp_path / "pid"
+    outside.write_text(str(os.getpid()))  # a live pid: read through the link, it would look held
+    lock = root / ".codehop" / "landings.lock"
+    lock.symlink_to(outside)
+    with pytest.raises(IndexLocationError):
+        App(root)
+    assert live_lock(lock) is False
+    worker = [sys.executable, "-m", "codehop.navigation.land_worker", str(root), str(root / ".codehop" / "index.db")]
+    assert subprocess.run([*worker, "--budget-s", "1"], timeout=120).returncode == 1  # (its own process: it renices)
+    assert outside.read_text() == str(os.getpid())

@@ -28,6 +28,7 @@ INDEX_FILES = (
     "landings.db-wal",
     "landings.db-shm",
     "landings.db-journal",
+    "landings.lock",
 )
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)
@@ -118,3 +119,21 @@ def replace_own(src: Path, dst: Path) -> None:
         os.unlink(src)
         return
     os.replace(src, dst)
+
+
+def live_lock(lock: Path) -> bool:
+    """True while the process whose pid `lock` holds runs (a lock left by a dead one is stale);
+    read never through a link (a planted one is no lock)."""
+    try:
+        pid = int(read_own(lock, 32).decode().strip() or 0)
+    except (OSError, ValueError, UnicodeDecodeError):
+        return False
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

@@ -28,6 +28,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from codehop.index.confine import live_lock, read_own, write_own
+
 LAND_BUDGET_S = 1800.0  # per worker run; the next session resumes
 _LOCK = "landings.lock"
 
@@ -128,7 +130,7 @@ class LandWorkers:
         """Start the worker unless one runs on this repository already; never waits."""
         lock = self.index_db.parent / _LOCK
         with self._lock:
-            if self._closed or self._proc is not None or _live_lock(lock):
+            if self._closed or self._proc is not None or live_lock(lock):
                 return False
             top = str(Path(__file__).resolve().parents[2])  # the folder holding the `codehop` package
             env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [top, os.environ.get("PYTHONPATH")]))}
@@ -170,21 +172,6 @@ class LandWorkers:
                 proc.wait()
 
 
-def _live_lock(lock: Path) -> bool:
-    """True while the worker that wrote `lock` runs (a lock left by a dead worker is stale)."""
-    try:
-        pid = int(lock.read_text().strip() or 0)
-    except (OSError, ValueError):
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return pid > 0
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="codehop.navigation.land_worker")
     ap.add_argument("root", type=Path)
@@ -193,23 +180,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--first", action="append", default=[])
     args = ap.parse_args(argv)
     lock = args.index_db.parent / _LOCK
-    if _live_lock(lock):
+    if live_lock(lock):
         return 0
     try:
         os.nice(19)
     except OSError:
         pass
     try:
-        lock.write_text(str(os.getpid()))
+        write_own(lock, str(os.getpid()).encode())  # (never through a link planted in the repository)
     except OSError:
         return 1
     try:
         precompute(args.root.resolve(), args.index_db, first=args.first, budget_s=args.budget_s)
     finally:
         try:
-            if lock.read_text().strip() == str(os.getpid()):
+            if read_own(lock, 32).decode().strip() == str(os.getpid()):
                 lock.unlink()
-        except OSError:
+        except (OSError, UnicodeDecodeError):
             pass
     return 0
 
