@@ -9,6 +9,7 @@ Fixture: fixtures_repos/call_sites (calls/writer.py `out.start(key)` lands on ca
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -228,3 +229,23 @@ def test_the_worker_lock_is_never_read_or_written_through_a_link(fixture_repo, t
     worker = [sys.executable, "-m", "codehop.navigation.land_worker", str(root), str(root / ".codehop" / "index.db")]
     assert subprocess.run([*worker, "--budget-s", "1"], timeout=120).returncode == 1  # (its own process: it renices)
     assert outside.read_text() == str(os.getpid())
+
+
+def test_the_worker_never_imports_the_repository_it_is_started_in(fixture_repo, monkeypatch):  # type: ignore[no-untyped-def]
+    """A server whose working folder is the repository (as editors start one) starts the worker:
+    a repository `argparse.py` (a module the worker imports) that writes a marker is never run."""
+    from codehop.navigation.land_worker import LandWorkers
+
+    root = fixture_repo("call_sites")
+    App(root).close()
+    marker = root.parent / "ran"
+    (root / "argparse.py").write_text(f"open({str(marker)!r}, 'w').write('ran')\n")
+    monkeypatch.chdir(root)
+    workers = LandWorkers(root, root / ".codehop" / "index.db", budget_s=5)
+    assert workers.start()
+    pid = workers.running
+    deadline = time.monotonic() + 60
+    while workers.running is not None and time.monotonic() < deadline:
+        time.sleep(0.1)
+    workers.close()
+    assert pid is not None and not marker.exists()

@@ -134,7 +134,9 @@ class LandWorkers:
                 return False
             top = str(Path(__file__).resolve().parents[2])  # the folder holding the `codehop` package
             env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [top, os.environ.get("PYTHONPATH")]))}
-            cmd = [sys.executable, "-m", "codehop.navigation.land_worker", str(self.root), str(self.index_db)]
+            # (-P: the working folder, often the repository, is not put on the worker's sys.path: a
+            # repository's `argparse.py` or `codehop/` is never imported, so never run)
+            cmd = [sys.executable, "-P", "-m", "codehop.navigation.land_worker", str(self.root), str(self.index_db)]
             cmd += ["--budget-s", str(self.budget_s), *(a for f in first for a in ("--first", f))]
             try:
                 self._proc = subprocess.Popen(

@@ -98,7 +98,8 @@ def spawn_bridge(
         return None
     root = str(Path(__file__).resolve().parents[2])  # the folder holding the `codehop` package
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}
-    cmd = [sys.executable, "-m", "codehop.resolve.jedi_bridge", str(index_db), site_dir, *sorted(tops)]
+    # (-P: the working folder is not put on sys.path; a repository's modules are never imported)
+    cmd = [sys.executable, "-P", "-m", "codehop.resolve.jedi_bridge", str(index_db), site_dir, *sorted(tops)]
     cmd += ["--budget-s", str(budget_s), *(["--python", python] if python else [])]
     cmd += ["--sys-path", os.pathsep.join(sys_path)] if sys_path is not None else []
     try:
