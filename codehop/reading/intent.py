@@ -53,7 +53,7 @@ INTENTS: tuple[IntentRule, ...] = (
     IntentRule(Intent.HOW, frozenset({"how", "happen", "work"}), "the callees of its body, by the question's terms"),
     IntentRule(Intent.DEFINITION, frozenset({"defin", "declar", "locat", "live", "implement"}), "its declaration"),
 )
-_DOING = frozenset({"call", "use"})  # cues of HOW that a "where" question uses to describe its subject
+_DOING = frozenset({"call", "use"})  # weak cues of CALLEES: a "where" question uses them to describe its subject
 KIND_OF_VALUE = frozenset({"class", "type", "kind", "object"})  # "what class is X": its type is asked
 MAX_WORDS = 64  # describing words kept (a 100 kB question is read in linear time, grounded in bounded time)
 
