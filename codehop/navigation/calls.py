@@ -20,6 +20,7 @@ from __future__ import annotations
 import bisect
 import builtins
 import functools
+import os
 import re
 import time
 from collections.abc import Callable, Sequence
@@ -34,6 +35,18 @@ from codehop.resolve.jedi_resolver import Landing, Place
 
 OUTGOING_DEADLINE_S = 2.0  # Jedi's builtins, then Jedi at the sites: past it, the calls placed so far
 INCOMING_DEADLINE_S = 3.0  # Jedi at `.name(` calls across the repository: past it, the callers found
+
+
+def _deadline(base_s: float) -> float:
+    """A call-hierarchy deadline, raised as the resolver timeout is raised (CODEHOP_RESOLVER_TIMEOUT_S,
+    default 5 s: a loaded machine, a test run) so that a slow Jedi answers late rather than less."""
+    try:
+        timeout = float(os.environ.get("CODEHOP_RESOLVER_TIMEOUT_S", "5"))
+    except ValueError:
+        timeout = 5.0
+    return base_s * max(1.0, timeout / 5.0)
+
+
 _BUILTINS = frozenset(name for name in dir(builtins) if not name.startswith("_"))
 Token = tuple[int, int, str, int]  # (line, col, text, kind: 1 name, 0 operator), as callers reads them
 _NESTED_DEF = re.compile(r"(?:async\s+)?def\s+(\w+)")
@@ -77,7 +90,7 @@ def _inferred_callers(nav: Sources, lander: Lander, target: Item, known: set[tup
     out: list[Site] = []
     start = time.monotonic()
     for rel_path in order:
-        left = INCOMING_DEADLINE_S - (time.monotonic() - start)
+        left = _deadline(INCOMING_DEADLINE_S) - (time.monotonic() - start)
         if left <= 0:
             break
         sites = by_file[rel_path]
@@ -163,7 +176,7 @@ def outgoing_calls(nav: Sources, qualname: str) -> list[tuple[Item, list[Site]]]
     toks = finder.tokens(source.rel_path) if not source.rel_path.startswith("/") else []
     sites = call_sites(source.rel_path, toks, source.line, source.end_line)
     calls = _Callees(source, finder.line_text, {(c.line, c.col) for c in sites})
-    deadline = time.monotonic() + OUTGOING_DEADLINE_S
+    deadline = time.monotonic() + _deadline(OUTGOING_DEADLINE_S)
     for s in finder.callees(loc).sites:
         # a callee outside the repository is asked at its site below, where Jedi names its file
         it = None if s.via.endswith(_OUTSIDE) else item(nav, s.via)
@@ -181,7 +194,9 @@ def outgoing_calls(nav: Sources, qualname: str) -> list[tuple[Item, list[Site]]]
             if properties[c.name]:
                 rest.append(c)
         # its own deadline: typeshed's builtins load once per process, in the step above
-        landings = nav.land.land(source.rel_path, [(c.line, c.col) for c in rest], deadline_s=OUTGOING_DEADLINE_S)
+        landings = nav.land.land(
+            source.rel_path, [(c.line, c.col) for c in rest], deadline_s=_deadline(OUTGOING_DEADLINE_S)
+        )
         for c, landing in zip(rest, landings, strict=True):
             it = _landed_item(nav, landing, c.called)
             if it is not None:
