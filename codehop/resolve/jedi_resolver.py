@@ -267,7 +267,10 @@ class JediResolver:
     def _land_builtins(self, names: tuple[str, ...]) -> None:
         jedi = self._jedi()
         code = "".join(f"{n}\n" for n in names)
-        script = self._shared_script(jedi, code=code, path=str(self.root / "__codehop_probe__.py"))
+        # (a Script of its own: on the shared inference state, a probe's path already parsed for
+        # another list of names answered line i with that list's name: `super` placed as
+        # `AssertionError`)
+        script = jedi.Script(code=code, path=str(self.root / "__codehop_probe__.py"), project=self._project)
         for i, name in enumerate(names):
             try:
                 found = [n for n in script.goto(i + 1, 0, follow_imports=True, prefer_stubs=True) if n.module_path]
