@@ -122,12 +122,10 @@ def cue_stems() -> frozenset[str]:
 
 
 def intent_of(tokens: list[Token]) -> Intent:
-    stems = {stem(t.low) for t in tokens if t.word and not _mention(t)}
     # ("Blueprint.register calls state.add_url_rule(...). Where is that method?": a weak cue in a
     # sentence before the asking one tells the story, not what is asked)
     last = max((t.index for t in tokens if t.initial), default=0)
-    stems -= {stem(t.low) for t in tokens if t.index < last} & _DOING
-    stems |= {stem(t.low) for t in tokens if t.index >= last and t.word and not _mention(t)}
+    stems = {s for t in tokens if t.word and not _mention(t) and ((s := stem(t.low)) not in _DOING or t.index >= last)}
     words = [t.low for t in tokens if t.word]
     if len(words) > 2 and words[0] in ("what", "which") and words[1] in KIND_OF_VALUE and words[2] in ("is", "are"):
         return Intent.TYPE  # "what class is Markdown.block.state_cls?": the kind of thing it holds

@@ -97,16 +97,7 @@ _XREF_SITE = 7  # the parser's reference rows stop before target_path: not resol
 
 def xref_record(row: Row) -> XRef:
     """An `XREF_COLS` row, or the first seven columns of one (a site the parser found)."""
-    if len(row) == _XREF_SITE:
-        return XRef(
-            rel_path=row[0],
-            line=row[1],
-            col=row[2],
-            anchor_text=row[3],
-            ref_type=RefType(row[4]),
-            target=row[5],
-            scope=row[6],
-        )
+    resolved = len(row) > _XREF_SITE
     return XRef(
         rel_path=row[0],
         line=row[1],
@@ -115,9 +106,9 @@ def xref_record(row: Row) -> XRef:
         ref_type=RefType(row[4]),
         target=row[5],
         scope=row[6],
-        target_path=row[7],
-        target_line=row[8],
-        provenance=_PROVENANCE[row[9]] if row[9] else None,
+        target_path=row[7] if resolved else "",
+        target_line=row[8] if resolved else 0,
+        provenance=_PROVENANCE[row[9]] if resolved and row[9] else None,
     )
 
 
