@@ -244,9 +244,13 @@ class App:
         return graph.neighbours
 
     def resolver(self, name: str) -> Resolver:
-        if name not in self._resolvers:
-            self._resolvers[name] = self._make_resolver(name)
-        return self._resolvers[name]
+        """The session's resolver of that name, built once: a server's threads ask at the same
+        moment (its build warms Jedi as the first request arrives), and two JediResolvers would
+        run Jedi on two threads (issue 27: a probe read another's lines, a wrong callee)."""
+        with self._lock:
+            if name not in self._resolvers:
+                self._resolvers[name] = self._make_resolver(name)
+            return self._resolvers[name]
 
     def _make_resolver(self, name: str) -> Resolver:
         if name == "symbol_table":

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from codehop.app import App, Config
-from codehop.index.landings import FILE_NAME, LandingCache
+from codehop.index.landings import FILE_NAME, LandingCache, Row
 from codehop.kernel.errors import IndexLocationError
 from codehop.resolve.jedi_resolver import JediResolver
 
@@ -249,3 +249,36 @@ def test_the_worker_never_imports_the_repository_it_is_started_in(fixture_repo, 
         time.sleep(0.1)
     workers.close()
     assert pid is not None and not marker.exists()
+
+
+def test_a_kept_landing_on_another_name_is_never_shown(fixture_repo):  # type: ignore[no-untyped-def]
+    """call_sites, Writer.write (calls/writer.py:26): a landings.db that places `super` (the
+    builtins' table) on typeshed's `AssertionError` and the site `.convert(1)` (:31, asked of
+    Jedi) on `Sink.start` (calls/sink.py:5), as a probe that read another probe's lines kept them
+    (issue 27). The next session places `super` as itself (the row is refused, Jedi asked again)
+    and shows no callee at :31 rather than `start`: a callee of another name than the call's is
+    never shown."""
+    root = fixture_repo("call_sites")
+    method = "calls.writer.Writer.write"
+    app = App(root, Config(resolvers=("symbol_table", "jedi")))
+    first = {it.name: [s.line for s in sites] for it, sites in app.hierarchy("outgoing", method)}
+    jedi = app.resolver("jedi")
+    assert isinstance(jedi, JediResolver) and jedi.cache is not None
+    cache = jedi.cache
+    typeshed = cache.builtins()["len"].path
+    assert typeshed is not None and first["convert"] == [31, 32] and first["super"] == [33]
+    wrong = Row(typeshed, 1, 6, "builtins.AssertionError", "class", "stub", "")
+    cache.put_builtins([("super", wrong)])
+    start = Row("calls/sink.py", 5, 8, "calls.sink.Sink.start", "method", "repository", cache.hashes("calls/sink.py"))
+    cache.put("calls/writer.py", cache.scope("calls/writer.py"), [(*at(root, "calls/writer.py", "].convert"), start)])
+    app.close()
+
+    app = App(root, Config(resolvers=("symbol_table", "jedi")))
+    again = app.hierarchy("outgoing", method)
+    jedi = app.resolver("jedi")
+    assert isinstance(jedi, JediResolver)
+    assert jedi.land_builtins(["super"], deadline_s=60)["super"].qualname == "builtins.super"
+    app.close()
+    names = {it.qualname: [s.line for s in sites] for it, sites in again}
+    assert names["builtins.super"] == [33] and "builtins.AssertionError" not in names
+    assert names["calls.sink.Sink.start"] == [28] and names["calls.convert.Convertor.convert"] == [32]

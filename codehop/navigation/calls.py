@@ -199,7 +199,7 @@ def outgoing_calls(nav: Sources, qualname: str) -> list[tuple[Item, list[Site]]]
         )
         for c, landing in zip(rest, landings, strict=True):
             it = _landed_item(nav, landing, c.called)
-            if it is not None:
+            if it is not None and names_the_call(nav, source.rel_path, c.name, it.qualname):
                 calls.add(it, c)
     return calls.groups()
 
@@ -284,7 +284,7 @@ def _by_name(
             out.append(c)
             continue
         it = _landed_item(nav, placed.get(c.name), called=True)
-        if it is None:
+        if it is None or not names_the_call(nav, source.rel_path, c.name, it.qualname):
             out.append(c)
         else:
             calls.add(it, c)
@@ -323,6 +323,27 @@ def _through_super(
         else:
             calls.add(it, c)
     return out
+
+
+_ALIASING = (BindingKind.IMPORT, BindingKind.ALIAS, BindingKind.VALUE)
+
+
+def names_the_call(nav: Sources, rel_path: str, called: str, qualname: str) -> bool:
+    """Is the declaration `qualname` one a call of `called` in `rel_path` can run: of that name, or
+    through an alias the file writes (`import join as pjoin`, `pjoin = join`) or the index knows
+    (a binding of `called` to it)? A landing that fails this is dropped, never shown: a wrong
+    callee is worse than a missing one (issue 27: `super()` once landed on `AssertionError`)."""
+    declared = qualname.rpartition(".")[2]
+    if declared == called:
+        return True
+    d, c = re.escape(declared), re.escape(called)
+    alias = re.compile(rf"\b{d}\s+as\s+{c}\b|(?<![\w.]){c}\s*(?::[^=\n]*)?=\s*[\w.]*\b{d}\b")
+    if alias.search("\n".join(read_lines(nav, rel_path))):
+        return True
+    return any(
+        b.kind in _ALIASING and (b.target.rpartition(".")[2] == declared or re.search(rf"\b{d}\b", b.value))
+        for b in nav.store.bindings_named(called, limit=20)
+    )
 
 
 def _property_named(nav: Sources, name: str) -> bool:

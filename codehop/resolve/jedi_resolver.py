@@ -25,13 +25,13 @@ import re
 import sys
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from codehop.index.landings import NO_LANDING, LandingCache, Row
 from codehop.index.symbols import SymbolTable
@@ -45,6 +45,25 @@ _MAX_LANDINGS = 20_000  # landings kept for later requests (a few MB at most)
 _LAND_GRACE_S = 0.25  # past a deadline, how long `land` waits for the site Jedi is reading
 _IDLE_WARM_S = 2.0  # a later session starts Jedi after this long without a call hierarchy request
 _LANDINGS_TTL_S = 120.0  # and for this long: they also depend on the files the names land in
+
+# Jedi and parso keep state for the whole process: parso's parser cache holds a tree by its path
+# and updates that same tree in place for the next Script at the path (two probes of different
+# names at `__codehop_probe__.py`, on two resolvers' threads, read each other's lines: `super`
+# placed as `AssertionError`), and Jedi's settings are globals (`_land` turns some off). Every
+# use of Jedi holds this lock, whichever resolver it runs for.
+_JEDI_LOCK = threading.Lock()
+_P = ParamSpec("_P")
+_T = TypeVar("_T")
+
+
+def _one_at_a_time(fn: Callable[_P, _T]) -> Callable[_P, _T]:
+    """`fn` under _JEDI_LOCK: one Jedi job at a time in the process."""
+
+    def locked(*args: _P.args, **kwargs: _P.kwargs) -> _T:
+        with _JEDI_LOCK:
+            return fn(*args, **kwargs)
+
+    return locked
 
 
 class JediTimeout(CodehopError):
@@ -135,6 +154,7 @@ class JediResolver:
         self._warm = True
         return res
 
+    @_one_at_a_time
     def _resolve(self, ref: PendingReference) -> Resolution | None:
         jedi = self._jedi()
         names: list[Any] = []
@@ -259,28 +279,40 @@ class JediResolver:
             time.sleep(_IDLE_WARM_S - idle)
 
     def _kept_builtins(self) -> None:
-        """The builtins' places from the cache, once (they depend only on its environment stamp)."""
+        """The builtins' places from the cache, once (they depend only on its environment stamp); a
+        row placing a name on a declaration of another name is never taken (Jedi is asked again)."""
         if self.cache is not None and not self._builtins:
             for name, row in self.cache.builtins().items():
-                self._builtins.setdefault(name, _from_row(row) if row.path is not None else None)
+                if row.path is None:
+                    self._builtins.setdefault(name, None)
+                elif row.qualname.rpartition(".")[2] == name:
+                    self._builtins.setdefault(name, _from_row(row))
 
+    @_one_at_a_time
     def _land_builtins(self, names: tuple[str, ...]) -> None:
         jedi = self._jedi()
         code = "".join(f"{n}\n" for n in names)
-        # (a Script of its own: on the shared inference state, a probe's path already parsed for
-        # another list of names answered line i with that list's name: `super` placed as
-        # `AssertionError`)
+        # (a Script of its own, apart from `land`'s shared state; the probe's tree at its path is
+        # parso's, shared by the process: hence _JEDI_LOCK)
         script = jedi.Script(code=code, path=str(self.root / "__codehop_probe__.py"), project=self._project)
+        done = []
         for i, name in enumerate(names):
+            if self._closed:  # a resolver closed under a refresh: its successor needs the lock
+                break
             try:
-                found = [n for n in script.goto(i + 1, 0, follow_imports=True, prefer_stubs=True) if n.module_path]
+                # only a declaration of that name (every builtin lands on its own in typeshed):
+                # a probe line that reads another name is no landing
+                goto = script.goto(i + 1, 0, follow_imports=True, prefer_stubs=True)
+                found = [n for n in goto if n.module_path and n.name == name]
             except Exception:  # a name Jedi cannot place: no landing for it
                 found = []
             n = min(found, key=lambda n: (str(n.module_path), n.line or 0)) if found else None
             self._builtins[name] = self._landing(Path(str(n.module_path)), n) if n is not None else None
+            done.append(name)
         if self.cache is not None:
-            self.cache.put_builtins((name, self._row(self._builtins[name])) for name in names)
+            self.cache.put_builtins((name, self._row(self._builtins[name])) for name in done)
 
+    @_one_at_a_time
     def _land(
         self, rel_path: str, positions: tuple[tuple[int, int], ...], deadline: float, scope: str = ""
     ) -> list[Landing | None]:
