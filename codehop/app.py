@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 import shlex
 import threading
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -59,6 +60,7 @@ if TYPE_CHECKING:
     from codehop.navigation.engine import Navigation
     from codehop.navigation.hierarchy import Item as Item
     from codehop.navigation.hierarchy import Outline as Outline
+    from codehop.navigation.land_worker import LandWorkers
     from codehop.navigation.sites import Site as Site  # the records the door returns, named for front-ends
     from codehop.navigation.uses import SymbolDependents
     from codehop.resolve.jedi_bridge import BridgeWorkers
@@ -116,13 +118,22 @@ class Config:
     # resolve an installed package's inferred pointers once, in a Jedi worker after it is indexed:
     # long-running servers only (`Config.for_server`), never a command (no process outlives it)
     bridge_packages: bool = False
+    # Jedi's landings at every call site computed ahead of the call hierarchy, in a worker process
+    # (codehop.navigation.land_worker): long-running servers only, like bridging
+    precompute_landings: bool = False
     # told of slow work (an installed distribution being indexed); the CLI prints it on a terminal
     progress: Callable[[str], None] | None = None
 
     @classmethod
     def for_server(cls) -> Config:
         """A server's configuration: bridging on unless CODEHOP_BRIDGE=0."""
-        return cls(bridge_packages=os.environ.get("CODEHOP_BRIDGE", "") in ("", "1"))
+        return cls(
+            bridge_packages=os.environ.get("CODEHOP_BRIDGE", "") in ("", "1"),
+            precompute_landings=os.environ.get("CODEHOP_PRECOMPUTE", "") in ("", "1"),
+        )
+
+
+PRECOMPUTE_IDLE_S = 5.0  # the land worker starts after this long without a call hierarchy request
 
 
 class App:
@@ -134,6 +145,7 @@ class App:
         self.root = Path(self.report.root)
         self._index_id: tuple[int, int] | None = _file_id(self.store.path)
         self._bridge: BridgeWorkers | None = None
+        self._land_workers: LandWorkers | None = None
         self.env, self.packages = self._environment()
         self.table = SymbolTable(self.store, packages=self.packages)
         self._graph: object = None
@@ -232,23 +244,31 @@ class App:
         return graph.neighbours
 
     def resolver(self, name: str) -> Resolver:
-        if name not in self._resolvers:
-            self._resolvers[name] = self._make_resolver(name)
-        return self._resolvers[name]
+        """The session's resolver of that name, built once: a server's threads ask at the same
+        moment (its build warms Jedi as the first request arrives), and two JediResolvers would
+        run Jedi on two threads (issue 27: a probe read another's lines, a wrong callee)."""
+        with self._lock:
+            if name not in self._resolvers:
+                self._resolvers[name] = self._make_resolver(name)
+            return self._resolvers[name]
 
     def _make_resolver(self, name: str) -> Resolver:
         if name == "symbol_table":
             return SymbolTableResolver(self.table)
         if name == "jedi":
+            from codehop.index.landings import LandingCache
             from codehop.resolve.jedi_resolver import JediResolver
 
+            python = self.env.interpreter if self.env is not None else None
+            sys_path = self.env.search_paths if self.env is not None else None
             return JediResolver(
                 str(self.root),
                 self.table,
                 timeout_s=self.config.resolver_timeout_s,
-                python=self.env.interpreter if self.env is not None else None,
-                sys_path=self.env.search_paths if self.env is not None else None,
+                python=python,
+                sys_path=sys_path,
                 boundary=self.boundary(),
+                cache=LandingCache.beside(self.store, self.root, python, sys_path),
             )
         if name == "lsp":
             from codehop.resolve.lsp_resolver import LspResolver, environment_init_options, environment_settings
@@ -600,6 +620,34 @@ class App:
         if warm is not None:
             warm()
 
+    def precompute_calls(self, first: Sequence[str] = ()) -> bool:
+        """Compute Jedi's landings at every call site into the landing cache, in a worker process
+        at low priority (`first`: repository files to do first, the open ones), once the call
+        hierarchy has been idle for PRECOMPUTE_IDLE_S (the worker's Jedi would take the CPU the
+        requests' own needs), when the configuration asks for it and Jedi is on the ladder. Never
+        waits; False when it will not run."""
+        lander = self._land_at_sites()
+        if not self.config.precompute_landings or lander is None:
+            return False
+        from codehop.navigation.land_worker import LandWorkers
+
+        with self._lock:
+            if self._land_workers is not None:
+                return False
+            self._land_workers = workers = LandWorkers(self.root, Path(self.store.path))
+        idle = getattr(lander, "idle_s", lambda: PRECOMPUTE_IDLE_S)
+
+        def when_idle() -> None:
+            while not workers.closed:
+                left = PRECOMPUTE_IDLE_S - idle()
+                if left <= 0:
+                    workers.start(first)
+                    return
+                time.sleep(left)
+
+        threading.Thread(target=when_idle, name="codehop-land-idle", daemon=True).start()
+        return True
+
     def source_line(self, rel_path: str, line: int) -> str | None:
         """Line `line` of a repository file (or of an installed package's file, by absolute path)."""
         return self.navigation().source_line(rel_path, line)
@@ -706,6 +754,8 @@ class App:
         """Shut down what this App started (the language server, Jedi's workers), then the index."""
         if self._bridge is not None:
             self._bridge.close()
+        if self._land_workers is not None:
+            self._land_workers.close()
         self._close_resolvers()
         self._close_generators()
         self.store.close()

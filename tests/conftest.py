@@ -21,6 +21,8 @@ import pytest
 from shared import FIXTURES, copy_fixture
 
 os.environ.setdefault("CODEHOP_RESOLVER_TIMEOUT_S", "60")
+# the servers the tests start fill no landing cache in the background (tests/test_landings.py asks for it)
+os.environ.setdefault("CODEHOP_PRECOMPUTE", "0")
 os.environ.pop("VIRTUAL_ENV", None)
 
 

@@ -6,6 +6,7 @@ Fixture: fixtures_repos/call_sites (calls/writer.py `out.start(key)` lands on ca
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import pytest
@@ -51,4 +52,51 @@ def test_landings_across_files_then_after_a_change(fixture_repo):  # type: ignor
     moved = land_one(jedi, root, "calls/writer.py", "out.start")
     assert moved is not None and moved.qualname == "calls.sink.Sink.start"
     assert moved.line == declared(root, "calls/sink.py", "def start") == first.line + 3
+    app.close()
+
+
+def ask_jedi(app: App, barrier: threading.Barrier, got: list[object]) -> None:
+    barrier.wait()
+    got.append(app.resolver("jedi"))
+
+
+def test_one_jedi_resolver_per_session_whatever_threads_ask(fixture_repo):  # type: ignore[no-untyped-def]
+    """call_sites: a server's build thread (`warm_calls`) and its first request (`sources`) ask for
+    Jedi at the same moment; a second JediResolver would run Jedi on a thread of its own beside
+    the first (issue 27: `super()` placed as `AssertionError`)."""
+    root = fixture_repo("call_sites")
+    for _ in range(3):
+        app = App(root, Config(resolvers=("symbol_table", "jedi")))
+        barrier = threading.Barrier(8)
+        got: list[object] = []
+        threads = [threading.Thread(target=ask_jedi, args=(app, barrier, got)) for _ in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        kept = app.resolver("jedi")
+        for r in {id(r): r for r in got}.values():
+            if r is not kept:
+                assert isinstance(r, JediResolver)
+                r.close()
+        app.close()
+        assert all(r is kept for r in got)
+
+
+def test_two_resolvers_probing_builtins_at_once_place_each_name_as_itself(fixture_repo):  # type: ignore[no-untyped-def]
+    """call_sites: one resolver places every builtin (`warm`: ArithmeticError, AssertionError, ...,
+    one a probe line) while another places `len` and `super` (lines 1 and 2 of its own probe), on
+    two threads. parso keeps one tree per probe path for the process and updates it in place for
+    the next probe, so unlocked, `super` read line 2 of the other list: `AssertionError`."""
+    root = fixture_repo("call_sites")
+    app = App(root, Config(resolvers=("symbol_table", "jedi")))
+    for _ in range(3):  # unlocked, each of them failed
+        warmer, asker = JediResolver(str(root), app.table), JediResolver(str(root), app.table)
+        warmer.warm()
+        try:
+            got = asker.land_builtins(["len", "super"], deadline_s=60)
+        finally:
+            warmer.close()
+            asker.close()
+        assert {n: landing.qualname for n, landing in got.items()} == {"len": "builtins.len", "super": "builtins.super"}
     app.close()

@@ -185,3 +185,13 @@ async def test_outgoing_calls_include_a_property_read(sites: LanguageClient, sit
     calls = await sites.call_hierarchy_outgoing_calls_async(types.CallHierarchyOutgoingCallsParams(item=item))
     got = [(c.to.name, where(sites_root, c.to), [r.start.line + 1 for r in c.from_ranges]) for c in calls or []]
     assert got == [("size", "calls/writer.py:38", [42]), ("len", "stub builtins.pyi", [42])]
+
+
+async def test_outgoing_calls_through_an_import_alias(sites: LanguageClient, sites_root: Path) -> None:
+    """call_sites, Writer.joined (calls/writer.py:44): `pjoin(...)` (:47) runs typeshed's
+    `join`, imported `as pjoin` inside the body (:45): a callee whose name is not the call's is
+    shown only through an alias the file or the index knows, and this is one."""
+    item = await prepare(sites, at(sites_root, "calls/writer.py", 44, "joined"))
+    calls = await sites.call_hierarchy_outgoing_calls_async(types.CallHierarchyOutgoingCallsParams(item=item))
+    got = [(c.to.name, where(sites_root, c.to), [r.start.line + 1 for r in c.from_ranges]) for c in calls or []]
+    assert got == [("join", "stub posixpath.pyi", [47])]

@@ -132,6 +132,13 @@ class _Refresh:
     latest: Future[None] | None = None
 
 
+def _relative(root: Path, path: str) -> str:
+    try:
+        return Path(path).resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return ""
+
+
 class CodehopLanguageServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("codehop", _version(), protocol_cls=CodehopProtocol)
@@ -179,6 +186,11 @@ class CodehopLanguageServer(LanguageServer):
             app.warm_calls()  # Jedi's start (1 s) is not the first call hierarchy request's
         except Exception:
             log.exception("warming Jedi failed")
+        try:  # Jedi's answers at every call site, ahead of the requests (the open files first)
+            opened = [uris.to_fs_path(uri) or "" for uri in list(self.workspace.text_documents)]
+            app.precompute_calls([_relative(app.root, p) for p in opened if p])
+        except Exception:
+            log.exception("starting the landing worker failed")
 
     def schedule_refresh(self) -> None:
         """Re-index what changed on disk, in a worker thread (event loop only)."""

@@ -86,8 +86,10 @@ def parse_options(raw: object) -> tuple[Options, list[str]]:
 
 # ---- converters: codehop positions <-> LSP positions (only here) ----------------------
 def lsp_position(codec: PositionCodec, text: str, line: int, col: int) -> types.Position:
-    """1-based line, code-point column on `text` -> 0-based line, client-unit column."""
-    return types.Position(line=max(line - 1, 0), character=codec.client_num_units(text[:col]))
+    """1-based line, code-point column on `text` -> 0-based line, client-unit column (an ASCII
+    prefix is one unit a code point in every encoding: the codec counts only the others)."""
+    prefix = text[:col]
+    return types.Position(line=max(line - 1, 0), character=col if prefix.isascii() else codec.client_num_units(prefix))
 
 
 def lsp_range(codec: PositionCodec, text: str, line: int, start_col: int, end_col: int) -> types.Range:

@@ -24,6 +24,11 @@ INDEX_FILES = (
     "index.db-journal",
     "index.db-verified",
     "walk-memo.json",
+    "landings.db",
+    "landings.db-wal",
+    "landings.db-shm",
+    "landings.db-journal",
+    "landings.lock",
 )
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)
@@ -44,6 +49,14 @@ def refuse_linked_folder(folder: Path, named_by: str) -> None:
             "codehop writes its index only in a real folder; remove the link, or pass --index-dir DIR",
             path=str(folder),
         )
+
+
+def foreign_file(path: Path) -> bool:
+    """Whether `path` exists as something other than a regular file (a link, a FIFO, a folder)."""
+    try:
+        return not stat.S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return False
 
 
 def refuse_foreign_files(folder: Path) -> None:
@@ -106,3 +119,21 @@ def replace_own(src: Path, dst: Path) -> None:
         os.unlink(src)
         return
     os.replace(src, dst)
+
+
+def live_lock(lock: Path) -> bool:
+    """True while the process whose pid `lock` holds runs (a lock left by a dead one is stale);
+    read never through a link (a planted one is no lock)."""
+    try:
+        pid = int(read_own(lock, 32).decode().strip() or 0)
+    except (OSError, ValueError, UnicodeDecodeError):
+        return False
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

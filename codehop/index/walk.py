@@ -556,23 +556,52 @@ def split_lines(text: str) -> list[str]:
     return [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
 
 
+_LINES: dict[str, tuple[tuple[int, int, int, int], list[str]]] = {}  # path -> (stat, lines): `file_lines`
+_LINES_MAX = 256  # files kept (an editor's request reads the same few files many times)
+
+
 def file_lines(path: Path) -> list[str]:
     """The one reader of source lines: `split_lines` of a file decoded as UTF-8 (undecodable bytes
-    replaced); [] when the file cannot be read."""
+    replaced); [] when the file cannot be read. Kept by stat (size, mtime, ctime, inode): a call
+    hierarchy converts each of its items and sites through here, a hundred reads of a few files."""
     try:
-        return split_lines(path.read_text(encoding="utf-8", errors="replace"))
+        st = path.stat()
+        stamp = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+        kept = _LINES.get(str(path))
+        if kept is not None and kept[0] == stamp:
+            return list(kept[1])
+        lines = split_lines(path.read_text(encoding="utf-8", errors="replace"))
     except OSError:
         return []
+    if len(_LINES) >= _LINES_MAX:
+        _LINES.clear()
+    _LINES[str(path)] = (stamp, lines)
+    return list(lines)
+
+
+_CONFINED: dict[tuple[Path, str], tuple[float, Path]] = {}  # (root, rel_path) -> (until, path)
+_CONFINED_S = 2.0  # `confine` resolves every component of a path: one answer serves this long
 
 
 def repo_lines(root: Path, rel_path: str) -> list[str]:
-    """`file_lines` of a repository file, through `confine` (a path outside reads nothing)."""
+    """`file_lines` of a repository file, through `confine` (a path outside reads nothing). A
+    path confined in the last _CONFINED_S is not resolved again: an editor's request reads a few
+    files a hundred times. The kept path is the resolved one, inside the root (a component turned
+    into a symbolic link within that window is the race an open after `confine` has anyway)."""
     from codehop.kernel.errors import CodehopError
 
+    now = time.monotonic()
+    kept = _CONFINED.get((root, rel_path))
+    if kept is not None and kept[0] > now:
+        return file_lines(kept[1])
     try:
-        return file_lines(confine(root, rel_path))
+        full = confine(root, rel_path)
     except CodehopError:
         return []
+    if len(_CONFINED) >= _LINES_MAX:
+        _CONFINED.clear()
+    _CONFINED[(root, rel_path)] = (now + _CONFINED_S, full)
+    return file_lines(full)
 
 
 def line_of(lines: list[str], line: int) -> str | None:

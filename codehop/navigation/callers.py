@@ -13,6 +13,7 @@ May import: kernel, index (store), stdlib.
 
 from __future__ import annotations
 
+import bisect
 import keyword
 import time
 from collections.abc import Callable, Sequence
@@ -49,12 +50,23 @@ class Inferred:
     unchecked: tuple[Candidate, ...]  # past the bound (sites or time)
 
 
+def _span(toks: Sequence[tuple[int, int, str, int]], first: int, last: int) -> range:
+    """The indices of the tokens on lines first..last (tokens come in source order)."""
+    return range(bisect.bisect_left(toks, (first,)), bisect.bisect_left(toks, (last + 1,)))
+
+
 def _attributes(
-    rel_path: str, toks: Sequence[tuple[int, int, str, int]], keep: Callable[[int, str], bool]
+    rel_path: str,
+    toks: Sequence[tuple[int, int, str, int]],
+    keep: Callable[[int, str], bool],
+    span: range | None = None,
 ) -> list[Candidate]:
-    """Each `.name` of the file's tokens (a name right after a `.` operator) that `keep(line, name)` takes."""
+    """Each `.name` of the file's tokens (a name right after a `.` operator) that `keep(line, name)`
+    takes, among the tokens of `span` (all of them by default)."""
     out: list[Candidate] = []
-    for i in range(1, len(toks)):
+    for i in span if span is not None else range(len(toks)):
+        if i < 1:
+            continue
         line, col, text, kind = toks[i]
         if kind != 1 or toks[i - 1][2] != "." or toks[i - 1][3] != 0 or not keep(line, text):
             continue
@@ -75,14 +87,17 @@ def candidates(store: SqliteStore, tokens: Tokens, name: str) -> list[Candidate]
 
 def attribute_calls(rel_path: str, toks: Sequence[tuple[int, int, str, int]], first: int, last: int) -> list[Candidate]:
     """Each `.name(` call in lines first..last of a file's tokens."""
-    return [c for c in _attributes(rel_path, toks, lambda line, _t: first <= line <= last) if c.called]
+    span = _span(toks, first, last)
+    return [c for c in _attributes(rel_path, toks, lambda line, _t: first <= line <= last, span) if c.called]
 
 
 def call_sites(rel_path: str, toks: Sequence[tuple[int, int, str, int]], first: int, last: int) -> list[Candidate]:
     """Each call in lines first..last of a file's tokens, at the name called: `f(`, `x.m(`,
     `super().m(`, `a[k].m(`, `f().m(` (never a `def`/`class` name, a keyword or a call of a call)."""
     out: list[Candidate] = []
-    for i in range(len(toks) - 1):
+    for i in _span(toks, first, last):
+        if i + 1 >= len(toks):
+            break
         line, col, text, kind = toks[i]
         if not first <= line <= last or kind != 1 or toks[i + 1][2] != "(" or toks[i + 1][3] != 0:
             continue
@@ -95,7 +110,8 @@ def call_sites(rel_path: str, toks: Sequence[tuple[int, int, str, int]], first: 
 
 def attribute_reads(rel_path: str, toks: Sequence[tuple[int, int, str, int]], first: int, last: int) -> list[Candidate]:
     """Each `.name` in lines first..last that is not called (a property's getter runs there)."""
-    return [c for c in _attributes(rel_path, toks, lambda line, _t: first <= line <= last) if not c.called]
+    span = _span(toks, first, last)
+    return [c for c in _attributes(rel_path, toks, lambda line, _t: first <= line <= last, span) if not c.called]
 
 
 def land(

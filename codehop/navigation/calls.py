@@ -11,18 +11,21 @@ calls, then for a method every `.name(` call of the repository asked of Jedi, on
 file, until INCOMING_DEADLINE_S; the caller is the innermost function, nested ones too.
 Past a deadline, what was placed is the answer.
 
-May import: hierarchy, navigation, callers, dependents, records, resolve.jedi_resolver (its
+May import: hierarchy, navigation, callers, dependents, records, index.store, resolve.jedi_resolver (its
 Landing record, never Jedi), stdlib.
 """
 
 from __future__ import annotations
 
+import bisect
 import builtins
 import functools
+import os
 import re
 import time
 from collections.abc import Callable, Sequence
 
+from codehop.index.store.sqlite import SqliteStore
 from codehop.kernel.records import BindingKind, ChunkKind, Location, XRef
 from codehop.navigation.callers import Candidate, attribute_calls, attribute_reads, call_sites, candidates
 from codehop.navigation.cursor import Lander, Sources, read_lines
@@ -32,6 +35,18 @@ from codehop.resolve.jedi_resolver import Landing, Place
 
 OUTGOING_DEADLINE_S = 2.0  # Jedi's builtins, then Jedi at the sites: past it, the calls placed so far
 INCOMING_DEADLINE_S = 3.0  # Jedi at `.name(` calls across the repository: past it, the callers found
+
+
+def _deadline(base_s: float) -> float:
+    """A call-hierarchy deadline, raised as the resolver timeout is raised (CODEHOP_RESOLVER_TIMEOUT_S,
+    default 5 s: a loaded machine, a test run) so that a slow Jedi answers late rather than less."""
+    try:
+        timeout = float(os.environ.get("CODEHOP_RESOLVER_TIMEOUT_S", "5"))
+    except ValueError:
+        timeout = 5.0
+    return base_s * max(1.0, timeout / 5.0)
+
+
 _BUILTINS = frozenset(name for name in dir(builtins) if not name.startswith("_"))
 Token = tuple[int, int, str, int]  # (line, col, text, kind: 1 name, 0 operator), as callers reads them
 _NESTED_DEF = re.compile(r"(?:async\s+)?def\s+(\w+)")
@@ -75,7 +90,7 @@ def _inferred_callers(nav: Sources, lander: Lander, target: Item, known: set[tup
     out: list[Site] = []
     start = time.monotonic()
     for rel_path in order:
-        left = INCOMING_DEADLINE_S - (time.monotonic() - start)
+        left = _deadline(INCOMING_DEADLINE_S) - (time.monotonic() - start)
         if left <= 0:
             break
         sites = by_file[rel_path]
@@ -161,7 +176,7 @@ def outgoing_calls(nav: Sources, qualname: str) -> list[tuple[Item, list[Site]]]
     toks = finder.tokens(source.rel_path) if not source.rel_path.startswith("/") else []
     sites = call_sites(source.rel_path, toks, source.line, source.end_line)
     calls = _Callees(source, finder.line_text, {(c.line, c.col) for c in sites})
-    deadline = time.monotonic() + OUTGOING_DEADLINE_S
+    deadline = time.monotonic() + _deadline(OUTGOING_DEADLINE_S)
     for s in finder.callees(loc).sites:
         # a callee outside the repository is asked at its site below, where Jedi names its file
         it = None if s.via.endswith(_OUTSIDE) else item(nav, s.via)
@@ -179,10 +194,12 @@ def outgoing_calls(nav: Sources, qualname: str) -> list[tuple[Item, list[Site]]]
             if properties[c.name]:
                 rest.append(c)
         # its own deadline: typeshed's builtins load once per process, in the step above
-        landings = nav.land.land(source.rel_path, [(c.line, c.col) for c in rest], deadline_s=OUTGOING_DEADLINE_S)
+        landings = nav.land.land(
+            source.rel_path, [(c.line, c.col) for c in rest], deadline_s=_deadline(OUTGOING_DEADLINE_S)
+        )
         for c, landing in zip(rest, landings, strict=True):
             it = _landed_item(nav, landing, c.called)
-            if it is not None:
+            if it is not None and names_the_call(nav, source.rel_path, c.name, it.qualname):
                 calls.add(it, c)
     return calls.groups()
 
@@ -267,7 +284,7 @@ def _by_name(
             out.append(c)
             continue
         it = _landed_item(nav, placed.get(c.name), called=True)
-        if it is None:
+        if it is None or not names_the_call(nav, source.rel_path, c.name, it.qualname):
             out.append(c)
         else:
             calls.add(it, c)
@@ -282,7 +299,11 @@ def _through_super(
     owner = source.qualname.rpartition(".")[0]
     if source.kind != "method" or nav.table.class_binding(owner) is None:
         return rest
-    index = {(t[0], t[1]): i for i, t in enumerate(toks)}
+    # the body's tokens only (a file's are thousands; this runs on every outgoing request)
+    lo, hi = bisect.bisect_left(toks, (source.line,)), bisect.bisect_left(toks, (source.end_line + 1,))
+    index = {(toks[i][0], toks[i][1]): i for i in range(lo, hi)}
+    if not any(toks[i][2] == "super" for i in index.values()):
+        return rest
     out = []
     for c in rest:
         i = index.get((c.line, c.col), 0)
@@ -304,12 +325,36 @@ def _through_super(
     return out
 
 
+_ALIASING = (BindingKind.IMPORT, BindingKind.ALIAS, BindingKind.VALUE)
+
+
+def names_the_call(nav: Sources, rel_path: str, called: str, qualname: str) -> bool:
+    """Is the declaration `qualname` one a call of `called` in `rel_path` can run: of that name, or
+    through an alias the file writes (`import join as pjoin`, `pjoin = join`) or the index knows
+    (a binding of `called` to it)? A landing that fails this is dropped, never shown: a wrong
+    callee is worse than a missing one (issue 27: `super()` once landed on `AssertionError`)."""
+    declared = qualname.rpartition(".")[2]
+    if declared == called:
+        return True
+    d, c = re.escape(declared), re.escape(called)
+    alias = re.compile(rf"\b{d}\s+as\s+{c}\b|(?<![\w.]){c}\s*(?::[^=\n]*)?=\s*[\w.]*\b{d}\b")
+    if alias.search("\n".join(read_lines(nav, rel_path))):
+        return True
+    return any(
+        b.kind in _ALIASING and (b.target.rpartition(".")[2] == declared or re.search(rf"\b{d}\b", b.value))
+        for b in nav.store.bindings_named(called, limit=20)
+    )
+
+
 def _property_named(nav: Sources, name: str) -> bool:
+    return property_named(nav.store, nav.finder().line_text, name)
+
+
+def property_named(store: SqliteStore, line_text: Callable[[str, int], str], name: str) -> bool:
     """Is `name` a property somewhere in the repository (`@property` or `@cached_property` above
     a `def` of that name)? Only there does reading the attribute run a call."""
-    finder = nav.finder()
-    for b in nav.store.bindings_named(name, limit=20):
-        if b.kind is BindingKind.FUNCTION and "property" in finder.line_text(b.rel_path, b.line - 1):
+    for b in store.bindings_named(name, limit=20):
+        if b.kind is BindingKind.FUNCTION and "property" in line_text(b.rel_path, b.line - 1):
             return True
     return False
 

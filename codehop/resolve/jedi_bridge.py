@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from codehop.index.confine import live_lock
 from codehop.index.store.rows import landing
 from codehop.kernel.records import Declaration, PendingReference, Provenance, QueryLog, RefType, XRef
 
@@ -93,7 +94,7 @@ def spawn_bridge(
     if bridge_done(store.counters()):
         return None
     index_db = Path(store.path)
-    if _live_lock(index_db.parent / _LOCK):
+    if live_lock(index_db.parent / _LOCK):
         return None
     root = str(Path(__file__).resolve().parents[2])  # the folder holding the `codehop` package
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}
@@ -297,21 +298,6 @@ def jedi_project(jedi: Any, root: Path, *, python: str | None, sys_path: Sequenc
     )
 
 
-def _live_lock(lock: Path) -> bool:
-    """True while the worker that wrote `lock` runs (a lock left by a dead worker is stale)."""
-    try:
-        pid = int(lock.read_text().strip() or 0)
-    except (OSError, ValueError):
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return pid > 0
-
-
 def _files(root: Path, tops: tuple[str, ...]) -> list[Path]:
     """The distribution's Python files, shallow modules first (its public surface), then by path."""
     out: list[Path] = []
@@ -395,7 +381,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
     except FileExistsError:
-        if _live_lock(lock):
+        if live_lock(lock):
             return 0
         lock.unlink(missing_ok=True)  # left by a worker that died
         try:

@@ -12,7 +12,9 @@ shared, stubs preferred: builtins land in typeshed as basedpyright answers) with
 and `land_builtins` places the builtins by name; each answer is a `Landing` and says its `Place`.
 Their Scripts share one inference state (Jedi makes one per Script), so typeshed and the modules
 one file imports are inferred once for the next file too: dropped with the kept landings, after
-_LANDINGS_TTL_S or `forget()` (the index saw a change).
+_LANDINGS_TTL_S or `forget()` (the index saw a change). Every answer Jedi gives `land` and
+`land_builtins` is also kept across sessions in the repository's `.codehop/landings.db`, by
+content (codehop.index.landings): a site found there is answered without Jedi.
 Owns the only use of `jedi`. May import: records, symbols, stdlib, jedi.
 """
 
@@ -23,14 +25,15 @@ import re
 import sys
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
+from codehop.index.landings import NO_LANDING, LandingCache, Row
 from codehop.index.symbols import SymbolTable
 from codehop.kernel.errors import CodehopError
 from codehop.kernel.records import Location, PendingReference, Provenance, Resolution, Step, StepNote
@@ -40,7 +43,27 @@ from codehop.resolve.ladder import Boundary, names_the_target, site_of
 _STUB_DIRS = frozenset({"typeshed", "typeshed-fallback"})
 _MAX_LANDINGS = 20_000  # landings kept for later requests (a few MB at most)
 _LAND_GRACE_S = 0.25  # past a deadline, how long `land` waits for the site Jedi is reading
+_IDLE_WARM_S = 2.0  # a later session starts Jedi after this long without a call hierarchy request
 _LANDINGS_TTL_S = 120.0  # and for this long: they also depend on the files the names land in
+
+# Jedi and parso keep state for the whole process: parso's parser cache holds a tree by its path
+# and updates that same tree in place for the next Script at the path (two probes of different
+# names at `__codehop_probe__.py`, on two resolvers' threads, read each other's lines: `super`
+# placed as `AssertionError`), and Jedi's settings are globals (`_land` turns some off). Every
+# use of Jedi holds this lock, whichever resolver it runs for.
+_JEDI_LOCK = threading.Lock()
+_P = ParamSpec("_P")
+_T = TypeVar("_T")
+
+
+def _one_at_a_time(fn: Callable[_P, _T]) -> Callable[_P, _T]:
+    """`fn` under _JEDI_LOCK: one Jedi job at a time in the process."""
+
+    def locked(*args: _P.args, **kwargs: _P.kwargs) -> _T:
+        with _JEDI_LOCK:
+            return fn(*args, **kwargs)
+
+    return locked
 
 
 class JediTimeout(CodehopError):
@@ -72,6 +95,8 @@ class Landing:
 class JediResolver:
     name = Provenance.JEDI
 
+    record_misses = False  # keep "lands nowhere" in the cache (the land worker: a fresh state per file)
+
     def __init__(
         self,
         root: str,
@@ -81,8 +106,10 @@ class JediResolver:
         python: str | None = None,
         sys_path: tuple[str, ...] | None = None,
         boundary: Boundary | None = None,
+        cache: LandingCache | None = None,
     ) -> None:
         self.root = Path(root)
+        self.cache = cache  # landings kept across sessions, by content (see codehop.index.landings)
         # an interpreter outside the repository the user chose (else codehop's own: nothing of the
         # repository's ever runs) and the environment's import paths, read (see jedi_project)
         self.python = python
@@ -99,6 +126,8 @@ class JediResolver:
         self._landings: dict[tuple[str, int, int, int, int], Landing | None] = {}
         self._land_epoch = time.monotonic()
         self._builtins: dict[str, Landing | None] = {}  # `land_builtins`'s answers, for the process
+        self._last_use = time.monotonic()  # of `land` or `land_builtins`: when to warm (`warm`)
+        self._closed = False
 
     def _jedi(self) -> Any:
         # importing jedi raises the process-wide recursion limit to 3000; the indexer in the same
@@ -125,6 +154,7 @@ class JediResolver:
         self._warm = True
         return res
 
+    @_one_at_a_time
     def _resolve(self, ref: PendingReference) -> Resolution | None:
         jedi = self._jedi()
         names: list[Any] = []
@@ -176,21 +206,43 @@ class JediResolver:
         standard library land in typeshed, as basedpyright answers). None: no answer, or the site
         came after the deadline (counted from the call: behind another request, fewer are read;
         Jedi's first use gets 4 x its timeout)."""
-        deadline_s = deadline_s if self._warm else max(deadline_s, 4 * self.timeout_s)  # Jedi's first use
-        if deadline_s <= 0 or not positions:
-            return [None] * len(positions)
-        fut = self._pool.submit(self._land, rel_path, tuple(positions), time.monotonic() + deadline_s)
-        try:
-            out = fut.result(timeout=deadline_s + _LAND_GRACE_S)
-            self._warm = True
-            return out
-        except FutureTimeout:  # one slow site: the worker finishes it and keeps it for the next request
-            return [None] * len(positions)
+        self._last_use = time.monotonic()
+        if not positions:
+            return []
+        scope = self.cache.scope(rel_path) if self.cache is not None else ""
+        kept = self._kept(rel_path, scope, positions) if scope else {}
+        missing = tuple(p for p in dict.fromkeys(positions) if p not in kept)
+        if missing:
+            deadline_s = deadline_s if self._warm else max(deadline_s, 4 * self.timeout_s)  # Jedi's first use
+            if deadline_s > 0:
+                fut = self._pool.submit(self._land, rel_path, missing, time.monotonic() + deadline_s, scope)
+                try:
+                    kept.update(zip(missing, fut.result(timeout=deadline_s + _LAND_GRACE_S), strict=True))
+                    self._warm = True
+                except FutureTimeout:  # one slow site: the worker finishes it and keeps it for the next request
+                    pass
+        return [kept.get(p) for p in positions]
+
+    def _kept(
+        self, rel_path: str, scope: str, positions: Sequence[tuple[int, int]]
+    ) -> dict[tuple[int, int], Landing | None]:
+        """The cache's valid answers at these sites: a landing in the repository only while its
+        target file holds what it held."""
+        assert self.cache is not None
+        out: dict[tuple[int, int], Landing | None] = {}
+        for pos, row in self.cache.get(rel_path, scope, positions).items():
+            if row.path is None:
+                out[pos] = None
+            elif row.place != Place.REPOSITORY or self.cache.hashes(row.path) == row.target_hash:
+                out[pos] = _from_row(row)
+        return out
 
     def land_builtins(self, names: Sequence[str], *, deadline_s: float) -> dict[str, Landing]:
         """Where builtins land (`len` -> typeshed's `builtins.pyi`): the ones not placed yet all at
         once, one probe of one name a line in one Script, so typeshed's builtins are read once
         per process. Past the deadline, the names placed so far (the rest are kept for later)."""
+        self._last_use = time.monotonic()
+        self._kept_builtins()
         wanted = tuple(n for n in dict.fromkeys(names) if n.isidentifier() and n not in self._builtins)
         if wanted:
             fut = self._pool.submit(self._land_builtins, wanted)
@@ -204,27 +256,83 @@ class JediResolver:
     def warm(self) -> None:
         """Start Jedi in the background (its environment, typeshed's builtins, each builtin's place),
         so that the first `land` or `land_builtins` does not pay for it; a request that comes
-        meanwhile waits for it on Jedi's one thread."""
+        meanwhile waits for it on Jedi's one thread. When the cache placed every builtin (a later
+        session), the requests it answers need no Jedi: the start waits until they leave the
+        server idle for _IDLE_WARM_S, so that it does not take their interpreter from them."""
+        self._kept_builtins()
         names = tuple(n for n in dir(builtins) if not n.startswith("_") and n not in self._builtins)
-        self._pool.submit(self._land_builtins, names)
+        if names:
+            self._pool.submit(self._land_builtins, names)
+            return
+        threading.Thread(target=self._warm_when_idle, name="codehop-jedi-warm", daemon=True).start()
 
+    def idle_s(self) -> float:
+        """Seconds since the last `land` or `land_builtins` (since the start when none came)."""
+        return time.monotonic() - self._last_use
+
+    def _warm_when_idle(self) -> None:
+        while not self._closed and not self._warm:
+            idle = time.monotonic() - self._last_use
+            if idle >= _IDLE_WARM_S:
+                self._pool.submit(self._land_builtins, ("len",))  # the environment and typeshed's builtins
+                return
+            time.sleep(_IDLE_WARM_S - idle)
+
+    def _kept_builtins(self) -> None:
+        """The builtins' places from the cache, once (they depend only on its environment stamp); a
+        row placing a name on a declaration of another name is never taken (Jedi is asked again)."""
+        if self.cache is not None and not self._builtins:
+            for name, row in self.cache.builtins().items():
+                if row.path is None:
+                    self._builtins.setdefault(name, None)
+                elif row.qualname.rpartition(".")[2] == name:
+                    self._builtins.setdefault(name, _from_row(row))
+
+    @_one_at_a_time
     def _land_builtins(self, names: tuple[str, ...]) -> None:
         jedi = self._jedi()
         code = "".join(f"{n}\n" for n in names)
-        # (a Script of its own: on the shared inference state, a probe's path already parsed for
-        # another list of names answered line i with that list's name: `super` placed as
-        # `AssertionError`)
+        # (a Script of its own, apart from `land`'s shared state; the probe's tree at its path is
+        # parso's, shared by the process: hence _JEDI_LOCK)
         script = jedi.Script(code=code, path=str(self.root / "__codehop_probe__.py"), project=self._project)
+        done = []
         for i, name in enumerate(names):
+            if self._closed:  # a resolver closed under a refresh: its successor needs the lock
+                break
             try:
-                found = [n for n in script.goto(i + 1, 0, follow_imports=True, prefer_stubs=True) if n.module_path]
+                # only a declaration of that name (every builtin lands on its own in typeshed):
+                # a probe line that reads another name is no landing
+                goto = script.goto(i + 1, 0, follow_imports=True, prefer_stubs=True)
+                found = [n for n in goto if n.module_path and n.name == name]
             except Exception:  # a name Jedi cannot place: no landing for it
                 found = []
             n = min(found, key=lambda n: (str(n.module_path), n.line or 0)) if found else None
             self._builtins[name] = self._landing(Path(str(n.module_path)), n) if n is not None else None
+            done.append(name)
+        if self.cache is not None:
+            self.cache.put_builtins((name, self._row(self._builtins[name])) for name in done)
 
-    def _land(self, rel_path: str, positions: tuple[tuple[int, int], ...], deadline: float) -> list[Landing | None]:
+    @_one_at_a_time
+    def _land(
+        self, rel_path: str, positions: tuple[tuple[int, int], ...], deadline: float, scope: str = ""
+    ) -> list[Landing | None]:
+        """`land` on Jedi's thread, without Jedi's dynamic parameters: a parameter without an
+        annotation or a default is not typed by searching the repository for its callers (what
+        basedpyright does not do either). That search cost `user_input.lstrip()` 0.64 s, and the
+        callees it found were not the peer's (Django's outgoing `copy` of builtins.dict); without
+        it, calls_bench's first session on Django: out p50 206 -> 86 ms, in p90 1767 -> 671,
+        recall unchanged. Settings are Jedi's globals: `resolve` (the same thread) keeps them."""
         jedi = self._jedi()
+        kept = (jedi.settings.dynamic_params, jedi.settings.dynamic_params_for_other_modules)
+        jedi.settings.dynamic_params = jedi.settings.dynamic_params_for_other_modules = False
+        try:
+            return self._land_sites(jedi, rel_path, positions, deadline, scope)
+        finally:
+            jedi.settings.dynamic_params, jedi.settings.dynamic_params_for_other_modules = kept
+
+    def _land_sites(
+        self, jedi: Any, rel_path: str, positions: tuple[tuple[int, int], ...], deadline: float, scope: str
+    ) -> list[Landing | None]:
         path = self.root / rel_path
         try:
             st = path.stat()
@@ -243,6 +351,7 @@ class JediResolver:
         if len(self._landings) > _MAX_LANDINGS:
             self._drop_landings()
         out: list[Landing | None] = []
+        fresh: list[tuple[int, int, Row]] = []  # asked of Jedi now: for the cache
         for line, col in positions:
             key = (*stamp, line, col)
             if key in self._landings:
@@ -261,6 +370,13 @@ class JediResolver:
                 landing = self._landing(Path(str(n.module_path)), n)
             self._landings[key] = landing
             out.append(landing)
+            if landing is not None or self.record_misses:
+                # (kept across sessions only when found: an inference state shared over many files
+                # misses landings a file's own state finds; the land worker, which infers each file
+                # afresh, is what records a site that lands nowhere)
+                fresh.append((line, col, self._row(landing)))
+        if self.cache is not None and scope:
+            self.cache.put(rel_path, scope, fresh)
         return out
 
     def _shared_script(self, jedi: Any, *, path: str, code: str | None = None) -> Any:
@@ -285,6 +401,13 @@ class JediResolver:
         script._inference_state = self._state
         return script
 
+    def _row(self, landing: Landing | None) -> Row:
+        """A landing as the cache keeps it: in the repository, with its target file's content hash."""
+        if landing is None:
+            return NO_LANDING
+        target = self.cache.hashes(landing.path) if self.cache is not None and landing.place is Place.REPOSITORY else ""
+        return Row(landing.path, landing.line, landing.col, landing.qualname, landing.kind, str(landing.place), target)
+
     def _drop_landings(self) -> None:
         self._script, self._state, self._land_epoch = None, None, time.monotonic()
         self._landings.clear()
@@ -293,6 +416,8 @@ class JediResolver:
         """Drop the kept landings and the shared inference (the repository changed on disk); the
         builtins' places stay (typeshed does not change under a running process)."""
         self._pool.submit(self._drop_landings)  # on Jedi's thread, never under a running `_land`
+        if self.cache is not None:
+            self.cache.hashes.reset()
 
     def _landing(self, module_path: Path, n: Any) -> Landing:
         mpath = module_path.resolve()
@@ -331,7 +456,16 @@ class JediResolver:
         )
 
     def close(self) -> None:
+        self._closed = True
         self._pool.shutdown(wait=False, cancel_futures=True)
+        if self.cache is not None:
+            self.cache.close()
+
+
+def _from_row(row: Row) -> Landing:
+    return Landing(
+        path=row.path or "", line=row.line, col=row.col, qualname=row.qualname, kind=row.kind, place=Place(row.place)
+    )
 
 
 def _posix_twin(ntpath_stub: Path, name: str) -> tuple[int, int] | None:

@@ -19,7 +19,7 @@
    callers keyed by (path, line). Extras are printed for reading: basedpyright misses some too.
 
 usage: python tests/benchmarks/calls_bench.py --tree /tmp/django [--codehop /tmp/base --codehop .]
-       [--refs 30 --outgoing 13 --incoming 5 --seed 7] [--json out.json]
+       [--refs 30 --outgoing 13 --incoming 5 --seed 7] [--json out.json] [--settle-s 0]
 """
 
 from __future__ import annotations
@@ -190,7 +190,9 @@ def _key(tree: Path, item: types.CallHierarchyItem) -> str:
     return f"out:{item.name}@{Path(rel).name.split('.')[0]}"
 
 
-async def serve(tree: Path, command: list[str], env: dict[str, str], probes: dict[str, Any]) -> dict[str, Any]:
+async def serve(
+    tree: Path, command: list[str], env: dict[str, str], probes: dict[str, Any], settle_s: float = 0.0
+) -> dict[str, Any]:
     client = LanguageClient("codehop-calls-bench", "1")
     done = asyncio.Event()
 
@@ -250,6 +252,7 @@ async def serve(tree: Path, command: list[str], env: dict[str, str], probes: dic
         )
     )
     out: dict[str, Any] = {"ready_s": time.perf_counter() - t0, "refs": {}, "outgoing": {}, "incoming": {}}
+    await asyncio.sleep(settle_s)  # an editor user opens the project, reads, then navigates
     out["ms"] = {"refs": [], "outgoing": [], "incoming": []}
     for p in probes["refs"]:
         t = time.perf_counter()
@@ -367,6 +370,7 @@ def main() -> None:
     ap.add_argument("--incoming-methods", type=int, default=0, help="uniquely named methods called as `.name(`")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--json", type=Path)
+    ap.add_argument("--settle-s", type=float, default=0.0, help="codehop: wait this long after ready before the probes")
     args = ap.parse_args()
     tree = args.tree.resolve()
     probes = pick(tree, args.refs, args.outgoing, args.incoming, args.incoming_methods, args.seed)
@@ -378,7 +382,9 @@ def main() -> None:
     for src in args.codehop or [ROOT]:
         env = {k: v for k, v in os.environ.items() if k != "CODEHOP_INDEX_DIR"}
         env["PYTHONPATH"] = str(src.resolve())
-        ours = asyncio.run(serve(tree, [sys.executable, "-m", "codehop.frontends.lsp_server"], env, probes))
+        ours = asyncio.run(
+            serve(tree, [sys.executable, "-m", "codehop.frontends.lsp_server"], env, probes, args.settle_s)
+        )
         report["codehop"][str(src)] = {"raw": ours, "score": score(probes, peer, ours)}
     if args.json:
         args.json.write_text(json.dumps(report, indent=1))

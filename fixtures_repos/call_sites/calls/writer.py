@@ -40,3 +40,8 @@ class Writer(Base):
 
     def report(self):
         return self.size + len(self.convertors)
+
+    def joined(self, key):
+        from os.path import join as pjoin
+
+        return pjoin("a", key)
