@@ -50,3 +50,16 @@ def test_a_reading_that_explains_the_words_stays_complete(app: App, question: st
         c.chunk.rel_path == "confkit/config.py" and c.chunk.start_line <= line <= c.chunk.end_line for c in a.context
     )
     assert "unexplained" not in a.answer
+
+
+def test_a_function_asked_for_and_an_attribute_read_is_partial(app: App) -> None:
+    # ("its keys": the attribute `Config.__init__` assigns; the question asks for a function)
+    a = ask(app, "when a LayeredConfig looks a key up, which function holds its keys?")
+    assert a.state is not State.COMPLETE
+    assert "The question asks for a function" in a.answer
+
+
+def test_a_function_asked_for_and_a_function_read_stays_complete(app: App) -> None:
+    a = ask(app, "which function splits a NestedKey into parts?")
+    assert a.state is State.COMPLETE
+    assert "asks for a function" not in a.answer

@@ -69,6 +69,9 @@ from codehop.reading.signatures import (
 )
 
 MAX_SUBJECTS = 4
+# a kind of declaration a question asks for by name ("which function ..."; a method is a function;
+# "which class" is answered by the class that holds what was read, so it is not checked)
+_KIND_ASKED = {BindingKind.FUNCTION.value: BindingKind.FUNCTION, "method": BindingKind.FUNCTION}
 MAX_HOW_CALLEES = 2  # callees a "how" answer needs beside the body (the ones the question's words name)
 MAX_SITE_WORDS = 4  # names not placed by the table whose sites in the context are sent to the ladder
 MAX_SITES_PER_WORD = 3
@@ -133,7 +136,35 @@ class Reader:
         reading = self._read[1]
         findings = self.read_with(reading, context, resolved)
         findings += self._aspect(asked, findings, context, resolved)
-        return findings + self._untold(asked, findings)
+        return findings + self._untold(asked, findings) + self._other_kind(asked, findings)
+
+    def _other_kind(self, asked: Question, findings: Sequence[Finding]) -> list[Finding]:
+        """ "Which function ...": a function asked for by name, and none among the declarations read
+        (an attribute a constructor assigns is no function): not answered, whatever else was found."""
+        tokens = tokenize(asked.text)
+        wh = next((t for t in tokens if t.low in ("which", "what")), None)
+        if wh is None or wh.index + 1 >= len(tokens):
+            return []
+        kind = _KIND_ASKED.get(tokens[wh.index + 1].low)
+        told = [f for f in findings if f.subject.dotted and not f.doubt and f.resolution is not None]
+        if kind is None or not told:
+            return []
+        for f in told:
+            target = f.resolution.target.qualname if f.resolution is not None else ""
+            b = self.table.binding_of(target) if target else None
+            if b is not None and b.kind is kind and not f.subject.assigned and f.subject.parameter is None:
+                return []
+        read = ", ".join(f"`{f.subject.dotted}`" for f in told[:3])
+        return [
+            Finding(
+                subject=Subject(dotted="", mentions=()),
+                resolution=None,
+                binding=None,
+                declared_in=None,
+                pending=(),
+                doubt=f"The question asks for a {kind.value}; none of what was read is one ({read}).",
+            )
+        ]
 
     def _untold(self, asked: Question, findings: Sequence[Finding]) -> list[Finding]:
         """A question in words only, read as declarations that leave most of its words unsaid
