@@ -4,9 +4,10 @@ stand for a word only where the repository does not spell it.
 
 Fixture `sentinel_default` (fixtures_repos/README.md): `_UNSET = object()` (signkit/low.py:3);
 `Signer.sign(self, payload, key, scheme=_UNSET)` (:14) replaces it with a decision ending in
-`"plain-sha"` (:16-19); `Client.sign` (signkit/high.py:10), whose header has a comment after
-`scheme=_UNSET`, hands `scheme` on to `self._signer.sign` (`self._signer = Signer()`, :8);
-`verify(token, leeway=_UNSET)` (:28) tests its sentinel nowhere; `ECKey` beside `encode`.
+`"plain-sha"` (:16-19); `Client.sign` (signkit/high.py:11), whose header has a comment after
+`scheme=_UNSET`, hands `scheme` on to `self._signer.sign` (`self._signer = Signer()`, :9);
+`verify(token, leeway=_UNSET)` (:29) tests its sentinel nowhere; `ECKey` beside `encode`;
+`remember(store, key=keys.hashkey)` (:33), `hashkey` at signkit/keys.py:4.
 """
 
 from __future__ import annotations
@@ -76,10 +77,20 @@ def test_two_letters_do_not_stand_for_a_word_the_repository_spells(app: App) -> 
     "question",
     [
         "which payloads are signed with a scheme if I do not pick one?",  # the value asked is not `scheme`
-        "which key does the signer sign with by default?",  # `key` has no default: no value to give
+        "which payload does the signer sign by default?",  # `payload` has no default: no value to give
     ],
 )
 def test_a_parameter_is_the_value_asked_only_when_the_question_asks_for_it(app: App, question: str) -> None:
     a = ask(app, question)
     assert a.state is not State.COMPLETE
-    assert "Parameter `key`" not in a.answer and "Parameter `scheme`" not in a.answer
+    assert "Parameter `payload`" not in a.answer and "Parameter `scheme`" not in a.answer
+
+
+def test_where_something_a_callable_uses_is_declared_follows_the_parameter_the_words_name(app: App) -> None:
+    # `remember(store, key=keys.hashkey)`: "the function that builds the key" is the default of `key`
+    a = ask(
+        app, "where is the function defined that builds the key for remembered results when I don't pass my own key?"
+    )
+    assert a.state is State.COMPLETE
+    assert "`signkit.high.keys.hashkey` is declared at signkit/keys.py:4" in a.answer
+    assert holds(a, "signkit/keys.py", 4)

@@ -63,3 +63,17 @@ def test_a_function_asked_for_and_a_function_read_stays_complete(app: App) -> No
     a = ask(app, "which function splits a NestedKey into parts?")
     assert a.state is State.COMPLETE
     assert "asks for a function" not in a.answer
+
+
+def test_nothing_found_for_a_plain_word_is_partial(app: App) -> None:
+    # ("lookup": an ordinary word that matches one name; no caller says it was the subject)
+    a = ask(app, "what calls lookup?")
+    assert a.state is not State.COMPLETE
+    assert "plain word 'lookup'" in a.answer
+
+
+@pytest.mark.parametrize("question", ["what calls `lookup`?", "what calls lookup()?"])
+def test_nothing_found_for_a_name_written_as_code_is_an_answer(app: App, question: str) -> None:
+    a = ask(app, question)
+    assert a.state is State.COMPLETE
+    assert "no sites found" in a.answer

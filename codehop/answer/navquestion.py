@@ -758,6 +758,11 @@ class NavigationAnswerer:
                 used += count_tokens(chunk.text)
         if not listed_all:
             reasons.append("the list was cut by the token budget")
+        head = nav.subject_words[0]
+        plain = head.islower() and head.isalpha() and f"`{head}" not in question and f"{head}(" not in question
+        if not any(r.sites for r in results) and plain:
+            # (an ordinary word matched one name: with nothing found, nothing says it was the subject)
+            reasons.append(f"the subject was read from the plain word '{head}', and nothing was found for it")
         completeness = Completeness.PARTIAL if reasons else Completeness.COMPLETE
         if reasons:
             lines.append("Partial: " + "; ".join(reasons) + ".")

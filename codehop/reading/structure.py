@@ -239,7 +239,9 @@ class Reader:
             return self._fallbacks(asked, findings, context, resolved)
         words = {stem(w.lower()) for w in asked.words}
         if asked.intent is Intent.DEFINITION:
-            return self._named_callees(findings, context, resolved, words)
+            return self._named_callees(findings, context, resolved, words) + self._named_defaults(
+                findings, context, resolved, words
+            )
         if asked.intent not in (Intent.HOW, Intent.WHY, Intent.RAISES, Intent.CALLEES):
             return []
         out: list[Finding] = []
@@ -325,6 +327,43 @@ class Reader:
                 )
             )
         return out
+
+    def _named_defaults(
+        self,
+        findings: list[Finding],
+        context: Sequence[ContextItem],
+        resolved: Mapping[str, Resolution],
+        words: set[str],
+    ) -> list[Finding]:
+        """Where something a callable uses is declared, asked through one of its parameters ("where
+        is the function that builds the key when I don't pass my own key function?" of `cached(cache,
+        key=keys.hashkey)`): the module-level code the default of the one parameter the words name
+        (beyond the callable's own name) holds."""
+        out: list[Finding] = []
+        have = {f.resolution.target for f in findings if f.resolution is not None}
+        for f, res in _callables(findings):
+            if f.subject.parameter is not None:
+                continue  # (a parameter asked: its default is read with it)
+            own = {t for part in res.target.qualname.split(".") for t in name_terms(part)}
+            told = words - own
+            module = self.store.module_of(res.target.rel_path) or ""
+            named = [
+                p
+                for p in self.finder.callable_parameters(res.target.qualname)
+                if not p.kind and p.default and p.default != "None" and told & set(name_terms(p.name))
+            ]
+            if len(named) != 1 or not module:
+                continue
+            p = named[0]
+            for name in dict.fromkeys(_NAME.findall(p.default)):
+                if name.split(".")[0] in CODE_LITERALS:
+                    continue
+                hit = self._module_target(module, name, resolved)
+                if hit is None or hit[1].target in have:
+                    continue
+                have.add(hit[1].target)
+                out.append(self.finding(Subject(dotted=hit[0], mentions=(p.name, name)), context, resolved))
+        return out[:MAX_HOW_CALLEES]
 
     def _named_callees(
         self,
