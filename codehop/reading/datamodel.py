@@ -1,344 +1,139 @@
 """The Python data model as a table: operations people describe in words -> special methods.
 
-Source: the language reference, "Data model" (3.3 Special method names). Each
-`Operation` names the special methods that implement it, in the order Python
-looks for them (`print(x)` runs `__str__`, which falls back to `__repr__`),
-and the words that describe it:
+The words come from Python's own reference, not from a list typed here (issue 25 item 2). At first
+use (cached) each special method gets its cues from:
 
-- `nouns`: word sequences that name the operation wherever they stand
-  ("repr", "square brackets", "membership", "context manager");
-- `verbs`: word sequences that name it only when what follows is the object
-  the question is about ("make a NativeEnvironment", "index into an
-  Undefined", "call it"): "make" alone means nothing.
+- the language reference that ships with Python (`pydoc_data.topics`): its entry in "Special method
+  names" (`object.__len__(self)`: "Called to implement the built-in function len(). Should return
+  the length of the object"), the heading of a section that holds one protocol ("Implementing
+  Descriptors"), and the first sentence of a paragraph of another topic that names it ("The primary
+  must evaluate to an object that supports subscription");
+- the runtime's one-line docstrings of the slot methods (`int.__add__`: "Return self+value.",
+  `object.__reduce__`: "Helper for pickle.");
+- its name: `__getitem__`, "getitem", and a name made of another method's name ("deepcopy": "deep
+  copy").
 
-Context managers have two sides: a `with` (or `async with`) phrase says which
-protocol, a direction word says which side (`ENTER_WORDS`, `EXIT_WORDS`, in
-either order); no direction names both sides.
+A cue is code (the dunder name, an operator symbol, a built-in written `len()`), a phrase (two
+adjacent words of a sentence: "membership test", "context manager") or one word, stemmed as the
+index stems (`codehop.index.terms.stem`). A word or phrase that the sentences of more than two
+operations share ("called", "object", "string representation") describes none of them. Where two
+operations share a cue, the stronger source wins (name, then code, then the first sentence, then
+the rest), then the reference's order.
 
-Matching is one pass over the question's words with n-gram lookups: linear in
-the question's length. May import: stdlib only.
+What is typed here is Python's semantics, not vocabulary: which special methods implement one
+operation, in the order Python looks for them (`print(x)` runs `__str__`, which falls back to
+`__repr__`; `iter()` falls back to `__getitem__`; `in` to `__iter__`), plus the few words the
+reference never uses for an operation people name that way (`_TYPED`, 39 words: "make",
+"square brackets", "sorted", ...).
+
+Matching is one pass over the question's words (each stemmed once):
+
+- code and phrases name the operation wherever they stand ("what does `==` do", "how does
+  membership on a Crate work");
+- one word names it only beside the object the question is about (`objects`): the object follows
+  it, across function words and up to two qualifiers ("iterate over an httpx Client", "the length
+  of a Crate", "compare two Origin objects"), or stands just before it ("a Crate printed", "is a
+  Crate hashable", "what does X return when it's called"); "make" alone means nothing. A question
+  stem matches a cue stem when they are equal or one begins the other (the cue at least four letters,
+  the question's stem at least five: "hashable" ~ hash, "construct" ~ constructor).
+
+Context managers have two sides: a `with` (or `async with`) phrase says which protocol, a direction
+word says which side (the methods' own names "enter" / "exit" and `_ENTER` / `_EXIT`, in either
+order); no direction names both sides.
+
+Matching is linear in the question's length. May import: stdlib, kernel.words, index.terms.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import keyword
+import re
+import sys
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from codehop.index.terms import stem
+from codehop.kernel.words import STOP
 
 
 @dataclass(frozen=True, slots=True)
 class Operation:
     name: str
     methods: tuple[str, ...]  # the special methods, in Python's lookup order
-    nouns: tuple[str, ...] = ()
-    verbs: tuple[str, ...] = ()
     every: bool = False  # True: every method present answers (both sides of a protocol)
-    passive: tuple[str, ...] = ()  # participles that name it when the object stands just before ("a URL made")
 
 
-OPERATIONS: tuple[Operation, ...] = (
-    Operation(
-        "call",
-        ("__call__",),
-        nouns=("callable", "like a function", "as a function", "__call__"),
-        verbs=("call", "calls", "calling", "called", "invoke", "invokes", "invoking", "invoked"),
-        passive=("called", "invoked"),
-    ),
-    Operation(
-        "create",
-        ("__init__", "__new__"),
-        nouns=(
-            "constructor",
-            "initializer",
-            "initialiser",
-            "instantiation",
-            "__init__",
-            "__new__",
-            "init",
-            "construction",
-        ),
-        verbs=(
-            "make",
-            "makes",
-            "making",
-            "create",
-            "creates",
-            "creating",
-            "construct",
-            "constructs",
-            "constructing",
-            "instantiate",
-            "instantiates",
-            "instantiating",
-            "initialize",
-            "initialise",
-            "initializing",
-            "initialising",
-            "build",
-            "builds",
-            "building",
-            "new up",
-        ),
-        passive=("made", "created", "constructed", "instantiated", "initialized", "initialised", "built"),
-    ),
-    Operation("repr", ("__repr__",), nouns=("repr", "__repr__", "representation", "repl", "debugger shows"), verbs=()),
-    Operation(
-        "str",
-        ("__str__", "__repr__"),
-        nouns=(
-            "str",
-            "__str__",
-            "string form",
-            "string version",
-            "convert to string",
-            "converted to a string",
-            "printed",
-        ),
-        verbs=("print", "prints", "printing", "stringify"),
-    ),
-    Operation(
-        "format",
-        ("__format__", "__str__", "__repr__"),
-        nouns=("format", "__format__", "f string", "format spec", "formatted"),
-    ),
-    Operation("bytes", ("__bytes__",), nouns=("__bytes__", "bytes of", "convert to bytes")),
-    Operation("len", ("__len__",), nouns=("len", "__len__", "length", "how many items", "number of items", "size of")),
-    Operation(
-        "iter",
-        ("__iter__", "__getitem__"),
-        nouns=("__iter__", "for loop", "iteration", "iterator", "iterable"),
-        verbs=(
-            "iterate over",
-            "iterating over",
-            "iterate through",
-            "iterates over",
-            "loop over",
-            "looping over",
-            "loop through",
-            "looping through",
-            "iterate",
-            "iterating",
-        ),
-    ),
-    Operation(
-        "aiter", ("__aiter__", "__anext__"), nouns=("async for", "__aiter__", "async iteration", "async iterator")
-    ),
-    Operation(
-        "getitem",
-        ("__getitem__", "__class_getitem__"),
-        nouns=(
-            "square brackets",
-            "subscript",
-            "subscripting",
-            "subscripted",
-            "item access",
-            "__getitem__",
-            "indexing",
-            "getitem",
-            "index operator",
-        ),
-        verbs=("index into", "indexing into", "index", "subscript", "look up a key in"),
-    ),
-    Operation(
-        "setitem",
-        ("__setitem__",),
-        nouns=("item assignment", "__setitem__", "setitem", "assign an item", "assign a key"),
-    ),
-    Operation("delitem", ("__delitem__",), nouns=("__delitem__", "delitem", "item deletion", "del an item")),
-    # a mapping's hook for a key `__getitem__` does not find (the reference: "Emulating container types");
-    # without one, `__getitem__` itself decides
-    Operation(
-        "missing",
-        ("__missing__", "__getitem__"),
-        nouns=("__missing__",),
-        # a verb phrase, so that a condition on another member ("what does pop return when the key is
-        # missing") is not read as the hook
-        verbs=("look up a missing key in", "looking up a missing key in", "index a missing key in"),
-    ),
-    Operation(
-        "contains",
-        ("__contains__", "__iter__", "__getitem__"),
-        nouns=("membership", "__contains__", "in operator", "contains check", "in check"),
-        verbs=("is in", "be in", "are in"),
-    ),
-    Operation(
-        "eq",
-        ("__eq__",),
-        nouns=(
-            "equal",
-            "equals",
-            "equality",
-            "__eq__",
-            "==",
-            "compare",
-            "compares",
-            "compared",
-            "comparing",
-            "comparison",
-            "same as",
-        ),
-    ),
-    Operation("ne", ("__ne__", "__eq__"), nouns=("not equal", "unequal", "__ne__", "!=")),
-    Operation(
-        "lt",
-        ("__lt__", "__le__", "__gt__", "__ge__"),
-        nouns=(
-            "less than",
-            "greater than",
-            "ordering",
-            "ordered",
-            "sort",
-            "sorted",
-            "sorting",
-            "__lt__",
-            "<",
-            ">",
-            "<=",
-            ">=",
-        ),
-    ),
-    Operation("hash", ("__hash__",), nouns=("hash", "hashable", "hashing", "__hash__", "dict key", "set member")),
-    Operation(
-        "bool",
-        ("__bool__", "__len__"),
-        nouns=("bool", "truthiness", "truthy", "falsy", "falsey", "truth value", "__bool__", "true or false"),
-    ),
-    Operation("await", ("__await__",), nouns=("await", "awaited", "awaiting", "awaitable", "__await__")),
-    Operation(
-        "pickle",
-        ("__reduce_ex__", "__reduce__", "__getstate__", "__setstate__"),
-        nouns=(
-            "pickle.dumps",
-            "pickle.loads",
-            "pickle",
-            "pickled",
-            "pickling",
-            "unpickle",
-            "unpickled",
-            "unpickling",
-            "__reduce__",
-            "__getstate__",
-            "__setstate__",
-            "serialized with pickle",
-        ),
-    ),
-    Operation("copy", ("__copy__",), nouns=("copy.copy", "shallow copy", "__copy__")),
-    Operation(
-        "deepcopy", ("__deepcopy__",), nouns=("copy.deepcopy", "deepcopy", "deep copy", "deep copied", "__deepcopy__")
-    ),
-    Operation(
-        "del",
-        ("__del__",),
-        nouns=(
-            "garbage collected",
-            "garbage collection",
-            "destructor",
-            "finalizer",
-            "finalized",
-            "__del__",
-            "deleted by the gc",
-        ),
-    ),
-    Operation(
-        "getattr",
-        ("__getattr__", "__getattribute__"),
-        nouns=(
-            "attribute access",
-            "getattr",
-            "__getattr__",
-            "__getattribute__",
-            "missing attribute",
-            "unknown attribute",
-            "dot access",
-            "attribute lookup",
-            "access an attribute",
-            "dynamic attribute",
-            "dynamic attributes",
-        ),
-    ),
-    Operation(
-        "setattr",
-        ("__setattr__",),
-        nouns=("setattr", "__setattr__", "set an attribute", "attribute assignment", "assign an attribute"),
-    ),
-    Operation("delattr", ("__delattr__",), nouns=("delattr", "__delattr__", "delete an attribute")),
-    Operation(
-        "add",
-        ("__add__", "__radd__", "__iadd__"),
-        nouns=("+", "__add__", "plus operator", "+="),
-        verbs=("add two", "adding two", "sum of"),
-    ),
-    Operation("sub", ("__sub__", "__rsub__"), nouns=("-", "__sub__", "minus", "subtract", "subtracting")),
-    Operation("mul", ("__mul__", "__rmul__"), nouns=("*", "__mul__", "multiply", "multiplying", "times")),
-    Operation(
-        "truediv",
-        ("__truediv__", "__rtruediv__"),
-        nouns=("/", "__truediv__", "divide", "dividing", "division", "slash operator"),
-    ),
-    Operation("or", ("__or__", "__ror__", "__ior__"), nouns=("|", "__or__", "pipe operator", "union of")),
-    Operation("and", ("__and__", "__rand__"), nouns=("&", "__and__", "intersection of")),
-    Operation(
-        "descriptor",
-        ("__get__", "__set__", "__delete__", "__set_name__"),
-        nouns=("descriptor", "descriptors", "__get__", "__set__", "__set_name__"),
-        every=True,
-    ),
-)
+# ---- typed: Python's semantics --------------------------------------------------------------------
 
-_KEYWORD_OPERATIONS = {
-    "in": next(o for o in OPERATIONS if o.name == "contains"),
-    "await": next(o for o in OPERATIONS if o.name == "await"),
-    "del": next(o for o in OPERATIONS if o.name == "delitem"),
-}
-
-# Context managers: (protocol words, async?) x direction
-_WITH = (
-    "with block",
-    "with statement",
-    "with-block",
-    "with-statement",
-    "context manager",
-    "with",
-    "leave the block",
-    "the block",
+# operations of several methods, in Python's lookup order; every other special method the reference
+# describes is an operation of its own, its reflected and in-place twins (`__radd__`, `__iadd__`)
+# after it
+_LOOKUP: tuple[tuple[str, ...], ...] = (
+    ("__init__", "__new__"),
+    ("__repr__",),
+    ("__len__",),
+    ("__eq__",),
+    ("__str__", "__repr__"),
+    ("__format__", "__str__", "__repr__"),
+    ("__iter__", "__getitem__"),
+    ("__aiter__", "__anext__"),
+    ("__getitem__", "__class_getitem__"),
+    ("__missing__", "__getitem__"),
+    ("__contains__", "__iter__", "__getitem__"),
+    ("__ne__", "__eq__"),
+    ("__lt__", "__le__", "__gt__", "__ge__"),
+    ("__bool__", "__len__"),
+    ("__reduce_ex__", "__reduce__", "__getstate__", "__setstate__"),
+    ("__getattr__", "__getattribute__"),
+    ("__copy__",),  # the copy module's hooks: not in the language reference
+    ("__deepcopy__",),
+    ("__await__",),
 )
-_ASYNC_WITH = ("async with", "async context manager", "async with block", "async with statement")
-ENTER_WORDS = frozenset(
-    "enter enters entered entering entry start starts starting begin begins beginning opens open opening way_in".split()
+# both sides of a protocol answer together
+_EVERY = ("__get__", "__set__", "__delete__", "__set_name__")
+# a keyword written as code is the operator itself (`key in cache`, `del table[key]`, `await x`)
+_KEYWORDS = {"in": "__contains__", "await": "__await__", "del": "__delitem__"}
+# what the reference never says in these words: (words, the special method they name). A word
+# names the operation beside the object, a noun wherever it stands, a phrase wherever it stands.
+_TYPED_WORDS: tuple[tuple[list[str], str], ...] = (
+    ("make made build built create construct instantiate".split(), "__init__"),
+    ("length".split(), "__len__"),
+    ("subscript index".split(), "__getitem__"),
+    ("invoke".split(), "__call__"),
+    ("loop".split(), "__iter__"),
 )
-EXIT_WORDS = frozenset(
-    "exit exits exited exiting leave leaves leaving left finish finishes finished "
-    "finishing end ends ended ending close closes closed closing done way_out "
-    "completes".split()
+_TYPED_NOUNS: tuple[tuple[list[str], str], ...] = (
+    ("repl".split(), "__repr__"),
+    ("equal compare".split(), "__eq__"),
+    ("sort".split(), "__lt__"),
+    ("falsy".split(), "__bool__"),
+    ("plus".split(), "__add__"),
 )
-ENTER = Operation("enter", ("__enter__",))
-EXIT = Operation("exit", ("__exit__",))
-AENTER = Operation("aenter", ("__aenter__",))
-AEXIT = Operation("aexit", ("__aexit__",))
-_PRONOUNS = frozenset("it one them this that instance instances object objects".split())
-_SKIP = frozenset("a an the my your our its their one of two some any such".split())
+_TYPED_PHRASES: tuple[tuple[str, str], ...] = (
+    ("for loop", "__iter__"),
+    ("async for", "__aiter__"),
+    ("square brackets", "__getitem__"),
+    ("item access", "__getitem__"),
+    ("look up a missing key", "__missing__"),
+    ("is in", "__contains__"),
+    ("are in", "__contains__"),
+    ("be in", "__contains__"),
+    ("less than", "__lt__"),
+    ("greater than", "__lt__"),
+    ("dict key", "__hash__"),
+    ("missing attribute", "__getattr__"),
+    ("garbage collected", "__del__"),
+)
+_PARTICIPLES = frozenset({"made", "built"})  # irregular: "how is a URL made"
+_WITH_TYPED = ("with block", "the block")  # the protocol, beside the reference's own names
+_ENTER = frozenset("start begin open way_in".split())
+_EXIT = frozenset("leave left finish end close done way_out".split())
+# words that stand for the object the question is about (the first two also just before a word)
+_PRONOUNS = ("it", "them", *"this that one instance instances object objects".split())
+_SIDES = frozenset({"__enter__", "__exit__", "__aenter__", "__aexit__"})
 _MAX_N = 4
-
-
-def _table(entries: Sequence[tuple[str, Operation, bool]]) -> dict[str, list[tuple[tuple[str, ...], Operation, bool]]]:
-    out: dict[str, list[tuple[tuple[str, ...], Operation, bool]]] = {}
-    for phrase, op, verb in entries:
-        words = tuple(phrase.replace("-", " ").split()) if any(c.isalpha() for c in phrase) else (phrase,)
-        out.setdefault(words[0], []).append((words, op, verb))
-    for v in out.values():
-        v.sort(key=lambda e: -len(e[0]))  # the longest phrase first
-    return out
-
-
-_PHRASES = _table(
-    [(n, op, False) for op in OPERATIONS for n in op.nouns] + [(v, op, True) for op in OPERATIONS for v in op.verbs]
-)
-_PASSIVE = {p: op for op in OPERATIONS for p in op.passive}
-_WITH_PHRASES = _table([(p, ENTER, False) for p in _WITH] + [(p, AENTER, False) for p in _ASYNC_WITH])
-
-
-# a synchronous operation said with an async word just before it is its asynchronous twin
-_ASYNC_MARKS = frozenset({"async", "asynchronously", "asynchronous"})
-_ASYNC_TWIN = {"iter": next(o for o in OPERATIONS if o.name == "aiter")}
 
 
 @dataclass(frozen=True, slots=True)
@@ -349,88 +144,448 @@ class Match:
     words: tuple[str, ...]
 
 
-def match(words: Sequence[str], objects: Sequence[int], quoted: Sequence[int] = ()) -> list[Match]:
-    """The operations the words describe. `words` are lowercased; `objects` are the indexes
-    of words that name the object the question is about (a verb needs one just after it);
-    `quoted` the indexes of words written as code (a quoted `with` is the statement)."""
-    obj = set(objects)
-    out: list[Match] = []
-    quoted_set = set(quoted)
-    i = 0
-    n = len(words)
-    while i < n:
-        op = _KEYWORD_OPERATIONS.get(words[i]) if i in quoted_set else None
-        if op is not None:  # `in`, `await`, `del` written as code: the operator itself
-            out.append(Match(op, i, i + 1, (words[i],)))
-            i += 1
-            continue
-        hit = _at(_PHRASES, words, i)
-        if hit is not None:
-            phrase, op, verb = hit
-            end = i + len(phrase)
-            # a word that names the object itself ("a Length validator", "the Size class") is not
-            # an operation on it
-            if not obj.intersection(range(i, end)) and (not verb or _object_follows(words, end, obj)):
-                start = i
-                twin = _ASYNC_TWIN.get(op.name)
-                if twin is not None and i > 0 and words[i - 1] in _ASYNC_MARKS:
-                    # "async-iterate over it": the asynchronous side of the protocol
-                    op, start, phrase = twin, i - 1, (words[i - 1], *phrase)
-                out.append(Match(op, start, end, phrase))
-                i = end
-                continue
-        passive = _PASSIVE.get(words[i])
-        if passive is not None and any(j in obj or words[j] in _PRONOUNS for j in range(max(0, i - 2), i)):
-            # "how is a URL made"; "what does X return when it's called": the pronoun stands for the
-            # object, as after a verb ("call it")
-            out.append(Match(passive, i, i + 1, (words[i],)))
-        i += 1
-    out.extend(_context_manager(words, set(quoted)))
+# ---- derived: the reference's words ---------------------------------------------------------------
+
+_HEADER = re.compile(r"^(?:classmethod |staticmethod )?object\.(__\w+__)\(", re.M)
+_DUNDER = re.compile(r"__[a-z][a-z0-9_]*?__")
+_QUOTED = re.compile(r"\"([^\"]+)\"")
+_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
+_SENTENCE = re.compile(r"(?<=[.;])\s+(?=[A-Z\"*(])")
+_SYMBOL = re.compile(r"^[^\w\s\[\]().,'\"]{1,3}$")
+_SLOT_OWNERS = (object, int, float, complex, list, dict, set, str, bytes, type)
+
+# strength of a cue's source: lower wins
+_NAME, _CODE, _FIRST, _SECOND, _REST = 0, 1, 2, 3, 4
+# a word more than this many paragraphs of the reference use is general English ("have", "after",
+# "statement"), not the name of one operation
+_GENERAL = 18
+
+
+@dataclass(frozen=True, slots=True)
+class _Tables:
+    operations: tuple[Operation, ...]
+    code: dict[str, Operation]  # dunder names, operator symbols, built-ins written as code
+    phrases: dict[str, list[tuple[tuple[str, ...], Operation]]]  # first stem -> phrases, longest first
+    words: dict[str, Operation]  # one stem -> its operation (beside the object)
+    anywhere: dict[str, Operation]  # one stem that names its operation wherever it stands
+    prefixes: dict[str, str]  # a stem's prefix of five letters or more -> the cue stem it begins
+    keywords: dict[str, Operation]
+    with_phrases: tuple[tuple[str, ...], ...]
+    enter: frozenset[str]
+    exit: frozenset[str]
+    twin: dict[str, Operation]  # a synchronous operation -> its asynchronous twin (iter -> aiter)
+
+
+def _stems(text: str) -> list[str]:
+    """The content words of a sentence, stemmed, in order; a function word or punctuation between
+    two words is kept as "" (phrases do not cross it)."""
+    out: list[str] = []
+    pos = 0
+    for m in _WORD.finditer(text):
+        if re.search(r"[^\s*]", text[pos : m.start()]):
+            out.append("")
+        pos = m.end()
+        w = m.group().lower().strip("'-")
+        out.append("" if w in STOP or len(w) < 3 else stem(w))
     return out
 
 
-def _at(
-    table: dict[str, list[tuple[tuple[str, ...], Operation, bool]]], words: Sequence[str], i: int
-) -> tuple[tuple[str, ...], Operation, bool] | None:
-    for phrase, op, verb in table.get(words[i], ()):
-        if tuple(words[i : i + len(phrase)]) == phrase:
-            return phrase, op, verb
+def _is_method(name: str) -> bool:
+    """A special method some class of the runtime defines (`__aiter__`, `__next__`), not a special
+    attribute (`__doc__`) or a function (`__import__`)."""
+    import collections.abc
+    import contextlib
+
+    owners = (*_SLOT_OWNERS, *vars(collections.abc).values(), contextlib.AbstractAsyncContextManager)
+    return any(isinstance(o, type) and callable(getattr(o, name, None)) for o in owners)
+
+
+def _reference() -> tuple[dict[str, list[tuple[int, str]]], list[str], dict[str, str], set[str]]:
+    """special method -> [(strength, sentence)], the methods in the reference's order, and each
+    method's section heading, and the general words (`_GENERAL`). A method's entry gives its first two sentences; another topic, the
+    first sentence of a paragraph that names methods of one operation only (with the sentence
+    before when it says "This operation ...")."""
+    from pydoc_data.topics import topics
+
+    sentences: dict[str, list[tuple[int, str]]] = {}
+    order: list[str] = []
+    heading: dict[str, str] = {}
+    lines = topics["specialnames"].split("\n")
+    title = ""
+    pending: list[str] = []
+    for k, line in enumerate(lines):
+        if k + 1 < len(lines) and line and re.fullmatch(r"[=-]{3,}", lines[k + 1]):
+            title = line
+        m = _HEADER.match(line)
+        if m:
+            pending.append(m.group(1))
+            continue
+        if pending and line.startswith("   ") and line.strip():
+            body = []
+            for rest in lines[k:]:
+                if rest and not rest.startswith(" "):
+                    break
+                body.append(rest.strip())
+            parts = _SENTENCE.split(" ".join(body))
+            for name in pending:
+                order.append(name)
+                heading[name] = title
+                sentences[name] = [(_FIRST, parts[0]), *((_SECOND, part) for part in parts[1:2])]
+            pending = []
+    used: dict[str, int] = {}
+    for key, topic in topics.items():
+        paragraphs = re.split(r"\n\s*\n", topic)
+        for para in paragraphs:
+            for w in set(para.lower().split()):
+                used[w] = used.get(w, 0) + 1
+        if key == "specialnames":
+            continue
+        for k, para in enumerate(paragraphs):
+            named = {n for n in _DUNDER.findall(para) if n in sentences or f'"{n}()"' in para}
+            if not named or para.startswith("   ") or not para.lstrip()[:1].isalpha():
+                continue  # an example, a grammar rule, a list item
+            first = _SENTENCE.split(" ".join(para.split()))[0]
+            if first.startswith(("This ", "The operation")) and k:  # "This operation can be customized ..."
+                first = _SENTENCE.split(" ".join(paragraphs[k - 1].split()))[0] + " " + first
+            for name in named:
+                if name in sentences or _is_method(name):
+                    sentences.setdefault(name, []).append((_REST, first))
+                    if name not in order:
+                        order.append(name)
+    general: dict[str, int] = {}  # a stem's paragraphs: those of its most used spelling
+    for w, n in used.items():
+        w = w.strip(".,;:()\"'*")
+        if w.isalpha():
+            s = stem(w)
+            general[s] = max(general.get(s, 0), n)
+    return sentences, order, heading, {s for s, n in general.items() if n > _GENERAL}
+
+
+def _slot_doc(name: str) -> str:
+    for owner in _SLOT_OWNERS:
+        doc = getattr(getattr(owner, name, None), "__doc__", None)
+        if isinstance(doc, str) and doc.strip():
+            return doc.strip().split("\n")[0]
+    return ""
+
+
+def _code_cues(sentence: str) -> list[str]:
+    """The built-ins and operators a sentence names in code: "len()", "str(object)", "+", "x<y"."""
+    out: list[str] = []
+    for q in _QUOTED.findall(sentence):
+        if _DUNDER.search(q):
+            continue
+        call = re.fullmatch(r"([a-z_][a-z_.]*)\(.*\)", q)
+        if call:
+            out.append(call.group(1).rpartition(".")[2])
+        elif _SYMBOL.match(q):
+            out.append(q)
+    if sum(1 for c in out if _SYMBOL.match(c)) > 2:
+        # a family's list ("the binary arithmetic operations (+, -, ...)"): the slot docstrings say
+        # which member implements which
+        out = [c for c in out if not _SYMBOL.match(c)]
+    return [c for c in out if not keyword.iskeyword(c)]
+
+
+def _slot_cues(doc: str) -> tuple[list[str], str]:
+    """A slot docstring's operator ("Return self+value." -> +, "Return len(self)." -> len) and its
+    prose ("Helper for pickle.")."""
+    expr = re.search(r"(?:self|value|key)\s*([^\w\s().,]{1,3})\s*(?:self|value)", doc)
+    call = re.search(r"\b([a-z]+)\((?:self|value)", doc)
+    code = [c.group(1) for c in (expr, call) if c is not None]
+    return code, re.sub(r"\w*\(.*?\)|\S*self\S*", " ", doc)
+
+
+def _groups(order: list[str]) -> list[tuple[str, ...]]:
+    known = {g[0] for g in _LOOKUP} | {_EVERY[0]}
+    groups: list[tuple[str, ...]] = [*_LOOKUP, _EVERY]
+    inside = {m for g in groups for m in g}
+    names = set(order)
+    for m in order:
+        core = m[2:-2]
+        if m in known or m in inside or (core[:1] in "ri" and f"__{core[1:]}__" in names):
+            continue  # a variant inside its operation; reflected and in-place twins join their operator
+        twins = tuple(t for t in (f"__r{core}__", f"__i{core}__") if t in names)
+        groups.append((m, *twins))
+        known.add(m)
+    return groups
+
+
+def _split_core(core: str, cores: Iterable[str]) -> tuple[str, ...]:
+    """A name made of another method's name: "deepcopy" -> (deep, copy), "length_hint" -> (length,
+    hint)."""
+    if "_" in core:
+        return tuple(p for p in core.split("_") if p)
+    for other in cores:
+        if len(other) >= 4 and core.endswith(other) and len(core) - len(other) >= 3:
+            return (core[: -len(other)], other)
+    return (core,)
+
+
+class _Cues:
+    """cue -> {operation: strength of its best source}, for code, single words and phrases."""
+
+    def __init__(self) -> None:
+        self.code: dict[str, dict[Operation, int]] = {}
+        self.words: dict[str, dict[Operation, int]] = {}
+        self.phrases: dict[tuple[str, ...], dict[Operation, int]] = {}
+        self.seen: dict[str, set[Operation]] = {}  # every stem a sentence uses, with its operations
+
+    @staticmethod
+    def _put(table: dict[Any, dict[Operation, int]], cue: Any, op: Operation, strength: int) -> None:
+        slot = table.setdefault(cue, {})
+        slot[op] = min(slot.get(op, strength), strength)
+
+    def name(self, method: str, op: Operation, cores: list[str]) -> None:
+        core = method[2:-2]
+        self._put(self.code, method, op, _NAME)
+        self._put(self.code, core, op, _NAME)
+        if method != op.methods[0] or op.every:
+            return  # a variant (`__new__`) or a side of a protocol (`__get__`) is named in code only
+        parts = _split_core(core, cores)
+        self._put(self.words, stem(core.replace("_", "")), op, _NAME)
+        if len(parts) > 1:
+            self._put(self.phrases, tuple(stem(p) for p in parts), op, _NAME)
+
+    def sentence(self, text: str, op: Operation, strength: int, phrases: bool = True) -> None:
+        for c in _code_cues(text):
+            if strength == _REST and c.isalpha():
+                continue  # another topic's built-ins are examples ("dict.get()"); its operators are not
+            self._put(self.code, c, op, _CODE)
+            if c.isalpha() and len(c) >= 3:
+                self._put(self.words, stem(c), op, _CODE)
+        stems = _stems(_QUOTED.sub(" , ", text))
+        for s in stems:
+            if s:
+                self.seen.setdefault(s, set()).add(op)
+        if strength <= _FIRST:
+            # one word names the operation from the statement's first clause ("Called to implement
+            # membership test operators"; not "... for operations on members of hashed collections")
+            clause = re.split(r"[,;:]| and ", re.sub(r"\([^)]*\)", "", _QUOTED.sub(" ", text)))[0]
+            for s in _stems(clause):
+                if s:
+                    self._put(self.words, s, op, strength)
+        if strength <= _FIRST and phrases:
+            for a, b in zip(stems, stems[1:], strict=False):
+                if a and b and a != b:
+                    self._put(self.phrases, (a, b), op, strength)
+
+
+@cache
+def tables() -> _Tables:
+    """The cue tables, built from the reference at first use."""
+    sentences, order, heading, general = _reference()
+    groups = _groups(order)
+    ops = [Operation(g[0].strip("_"), g, every=g == _EVERY) for g in groups]
+    owner: dict[str, Operation] = {op.methods[0]: op for op in ops}
+    for op in ops:  # a variant's words name the operation that lists it first
+        for m in op.methods:
+            owner.setdefault(m, op)
+    rank = {m: i for i, m in enumerate(order)}
+    cores = [m[2:-2] for m in owner]
+    cues = _Cues()
+    for m, op in owner.items():
+        if m in _SIDES:
+            continue  # a context manager's side is read from its `with` phrase and a direction word
+        cues.name(m, op, cores)
+        slot_code, slot_prose = _slot_cues(_slot_doc(m))
+        for c in slot_code:
+            cues._put(cues.code, c, op, _CODE)
+        cues.sentence(slot_prose, op, _FIRST, phrases=False)
+        for strength, text in sentences.get(m, ()):
+            cues.sentence(text, op, strength)
+    # a section heading that holds one operation ("Implementing Descriptors", "Emulating callable
+    # objects") names it
+    by_title: dict[str, set[Operation]] = {}
+    for m, title in heading.items():
+        by_title.setdefault(title, set()).add(owner[m])
+    headed: set[str] = set()
+    for title, held in by_title.items():
+        if len(held) == 1:
+            cues.sentence(title, next(iter(held)), _FIRST)
+            headed.update(_stems(title))
+
+    def best(cue: Any, slot: dict[Operation, int]) -> Operation | None:
+        users = len(cues.seen.get(cue, ())) if isinstance(cue, str) else 0
+        if min(slot.values()) > _CODE and (len(slot) > 2 or users > 2):
+            return None  # the sentences of many operations use it: it describes none
+        if isinstance(cue, str) and min(slot.values()) > _CODE and users > 1 and cue not in headed:
+            return None  # one word names one operation only
+        return min(slot, key=lambda o: (slot[o], rank.get(o.methods[0], len(rank))))
+
+    words: dict[str, Operation] = {}
+    for s, slot in cues.words.items():
+        chosen = best(s, slot)
+        if chosen is not None and (min(slot.values()) <= _CODE or (len(s) >= 5 and (s not in general or s in headed))):
+            words[s] = chosen
+    words.update({stem(w): owner[m] for spelt, m in _TYPED_WORDS for w in spelt})
+    anywhere = {stem(w): owner[m] for spelt, m in _TYPED_NOUNS for w in spelt}
+    code: dict[str, Operation] = {}
+    for c, slot in cues.code.items():
+        chosen = best("", slot)
+        if chosen is not None and (not c.isalpha() or len(c) > 1):
+            code[c] = chosen
+    phrases: dict[tuple[str, ...], Operation] = {}
+    for words_of, slot in cues.phrases.items():
+        chosen = best(words_of, slot)
+        if chosen is not None:
+            phrases[words_of] = chosen
+    phrases.update({tuple(stem(w) for w in spelt.split()): owner[m] for spelt, m in _TYPED_PHRASES})
+    phrase_table: dict[str, list[tuple[tuple[str, ...], Operation]]] = {}
+    for words_of, chosen in phrases.items():
+        phrase_table.setdefault(words_of[0], []).append((words_of, chosen))
+    for v in phrase_table.values():
+        v.sort(key=lambda e: -len(e[0]))
+    prefixes: dict[str, str] = {}
+    for s in words:
+        for k in range(5, len(s)):
+            prefixes.setdefault(s[:k], s)
+    # the protocol's heading ("With Statement Context Managers"): its two terms
+    cm_title = [stem(w.lower()) for w in _WORD.findall(heading.get("__enter__", ""))]
+    with_phrases = [tuple(cm_title[k : k + 2]) for k in range(0, len(cm_title) - 1, 2)]
+    with_phrases += [tuple(stem(w) for w in p.split()) for p in _WITH_TYPED]
+    names = {op.name for op in ops}
+    return _Tables(
+        operations=tuple(ops),
+        code=code,
+        phrases=phrase_table,
+        words=words,
+        anywhere=anywhere,
+        prefixes=prefixes,
+        keywords={k: owner[m] for k, m in _KEYWORDS.items()},
+        with_phrases=tuple(dict.fromkeys(with_phrases)),
+        enter=frozenset(stem(w) if "_" not in w else w for w in ("enter", *_ENTER)),
+        exit=frozenset(stem(w) if "_" not in w else w for w in ("exit", *_EXIT)),
+        twin={op.name[1:]: op for op in ops if op.name.startswith("a") and op.name[1:] in names},
+    )
+
+
+def operations() -> tuple[Operation, ...]:
+    return tables().operations
+
+
+# ---- matching -------------------------------------------------------------------------------------
+
+
+def match(words: Sequence[str], objects: Sequence[int], quoted: Sequence[int] = ()) -> list[Match]:
+    """The operations the words describe. `words` are lowercased; `objects` are the indexes
+    of words that name the object the question is about (a single word needs one beside it);
+    `quoted` the indexes of words written as code (a quoted `with` is the statement, a quoted
+    `len` the built-in)."""
+    t = tables()
+    obj = set(objects)
+    quoted_set = set(quoted)
+    stems = [stem(w) if w.isalpha() else w for w in words]
+    out: list[Match] = []
+    i = 0
+    n = len(words)
+    while i < n:
+        w = words[i]
+        if i in quoted_set and w in t.keywords:  # `in`, `await`, `del` written as code: the operator itself
+            out.append(Match(t.keywords[w], i, i + 1, (w,)))
+            i += 1
+            continue
+        hit = _phrase_at(t, stems, i, obj)
+        if hit is None and i not in obj:
+            head, _, tail = w.rpartition(".")
+            # a dunder, an operator symbol, a word written as code, or a function of the standard
+            # library (`copy.deepcopy`)
+            code = t.code.get(tail if head in sys.stdlib_module_names else w)
+            if code is not None and (w.startswith("__") or not w[:1].isalpha() or i in quoted_set or head):
+                hit = (i + 1, code)
+            else:
+                op = t.anywhere.get(stems[i])
+                if op is None and w.isalpha() and w not in STOP and i not in quoted_set:
+                    op = _word(t, stems[i])
+                    if op is not None and not _beside(words, stems, i, obj):
+                        op = None
+                if op is not None:
+                    hit = (i + 1, op)
+        if hit is not None:
+            end, op = hit
+            start = i
+            twin = t.twin.get(op.name)
+            if twin is not None and i > 0 and stems[i - 1].startswith("async"):
+                # "async-iterate over it": the asynchronous side of the protocol
+                op, start = twin, i - 1
+            out.append(Match(op, start, end, tuple(words[start:end])))
+            i = end
+            continue
+        i += 1
+    out.extend(_context_manager(t, words, stems, quoted_set))
+    return out
+
+
+def _phrase_at(t: _Tables, stems: Sequence[str], i: int, obj: set[int]) -> tuple[int, Operation] | None:
+    for phrase, op in t.phrases.get(stems[i], ()):
+        end = i + len(phrase)
+        # a word that names the object itself ("a Length validator") is not an operation on it
+        if tuple(stems[i:end]) == phrase and not obj.intersection(range(i, end)):
+            return end, op
     return None
 
 
-def _object_follows(words: Sequence[str], end: int, objects: set[int]) -> bool:
-    for j in range(end, min(end + _MAX_N + 1, len(words))):
+def _word(t: _Tables, s: str) -> Operation | None:
+    op = t.words.get(s)
+    if op is not None or len(s) < 4:
+        return op
+    for k in range(len(s) - 1, 3, -1):  # the cue begins the question's word ("hashable" ~ hash)
+        op = t.words.get(s[:k])
+        if op is not None:
+            return op
+    cue = t.prefixes.get(s) if len(s) >= 5 else None  # the question's word begins the cue
+    return t.words.get(cue) if cue is not None else None
+
+
+def _beside(words: Sequence[str], stems: Sequence[str], i: int, objects: set[int]) -> bool:
+    """Does the object the question is about follow word `i` (across function words and up to two
+    qualifiers: "an httpx Client"), or stand just before it when the word is no verb's base or -s
+    form ("a Crate printed", "is a Crate hashable", "the Lazy descriptor", "when it's called"; not
+    "a Client builds")?"""
+    w = words[i]
+    # a participle, an adjective or an agent noun, not a verb's base or -s form
+    noun = (w != stems[i] and not w.endswith("s")) or w.endswith(("or", "er")) or w in _PARTICIPLES
+    if noun and any(j in objects or words[j] in _PRONOUNS[:2] for j in range(max(0, i - 2), i)):
+        return True
+    qualifiers = 0
+    for j in range(i + 1, min(i + 2 + _MAX_N, len(words))):
         if j in objects or words[j] in _PRONOUNS:
             return True
-        if words[j] not in _SKIP:
-            # up to two qualifiers ("an httpx Client", "a werkzeug test Client") may stand between
-            return j + 1 in objects or j + 2 in objects
+        if words[j] not in STOP:
+            qualifiers += 1  # a preposition and two qualifiers: "over an httpx test Client"
+            if qualifiers > 3:
+                return False
     return False
 
 
-def _context_manager(words: Sequence[str], quoted: set[int]) -> list[Match]:
+def _context_manager(t: _Tables, words: Sequence[str], stems: Sequence[str], quoted: set[int]) -> list[Match]:
     """`with` / `async with` plus a direction word anywhere in the question (either order)."""
-    found: Match | None = None
+    found: tuple[bool, int, int] | None = None  # (async?, start, end)
     for i in range(len(words)):
         if words[i] == "async" and i + 1 < len(words) and words[i + 1] == "with":
-            found = Match(AENTER, i, i + 2, ("async", "with"))
+            found = (True, i, i + 2)
             break
-        hit = _at(_WITH_PHRASES, words, i)
-        if hit is not None and found is None:
-            phrase, op, _ = hit
-            if phrase == ("with",) and i not in quoted:
-                continue  # a bare "with" in prose is a preposition; quoted, it is the statement
-            found = Match(op, i, i + len(phrase), phrase)
+        if found is not None:
+            continue
+        for phrase in t.with_phrases:
+            if tuple(stems[i : i + len(phrase)]) == phrase:
+                # "an async context manager": the asynchronous protocol
+                is_async = i > 0 and words[i - 1] == "async"
+                found = (is_async, i - is_async, i + len(phrase))
+                break
+        else:
+            if words[i] == "with" and i in quoted:  # a bare "with" in prose is a preposition
+                found = (False, i, i + 1)
     if found is None:
         return []
-    text = set(words)
-    pairs = {f"{a}_{b}" for a, b in zip(words, words[1:], strict=False)}
-    enter = bool((text | pairs) & ENTER_WORDS)
-    leave = bool((text | pairs) & EXIT_WORDS)
-    is_async = found.operation is AENTER
+    is_async, start, end = found
+    text = set(stems) | {f"{a}_{b}" for a, b in zip(words, words[1:], strict=False)}
+    enter = bool(text & t.enter)
+    leave = bool(text & t.exit)
     ops = []
+    by_name = {op.name: op for op in t.operations}
     if enter or not leave:
-        ops.append(AENTER if is_async else ENTER)
+        ops.append(by_name["aenter" if is_async else "enter"])
     if leave or not enter:
-        ops.append(AEXIT if is_async else EXIT)
-    return [Match(op, found.start, found.end, found.words) for op in ops]
+        ops.append(by_name["aexit" if is_async else "exit"])
+    return [Match(op, start, end, tuple(words[start:end])) for op in ops]
