@@ -52,7 +52,7 @@ import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 from codehop.index.terms import stem
 from codehop.kernel.words import STOP
@@ -128,12 +128,15 @@ _TYPED_PHRASES: tuple[tuple[str, str], ...] = (
 )
 _PARTICIPLES = frozenset({"made", "built"})  # irregular: "how is a URL made"
 _WITH_TYPED = ("with block", "the block")  # the protocol, beside the reference's own names
-_ENTER = frozenset("start begin open way_in".split())
+_ENTER = frozenset("entry start begin open way_in".split())
 _EXIT = frozenset("leave left finish end close done way_out".split())
 # words that stand for the object the question is about (the first two also just before a word)
 _PRONOUNS = ("it", "them", *"this that one instance instances object objects".split())
 _SIDES = frozenset({"__enter__", "__exit__", "__aenter__", "__aexit__"})
+_ACROSS = frozenset({"over", "through"})  # prepositions the kernel's stop words lack ("loop over")
 _MAX_N = 4
+_NOMINAL = ("ship", "tion", "sion", "ment", "ness", "ity", "able", "ible")
+_NOUN_FORMS = (*_NOMINAL, "ed", "or", "er", "al")
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,9 +169,9 @@ class _Tables:
     operations: tuple[Operation, ...]
     code: dict[str, Operation]  # dunder names, operator symbols, built-ins written as code
     phrases: dict[str, list[tuple[tuple[str, ...], Operation]]]  # first stem -> phrases, longest first
+    reversed: dict[str, list[tuple[str, Operation]]]  # a two-word phrase's second stem -> its first
     words: dict[str, Operation]  # one stem -> its operation (beside the object)
     anywhere: dict[str, Operation]  # one stem that names its operation wherever it stands
-    prefixes: dict[str, str]  # a stem's prefix of five letters or more -> the cue stem it begins
     keywords: dict[str, Operation]
     with_phrases: tuple[tuple[str, ...], ...]
     enter: frozenset[str]
@@ -252,20 +255,21 @@ def _reference() -> tuple[dict[str, list[tuple[int, str]]], list[str], dict[str,
                     sentences.setdefault(name, []).append((_REST, first))
                     if name not in order:
                         order.append(name)
-    general: dict[str, int] = {}  # a stem's paragraphs: those of its most used spelling
+    general: dict[str, int] = {}  # a stem's paragraphs, summed over its spellings
     for w, n in used.items():
         w = w.strip(".,;:()\"'*")
         if w.isalpha():
             s = stem(w)
-            general[s] = max(general.get(s, 0), n)
+            general[s] = general.get(s, 0) + n
     return sentences, order, heading, {s for s, n in general.items() if n > _GENERAL}
 
 
 def _slot_doc(name: str) -> str:
+    """The first sentence of the runtime's docstring of a slot method ("Return self+value.")."""
     for owner in _SLOT_OWNERS:
         doc = getattr(getattr(owner, name, None), "__doc__", None)
         if isinstance(doc, str) and doc.strip():
-            return doc.strip().split("\n")[0]
+            return _SENTENCE.split(doc.strip().split("\n")[0])[0]
     return ""
 
 
@@ -330,6 +334,7 @@ class _Cues:
         self.words: dict[str, dict[Operation, int]] = {}
         self.phrases: dict[tuple[str, ...], dict[Operation, int]] = {}
         self.seen: dict[str, set[Operation]] = {}  # every stem a sentence uses, with its operations
+        self.sentences: dict[tuple[tuple[str, str], Operation], int] = {}  # a phrase's sentences
 
     @staticmethod
     def _put(table: dict[Any, dict[Operation, int]], cue: Any, op: Operation, strength: int) -> None:
@@ -339,9 +344,9 @@ class _Cues:
     def name(self, method: str, op: Operation, cores: list[str]) -> None:
         core = method[2:-2]
         self._put(self.code, method, op, _NAME)
-        self._put(self.code, core, op, _NAME)
         if method != op.methods[0] or op.every:
-            return  # a variant (`__new__`) or a side of a protocol (`__get__`) is named in code only
+            return  # a variant (`__new__`) or a side of a protocol (`__get__`) is named by its dunder only
+        self._put(self.code, core, op, _NAME)
         parts = _split_core(core, cores)
         self._put(self.words, stem(core.replace("_", "")), op, _NAME)
         if len(parts) > 1:
@@ -365,10 +370,12 @@ class _Cues:
             for s in _stems(clause):
                 if s:
                     self._put(self.words, s, op, strength)
-        if strength <= _FIRST and phrases:
-            for a, b in zip(stems, stems[1:], strict=False):
-                if a and b and a != b:
-                    self._put(self.phrases, (a, b), op, strength)
+        if phrases:
+            for pair in dict.fromkeys(zip(stems, stems[1:], strict=False)):
+                if all(pair) and pair[0] != pair[1]:
+                    self._put(self.phrases, pair, op, strength)
+                    key = (pair, op)
+                    self.sentences[key] = self.sentences.get(key, 0) + 1
 
 
 @cache
@@ -391,9 +398,13 @@ def tables() -> _Tables:
         slot_code, slot_prose = _slot_cues(_slot_doc(m))
         for c in slot_code:
             cues._put(cues.code, c, op, _CODE)
-        cues.sentence(slot_prose, op, _FIRST, phrases=False)
+        # the slot docstring's last word is what the operation works on ("Helper for pickle.",
+        # "Default object formatter.", "Initialize self.")
+        cues.sentence(next((w for w in reversed(_WORD.findall(slot_prose)) if w.lower() not in STOP), ""), op, _FIRST)
         for strength, text in sentences.get(m, ()):
-            cues.sentence(text, op, strength)
+            # a variant's statement ("Called unconditionally to implement attribute accesses")
+            # names its operation by phrases only
+            cues.sentence(text, op, strength if m == op.methods[0] else _SECOND, phrases=strength <= _FIRST)
     # a section heading that holds one operation ("Implementing Descriptors", "Emulating callable
     # objects") names it
     by_title: dict[str, set[Operation]] = {}
@@ -428,7 +439,13 @@ def tables() -> _Tables:
     phrases: dict[tuple[str, ...], Operation] = {}
     for words_of, slot in cues.phrases.items():
         chosen = best(words_of, slot)
-        if chosen is not None:
+        # two general words ("class attribute", "should return") name an operation only when
+        # two of its sentences say them ("attribute access": `__getattr__`, `__getattribute__`)
+        if chosen is not None and (
+            min(slot.values()) <= _CODE
+            or not set(words_of) <= general
+            or cues.sentences.get((cast(tuple[str, str], words_of), chosen), 0) >= 2
+        ):
             phrases[words_of] = chosen
     phrases.update({tuple(stem(w) for w in spelt.split()): owner[m] for spelt, m in _TYPED_PHRASES})
     phrase_table: dict[str, list[tuple[tuple[str, ...], Operation]]] = {}
@@ -436,10 +453,10 @@ def tables() -> _Tables:
         phrase_table.setdefault(words_of[0], []).append((words_of, chosen))
     for v in phrase_table.values():
         v.sort(key=lambda e: -len(e[0]))
-    prefixes: dict[str, str] = {}
-    for s in words:
-        for k in range(5, len(s)):
-            prefixes.setdefault(s[:k], s)
+    turned: dict[str, list[tuple[str, Operation]]] = {}
+    for words_of, chosen in phrases.items():
+        if len(words_of) == 2:
+            turned.setdefault(words_of[1], []).append((words_of[0], chosen))
     # the protocol's heading ("With Statement Context Managers"): its two terms
     cm_title = [stem(w.lower()) for w in _WORD.findall(heading.get("__enter__", ""))]
     with_phrases = [tuple(cm_title[k : k + 2]) for k in range(0, len(cm_title) - 1, 2)]
@@ -449,9 +466,9 @@ def tables() -> _Tables:
         operations=tuple(ops),
         code=code,
         phrases=phrase_table,
+        reversed=turned,
         words=words,
         anywhere=anywhere,
-        prefixes=prefixes,
         keywords={k: owner[m] for k, m in _KEYWORDS.items()},
         with_phrases=tuple(dict.fromkeys(with_phrases)),
         enter=frozenset(stem(w) if "_" not in w else w for w in ("enter", *_ENTER)),
@@ -485,7 +502,7 @@ def match(words: Sequence[str], objects: Sequence[int], quoted: Sequence[int] = 
             out.append(Match(t.keywords[w], i, i + 1, (w,)))
             i += 1
             continue
-        hit = _phrase_at(t, stems, i, obj)
+        hit = _phrase_at(t, words, stems, i, obj)
         if hit is None and i not in obj:
             head, _, tail = w.rpartition(".")
             # a dunder, an operator symbol, a word written as code, or a function of the standard
@@ -496,9 +513,14 @@ def match(words: Sequence[str], objects: Sequence[int], quoted: Sequence[int] = 
             else:
                 op = t.anywhere.get(stems[i])
                 if op is None and w.isalpha() and w not in STOP and i not in quoted_set:
-                    op = _word(t, stems[i])
-                    if op is not None and not _beside(words, stems, i, obj):
-                        op = None
+                    op = t.words.get(stems[i])
+                    # a noun made from a verb or an adjective of the cue's own stem ("membership",
+                    # "iteration") names the operation wherever it stands; one that only begins
+                    # with it ("hashable", "reversibility") beside the object
+                    if op is None or not w.endswith(_NOMINAL):
+                        op = _word(t, stems[i])
+                        if op is not None and not _beside(words, stems, i, obj):
+                            op = None
                 if op is not None:
                     hit = (i + 1, op)
         if hit is not None:
@@ -516,12 +538,21 @@ def match(words: Sequence[str], objects: Sequence[int], quoted: Sequence[int] = 
     return out
 
 
-def _phrase_at(t: _Tables, stems: Sequence[str], i: int, obj: set[int]) -> tuple[int, Operation] | None:
+def _phrase_at(
+    t: _Tables, words: Sequence[str], stems: Sequence[str], i: int, obj: set[int]
+) -> tuple[int, Operation] | None:
     for phrase, op in t.phrases.get(stems[i], ()):
         end = i + len(phrase)
         # a word that names the object itself ("a Length validator") is not an operation on it
         if tuple(stems[i:end]) == phrase and not obj.intersection(range(i, end)):
             return end, op
+    # a two-word phrase said the other way round, function words between: "access an attribute"
+    for head, op in t.reversed.get(stems[i], ()):
+        j = i + 1
+        while j < min(i + 3, len(words)) and words[j] in STOP:
+            j += 1
+        if j < len(stems) and stems[j] == head and j not in obj:
+            return j + 1, op
     return None
 
 
@@ -533,28 +564,28 @@ def _word(t: _Tables, s: str) -> Operation | None:
         op = t.words.get(s[:k])
         if op is not None:
             return op
-    cue = t.prefixes.get(s) if len(s) >= 5 else None  # the question's word begins the cue
-    return t.words.get(cue) if cue is not None else None
+    return None
 
 
 def _beside(words: Sequence[str], stems: Sequence[str], i: int, objects: set[int]) -> bool:
-    """Does the object the question is about follow word `i` (across function words and up to two
-    qualifiers: "an httpx Client"), or stand just before it when the word is no verb's base or -s
-    form ("a Crate printed", "is a Crate hashable", "the Lazy descriptor", "when it's called"; not
-    "a Client builds")?"""
+    """Does the object the question is about follow word `i` (across function words, then up to
+    two qualifiers: "over an httpx test Client"), or stand just before it: as a possessive ("a
+    Crate's repr"), or when the word is no verb's base or -s form ("a Crate printed", "is a Crate
+    hashable", "the Lazy descriptor", "when it's called"; not "a Client builds")?"""
     w = words[i]
-    # a participle, an adjective or an agent noun, not a verb's base or -s form
-    noun = (w != stems[i] and not w.endswith("s")) or w.endswith(("or", "er")) or w in _PARTICIPLES
+    if i >= 2 and words[i - 1] == "s" and (i - 2 in objects or words[i - 2] in _PRONOUNS[:2]):
+        return True
+    if i >= 1 and words[i - 1] in _PRONOUNS[2:4]:  # "that repr": a determiner standing for the object
+        return True
+    # a participle, an adjective or a noun made from a verb, not a verb's base or -s form
+    noun = w.endswith(_NOUN_FORMS) or w in _PARTICIPLES
     if noun and any(j in objects or words[j] in _PRONOUNS[:2] for j in range(max(0, i - 2), i)):
         return True
-    qualifiers = 0
     for j in range(i + 1, min(i + 2 + _MAX_N, len(words))):
         if j in objects or words[j] in _PRONOUNS:
             return True
-        if words[j] not in STOP:
-            qualifiers += 1  # a preposition and two qualifiers: "over an httpx test Client"
-            if qualifiers > 3:
-                return False
+        if words[j] not in STOP and words[j] not in _ACROSS:
+            return j + 1 in objects or j + 2 in objects
     return False
 
 
