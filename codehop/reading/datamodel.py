@@ -397,22 +397,28 @@ def tables() -> _Tables:
         cues.name(m, op, cores)
         slot_code, slot_prose = _slot_cues(_slot_doc(m))
         for c in slot_code:
-            cues._put(cues.code, c, op, _CODE)
+            cues._put(cues.code, c, op, _NAME)  # the runtime says which method: "Return self//value."
         # the slot docstring's last word is what the operation works on ("Helper for pickle.",
         # "Default object formatter.", "Initialize self.")
         cues.sentence(next((w for w in reversed(_WORD.findall(slot_prose)) if w.lower() not in STOP), ""), op, _FIRST)
         for strength, text in sentences.get(m, ()):
             # a variant's statement ("Called unconditionally to implement attribute accesses")
             # names its operation by phrases only
+            if op.every:  # a protocol's sides are named by the protocol ("descriptor") and their dunders
+                cues.sentence(text, op, _REST, phrases=False)
+                continue
             cues.sentence(text, op, strength if m == op.methods[0] else _SECOND, phrases=strength <= _FIRST)
     # a section heading that holds one operation ("Implementing Descriptors", "Emulating callable
     # objects") names it
     by_title: dict[str, set[Operation]] = {}
+    firsts: set[str] = set()  # sections that hold an operation's first method, not only a variant
     for m, title in heading.items():
         by_title.setdefault(title, set()).add(owner[m])
+        if m == owner[m].methods[0]:
+            firsts.add(title)
     headed: set[str] = set()
     for title, held in by_title.items():
-        if len(held) == 1:
+        if len(held) == 1 and title in firsts:
             cues.sentence(title, next(iter(held)), _FIRST)
             headed.update(_stems(title))
 
