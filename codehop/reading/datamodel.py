@@ -126,6 +126,7 @@ _TYPED_PHRASES: tuple[tuple[str, str], ...] = (
     ("missing attribute", "__getattr__"),
     ("garbage collected", "__del__"),
 )
+_TYPED_FORMS: tuple[tuple[list[str], str], ...] = (("ordering ordered".split(), "__lt__"),)  # as spelt
 _PARTICIPLES = frozenset({"made", "built"})  # irregular: "how is a URL made"
 _WITH_TYPED = ("with block", "the block")  # the protocol, beside the reference's own names
 _ENTER = frozenset("entry start begin open way_in".split())
@@ -172,6 +173,7 @@ class _Tables:
     reversed: dict[str, list[tuple[str, Operation]]]  # a two-word phrase's second stem -> its first
     words: dict[str, Operation]  # one stem -> its operation (beside the object)
     anywhere: dict[str, Operation]  # one stem that names its operation wherever it stands
+    forms: dict[str, Operation]  # one word, as spelt, that names its operation wherever it stands
     keywords: dict[str, Operation]
     with_phrases: tuple[tuple[str, ...], ...]
     enter: frozenset[str]
@@ -437,6 +439,7 @@ def tables() -> _Tables:
             words[s] = chosen
     words.update({stem(w): owner[m] for spelt, m in _TYPED_WORDS for w in spelt})
     anywhere = {stem(w): owner[m] for spelt, m in _TYPED_NOUNS for w in spelt}
+    forms = {w: owner[m] for spelt, m in _TYPED_FORMS for w in spelt}
     code: dict[str, Operation] = {}
     for c, slot in cues.code.items():
         chosen = best("", slot)
@@ -475,6 +478,7 @@ def tables() -> _Tables:
         reversed=turned,
         words=words,
         anywhere=anywhere,
+        forms=forms,
         keywords={k: owner[m] for k, m in _KEYWORDS.items()},
         with_phrases=tuple(dict.fromkeys(with_phrases)),
         enter=frozenset(stem(w) if "_" not in w else w for w in ("enter", *_ENTER)),
@@ -517,7 +521,7 @@ def match(words: Sequence[str], objects: Sequence[int], quoted: Sequence[int] = 
             if code is not None and (w.startswith("__") or not w[:1].isalpha() or i in quoted_set or head):
                 hit = (i + 1, code)
             else:
-                op = t.anywhere.get(stems[i])
+                op = t.anywhere.get(stems[i]) or t.forms.get(w)
                 if op is None and w.isalpha() and w not in STOP and i not in quoted_set:
                     op = t.words.get(stems[i])
                     # a noun made from a verb or an adjective of the cue's own stem ("membership",
