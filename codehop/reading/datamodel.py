@@ -14,28 +14,34 @@ use (cached) each special method gets its cues from:
   copy").
 
 A cue is code (the dunder name, an operator symbol, a built-in written `len()`), a phrase (two
-adjacent words of a sentence: "membership test", "context manager") or one word, stemmed as the
-index stems (`codehop.index.terms.stem`). A word or phrase that the sentences of more than two
-operations share ("called", "object", "string representation") describes none of them. Where two
-operations share a cue, the stronger source wins (name, then code, then the first sentence, then
-the rest), then the reference's order.
+adjacent words of a statement: "membership test", "attribute access") or one word, stemmed as the
+index stems (`codehop.index.terms.stem`). One word comes from the first clause of the method's
+statement, its slot docstring's last word, or a section heading that holds its operation alone;
+a word that more than one operation's sentences use, or more than 18 paragraphs of the whole
+reference (`_GENERAL`: "called", "object", "required"), names none. A phrase of two such general
+words needs two sentences of its operation ("attribute access"). Where operations share a cue the
+stronger source wins (the name and the runtime's docstring, then code, then the statement), then
+the reference's order. A variant (`__new__`, `__getattribute__`) and a side of a protocol
+(`__get__`) are named by their dunder only, and by their operation's words.
 
 What is typed here is Python's semantics, not vocabulary: which special methods implement one
 operation, in the order Python looks for them (`print(x)` runs `__str__`, which falls back to
 `__repr__`; `iter()` falls back to `__getitem__`; `in` to `__iter__`), plus the few words the
-reference never uses for an operation people name that way (`_TYPED`, 39 words: "make",
-"square brackets", "sorted", ...).
+reference never uses for an operation people name that way (`_TYPED_*`, `_ENTER`, `_EXIT`,
+`_PRONOUNS`, `_KEYWORDS`: 81 words, "make", "square brackets", "sort", ...).
 
 Matching is one pass over the question's words (each stemmed once):
 
 - code and phrases name the operation wherever they stand ("what does `==` do", "how does
-  membership on a Crate work");
-- one word names it only beside the object the question is about (`objects`): the object follows
-  it, across function words and up to two qualifiers ("iterate over an httpx Client", "the length
-  of a Crate", "compare two Origin objects"), or stands just before it ("a Crate printed", "is a
-  Crate hashable", "what does X return when it's called"); "make" alone means nothing. A question
-  stem matches a cue stem when they are equal or one begins the other (the cue at least four letters,
-  the question's stem at least five: "hashable" ~ hash, "construct" ~ constructor).
+  attribute access work on a Crate"); a two-word phrase also the other way round ("access an
+  attribute");
+- one word names it beside the object the question is about (`objects`): the object follows it,
+  across function words and then up to two qualifiers ("iterate over an httpx Client", "the length
+  of a Crate", "compare two Origin objects"), or stands just before it as a possessive ("a Crate's
+  repr") or before a participle, an adjective or a noun ("a Crate printed", "is a Crate hashable",
+  "the Lazy descriptor", "when it's called"; not "a Client builds"): "make" alone means nothing.
+  A noun made of the cue's own stem ("membership", "iteration") names it wherever it stands. A cue
+  of four letters or more also names a word it begins ("hashable" ~ hash, "representation" ~ repr).
 
 Context managers have two sides: a `with` (or `async with`) phrase says which protocol, a direction
 word says which side (the methods' own names "enter" / "exit" and `_ENTER` / `_EXIT`, in either
