@@ -378,6 +378,12 @@ class _Cues:
             for s in _stems(clause):
                 if s:
                     self._put(self.words, s, op, strength)
+        elif strength == _SECOND:
+            # an agent noun of the next sentence ("also called a finalizer or a destructor", "the
+            # class constructor expression")
+            for w in _WORD.findall(_QUOTED.sub(" ", text)):
+                if w.lower().endswith("or") and w.lower() not in STOP:
+                    self._put(self.words, stem(w.lower()), op, strength)
         if phrases:
             for pair in dict.fromkeys(zip(stems, stems[1:], strict=False)):
                 if all(pair) and pair[0] != pair[1]:
@@ -524,6 +530,8 @@ def match(words: Sequence[str], objects: Sequence[int], quoted: Sequence[int] = 
             # a dunder, an operator symbol, a word written as code, or a function of the standard
             # library (`copy.deepcopy`)
             code = t.code.get(tail if head in sys.stdlib_module_names else w)
+            if code is None and head in sys.stdlib_module_names:  # `pickle.dumps`: the module's word
+                code = t.words.get(stem(head))
             if code is not None and (w.startswith("__") or not w[:1].isalpha() or i in quoted_set or head):
                 hit = (i + 1, code)
             else:
