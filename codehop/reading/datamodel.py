@@ -139,6 +139,9 @@ _ENTER = frozenset("entry start begin open way_in".split())
 _EXIT = frozenset("leave left finish end close done way_out".split())
 # words that stand for the object the question is about (the first two also just before a word)
 _PRONOUNS = ("it", "them", *"this that one instance instances object objects".split())
+_ARTICLES = frozenset({"a", "an", "the"})  # may stand inside a phrase ("assign a key")
+_ENDINGS = frozenset({"abl", "ibl", "i"})  # stems' adjective endings: hashabl(e), truthi(ness)
+_DETERMINERS = frozenset({"its", "their", "this", "that"})
 _SIDES = frozenset({"__enter__", "__exit__", "__aenter__", "__aexit__"})
 _ACROSS = frozenset({"over", "through"})  # prepositions the kernel's stop words lack ("loop over")
 _MAX_N = 4
@@ -159,6 +162,7 @@ class Match:
 _HEADER = re.compile(r"^(?:classmethod |staticmethod )?object\.(__\w+__)\(", re.M)
 _DUNDER = re.compile(r"__[a-z][a-z0-9_]*?__")
 _QUOTED = re.compile(r"\"([^\"]+)\"")
+_SUBSCRIPT = re.compile(r"\"self\[(\w+)\]\"")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
 _SENTENCE = re.compile(r"(?<=[.;])\s+(?=[A-Z\"*(])")
 _SYMBOL = re.compile(r"^[^\w\s\[\]().,'\"]{1,3}$")
@@ -179,6 +183,7 @@ class _Tables:
     reversed: dict[str, list[tuple[str, Operation]]]  # a two-word phrase's second stem -> its first
     words: dict[str, Operation]  # one stem -> its operation (beside the object)
     anywhere: dict[str, Operation]  # one stem that names its operation wherever it stands
+    jargon: frozenset[str]  # method names the reference never writes as plain words (repr, init)
     forms: dict[str, Operation]  # one word, as spelt, that names its operation wherever it stands
     keywords: dict[str, Operation]
     with_phrases: tuple[tuple[str, ...], ...]
@@ -201,6 +206,26 @@ def _stems(text: str) -> list[str]:
     return out
 
 
+def _pairs(text: str) -> list[tuple[str, str]]:
+    """Two content words of a sentence, stemmed, adjacent or one function word apart ("attribute
+    access", "assignment to key"); punctuation between them breaks the pair."""
+    out: list[tuple[str, str]] = []
+    last, gap, pos = "", 0, 0
+    for m in _WORD.finditer(text):
+        if re.search(r"[^\s*]", text[pos : m.start()]):
+            last = ""
+        pos = m.end()
+        w = m.group().lower().strip("'-")
+        if w in STOP or len(w) < 3:
+            gap += 1
+            continue
+        s = stem(w)
+        if last and gap <= 1:
+            out.append((last, s))
+        last, gap = s, 0
+    return out
+
+
 def _is_method(name: str) -> bool:
     """A special method some class of the runtime defines (`__aiter__`, `__next__`), not a special
     attribute (`__doc__`) or a function (`__import__`)."""
@@ -211,11 +236,12 @@ def _is_method(name: str) -> bool:
     return any(isinstance(o, type) and callable(getattr(o, name, None)) for o in owners)
 
 
-def _reference() -> tuple[dict[str, list[tuple[int, str]]], list[str], dict[str, str], set[str]]:
-    """special method -> [(strength, sentence)], the methods in the reference's order, and each
-    method's section heading, and the general words (`_GENERAL`). A method's entry gives its first two sentences; another topic, the
-    first sentence of a paragraph that names methods of one operation only (with the sentence
-    before when it says "This operation ...")."""
+def _reference() -> tuple[dict[str, list[tuple[int, str]]], list[str], dict[str, str], set[str], dict[str, int]]:
+    """special method -> [(strength, sentence)], the methods in the reference's order, each
+    method's section heading, the general stems (`_GENERAL`) and how often each word is written
+    as a plain word. A method's entry gives its first two sentences; another topic, the first
+    sentence of a paragraph that names methods of one operation only (with the sentence before
+    when it says "This operation ...")."""
     from pydoc_data.topics import topics
 
     sentences: dict[str, list[tuple[int, str]]] = {}
@@ -269,7 +295,8 @@ def _reference() -> tuple[dict[str, list[tuple[int, str]]], list[str], dict[str,
         if w.isalpha():
             s = stem(w)
             general[s] = general.get(s, 0) + n
-    return sentences, order, heading, {s for s, n in general.items() if n > _GENERAL}
+    plain = {w: n for w, n in used.items() if w.isalpha()}  # words written as words, not as code
+    return sentences, order, heading, {s for s, n in general.items() if n > _GENERAL}, plain
 
 
 def _slot_doc(name: str) -> str:
@@ -367,6 +394,14 @@ class _Cues:
             self._put(self.code, c, op, _CODE)
             if c.isalpha() and len(c) >= 3:
                 self._put(self.words, stem(c), op, _CODE)
+        if strength <= _FIRST:
+            # "Called to implement assignment to self[key]": the statement's word for what it does
+            # to the key names the operation, however general both words are ("assign a key")
+            for m in _SUBSCRIPT.finditer(text):
+                before = [p for p in _pairs(text[: m.start()] + " " + m.group(1)) if p[1] == stem(m.group(1))]
+                if before and before[-1][0] != "implement":
+                    self._put(self.phrases, before[-1], op, _CODE)
+        text = _SUBSCRIPT.sub(r" \1 ", text)
         stems = _stems(_QUOTED.sub(" , ", text))
         for s in stems:
             if s:
@@ -385,8 +420,8 @@ class _Cues:
                 if w.lower().endswith("or") and w.lower() not in STOP:
                     self._put(self.words, stem(w.lower()), op, strength)
         if phrases:
-            for pair in dict.fromkeys(zip(stems, stems[1:], strict=False)):
-                if all(pair) and pair[0] != pair[1]:
+            for pair in dict.fromkeys(_pairs(_QUOTED.sub(" , ", text))):
+                if pair[0] != pair[1]:
                     self._put(self.phrases, pair, op, strength)
                     key = (pair, op)
                     self.sentences[key] = self.sentences.get(key, 0) + 1
@@ -395,7 +430,7 @@ class _Cues:
 @cache
 def tables() -> _Tables:
     """The cue tables, built from the reference at first use."""
-    sentences, order, heading, general = _reference()
+    sentences, order, heading, general, plain = _reference()
     groups = _groups(order)
     ops = [Operation(g[0].strip("_"), g, every=g == _EVERY) for g in groups]
     owner: dict[str, Operation] = {op.methods[0]: op for op in ops}
@@ -490,6 +525,7 @@ def tables() -> _Tables:
         reversed=turned,
         words=words,
         anywhere=anywhere,
+        jargon=frozenset(stem(c) for c in cores if plain.get(c, 0) == 0),
         forms=forms,
         keywords={k: owner[m] for k, m in _KEYWORDS.items()},
         with_phrases=tuple(dict.fromkeys(with_phrases)),
@@ -566,27 +602,42 @@ def _phrase_at(
     t: _Tables, words: Sequence[str], stems: Sequence[str], i: int, obj: set[int]
 ) -> tuple[int, Operation] | None:
     for phrase, op in t.phrases.get(stems[i], ()):
-        end = i + len(phrase)
+        end = _spans(words, stems, i, phrase)
         # a word that names the object itself ("a Length validator") is not an operation on it
-        if tuple(stems[i:end]) == phrase and not obj.intersection(range(i, end)):
+        if end and not obj.intersection(range(i, end)):
             return end, op
     # a two-word phrase said the other way round, function words between: "access an attribute"
     for head, op in t.reversed.get(stems[i], ()):
         j = i + 1
-        while j < min(i + 3, len(words)) and words[j] in STOP:
+        while j < min(i + 3, len(words)) and words[j] in _ARTICLES:
             j += 1
         if j < len(stems) and stems[j] == head and j not in obj:
             return j + 1, op
     return None
 
 
+def _spans(words: Sequence[str], stems: Sequence[str], i: int, phrase: tuple[str, ...]) -> int:
+    """One past the phrase's last word when it starts at `i`, a function word allowed between two
+    of its words ("assign a key"); else 0."""
+    j = i
+    for k, s in enumerate(phrase):
+        if k and j < len(stems) and stems[j] != s and words[j] in _ARTICLES:
+            j += 1
+        if j >= len(stems) or stems[j] != s:
+            return 0
+        j += 1
+    return j
+
+
 def _word(t: _Tables, s: str) -> Operation | None:
     op = t.words.get(s)
     if op is not None or len(s) < 4:
         return op
-    for k in range(len(s) - 1, 3, -1):  # the cue begins the question's word ("hashable" ~ hash)
+    for k in range(len(s) - 1, 3, -1):
         op = t.words.get(s[:k])
-        if op is not None:
+        # the cue and an adjective's ending ("hashable" ~ hash, "truthiness" ~ truth), or a name
+        # the reference never uses as a word, abbreviating ("representation" ~ repr)
+        if op is not None and (s[k:] in _ENDINGS or s[:k] in t.jargon):
             return op
     return None
 
@@ -599,7 +650,7 @@ def _beside(words: Sequence[str], stems: Sequence[str], i: int, objects: set[int
     w = words[i]
     if i >= 2 and words[i - 1] == "s" and (i - 2 in objects or words[i - 2] in _PRONOUNS[:2]):
         return True
-    if i >= 1 and words[i - 1] in _PRONOUNS[2:4]:  # "that repr": a determiner standing for the object
+    if i >= 1 and words[i - 1] in _DETERMINERS:  # "its constructor", "that repr": standing for the object
         return True
     # a participle, an adjective or a noun made from a verb, not a verb's base or -s form
     noun = w.endswith(_NOUN_FORMS) or w in _PARTICIPLES
