@@ -34,7 +34,7 @@ def operations(question: str, obj: str) -> list[str]:
     toks = tokenize(question)
     words = [t.low for t in toks]
     objects = [t.index for t in toks if t.low == obj]
-    quoted = [t.index for t in toks if t.quoted]
+    quoted = [t.index for t in toks if t.quoted or t.call]  # as the reader passes them
     return [m.operation.methods[0] for m in datamodel.match(words, objects, quoted)]
 
 
@@ -81,8 +81,26 @@ def test_every_special_method_of_the_reference_is_an_operation():
 
 
 @pytest.mark.parametrize(
+    ("question", "methods"),
+    [
+        # "Called to implement assignment to self[key]" / "deletion of self[key]"
+        ("what happens when you assign a key on a Vector with square brackets?", ["__setitem__", "__getitem__"]),
+        ("what happens when I delete a key from a Vector?", ["__delitem__"]),
+        ("Vector - what does its constructor accept?", ["__init__"]),  # "the class constructor expression"
+        ("what does repr() of a geom Vector print?", ["__repr__"]),  # a built-in written as a call
+        ("is a Vector hashable?", ["__hash__"]),  # the cue and an adjective's ending
+        ("where is the Vector representation?", ["__repr__"]),  # repr: never a word in the reference
+    ],
+)
+def test_the_reference_words_in_a_question(question, methods):
+    assert operations(question, "vector") == methods, question
+
+
+@pytest.mark.parametrize(
     "question",
     [
+        "how does a Vector fire its callbacks?",  # call + backs: no adjective's ending
+        "what does a Vector load from its builtin translations?",
         "what members does a Vector have?",
         "which subclasses does Vector have?",
         "who calls setdefault on a Vector?",
