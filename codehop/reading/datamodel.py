@@ -68,10 +68,8 @@ from functools import cache
 
 from codehop.index.terms import stem
 from codehop.kernel.words import STOP
-from codehop.reading.reference import Operation, derive
-
-__all__ = ["Match", "Operation", "match", "operations", "tables"]
-
+from codehop.reading.reference import Operation as Operation  # the record callers name
+from codehop.reading.reference import derive
 
 # ---- typed: Python's semantics --------------------------------------------------------------------
 
