@@ -350,9 +350,9 @@ def test_descriptor_names_every_side(finder):
 
 def test_a_verb_needs_its_object():
     words = "i make coffee before i look at the crate".split()
-    assert not [m for m in datamodel.match(words, [8]) if m.operation.name == "create"]
+    assert not [m for m in datamodel.match(words, [8]) if m.operation.name == "init"]
     words = "what happens when i make a crate".split()
-    assert [m.operation.name for m in datamodel.match(words, [6])] == ["create"]
+    assert [m.operation.name for m in datamodel.match(words, [6])] == ["init"]
 
 
 def test_the_word_naming_the_object_is_not_an_operation():

@@ -134,7 +134,7 @@ def test_an_async_word_selects_the_async_side_of_iteration() -> None:
 
     words = "what happens when you async iterate over a stream".split()
     [m] = datamodel.match(words, [8])
-    assert m.operation.name == "aiter" and m.words == ("async", "iterate", "over")
+    assert m.operation.name == "aiter" and m.words[:2] == ("async", "iterate")
     [m] = datamodel.match("what happens when you iterate over a stream".split(), [7])
     assert m.operation.name == "iter"
 

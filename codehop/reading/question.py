@@ -1192,7 +1192,7 @@ class SubjectFinder(RepoLookup):
     ) -> list[tuple[datamodel.Match, list[str], str]]:
         """Data-model operations the question describes, with the special methods the class has
         (and the one it lacks, when it has none)."""
-        quoted = [t.index for t in tokens if t.quoted]
+        quoted = [t.index for t in tokens if t.quoted or t.call]  # `len`, len(): the built-in
         out: list[tuple[datamodel.Match, list[str], str]] = []
         for m in datamodel.match(words, sorted(owner_idx), quoted):
             if len(m.words) == 1 and m.words[0] in members and not m.words[0].startswith("__"):

@@ -1,0 +1,3 @@
+from .vector import Vector
+
+__all__ = ["Vector"]
