@@ -875,7 +875,7 @@ class SubjectFinder(RepoLookup):
                 if only_modules and t.low in MEMBER_ASPECTS and t.index not in used:
                     unplaced.append(t.text)
                     continue
-                if names_class(t) or (not t.code and modifies_class_noun(t)) or t.low in KIND_WORDS:
+                if names_class(t) or (not t.code and modifies_class_noun(t)) or stem(t.low) in KIND_WORDS:
                     continue  # (a kind noun, "which exception", says what the subject is)
                 if (
                     t.index in used
