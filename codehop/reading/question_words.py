@@ -29,15 +29,18 @@ class Cues:
     """A cue list matched by stem, through the normalisation the index's terms use (Snowball
     English, `codehop.index.terms.stem`): one entry stands for its inflections ("call" matches
     calls, called, calling; not "caller", a word of its own). A phrase matches word by word.
-    `words & cues` and `cues & words` are the words that match."""
+    `words & cues` and `cues & words` are the words that match. Where one inflection reads
+    differently from the others ("the implementations of X" are its overrides; "the implementation
+    of X" is X), that word is given `exact`: matched as written only."""
 
-    __slots__ = ("stems",)
+    __slots__ = ("exact", "stems")
 
-    def __init__(self, words: Iterable[str]) -> None:
+    def __init__(self, words: Iterable[str], *, exact: Iterable[str] = ()) -> None:
         self.stems = frozenset(_stem_phrase(w) for w in words)
+        self.exact = frozenset(exact)
 
     def __contains__(self, word: object) -> bool:
-        return isinstance(word, str) and _stem_phrase(word) in self.stems
+        return isinstance(word, str) and (word in self.exact or _stem_phrase(word) in self.stems)
 
     def __and__(self, words: Iterable[str]) -> set[str]:
         return {w for w in words if w in self}
@@ -47,6 +50,7 @@ class Cues:
     def __or__(self, other: Cues) -> Cues:
         out = Cues(())
         out.stems = self.stems | other.stems
+        out.exact = self.exact | other.exact
         return out
 
 
