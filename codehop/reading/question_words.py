@@ -79,18 +79,6 @@ STOP = (
 # The words of the questions the reader answers (where is X declared, what is its signature,
 # its default, its base class, its docstring, what happens when it runs): they place the intent,
 # never the subject. By stem; words the stop list holds are not repeated here.
-VOCABULARY = Cues(
-    """define declare definition implement live locate location come exactly behind point
-    alias aliased name file module package submodule source code class function method attribute property object
-    instance type member field decorator value default set base parent inherit inheritance subclass
-    superclass derive signature argument arg parameter param pass take accept return work happen run ran
-    call use import export see find look mean want need know wonder read write give given thing stuff piece
-    part kind sort actual real hood underlying wrapper wrap handle decide behave behaviour behavior
-    purpose job role responsible responsibility exist available library lib codebase repo repository
-    project python py api public private internal helper expose provide try tried figure understand check
-    sure confused debug question please thanks hi hello hey anyway somewhere start begin origin
-    originally refer hold keep kept get got go goes went make made show doc docstring document""".split()
-)
 KEYWORDS = frozenset(keyword.kwlist) | {"self", "cls", "await", "async"}
 CLASS_WORDS = Cues("class subclass inherit base parent superclass".split())
 # a question that asks for a default ("the default timeout", "what does it default to")
@@ -104,6 +92,20 @@ MEMBER_ASPECTS = Cues(
 # a question about what a callable takes: of a class, its constructor's parameters are asked
 SIGNATURE_WORDS = Cues("signature argument arg parameter param take accept".split())
 ASYNC_WORDS = Cues("async asynchronous await".split())
+# The words of the questions the reader answers (where is X declared, what is its signature,
+# its default, its base class, what happens when it runs): they place the intent, never the
+# subject. The cue lists above, and the words of asking they leave out (by stem).
+VOCABULARY = (
+    Cues(
+        """define declare locate live implement happen work call use throw value type name set get object
+        method function attribute property""".split()
+    )
+    | CLASS_WORDS
+    | DEFAULT_WORDS
+    | CONTEXT_WORDS
+    | MEMBER_ASPECTS
+    | SIGNATURE_WORDS
+)
 
 
 @dataclass(slots=True)
