@@ -97,8 +97,9 @@ ASYNC_WORDS = Cues("async asynchronous await".split())
 # subject. The cue lists above, and the words of asking they leave out (by stem).
 VOCABULARY = (
     Cues(
-        """define declare locate live implement happen work call use throw value type name set get object
-        method function attribute property""".split()
+        """define definition declare locate live implement happen work call use throw value type name set
+        get object method function attribute property member kind source come behind point hold give expose
+        import read write find look see know tell mean want need understand""".split()
     )
     | CLASS_WORDS
     | DEFAULT_WORDS
