@@ -99,7 +99,7 @@ VOCABULARY = (
     Cues(
         """define definition declare locate live implement happen work call use throw value type name set
         get object method function attribute property member kind source come behind point hold give expose
-        import read write find look see know tell mean want need understand""".split()
+        import export refer read write keep behave find look see know tell mean want need understand""".split()
     )
     | CLASS_WORDS
     | DEFAULT_WORDS
