@@ -41,7 +41,7 @@ from dataclasses import replace
 from functools import lru_cache
 
 from codehop.index.terms import stem
-from codehop.kernel.records import Binding, BindingKind, Intent
+from codehop.kernel.records import Binding, BindingKind, ChunkKind, Intent
 from codehop.kernel.words import word_parts
 from codehop.reading import builtin_bases, datamodel
 from codehop.reading.grounding import Grounding, ground, names_code
@@ -65,7 +65,7 @@ from codehop.reading.signatures import Parameter, returns
 from codehop.reading.subject import Absent, Reading, Subject
 
 _ARTICLES = frozenset({"a", "an", "the"})
-_CALLABLE_KINDS = frozenset({"function", "method", "class"})
+_CALLABLE_KINDS = frozenset(ChunkKind) - {ChunkKind.MODULE}
 # the names a module file has that a method may have too
 _MODULE_FILES = frozenset({"__init__", "__main__"})
 _DECLARED = frozenset({Intent.DEFINITION, Intent.INHERITED, Intent.SUBCLASSES, Intent.OVERRIDES})

@@ -13,12 +13,12 @@ through the index's stemmer. May import: kernel.words, index.terms, stopwords, s
 
 from __future__ import annotations
 
-import keyword
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from codehop.index.terms import stem
+from codehop.kernel.words import CODE_LITERALS
 from codehop.kernel.words import STOP as SEARCH_STOP
 
 # one alternative per token kind, none nested: no backtracking, linear in the text
@@ -79,7 +79,7 @@ STOP = (
 # The words of the questions the reader answers (where is X declared, what is its signature,
 # its default, its base class, its docstring, what happens when it runs): they place the intent,
 # never the subject. By stem; words the stop list holds are not repeated here.
-KEYWORDS = frozenset(keyword.kwlist) | {"self", "cls", "await", "async"}
+KEYWORDS = CODE_LITERALS  # Python's keywords (`await`, `async` among them), `self` and `cls`
 CLASS_WORDS = Cues("class subclass inherit base parent superclass".split())
 # a question that asks for a default ("the default timeout", "what does it default to")
 DEFAULT_WORDS = Cues(["default"])

@@ -1,7 +1,8 @@
 """Count the hand-typed words of question reading (issue 25 item 7): every string literal of a
 word list at module level (or in a class body) of the reading modules: `frozenset("a b".split())`,
 `{"a", "b"}`, tuples and lists of strings, dict keys and values that are words, and the same
-inside a comprehension; a phrase counts each of its words. Usage:
+inside a comprehension; a phrase counts each of its words (a string of more than three words is
+prose: documentation or a message). Usage:
 
     python tests/benchmarks/word_lists.py [FILE ...]   # default: codehop/reading/*.py, answer/navquestion.py, answer/task.py
 """
@@ -21,6 +22,7 @@ DEFAULT = [
     ROOT / "codehop" / "kernel" / "words.py",
 ]
 _WORD = re.compile(r"^[A-Za-z][A-Za-z' -]*$")
+_PHRASE = 3  # a longer string is prose (a table's documentation column, a message), not a cue
 
 
 def words_in(node: ast.AST) -> list[str]:
@@ -33,7 +35,8 @@ def words_in(node: ast.AST) -> list[str]:
                 out += target.value.split()
                 target.value = ""  # counted once
         elif isinstance(sub, ast.Constant) and isinstance(sub.value, str) and _WORD.match(sub.value):
-            out += sub.value.split()  # a phrase ("call site") counts each word
+            if len(sub.value.split()) <= _PHRASE:
+                out += sub.value.split()  # a phrase ("call site") counts each word
     return out
 
 
@@ -47,9 +50,11 @@ def lists(path: Path) -> list[tuple[str, int]]:
             stmt.value, ast.Call | ast.Set | ast.Tuple | ast.List | ast.Dict | ast.BinOp | ast.DictComp | ast.SetComp
         ):
             continue
+        name = ast.unparse(stmt.targets[0] if isinstance(stmt, ast.Assign) else stmt.target)
+        if name == "__all__":
+            continue  # the module's exported names, not words
         words = words_in(stmt.value)
         if len(words) >= 3:  # a word list, not a pair of markers
-            name = ast.unparse(stmt.targets[0] if isinstance(stmt, ast.Assign) else stmt.target)
             found.append((name, len(words)))
     return found
 
