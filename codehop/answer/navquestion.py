@@ -58,7 +58,7 @@ from codehop.kernel.tokens import count_tokens
 from codehop.navigation.dependents import DependentsFinder
 from codehop.navigation.excerpt import declaration_chunk, fit
 from codehop.navigation.sites import RELATION_OF, Dependents, Relation, Site
-from codehop.reading.question_words import Cues
+from codehop.reading.question_words import STOP, Cues
 from graphs import EdgeType
 
 if TYPE_CHECKING:
@@ -117,11 +117,13 @@ RELATIONS: tuple[_Rel, ...] = (
 _ASKERS = Cues("what which who where list find show give tell enumerate whats wheres".split())
 _BE = frozenset({"is", "are", "was", "were", "be", "gets", "get", "'s", "s"})
 _DO = frozenset({"does", "do", "did"})
-# words that may stand between the asker and the relation word or around a subject (by stem)
+# words that may stand between the asker and the relation word or around a subject: generic nouns
+# and adverbs by stem, and the function words (the reader's stop words, as written) less the
+# auxiliaries the shapes read
 _GENERIC = Cues(
-    """function method class module code place file part other thing everything anything something who site
-    all the a an me us every each any of in this that repo repository codebase project else exactly actually
-    directly really one object type test still currently again also""".split()
+    """function method class module code place file part thing everything anything something site us every
+    repo repository codebase project else exactly directly object type test still currently""".split(),
+    exact=STOP - _BE - _DO,
 )
 _FILLERS = frozenset(
     {
