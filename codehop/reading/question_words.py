@@ -76,21 +76,16 @@ STOP = (
     | frozenset(p for w in _LIBRARY_STOP for p in w.split("'") if p)
     | frozenset("also around done just may might must one ones shall supposed whats whose yes".split())
 )
-# The words of the questions the reader answers (where is X declared, what is its signature,
-# its default, its base class, its docstring, what happens when it runs): they place the intent,
-# never the subject. By stem; words the stop list holds are not repeated here.
 KEYWORDS = CODE_LITERALS  # Python's keywords (`await`, `async` among them), `self` and `cls`
 CLASS_WORDS = Cues("class subclass inherit base parent superclass".split())
 # a question that asks for a default ("the default timeout", "what does it default to")
 DEFAULT_WORDS = Cues(["default"])
 CONTEXT_WORDS = Cues("module package file submodule".split())
-# what only a callable, a class or a value has: a module alone does not answer them ("what does
-# tenacity retry on by default?" is not answered by the module `tenacity.retry`)
-MEMBER_ASPECTS = Cues(
-    "default return raise parameter param argument arg signature inherit subclass override overridden".split()
-)
 # a question about what a callable takes: of a class, its constructor's parameters are asked
 SIGNATURE_WORDS = Cues("signature argument arg parameter param take accept".split())
+# what only a callable, a class or a value has: a module alone does not answer them ("what does
+# tenacity retry on by default?" is not answered by the module `tenacity.retry`)
+MEMBER_ASPECTS = Cues("default return raise inherit subclass override overridden".split()) | SIGNATURE_WORDS
 ASYNC_WORDS = Cues("async asynchronous await".split())
 # The words of the questions the reader answers (where is X declared, what is its signature,
 # its default, its base class, what happens when it runs): they place the intent, never the
@@ -102,10 +97,8 @@ VOCABULARY = (
         import export refer read write keep behave find look see know tell mean want need understand""".split()
     )
     | CLASS_WORDS
-    | DEFAULT_WORDS
     | CONTEXT_WORDS
-    | MEMBER_ASPECTS
-    | SIGNATURE_WORDS
+    | MEMBER_ASPECTS  # (the default and the signature words among them)
 )
 
 
