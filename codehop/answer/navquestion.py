@@ -429,14 +429,6 @@ _EDGE: dict[Relation, EdgeType] = {
     Relation.USES_INHERITED: EdgeType.CALLS,
     Relation.OVERRIDES: EdgeType.OVERRIDES,
 }
-_TITLE = {
-    Intent.CALLERS: "Callers of",
-    Intent.USERS: "Uses of",
-    Intent.IMPORTERS: "Importers of",
-    Intent.SUBCLASSES: "Subclasses of",
-    Intent.OVERRIDES: "Overrides of",
-    Intent.CALLEES: "Calls made by",
-}
 
 
 class NavigationAnswerer:
@@ -557,7 +549,7 @@ class NavigationAnswerer:
                 )
                 used += count_tokens(decl.text)
             where = f"{shown_path(loc.rel_path)}:{loc.line}"
-            lines.append(f"{_TITLE[nav.intent]} `{loc.qualname}` ({where}): {_count(found.sites)}.")
+            lines.append(f"{nav.intent.value.capitalize()} of `{loc.qualname}` ({where}): {_count(found.sites)}.")
             reasons += [n for n in found.notes if n not in reasons]
             if found.cut:
                 reasons.append(f"the list of sites for `{loc.qualname}` was cut at {len(found.sites)}")
