@@ -92,9 +92,9 @@ ASYNC_WORDS = Cues("async asynchronous await".split())
 # subject. The cue lists above, and the words of asking they leave out (by stem).
 VOCABULARY = (
     Cues(
-        """define definition declare locate live implement happen work call use throw value type name set
-        get object method function attribute property member kind source come behind point hold give expose
-        import export refer read write keep behave find look see know tell mean want need understand""".split()
+        """define definition declare locate live implement happen work call use throw value type set get
+        name object method function attribute property member kind source come behind point hold give
+        expose import export refer read write keep behave want need""".split()
     )
     | CLASS_WORDS
     | CONTEXT_WORDS
