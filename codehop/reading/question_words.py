@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from codehop.index.terms import stem
 from codehop.kernel.words import CODE_LITERALS
@@ -54,6 +55,7 @@ class Cues:
         return out
 
 
+@lru_cache(maxsize=65536)
 def _stem_phrase(text: str) -> str:
     return " ".join(stem(w) for w in text.lower().split())
 
