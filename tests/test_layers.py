@@ -74,6 +74,7 @@ LIBRARY_HOME = {
     "Stemmer": ("codehop.index.terms",),
     "wordninja": ("codehop.index.terms",),
     "wordsegment": ("codehop.index.terms",),
+    "stopwords": ("codehop.reading.question_words",),
 }
 PACKAGES = ("codehop", "lsp_bridge", "graphs")
 

@@ -42,6 +42,10 @@ from codehop.app import App
         ("what does geo.core.area actually call to get the number?", Intent.CALLEES, ("geo.core.area",)),
         ("what does the geo Shape.describe actually call?", Intent.CALLEES, ("Shape.describe", "geo")),
         ("what does `report` go on to call?", Intent.CALLEES, ("report",)),
+        # relation words by stem: any inflection of a listed verb or noun
+        ("what invoked `area`?", Intent.CALLERS, ("area",)),
+        ("what are the consumer of Shape?", Intent.USERS, ("Shape",)),
+        ("what are the implementations of Shape.area?", Intent.OVERRIDES, ("Shape.area",)),
     ],
 )
 def test_navigation_intents(question, intent, subject):
@@ -68,6 +72,9 @@ def test_navigation_intents(question, intent, subject):
         "what does Shape.describe call area with?",
         "what does the shape end up calling?",
         "what does app.run do when I call it?",
+        # one inflection reads differently: the implementation of X is X itself
+        "what is the implementation of Shape.area?",
+        "where is Shape.area implemented?",
     ],
 )
 def test_other_questions_are_not_navigation(question):

@@ -61,9 +61,18 @@ def test_tokens_keep_how_a_name_was_written() -> None:
         ("what happens when I close a Crate?", "close"),
         ("what happens when I close a Crate asynchronously?", "aclose"),
         ("what is the max items of a Box?", "max_items"),  # a name of several words
+        ("what is the max item of a Box?", "max_items"),  # its parts by stem
         ("is label set on a Crate?", "label"),
     ],
-    ids=["stopword-member", "partial-dotted", "plain-member", "async-variant", "multiword", "attribute"],
+    ids=[
+        "stopword-member",
+        "partial-dotted",
+        "plain-member",
+        "async-variant",
+        "multiword",
+        "multiword-stem",
+        "attribute",
+    ],
 )
 def test_members_of_a_named_class(finder, question, member):
     assert subjects(finder, question)[0] == member

@@ -58,6 +58,7 @@ from codehop.kernel.tokens import count_tokens
 from codehop.navigation.dependents import DependentsFinder
 from codehop.navigation.excerpt import declaration_chunk, fit
 from codehop.navigation.sites import RELATION_OF, Dependents, Relation, Site
+from codehop.reading.question_words import STOP, Cues
 from graphs import EdgeType
 
 if TYPE_CHECKING:
@@ -67,212 +68,62 @@ if TYPE_CHECKING:
 MAX_SUBJECTS = 3  # declarations answered for one ambiguous name
 
 
-# The relations the index holds, by lemma: the verb (with its inflections) and the nouns that
-# name the same relation. Outgoing forms (X calls ...) map to the intent in the second slot.
+# The relations the index holds: the verb and the nouns that name the same relation, by stem (one
+# entry stands for its inflections). Outgoing forms (X calls ...) map to the intent in the second slot.
 @dataclass(frozen=True, slots=True)
 class _Rel:
     incoming: Intent
     outgoing: Intent | None
-    verbs: frozenset[str]
-    participles: frozenset[str]
-    nouns: frozenset[str]
+    verbs: Cues
+    nouns: Cues
     preposition: str = ""  # "inherit from X", "depend on X"
-    outgoing_nouns: frozenset[str] = frozenset()
+    outgoing_nouns: Cues = Cues(())
+    participle: bool = True  # "where is X <verb>ed" asks for the relation
 
 
 RELATIONS: tuple[_Rel, ...] = (
     _Rel(
         Intent.CALLERS,
         Intent.CALLEES,
-        frozenset(
-            {
-                "call",
-                "calls",
-                "calling",
-                "invoke",
-                "invokes",
-                "invoking",
-                "instantiate",
-                "instantiates",
-                "instantiating",
-            }
-        ),
-        frozenset({"called", "invoked", "instantiated"}),
-        frozenset({"caller", "callers", "call sites", "invocations", "instantiations"}),
-        outgoing_nouns=frozenset({"callees", "callee", "calls"}),
+        Cues("call invoke instantiate".split()),
+        Cues(["caller", "call site", "invocation"]),
+        outgoing_nouns=Cues("callee call".split()),
     ),
     _Rel(
         Intent.USERS,
         None,
-        frozenset(
-            {
-                "use",
-                "uses",
-                "using",
-                "reference",
-                "references",
-                "referencing",
-                "read",
-                "reads",
-                "reading",
-                "access",
-                "accesses",
-                "accessing",
-            }
-        ),
-        frozenset({"used", "referenced", "read", "accessed"}),
-        frozenset({"user", "users", "usage", "usages", "uses", "references", "dependents", "consumers"}),
+        Cues("use reference read access".split()),
+        Cues("user usage use reference dependent consumer".split()),
     ),
-    _Rel(
-        Intent.USERS,
-        None,
-        frozenset({"depend", "depends", "depending", "rely", "relies"}),
-        frozenset(),
-        frozenset(),
-        preposition="on",
-    ),
-    _Rel(
-        Intent.IMPORTERS,
-        None,
-        frozenset({"import", "imports", "importing", "reexport", "reexports", "re-export", "re-exports"}),
-        frozenset({"imported", "reexported", "re-exported"}),
-        frozenset({"importer", "importers", "imports"}),
-    ),
+    _Rel(Intent.USERS, None, Cues("depend rely".split()), Cues(()), preposition="on", participle=False),
+    _Rel(Intent.IMPORTERS, None, Cues("import reexport".split()), Cues("importer import".split())),
     _Rel(
         Intent.SUBCLASSES,
         None,
-        frozenset(
-            {
-                "subclass",
-                "subclasses",
-                "subclassing",
-                "extend",
-                "extends",
-                "extending",
-                "specialise",
-                "specialises",
-                "specialize",
-                "specializes",
-            }
-        ),
-        frozenset({"subclassed", "extended", "specialised", "specialized"}),
-        frozenset(
-            {"subclass", "subclasses", "subtypes", "descendants", "derived classes", "child classes", "children"}
-        ),
+        Cues("subclass extend specialise specialize".split()),
+        Cues(["subclass", "subtype", "descendant", "derived class", "child class", "children"]),
     ),
-    _Rel(
-        Intent.SUBCLASSES,
-        None,
-        frozenset({"inherit", "inherits", "inheriting", "derive", "derives", "deriving"}),
-        frozenset({"inherited", "derived"}),
-        frozenset(),
-        preposition="from",
-    ),
+    _Rel(Intent.SUBCLASSES, None, Cues("inherit derive".split()), Cues(()), preposition="from"),
     _Rel(
         Intent.OVERRIDES,
         None,
-        frozenset(
-            {
-                "override",
-                "overrides",
-                "overriding",
-                "reimplement",
-                "reimplements",
-                "implement",
-                "implements",
-                "overwrite",
-                "overwrites",
-                "redefine",
-                "redefines",
-            }
-        ),
-        # not "implemented": "where is X implemented?" asks for X's own definition
-        frozenset({"overridden", "overriden", "reimplemented", "redefined"}),
-        frozenset({"overrides", "overriders", "implementations", "overridings", "reimplementations"}),
+        Cues("override overridden overriden reimplement overwrite redefine".split()),
+        Cues("overrider reimplementation".split()),
     ),
+    # "where is X implemented?" asks for X's own definition; "the implementations of X" for its overrides
+    _Rel(Intent.OVERRIDES, None, Cues(["implement"]), Cues((), exact=["implementations"]), participle=False),
 )
 
-_ASKERS = frozenset(
-    {
-        "what",
-        "which",
-        "who",
-        "where",
-        "list",
-        "find",
-        "show",
-        "give",
-        "tell",
-        "enumerate",
-        "whats",
-        "what's",
-        "who's",
-        "wheres",
-        "where's",
-    }
-)
+_ASKERS = Cues("what which who where list find show give tell enumerate whats wheres".split())
 _BE = frozenset({"is", "are", "was", "were", "be", "gets", "get", "'s", "s"})
 _DO = frozenset({"does", "do", "did"})
-# words that may stand between the asker and the relation word or around a subject
-_GENERIC = frozenset(
-    {
-        "function",
-        "functions",
-        "method",
-        "methods",
-        "class",
-        "classes",
-        "module",
-        "modules",
-        "code",
-        "places",
-        "place",
-        "files",
-        "file",
-        "parts",
-        "part",
-        "other",
-        "things",
-        "thing",
-        "everything",
-        "anything",
-        "something",
-        "who",
-        "sites",
-        "all",
-        "the",
-        "a",
-        "an",
-        "me",
-        "us",
-        "every",
-        "each",
-        "any",
-        "of",
-        "in",
-        "this",
-        "that",
-        "repo",
-        "repository",
-        "codebase",
-        "project",
-        "else",
-        "exactly",
-        "actually",
-        "directly",
-        "really",
-        "ones",
-        "objects",
-        "types",
-        "type",
-        "tests",
-        "test",
-        "still",
-        "currently",
-        "else's",
-        "again",
-        "also",
-    }
+# words that may stand between the asker and the relation word or around a subject: generic nouns
+# and adverbs by stem, and the function words (the reader's stop words, as written) less the
+# auxiliaries the shapes read
+_GENERIC = Cues(
+    """function method class module code place file part thing everything anything something site us every
+    repo repository codebase project else exactly directly object type test still currently""".split(),
+    exact=STOP - _BE - _DO,
 )
 _FILLERS = frozenset(
     {
@@ -359,7 +210,7 @@ def _read_clause(words: list[str]) -> NavQuestion | None:
                     return NavQuestion(intent=rel.incoming, subject_words=subject)
         # passive with "by": "what is called by X" (outgoing)
         for rel in RELATIONS:
-            if j + 1 < len(low) and low[j] in rel.participles and low[j + 1] == "by" and rel.outgoing:
+            if j + 1 < len(low) and rel.participle and low[j] in rel.verbs and low[j + 1] == "by" and rel.outgoing:
                 subject = _noun_phrase(words, j + 2)
                 if subject:
                     return NavQuestion(intent=rel.outgoing, subject_words=subject)
@@ -371,7 +222,7 @@ def _read_clause(words: list[str]) -> NavQuestion | None:
                 at += 1
             rest = low[at:]
             for rel in RELATIONS:
-                if aux in _BE and rest and rest[0] in rel.participles and _ends_clause(words[at + 1 :]):
+                if aux in _BE and rest and rel.participle and rest[0] in rel.verbs and _ends_clause(words[at + 1 :]):
                     # "where is X used", "where is X called in the codebase"
                     if subject:
                         return NavQuestion(intent=rel.incoming, subject_words=subject)
@@ -388,7 +239,12 @@ def _read_clause(words: list[str]) -> NavQuestion | None:
 
 _ADVERBS = frozenset({"ever", "actually", "really", "still", "directly", "all", "also", "eventually", "ultimately"})
 # a verb that takes the relation verb after it: "X ends up calling", "X goes on to call"
-_CATENATIVES = (("end", "up"), ("ends", "up"), ("ended", "up"), ("go", "on", "to"), ("goes", "on", "to"))
+_CATENATIVES = Cues(["end up", "go on to", "goes on to"])
+
+
+def _catenative(low: list[str], k: int) -> int:
+    """How many words at `k` form a catenative (0 when none)."""
+    return next((n for n in (2, 3) if k + n <= len(low) and " ".join(low[k : k + n]) in _CATENATIVES), 0)
 
 
 def _outgoing(words: list[str], low: list[str], j: int) -> NavQuestion | None:
@@ -401,16 +257,13 @@ def _outgoing(words: list[str], low: list[str], j: int) -> NavQuestion | None:
     names: list[str] = []
     while k < len(low) and (low[k] in _FILLERS or low[k] in _GENERIC or _is_name(words[k])):
         if _is_name(words[k]) and low[k] not in _FILLERS and low[k] not in _GENERIC and low[k] not in _ADVERBS:
-            if any(low[k] in rel.verbs for rel in RELATIONS) or any(low[k] == c[0] for c in _CATENATIVES):
+            if any(low[k] in rel.verbs for rel in RELATIONS) or _catenative(low, k):
                 break
             names.append(words[k])
         k += 1
     while k < len(low) and low[k] in _ADVERBS:
         k += 1
-    for shape in _CATENATIVES:
-        if tuple(low[k : k + len(shape)]) == shape:
-            k += len(shape)
-            break
+    k += _catenative(low, k)
     if not names or not _code_like(names[-1]) or k >= len(low):
         return None  # a plain word as the subject ("what does the client end up calling") stays prose
     names = [_clean(n) for n in names]
@@ -490,7 +343,7 @@ def _ends_clause(rest: list[str]) -> bool:
     return all(w.lower() in _WHERE or (_is_name(w) and i == len(rest) - 1) for i, w in enumerate(rest))
 
 
-def _noun_at(low: list[str], k: int, nouns: frozenset[str]) -> int:
+def _noun_at(low: list[str], k: int, nouns: Cues) -> int:
     """How many words at `k` form one of `nouns` (0 when none)."""
     if k + 1 < len(low) and f"{low[k]} {low[k + 1]}" in nouns:
         return 2
@@ -575,14 +428,6 @@ _EDGE: dict[Relation, EdgeType] = {
     **{rel: EDGE_TYPE[ref] for ref, rel in RELATION_OF.items()},
     Relation.USES_INHERITED: EdgeType.CALLS,
     Relation.OVERRIDES: EdgeType.OVERRIDES,
-}
-_TITLE = {
-    Intent.CALLERS: "Callers of",
-    Intent.USERS: "Uses of",
-    Intent.IMPORTERS: "Importers of",
-    Intent.SUBCLASSES: "Subclasses of",
-    Intent.OVERRIDES: "Overrides of",
-    Intent.CALLEES: "Calls made by",
 }
 
 
@@ -704,7 +549,7 @@ class NavigationAnswerer:
                 )
                 used += count_tokens(decl.text)
             where = f"{shown_path(loc.rel_path)}:{loc.line}"
-            lines.append(f"{_TITLE[nav.intent]} `{loc.qualname}` ({where}): {_count(found.sites)}.")
+            lines.append(f"{nav.intent.value.capitalize()} of `{loc.qualname}` ({where}): {_count(found.sites)}.")
             reasons += [n for n in found.notes if n not in reasons]
             if found.cut:
                 reasons.append(f"the list of sites for `{loc.qualname}` was cut at {len(found.sites)}")

@@ -43,7 +43,7 @@ MAX_MENTIONS = 64  # mentions looked up to tell whether the question names this 
 COVER = 0.5  # share of the describing words a subject's name must explain
 CLOSE = 0.6  # a candidate within this share of the best "came close"
 HOW_CANDIDATES = 8  # candidates whose callees are read for a "how" question
-_KIND_STEMS = frozenset(stem(w) for w in KIND_WORDS)
+_KIND_STEMS = frozenset(KIND_WORDS)  # (keyed by stem)
 _KIND_OF_HIT = {
     "class": {"class"},
     "method": {"method", "function"},

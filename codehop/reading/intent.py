@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from codehop.index.terms import stem
-from codehop.kernel.records import Intent, Question
+from codehop.kernel.records import ChunkKind, Intent, Question
 from codehop.reading.question_words import NEGATIONS, STOP, Token, tokenize
 
 
@@ -57,26 +57,19 @@ _DOING = frozenset({"call", "use"})  # weak cues of CALLEES: a "where" question 
 KIND_OF_VALUE = frozenset({"class", "type", "kind", "object"})  # "what class is X": its type is asked
 MAX_WORDS = 64  # describing words kept (a 100 kB question is read in linear time, grounded in bounded time)
 
-# the kind a question names its subject by ("the method that ...", "which class ...")
+# the kind a question names its subject by ("the method that ...", "which classes ..."), by stem:
+# the kinds of chunk the index stores, the kinds of member it tells apart, and the words that name
+# one of them
 KIND_WORDS: dict[str, str] = {
-    "class": "class",
-    "classes": "class",
-    "method": "method",
-    "methods": "method",
-    "function": "function",
-    "functions": "function",
-    "helper": "function",
-    "decorator": "function",
-    "attribute": "attribute",
-    "property": "attribute",
-    "flag": "attribute",
-    "setting": "attribute",
-    "constant": "attribute",
-    "module": "module",
-    "test": "test",
-    "tests": "test",
-    "exception": "exception",
-    "error": "exception",
+    stem(word): kind
+    for kind, words in (
+        *((k.value, k.value) for k in ChunkKind),
+        ("function", "helper decorator"),
+        ("attribute", "attribute property flag setting constant"),
+        ("test", "test"),
+        ("exception", "exception error"),
+    )
+    for word in words.split()
 }
 
 
@@ -98,8 +91,8 @@ def read_question(text: str, tokens: list[Token] | None = None) -> Question:
         if _mention(t):
             mentions.append(t.text)
             continue
-        if t.low in KIND_WORDS:
-            qualifiers.append(KIND_WORDS[t.low])
+        if (kind := KIND_WORDS.get(stem(t.low))) is not None:
+            qualifiers.append(kind)
         if t.possessive and t.low not in STOP:
             owners.append(t.low)
         kept = t.text if t.text.isupper() else t.low  # an acronym keeps its capitals ("XML")

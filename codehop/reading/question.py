@@ -38,9 +38,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from functools import lru_cache
 
 from codehop.index.terms import name_terms, stem
-from codehop.kernel.records import Binding, BindingKind, Intent, Question, TermHit
+from codehop.kernel.records import Binding, BindingKind, ChunkKind, Intent, Question, TermHit
 from codehop.kernel.words import word_parts
 from codehop.reading import builtin_bases, datamodel
 from codehop.reading.grounding import Grounding, ground, names_code
@@ -56,6 +57,7 @@ from codehop.reading.question_words import (
     SIGNATURE_WORDS,
     STOP,
     VOCABULARY,
+    Cues,
     Token,
     tokenize,
 )
@@ -63,39 +65,22 @@ from codehop.reading.signatures import Parameter, none_fallback, returns
 from codehop.reading.subject import Absent, Reading, Subject
 
 _ARTICLES = frozenset({"a", "an", "the"})
-_CALLABLE_KINDS = frozenset({"function", "method", "class"})
+_CALLABLE_KINDS = frozenset(ChunkKind) - {ChunkKind.MODULE}
 # the names a module file has that a method may have too
 _MODULE_FILES = frozenset({"__init__", "__main__"})
-_ENDINGS = (
-    ("ies", "y"),
-    ("es", ""),
-    ("s", ""),
-    ("ed", ""),
-    ("ed", "e"),
-    ("ing", ""),
-    ("ing", "e"),
-    ("ion", ""),
-    ("ions", ""),
-)
-
-
 _DECLARED = frozenset({Intent.DEFINITION, Intent.INHERITED, Intent.SUBCLASSES, Intent.OVERRIDES})
 
 
-def _forms(low: str) -> set[str]:
-    """A word and its stems without an inflection ("handles" -> "handle", "parsed" -> "parse")."""
-    out = {low}
-    for ending, base in _ENDINGS:
-        if low.endswith(ending) and len(low) - len(ending) >= 3:
-            out.add(low[: -len(ending)] + base)
-    return out
+@lru_cache(maxsize=65536)
+def _stemmed(name: str) -> str:
+    """A snake_case name, or two words joined, with each part stemmed as the index's terms are
+    ("handle_requests" and "handles a request" -> handl_request; "retries" -> retri)."""
+    return "_".join(stem(p) for p in name.lower().split("_") if p)
 
 
 # "where is relativedelta defined", "where does the fallback come from": the word in that slot is the
 # name asked about even written as a plain word (the reader looks plain words up only as members)
-_WHERE_VERBS = frozenset(
-    "defined declared implemented created imported located live lives come comes coming from".split()
-)
+_WHERE_VERBS = Cues("define declare implement create import locate live come from".split())
 
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -908,7 +893,7 @@ class SubjectFinder(RepoLookup):
                 if only_modules and t.low in MEMBER_ASPECTS and t.index not in used:
                     unplaced.append(t.text)
                     continue
-                if names_class(t) or (not t.code and modifies_class_noun(t)) or t.low in KIND_WORDS:
+                if names_class(t) or (not t.code and modifies_class_noun(t)) or stem(t.low) in KIND_WORDS:
                     continue  # (a kind noun, "which exception", says what the subject is)
                 if (
                     t.index in used
@@ -1043,8 +1028,7 @@ class SubjectFinder(RepoLookup):
         present: dict[str, list[int]] = {}
         for t in tokens:
             if t.word and t.index != ot.index:
-                for form in _forms(t.low):  # "handles a request" -> handle_request
-                    present.setdefault(form, []).append(t.index)
+                present.setdefault(stem(t.low), []).append(t.index)  # "handles a request" -> handle_request
         best: tuple[int, int, Token, str] | None = None
         for name in members:
             parts = [p for p in name.lower().split("_") if p]
@@ -1052,12 +1036,12 @@ class SubjectFinder(RepoLookup):
                 continue
             # a part the question writes out in full ("an environment variable" for `envvar`,
             # "the configuration file" for `config_file`), when another part is written as is
-            spelt = {p: _spelt_out(p, tokens, ot.index) for p in parts if p not in present}
-            if not all(p in present or spelt[p] for p in parts) or all(p in spelt for p in parts):
+            spelt = {p: _spelt_out(p, tokens, ot.index) for p in parts if stem(p) not in present}
+            if not all(stem(p) in present or spelt[p] for p in parts) or all(p in spelt for p in parts):
                 continue
             # each part at its mention nearest the first part's
-            at = present[parts[0]][0] if parts[0] in present else spelt[parts[0]][0]
-            idx = [_nearest(present[p] if p in present else spelt[p], at) for p in parts]
+            at = present[stem(parts[0])][0] if stem(parts[0]) in present else spelt[parts[0]][0]
+            idx = [_nearest(present[stem(p)] if stem(p) in present else spelt[p], at) for p in parts]
             span = max(idx) - min(idx)
             key = (span, min(idx))
             if best is None or key < best[:2]:
@@ -1086,10 +1070,9 @@ class SubjectFinder(RepoLookup):
         present: dict[str, Token] = {}
         for t in tokens:
             if t.word and not t.code and t.index != ft.index and t.index not in used and t.low not in STOP:
-                for form in _forms(t.low):
-                    present.setdefault(form, t)
+                present.setdefault(stem(t.low), t)
         for p in self.callable_parameters(res.target.qualname):
-            parts = [x for x in p.name.lower().split("_") if x]
+            parts = [stem(x) for x in p.name.lower().split("_") if x]
             if len(parts) >= 2 and not p.kind and all(x in present for x in parts):
                 return present[parts[0]], p, "", ()
         return None
@@ -1152,8 +1135,8 @@ class SubjectFinder(RepoLookup):
                 continue
             if t.low in STOP or nxt.low in STOP:
                 continue
-            spelt = {f"{t.low}_{n}" for n in _forms(nxt.low)}
-            takers = [q for _, q in methods if spelt & {p.name for p in self.callable_parameters(q)}]
+            spelt = _stemmed(f"{t.low}_{nxt.low}")
+            takers = [q for _, q in methods if spelt in {_stemmed(p.name) for p in self.callable_parameters(q)}]
             if len(takers) == 1:
                 return t, takers[0]
         return None
@@ -1172,17 +1155,18 @@ class SubjectFinder(RepoLookup):
             if not other.word or other.low in STOP or other.index == t.index:
                 continue
             first, second = (other.low, t.low) if nb < t.index else (t.low, other.low)
-            names.update(f"{f}_{s}" for f in _forms(first) for s in _forms(second))
+            names.add(_stemmed(f"{first}_{second}"))
         if not names:
             return False
-        if names & members.keys():
+        stemmed = {_stemmed(m) for m in members}
+        if names & stemmed:
             return True
         # the end of a longer member's name ("a structure hook": `get_structure_hook`)
-        if any(m.endswith(tuple(f"_{n}" for n in names)) for m in members):
+        if any(m.endswith(tuple(f"_{n}" for n in names)) for m in stemmed):
             return True
         for name, b in members.items():
             if b.kind is BindingKind.FUNCTION and names & {
-                p.name for p in self.callable_parameters(f"{b.scope}.{name}")
+                _stemmed(p.name) for p in self.callable_parameters(f"{b.scope}.{name}")
             }:
                 return True
         return False

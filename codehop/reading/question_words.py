@@ -5,80 +5,103 @@
 question is linear in its length. `STOP` (English function words) and
 `VOCABULARY` (the words of the questions the reader answers) place the
 intent, never the subject; neither hides a real member of a class the
-question names (question.py looks every word up first). `STOP` extends
-the search's stop words (codehop.kernel.words.STOP, what retrieval drops) with
-the function words a search keeps. May import: kernel.words, stdlib.
+question names (question.py looks every word up first). `STOP` is the
+search's stop words (codehop.kernel.words.STOP, what retrieval drops) and the
+`stopwords` package's English list; the cue lists (`Cues`) hold stems, matched
+through the index's stemmer. May import: kernel.words, index.terms, stopwords, stdlib.
 """
 
 from __future__ import annotations
 
-import keyword
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
+from codehop.index.terms import stem
+from codehop.kernel.words import CODE_LITERALS
 from codehop.kernel.words import STOP as SEARCH_STOP
 
 # one alternative per token kind, none nested: no backtracking, linear in the text
 _TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:[./][A-Za-z_][A-Za-z0-9_]*)*|==|!=|<=|>=|\+=|[-+*/|&<>]")
 
+
+class Cues:
+    """A cue list matched by stem, through the normalisation the index's terms use (Snowball
+    English, `codehop.index.terms.stem`): one entry stands for its inflections ("call" matches
+    calls, called, calling; not "caller", a word of its own). A phrase matches word by word.
+    `words & cues` and `cues & words` are the words that match. Where one inflection reads
+    differently from the others ("the implementations of X" are its overrides; "the implementation
+    of X" is X), that word is given `exact`: matched as written only."""
+
+    __slots__ = ("exact", "stems")
+
+    def __init__(self, words: Iterable[str], *, exact: Iterable[str] = ()) -> None:
+        self.stems = frozenset(_stem_phrase(w) for w in words)
+        self.exact = frozenset(exact)
+
+    def __contains__(self, word: object) -> bool:
+        return isinstance(word, str) and (word in self.exact or _stem_phrase(word) in self.stems)
+
+    def __and__(self, words: Iterable[str]) -> set[str]:
+        return {w for w in words if w in self}
+
+    __rand__ = __and__
+
+    def __or__(self, other: Cues) -> Cues:
+        out = Cues(())
+        out.stems = self.stems | other.stems
+        out.exact = self.exact | other.exact
+        return out
+
+
+@lru_cache(maxsize=65536)
+def _stem_phrase(text: str) -> str:
+    return " ".join(stem(w) for w in text.lower().split())
+
+
+def _library_stop() -> tuple[str, ...]:
+    """The English stop words of the `stopwords` package: the classic 174-word list."""
+    from stopwords import get_stopwords
+
+    return tuple(get_stopwords("english"))
+
+
+_LIBRARY_STOP = _library_stop()
 # English function words: never a subject by themselves (they can still be a member's name). The
-# search's stop words, and the function words a search keeps because code uses them too
-# ("not", "all", "before", "same": `not in`, `all()`, `before_request`)
-STOP = SEARCH_STOP | frozenset(
-    """been being but could doing done it's off than they those too we were whats while whom whose
-    would yours i've should shall may might must just also only not no yes up out over about after
-    before around between through during under again further once here all both each few more most
-    other such own same very s t don't doesn't isn't aren't wasn't there's what's where's who's
-    let's one ones having hasn't haven't supposed
-    don doesn isn aren wasn weren didn hasn haven won wouldn couldn shouldn""".split()
+# search's stop words, the library's (which hold the function words a search keeps because code
+# uses them too: "not", "all", "before", "same": `not in`, `all()`, `before_request`), and the few
+# modal and filler words neither has
+STOP = (
+    SEARCH_STOP
+    # each contraction's parts as the tokenizer cuts them ("don't" -> don, t)
+    | frozenset(p for w in _LIBRARY_STOP for p in w.split("'") if p)
+    | frozenset("also around done just may might must one ones shall supposed whats whose yes".split())
 )
-# The words of the questions the reader answers (where is X declared, what is its signature,
-# its default, its base class, its docstring, what happens when it runs): they place the intent,
-# not the subject, so they are never "not understood".
-VOCABULARY = frozenset(
-    """define defined defines defining declared declare declares declaration definition implemented implement
-    implements implementation implementing live lives living located location locate come comes coming
-    really actually exactly behind point points pointing alias aliased aliases name named names
-    file files module modules package packages submodule source code class classes function functions
-    method methods attribute attributes property properties object objects instance instances type types
-    member members field fields decorator decorators
-    value values default defaults defaulting set sets setting base bases parent parents inherit inherits
-    inheriting inherited inheritance subclass subclasses subclassing subclassed superclass derive derives
-    derived signature signatures argument arguments arg args parameter parameters param params pass passes
-    passing passed take takes taking accept accepts accepting return returns returned returning
-    doc docs docstring documentation documented work works working happen happens happening happened run
-    runs running ran call calls called use uses used using import imports imported importing export exports
-    exported show shows see find look looks tell mean means meaning want need needs know wondering wonder
-    read reading write writing give gives given giving thing things stuff piece part kind sort
-    defined? which what whats really actual real under hood underlying wrapper wrap wraps wrapping
-    handle handles handled handling decide decides decided behave behaves behaviour behavior
-    purpose job role responsible responsibility mean happen exist exists existing available
-    library lib codebase repo repository project python py api public private internal helper
-    declared? implemented? expose exposes exposed provide provides provided providing
-    trying try tried figure understand understanding check checking sure confused debug debugging
-    question please thanks hi hello hey also anyway somewhere exactly
-    start started starting begin origin originally originate originates refer refers referring referred
-    hold holds holding keep keeps kept get gets got getting go goes went make makes made""".split()
-)
-KEYWORDS = frozenset(keyword.kwlist) | {"self", "cls", "await", "async"}
-CLASS_WORDS = frozenset(
-    "class classes subclass subclasses inherit inherits inherited inheriting base bases parent superclass".split()
-)
+KEYWORDS = CODE_LITERALS  # Python's keywords (`await`, `async` among them), `self` and `cls`
+CLASS_WORDS = Cues("class subclass inherit base parent superclass".split())
 # a question that asks for a default ("the default timeout", "what does it default to")
-DEFAULT_WORDS = frozenset({"default", "defaults", "defaulting"})
-CONTEXT_WORDS = frozenset("module package file submodule".split())
+DEFAULT_WORDS = Cues(["default"])
+CONTEXT_WORDS = Cues("module package file submodule".split())
+# a question about what a callable takes: of a class, its constructor's parameters are asked
+SIGNATURE_WORDS = Cues("signature argument arg parameter param take accept".split())
 # what only a callable, a class or a value has: a module alone does not answer them ("what does
 # tenacity retry on by default?" is not answered by the module `tenacity.retry`)
-MEMBER_ASPECTS = frozenset(
-    """default defaults defaulting return returns returned returning raise raises raised raising
-    parameter parameters param params argument arguments arg args signature signatures
-    inherit inherits inherited inheriting subclass subclasses override overrides overridden""".split()
+MEMBER_ASPECTS = Cues("default return raise inherit subclass override overridden".split()) | SIGNATURE_WORDS
+ASYNC_WORDS = Cues("async asynchronous await".split())
+# The words of the questions the reader answers (where is X declared, what is its signature,
+# its default, its base class, what happens when it runs): they place the intent, never the
+# subject. The cue lists above, and the words of asking they leave out (by stem).
+VOCABULARY = (
+    Cues(
+        """define definition declare locate live implement happen work call use throw value type set get
+        name object method function attribute property member kind source come behind point hold give
+        expose import export refer read write keep behave want need""".split()
+    )
+    | CLASS_WORDS
+    | CONTEXT_WORDS
+    | MEMBER_ASPECTS  # (the default and the signature words among them)
 )
-# a question about what a callable takes: of a class, its constructor's parameters are asked
-SIGNATURE_WORDS = frozenset(
-    "signature signatures argument arguments arg args parameter parameters param params take takes accept accepts".split()
-)
-ASYNC_WORDS = frozenset("async asynchronously asynchronous await awaiting".split())
 
 
 @dataclass(slots=True)
@@ -216,8 +239,12 @@ def tokenize(question: str) -> list[Token]:
 
 
 _OPERATOR_WORDS = frozenset({"in", "not", "is", "del", "and", "or", "await"})
-_CALL_VERBS = frozenset("call calls calling called invoke invoking invoked run running use using used".split())
-NEGATIONS = frozenset("never not no without don doesn didn haven hasn won".split())
+_CALL_VERBS = Cues("call invoke run use".split())
+# "never", "without", and the negated auxiliaries as the tokenizer cuts them ("don't" -> don; a
+# part that is a word of its own, "can" of "can't", says nothing by itself)
+NEGATIONS = frozenset({"never", "not", "no", "without"}) | frozenset(
+    w.split("'")[0] for w in _LIBRARY_STOP if w.endswith("n't") and w.split("'")[0] not in SEARCH_STOP
+)
 
 
 def _mark_before(question: str, start: int) -> str:

@@ -1,6 +1,8 @@
 """Count the hand-typed words of question reading (issue 25 item 7): every string literal of a
 word list at module level (or in a class body) of the reading modules: `frozenset("a b".split())`,
-`{"a", "b"}`, tuples and lists of strings, dict keys and values that are words. Usage:
+`{"a", "b"}`, tuples and lists of strings, dict keys and values that are words, and the same
+inside a comprehension; a phrase counts each of its words (a string of more than three words is
+prose: documentation or a message). Usage:
 
     python tests/benchmarks/word_lists.py [FILE ...]   # default: codehop/reading/*.py, answer/navquestion.py, answer/task.py
 """
@@ -20,6 +22,7 @@ DEFAULT = [
     ROOT / "codehop" / "kernel" / "words.py",
 ]
 _WORD = re.compile(r"^[A-Za-z][A-Za-z' -]*$")
+_PHRASE = 3  # a longer string is prose (a table's documentation column, a message), not a cue
 
 
 def words_in(node: ast.AST) -> list[str]:
@@ -32,7 +35,8 @@ def words_in(node: ast.AST) -> list[str]:
                 out += target.value.split()
                 target.value = ""  # counted once
         elif isinstance(sub, ast.Constant) and isinstance(sub.value, str) and _WORD.match(sub.value):
-            out.append(sub.value)
+            if len(sub.value.split()) <= _PHRASE:
+                out += sub.value.split()  # a phrase ("call site") counts each word
     return out
 
 
@@ -42,11 +46,15 @@ def lists(path: Path) -> list[tuple[str, int]]:
     for stmt in [*tree.body, *(s for c in tree.body if isinstance(c, ast.ClassDef) for s in c.body)]:
         if not isinstance(stmt, ast.Assign | ast.AnnAssign) or stmt.value is None:
             continue
-        if not isinstance(stmt.value, ast.Call | ast.Set | ast.Tuple | ast.List | ast.Dict | ast.BinOp):
+        if not isinstance(
+            stmt.value, ast.Call | ast.Set | ast.Tuple | ast.List | ast.Dict | ast.BinOp | ast.DictComp | ast.SetComp
+        ):
             continue
+        name = ast.unparse(stmt.targets[0] if isinstance(stmt, ast.Assign) else stmt.target)
+        if name == "__all__":
+            continue  # the module's exported names, not words
         words = words_in(stmt.value)
         if len(words) >= 3:  # a word list, not a pair of markers
-            name = ast.unparse(stmt.targets[0] if isinstance(stmt, ast.Assign) else stmt.target)
             found.append((name, len(words)))
     return found
 
