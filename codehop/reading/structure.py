@@ -352,8 +352,8 @@ class Reader:
                 for p in self.finder.callable_parameters(res.target.qualname)
                 if not p.kind and p.default and p.default != "None" and told & set(name_terms(p.name))
             ]
-            if len(named) != 1 or not module:
-                continue
+            if len(named) != 1 or not module or self._bare_sentinel(module, named[0].default.strip(), resolved):
+                continue  # (a bare sentinel stands for no code the callable uses)
             p = named[0]
             for name in dict.fromkeys(_NAME.findall(p.default)):
                 if name.split(".")[0] in CODE_LITERALS:
