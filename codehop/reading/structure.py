@@ -289,9 +289,7 @@ class Reader:
         """Calls on values whose class the index does not know (`cond.check(...)` on a loop
         variable), each a pointer the ladder resolves by inference at its site (Jedi, a language
         server): the declaration it lands on answers, or the answer stays pending and says why."""
-        chunk = f.declared_in.chunk if f.declared_in is not None else None
-        if chunk is None or chunk.qualname != res.target.qualname:
-            chunk = next((c for c in self.store.chunks_named(res.target.qualname)), None)
+        chunk = self._chunk(f, res)
         if chunk is None:
             return []
         out: list[Finding] = []
@@ -518,12 +516,8 @@ class Reader:
         have = {f.resolution.target for f in findings if f.resolution is not None}
         for f, res in _callables(findings):
             module = self.store.module_of(res.target.rel_path) or ""
-            chunk = (
-                f.declared_in.chunk
-                if f.declared_in is not None
-                else next(iter(self.store.chunks_named(res.target.qualname)), None)
-            )
-            if not module or chunk is None or chunk.qualname != res.target.qualname:
+            chunk = self._chunk(f, res)
+            if not module or chunk is None:
                 continue
             annotated = returns(chunk.signature)
             placed = False
@@ -542,10 +536,15 @@ class Reader:
         return out[:MAX_SUBJECTS]
 
     def _body(self, f: Finding, res: Resolution) -> str:
+        chunk = self._chunk(f, res)
+        return chunk.text if chunk is not None else ""
+
+    def _chunk(self, f: Finding, res: Resolution) -> Chunk | None:
+        """The chunk of the declaration a finding resolved to: the context's, else the index's."""
         chunk = f.declared_in.chunk if f.declared_in is not None else None
         if chunk is None or chunk.qualname != res.target.qualname:
             chunk = next((c for c in self.store.chunks_named(res.target.qualname)), None)
-        return chunk.text if chunk is not None else ""
+        return chunk
 
     def _in_repository(self, dotted: str) -> bool:
         res = self.table.resolve(dotted)
