@@ -45,7 +45,7 @@ from codehop.kernel.records import Binding, BindingKind, ChunkKind, Intent, Ques
 from codehop.kernel.words import word_parts
 from codehop.reading import builtin_bases, datamodel
 from codehop.reading.grounding import Grounding, ground, names_code
-from codehop.reading.intent import KIND_WORDS, intent_of, read_question
+from codehop.reading.intent import KIND_WORDS, read_question
 from codehop.reading.lookup import RepoLookup, _member_name
 from codehop.reading.question_words import (
     ASYNC_WORDS,
@@ -188,7 +188,8 @@ class SubjectFinder(RepoLookup):
         self._memo = {}
         tokens = tokenize(question)
         # (an interface's stub answers where a member is declared, not what it does)
-        self.prefer_bodies = intent_of(tokens) not in _DECLARED
+        described = read_question(question, tokens)  # (the one reading: its intent, its words)
+        self.prefer_bodies = described.intent not in _DECLARED
         words = [t.low for t in tokens]
         wordset = frozenset(w for t in tokens for w in t.low.split("."))
         modules_top = {m.split(".")[0] for m in self._top_modules()}
@@ -803,7 +804,6 @@ class SubjectFinder(RepoLookup):
                         return self.read(again, respelt=True)
             # a plain word is not a name: the words ground a declaration by its derived terms, with a
             # clear margin, or nothing is a subject (the candidates that came close are named)
-            described = read_question(question, tokens)
             # code of the repository named: its words are not what finds the subject
             grounding = ground(described, self.store) if not names_code(described, self.store) else Grounding()
             for g in grounding.subjects:
