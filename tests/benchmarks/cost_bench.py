@@ -1,9 +1,13 @@
 """What the index costs, two source trees side by side on Django 5.2 (pip-downloaded, as
 `django_bench.py` fetches it): full index wall and CPU seconds (parent and parse workers), the
-index file's size, one edited file re-indexed (warm stamp and cold walk), warm `ask` p50/p90.
+index file's size (index.db as built), one edited file re-indexed (warm stamp and cold walk, in
+the process that built the index; and in a new process, as `codehop index` or a CLI `ask` does),
+the first `ask` of a new process, warm `ask` p50/p90.
 
 Each code tree runs in its own subprocesses with PYTHONPATH set to it; the trees alternate
-(`--rounds`), so both see the same load. The questions are django_bench's, generated once by the
+(`--rounds`), so both see the same load. They run in a temporary folder: `python -c` puts its
+working folder first on sys.path, before PYTHONPATH (run from a checkout, that checkout's codehop
+would be imported). The questions are django_bench's, generated once by the
 first tree given.
 
 usage: nice -n 10 python tests/benchmarks/cost_bench.py --code before=/work/wt/before30 --code after=.
@@ -53,9 +57,45 @@ print({'p50_ms': 1000 * statistics.median(times), 'p90_ms': q(times, 0.9), 'cpu_
 """
 
 
+FRESH = """
+import sys, time, pathlib, json
+t = time.perf_counter(); c = time.process_time()
+if sys.argv[3] == 'index':
+    from codehop.index.indexer import index_repo
+    index_repo(sys.argv[1], index_dir=sys.argv[2])
+else:
+    import codehop
+    codehop.ask(json.loads(open(sys.argv[3]).read())[0], repo=sys.argv[1], index_dir=sys.argv[2])
+print({'s': time.perf_counter() - t, 'cpu_s': time.process_time() - c})
+"""
+
+
+def fresh_one_file(code: str, root: Path, idx: Path, qfile: Path) -> dict:  # type: ignore[type-arg]
+    """A new process after a one-file edit (`codehop index` or a CLI `ask` does this), median of 3;
+    then a first `ask` in a new process on the unchanged tree."""
+    p = root / "django/db/models/sql/query.py"
+    orig = p.read_bytes()
+    one = []
+    try:
+        for i in range(3):
+            p.write_bytes(orig + b"\n# fresh edit %d\n" % i)
+            one.append(run(code, FRESH, str(root), str(idx), "index"))
+    finally:
+        p.write_bytes(orig)
+    run(code, FRESH, str(root), str(idx), "index")
+    first = [run(code, FRESH, str(root), str(idx), str(qfile)) for _ in range(3)]
+    return {
+        "fresh_one_s": statistics.median(r["s"] for r in one),
+        "fresh_one_cpu_s": statistics.median(r["cpu_s"] for r in one),
+        "first_ask_s": statistics.median(r["s"] for r in first),
+        "first_ask_cpu_s": statistics.median(r["cpu_s"] for r in first),
+    }
+
+
 def run(code: str, script: str, *args: str) -> dict:  # type: ignore[type-arg]
     env = dict(os.environ, PYTHONPATH=code)
-    out = subprocess.run([sys.executable, "-c", script, *args], capture_output=True, text=True, env=env)
+    cwd = tempfile.gettempdir()  # not a checkout: `-c` puts the working folder before PYTHONPATH
+    out = subprocess.run([sys.executable, "-c", script, *args], capture_output=True, text=True, env=env, cwd=cwd)
     if out.returncode != 0:
         raise SystemExit(f"{code} failed:\n{out.stderr[-3000:]}")
     return eval(out.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]  # our own dict literal
@@ -68,7 +108,11 @@ def main() -> None:
     ap.add_argument("--questions", type=int, default=120)
     ap.add_argument("--django", help="an unpacked Django tree instead of the downloaded one")
     a = ap.parse_args()
-    codes = [tuple(c.split("=", 1)) for c in a.code]
+    codes = [(n, str(Path(c).resolve())) for n, c in (c.split("=", 1) for c in a.code)]
+    for name, code in codes:  # the tree each name measures is the one imported
+        where = run(code, "import codehop; print({'file': codehop.__file__})")["file"]
+        if not where.startswith(code + os.sep):
+            raise SystemExit(f"{name}: codehop imported from {where}, not from {code}")
     src = Path(a.django) if a.django else fetch("5.2")
     work = Path(tempfile.mkdtemp(prefix="codehop-cost-"))
     root = work / "django"
@@ -87,6 +131,7 @@ def main() -> None:
             capture_output=True,
             text=True,
             env=env,
+            cwd=tempfile.gettempdir(),
             check=True,
         ).stdout
         qfile.write_text(qs.strip().splitlines()[-1])
@@ -97,6 +142,7 @@ def main() -> None:
                 r = run(code, INDEX, str(root), str(idx))
                 r.update(run(code, PHASES["reindex"], str(root), str(idx)))
                 r.update(run(code, ASK, str(root), str(idx), str(qfile)))
+                r.update(fresh_one_file(code, root, idx, qfile))
                 rows[name].append(r)
                 print(name, {k: round(v, 4) if isinstance(v, float) else v for k, v in r.items()}, flush=True)
     finally:
@@ -111,6 +157,8 @@ def main() -> None:
         print(
             f"| {name} | {med['seconds']:.2f} ({med['cpu_s']:.2f}) | {med['db_mb']:.1f} | "
             f"{1000 * med['one_file_s']:.0f} ({1000 * med['one_file_cpu_s']:.0f}) | {1000 * med['one_file_walk_s']:.0f} | "
+            f"{1000 * med['fresh_one_s']:.0f} ({1000 * med['fresh_one_cpu_s']:.0f}) | "
+            f"{1000 * med['first_ask_s']:.0f} ({1000 * med['first_ask_cpu_s']:.0f}) | "
             f"{med['p50_ms']:.1f} / {med['p90_ms']:.1f} ({med['cpu_p50_ms']:.1f}) |"
         )
 
