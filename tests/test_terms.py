@@ -143,3 +143,20 @@ def test_the_segmenter_splits_as_wordninja() -> None:
         "xmlhttprequest",
     }
     assert [_segmenter()(r) for r in sorted(runs)] == [wordninja.split(r) for r in sorted(runs)]
+
+
+def test_is_word_bisects_the_sorted_list() -> None:
+    """`is_word` bisects wordsegment's `words.txt` in its text, which holds only when the installed
+    list is one word a line in sorted order; on a sample of its words and their near misses
+    (a letter more, a letter less, upper case, a space, two lines) it answers as membership of the
+    list's words does."""
+    from importlib import resources
+
+    text = resources.files("wordsegment").joinpath("words.txt").read_text(encoding="utf-8")
+    words = text.split()
+    assert text.split("\n")[:-1] == words == sorted(words)
+    member = frozenset(words)
+    sample = [*words[::17], words[0], words[-1]]
+    tries = {m for w in sample for m in (w, w + "s", w[:-1], w[1:], "a" + w, w.upper(), w + " ", f"{w}\n{w}")}
+    tries |= {"", " ", "\n", "a", "zzzzzzzz", "nl", "delim", "0"}
+    assert {t for t in tries if is_word(t) != (t in member)} == set()

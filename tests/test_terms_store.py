@@ -5,13 +5,16 @@ stripnl=True, delim=",")` at :12, `ParserElement.DEFAULT_WHITE_CHARS` at :4; tex
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from codehop.index.indexer import index_repo
 from codehop.index.store.sqlite import SqliteStore
-from codehop.index.terms import abbreviates, text_terms
+from codehop.index.terms import abbreviates, name_parts, text_terms
 
 
 def _reopened(repo: Path) -> SqliteStore:
@@ -97,3 +100,50 @@ def test_an_installed_package_index_has_the_terms(app_with_venv: Path, tmp_path:
         assert hits[0].rel_path == "minireq/adapters.py" and hits[0].line == 7
     finally:
         app.close()
+
+
+_READER = """
+import json, sys
+from pathlib import Path
+from codehop.index.store.sqlite import SqliteStore
+from codehop.index import terms
+SqliteStore(Path(sys.argv[1])).conn
+print(json.dumps([[terms.name_parts(i) for i in sys.argv[2:]], terms._segmenter.cache_info().currsize]))
+"""
+
+
+def _fresh_reader(index: Path, *identifiers: str) -> tuple[list[list[str]], int]:
+    """A fresh interpreter that opens the index and splits `identifiers`: (their parts, whether it
+    built the segmenter's model)."""
+    out = subprocess.run(
+        [sys.executable, "-c", _READER, str(index), *identifiers], capture_output=True, text=True, check=True
+    )
+    parts, built = json.loads(out.stdout)
+    return parts, built
+
+
+def test_a_reader_splits_indexed_code_without_the_segmenters_model(fixture_repo):
+    """fixtures_repos/vocabulary: `read_rows(source, stripnl=True, ...)` (textparse/core.py:12),
+    `ParserElement.__init__(self, savelist=False)` (:7), `verbose_stacktrace` (:5). The index keeps
+    what the segmenter made of each run of letters it split, so a reader in a fresh process splits
+    those names as the indexer did without building the model (60-100 ms, which every question
+    paid); a name the index never saw is still split, by the model. An update keeps the runs of
+    the code it adds."""
+    repo = fixture_repo("vocabulary")
+    store, _ = index_repo(repo)
+    path = store.path
+    store.close()
+    names = ("stripnl", "savelist", "verbose_stacktrace", "textparse")
+    assert [list(name_parts(n)) for n in names] == [
+        ["strip", "nl"],
+        ["save", "list"],
+        ["verbose", "stack", "trace"],
+        ["text", "parse"],
+    ]
+    assert _fresh_reader(path, *names) == ([list(name_parts(n)) for n in names], 0)
+    assert _fresh_reader(path, "rowsquicklyread") == ([["rows", "quickly", "read"]], 1)
+    core = repo / "textparse" / "core.py"
+    core.write_text(core.read_text() + "\n\ndef rowsquicklyread(source):\n    return source\n")
+    store, _ = index_repo(repo)
+    store.close()
+    assert _fresh_reader(path, "rowsquicklyread", "stripnl") == ([["rows", "quickly", "read"], ["strip", "nl"]], 0)

@@ -40,6 +40,7 @@ from codehop.index.store.write import (
     fill_fts,
     insert_edges,
     insert_resolved_xrefs,
+    keep_segmented,
     shift_targets,
     stage_fts,
     stamp_edges,
@@ -355,6 +356,7 @@ def _build_into(
         insert_edges(c, edges)
         stamp_edges(c, [f[1] for f in loaded.files])
         create_indexes(c, ("xrefs", "edges"))
+        keep_segmented(c)
         bump_generation(c)
         add_to_counter(c, "rebuilds")
     enable_wal(tmp_store.conn)
@@ -446,6 +448,7 @@ def _update(
             phase("write")
             delete_files(conn, changed_paths + deleted)
             write_file_rows(conn, facts, hashes, stats)
+            keep_segmented(conn)
             store.invalidate()
             # a module whose names (and bases) kept their meaning changes no resolution elsewhere:
             # its own references are redone, references into it only follow its lines

@@ -9,11 +9,12 @@ both stemmed the same way, and the rule by which a short identifier part abbrevi
   on snake and camel case only (no segmenter: cheap enough for question time).
 - `abbreviates`: `delim` ~ delimiter (a prefix), `nl` ~ newline, `msg` ~ message, `cfg` ~ config
   (the consonant skeleton: an in-order subsequence with the same first letter).
-- `is_word`: the dictionary of wordsegment (178k English words), loaded on first use (index time).
+- `is_word`: the dictionary of wordsegment (178k English words), bisected in its text as read.
 
 The segmenter (wordninja's 126k-word frequency model and its dynamic program, `_ZipfSegmenter`)
-and the dictionary load only when an identifier needs them: at index time. Question time needs
-only the stemmer (a C extension, about 1 ms to import). The comparison that chose these libraries
+loads only when a run of letters needs it that the index has not seen (`segmented`,
+`learn_segmented`): at index time. Question time needs the stemmer (a C extension, about 1 ms
+to import) and the dictionary's text (about 1 ms). The comparison that chose these libraries
 is in docs/vocabulary.md.
 
 May import: stdlib, Stemmer (PyStemmer); reads wordninja's and wordsegment's word lists.
@@ -53,16 +54,37 @@ def stem(word: str) -> str:
 
 
 @lru_cache(maxsize=1)
-def _dictionary() -> frozenset[str]:
-    text = resources.files("wordsegment").joinpath("words.txt").read_text(encoding="utf-8")
-    return frozenset(text.split())
+def _dictionary() -> str:
+    """wordsegment's `words.txt` as read: one word a line, sorted (`tests/test_terms.py` checks
+    the installed list is), so a word is found by bisection in the text itself. Reading it takes
+    about a millisecond; a set of its 178k words took 30-60 ms, paid by every process that
+    derives a term, question time included."""
+    return resources.files("wordsegment").joinpath("words.txt").read_text(encoding="utf-8")
 
 
+@lru_cache(maxsize=131072)
 def is_word(part: str) -> bool:
     """Is `part` (lowercase) an ordinary English word (wordsegment's dictionary)? `nl`, `msg`,
-    `cfg`, `delim` are not; `strip`, `tab`, `delimiter` are. The first call loads the list (about
-    0.1 s): index time, or a reader that really needs it."""
-    return part in _dictionary()
+    `cfg`, `delim` are not; `strip`, `tab`, `delimiter` are. A bisection over the list's lines
+    (about 18 probes)."""
+    if part.split() != [part]:  # empty, or holding a space: never a word of the list
+        return False
+    text = _dictionary()
+    lo, hi = 0, len(text)  # the line `part` would be starts in [lo, hi); both are line starts
+    while lo < hi:
+        mid = (lo + hi) // 2
+        start = text.rfind("\n", lo, mid) + 1 or lo
+        end = text.find("\n", mid)
+        line = text[start : end if end >= 0 else len(text)]
+        if line == part:
+            return True
+        if line < part:
+            if end < 0:
+                return False
+            lo = end + 1
+        else:
+            hi = start
+    return False
 
 
 class _ZipfSegmenter:
@@ -121,13 +143,38 @@ def _plausible(pieces: list[str]) -> bool:
     return any(len(p) >= 4 and is_word(p) for p in pieces)
 
 
+# what `_run_parts` found for each run it gave the segmenter, in this process (`segmented`)
+# and as read from an index (`learn_segmented`): a process that knows every run of its code
+# never builds the segmenter's model (60-100 ms)
+_SEGMENTED: dict[str, tuple[str, ...]] = {}
+_COMPUTED: set[str] = set()
+
+
 @lru_cache(maxsize=131072)
 def _run_parts(run: str) -> tuple[str, ...]:
     """A lowercase run of one case: itself, or the words the segmenter finds in it."""
     if len(run) < _MIN_SEGMENTED or not run.isalpha() or is_word(run):
         return (run,)
-    pieces = _segmenter()(run)
-    return tuple(pieces) if _plausible(pieces) else (run,)
+    known = _SEGMENTED.get(run)
+    if known is None:
+        pieces = _segmenter()(run)
+        known = tuple(pieces) if _plausible(pieces) else (run,)
+        _SEGMENTED[run] = known
+        _COMPUTED.add(run)
+    return known
+
+
+def segmented() -> dict[str, tuple[str, ...]]:
+    """The runs this process gave the segmenter, with what `name_parts` made of each (for an
+    index to keep: `learn_segmented` in a later process)."""
+    return {run: _SEGMENTED[run] for run in list(_COMPUTED)}
+
+
+def learn_segmented(known: dict[str, tuple[str, ...]]) -> None:
+    """What an index kept of `segmented`: those runs are not segmented again. The splits are the
+    segmenter's own, so the terms derived are the same."""
+    for run, parts in known.items():
+        _SEGMENTED.setdefault(run, parts)
 
 
 def _case_parts(identifier: str) -> list[str]:

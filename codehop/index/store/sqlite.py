@@ -44,7 +44,7 @@ from codehop.index.store.rows import (
     xref_record,
 )
 from codehop.index.store.schema import check_schema, connect, file_states, index_size
-from codehop.index.store.write import remember_landing
+from codehop.index.store.write import learn_kept_segmented, remember_landing
 from codehop.kernel.records import (
     Binding,
     BindingKind,
@@ -95,6 +95,7 @@ class SqliteStore:
         if conn is None:
             conn = connect(self.path, read_only=self.read_only)
             check_schema(conn)
+            learn_kept_segmented(conn)  # the terms of this code derive without the segmenter's model
             self._local.conn = conn
         return conn
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from codehop.index.store.rows import XREF_COLS, SymbolRows, xref_row
-from codehop.index.terms import declaration_terms
+from codehop.index.terms import declaration_terms, learn_segmented, segmented
 from codehop.kernel.records import XRef
 from codehop.kernel.words import index_words
 
@@ -190,6 +190,45 @@ def delete_files(conn: sqlite3.Connection, rel_paths: Iterable[str]) -> None:
         for table in ("terms", "chunks", "bindings", "classes", "stars", "xrefs", "edges", "files"):
             conn.execute(f"DELETE FROM {table} WHERE rel_path=?", (rel,))
     conn.execute("DELETE FROM odd_parts WHERE n <= 0")
+
+
+_SEGMENTED_KEY = "segmented"  # meta: {run: its parts space-joined} (`terms.segmented`)
+
+
+def keep_segmented(conn: sqlite3.Connection) -> None:
+    """Add to the index the runs of letters this process gave the segmenter (`terms.segmented`),
+    so a later process deriving terms of this code (a reader, an update) has them without building
+    the segmenter's model. A process that indexed other code too adds its runs as well: a split is
+    the same whatever code it came from."""
+    new = segmented()
+    if not new:
+        return
+    row = conn.execute("SELECT value FROM meta WHERE key=?", (_SEGMENTED_KEY,)).fetchone()
+    kept = _segmented_of(row[0]) if row else {}
+    added = {run: " ".join(parts) for run, parts in new.items() if run not in kept}
+    if added:
+        value = json.dumps({**{r: " ".join(p) for r, p in kept.items()}, **added}, separators=(",", ":"))
+        conn.execute(
+            "INSERT INTO meta VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            (_SEGMENTED_KEY, value),
+        )
+
+
+def learn_kept_segmented(conn: sqlite3.Connection) -> None:
+    """Hand `terms` the runs an index kept (`keep_segmented`); nothing when it kept none."""
+    row = conn.execute("SELECT value FROM meta WHERE key=?", (_SEGMENTED_KEY,)).fetchone()
+    if row:
+        learn_segmented(_segmented_of(row[0]))
+
+
+def _segmented_of(value: str) -> dict[str, tuple[str, ...]]:
+    try:
+        data = json.loads(value)
+    except ValueError:
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    return {r: tuple(p.split()) for r, p in data.items() if isinstance(p, str) and p.split()}
 
 
 def bump_generation(conn: sqlite3.Connection) -> None:
