@@ -155,16 +155,7 @@ class Reader:
             if b is not None and b.kind is kind and not f.subject.assigned and f.subject.parameter is None:
                 return []
         read = ", ".join(f"`{f.subject.dotted}`" for f in told[:3])
-        return [
-            Finding(
-                subject=Subject(dotted="", mentions=()),
-                resolution=None,
-                binding=None,
-                declared_in=None,
-                pending=(),
-                doubt=f"The question asks for a {kind.value}; none of what was read is one ({read}).",
-            )
-        ]
+        return [_doubt(f"The question asks for a {kind.value}; none of what was read is one ({read}).")]
 
     def _untold(self, asked: Question, findings: Sequence[Finding]) -> list[Finding]:
         """A question in words only, read as declarations that leave most of its words unsaid
@@ -212,16 +203,7 @@ class Reader:
         said = ", ".join(f"`{d}`" for d in list(dict.fromkeys(f.subject.dotted for f in told))[:3])
         doubt = f"Read from the question's words as {said}, which leaves {', '.join(repr(w) for w in missing[:6])} unexplained"
         doubt += f"; those words came close to {', '.join(f'`{c}`' for c in close)}." if close else "."
-        return [
-            Finding(
-                subject=Subject(dotted="", mentions=()),
-                resolution=None,
-                binding=None,
-                declared_in=None,
-                pending=(),
-                doubt=doubt,
-            )
-        ]
+        return [_doubt(doubt)]
 
     def _aspect(
         self,
@@ -579,16 +561,7 @@ class Reader:
             findings += self._bases(findings, targets, context, resolved)
         reading = self._sites(reading, findings, context, resolved)
         for doubt in reading.doubts:
-            findings.append(
-                Finding(
-                    subject=Subject(dotted="", mentions=()),
-                    resolution=None,
-                    binding=None,
-                    declared_in=None,
-                    pending=(),
-                    doubt=doubt,
-                )
-            )
+            findings.append(_doubt(doubt))
         return findings
 
     def _bases(
@@ -745,16 +718,9 @@ class Reader:
                 made = self._bare_sentinel(module, p.default.strip(), resolved) if not passed else ""
                 if made:
                     out.append(
-                        Finding(
-                            subject=Subject(dotted="", mentions=()),
-                            resolution=None,
-                            binding=None,
-                            declared_in=None,
-                            pending=(),
-                            doubt=(
-                                f"`{p.name}` defaults to `{p.default.strip()}`, a bare sentinel (`{made}`): what"
-                                " stands in for it is decided where it is tested, and that was not found."
-                            ),
+                        _doubt(
+                            f"`{p.name}` defaults to `{p.default.strip()}`, a bare sentinel (`{made}`): what"
+                            " stands in for it is decided where it is tested, and that was not found."
                         )
                     )
         for name in dict.fromkeys(names):
@@ -1187,6 +1153,13 @@ def _stub_doubt(f: Finding, res: Resolution) -> Finding:
             "(a Protocol's or an abstract member). What runs is an implementation elsewhere, "
             "which this answer did not place."
         ),
+    )
+
+
+def _doubt(text: str) -> Finding:
+    """A finding that is only a doubt: what keeps the answer from being complete, said."""
+    return Finding(
+        subject=Subject(dotted="", mentions=()), resolution=None, binding=None, declared_in=None, pending=(), doubt=text
     )
 
 
