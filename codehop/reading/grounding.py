@@ -32,6 +32,7 @@ from codehop.index.terms import abbreviates, name_parts, name_terms, stem
 from codehop.kernel.paths import is_test_path
 from codehop.kernel.records import Intent, Question, TermHit
 from codehop.reading.intent import KIND_WORDS, cue_stems
+from codehop.reading.question_words import tokenize
 
 if TYPE_CHECKING:
     from codehop.index.store.sqlite import SqliteStore
@@ -114,11 +115,40 @@ def question_terms(q: Question, store: SqliteStore) -> tuple[_Word, ...]:
             _Word(w, frozenset(forms), frozenset(abbrevs) - set(forms), counts=s not in cues, acronym=written.isupper())
         )
         n += len(forms) + len(abbrevs)
+    for run, acronym in _acronyms(q.text, store):
+        # "a least-recently-used cache": the words a name part of the repository abbreviates by
+        # their initials (`lru`) are that part, one word, and no longer each a word of their own
+        out = [w for w in out if w.text not in run]
+        out.append(_Word(" ".join(run), frozenset({acronym}), frozenset(), counts=True, acronym=True))
     if q.intent is Intent.VALUE and not any("default" in w.forms for w in out):
         # (a value asked without the word, "what storage does it use if I don't pass one?": code
         # spells what applies then `default_...`; the cue matches, it explains nothing by itself)
         out.append(_Word("default", frozenset({"default"}), frozenset(), counts=False, acronym=False))
     return tuple(out)
+
+
+MAX_ACRONYM = 5  # words whose initials may spell one name part
+
+
+def _acronyms(text: str, store: SqliteStore) -> list[tuple[tuple[str, ...], str]]:
+    """Runs of three to five words, written one after another, whose initials spell a name part
+    of the repository that is no dictionary word ("first-in-first-out" -> `fifo`, "time to live"
+    -> `ttl`): (the run's words, the part), the longest run first, runs not overlapping. Linear in
+    the question's length (a window of at most five words)."""
+    words = [t.low for t in tokenize(text[:4096]) if t.word and "." not in t.text][: 3 * MAX_TERMS]
+    parts = store.name_part_vocabulary()
+    out: list[tuple[tuple[str, ...], str]] = []
+    i = 0
+    while i < len(words):
+        for k in range(min(MAX_ACRONYM, len(words) - i), 2, -1):
+            initials = "".join(w[0] for w in words[i : i + k])
+            if initials in parts:
+                out.append((tuple(words[i : i + k]), initials))
+                i += k
+                break
+        else:
+            i += 1
+    return out
 
 
 _BUCKETS: dict[tuple[int, object], dict[str, tuple[str, ...]]] = {}

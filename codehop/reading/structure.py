@@ -258,7 +258,28 @@ class Reader:
                     continue
                 have.add(g.resolution.target)
                 out.append(replace(g, doubt=""))
+        if asked.intent is Intent.RAISES and not _callables(findings) and not self._raised_found(findings, out):
+            read = ", ".join(f"`{f.subject.dotted}`" for f in findings if f.subject.dotted and not f.doubt)
+            if read:
+                # (a class found for "what is raised when ...", no function of it read: which of its
+                # methods raises is not placed; a function read shows its raises in its body)
+                out.append(_doubt(f"The question asks what is raised; no exception class is found in {read}."))
         return out
+
+    def _raised_found(self, findings: Sequence[Finding], pointers: Sequence[Finding]) -> bool:
+        """Whether an exception class is among what was read or what its pointers lead to."""
+        for f in [*findings, *pointers]:
+            res = f.resolution
+            if (
+                res is not None
+                and not res.is_external
+                and res.target.qualname
+                and self._is_exception(res.target.qualname)
+            ):
+                return True
+            if res is not None and res.is_external:
+                return True  # (a builtin or an installed exception: said where it is)
+        return False
 
     def _inferred_calls(
         self,
