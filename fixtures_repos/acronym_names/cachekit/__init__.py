@@ -1,0 +1,1 @@
+"""Caches with a size limit, each evicting its own way."""
