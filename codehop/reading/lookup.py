@@ -75,6 +75,15 @@ class RepoLookup:
         step = Step(from_loc=at, to_loc=res.target, resolver=Provenance.SYMBOL_TABLE, note=note)
         return replace(res, steps=(step, *res.steps))
 
+    def class_of(self, dotted: str) -> str | None:
+        """The class qualname `dotted` denotes, if it is a class of the repository (for the pointer
+        readers of `structure.py`)."""
+        return self._is_class(dotted)
+
+    def assigned_attribute(self, cls: str, name: str) -> Subject | None:
+        """`self.<name> = ...` in a method of the class or a base (for `structure.py`)."""
+        return self._instance_attribute(cls, name, name)
+
     def _is_class(self, dotted: str) -> str | None:
         """The class qualname `dotted` denotes, if it is a class of the repository."""
         res = self.table.resolve(dotted)

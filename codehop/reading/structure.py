@@ -793,15 +793,16 @@ class Reader:
         to `self.<attr>` (`self._jws = PyJWS(...)`), and its `m`, when the repository declares both."""
         parts = written.split(".")
         cls = method.rpartition(".")[0]
-        if len(parts) != 3 or parts[0] != "self" or not self.finder._is_class(cls):
+        if len(parts) != 3 or parts[0] != "self" or not self.finder.class_of(cls):
             return None
-        held = self.finder._instance_attribute(cls, parts[1], parts[1])
+        held = self.finder.assigned_attribute(cls, parts[1])
         if held is None or held.assigned is None:
             return None
         made = instantiated(held.assigned[1].partition("=")[2])
-        module = self.store.module_of(self.store.chunks_named(held.dotted)[0].rel_path) if made else None
+        where = next(iter(self.store.chunks_named(held.dotted)), None) if made else None
+        module = self.store.module_of(where.rel_path) if where is not None else None
         hit = self._module_target(module, made, {}) if module else None
-        if hit is None or not self.finder._is_class(hit[1].target.qualname):
+        if hit is None or not self.finder.class_of(hit[1].target.qualname):
             return None
         target = f"{hit[1].target.qualname}.{parts[2]}"
         return target if self.finder.callable_parameters(target) else None
