@@ -4,7 +4,8 @@ constructor parameter whose replacement the words name is the value asked.
 Fixture `constructor_fallback` (fixtures_repos/README.md): `LockedMachine` (lockkit/machines.py:24,
 "safe to share between threads") whose `__init__(self, states=None, machine_context=None)` (:27)
 puts `listify(machine_context) or [PicklableLock()]` (:28) in place of `None`; `PicklableLock`
-(:12); two subclasses that mix it in, `LockedGraphMachine` (:33) and `LockedNestedMachine` (:37).
+(:12); two subclasses that mix it in, `LockedGraphMachine` (:33) and `LockedNestedMachine` (:37);
+`Engine.shift(self, gear="neutral")` (:44) and its override `TurboEngine.shift` (:51).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from shared import FIXTURES, copy_fixture
 from codehop.answer.orchestrator import Limits
 from codehop.app import App, Config
 from codehop.kernel.records import State
-from codehop.reading.grounding import ground
+from codehop.reading.grounding import _declared_first, ground
 from codehop.reading.intent import read_question
 
 QUESTION = "which lock guards a thread-safe machine unless I pass my own context?"
@@ -42,3 +43,26 @@ def test_the_constructor_parameter_whose_replacement_the_words_name_answers(app:
     assert "Parameter `machine_context` of `lockkit.machines.LockedMachine.__init__`" in a.answer
     assert "it becomes `[PicklableLock()]`" in a.answer  # (`listify(machine_context) or [...]`)
     assert any(c.chunk.qualname == "lockkit.machines.PicklableLock" for c in a.context)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "what gear does an engine shift to if I don't give one?",
+        "what is the gear an engine shifts to if I don't give one?",
+    ],
+)
+def test_the_parameter_the_asked_noun_names_is_the_value(app: App, question: str) -> None:
+    # (`Engine.shift(self, gear="neutral")`; "what is the gear ...": the noun after the article)
+    a = app.navigator().ask(question, Limits())
+    assert a.state is State.COMPLETE
+    assert 'Parameter `gear` of `lockkit.machines.Engine.shift` defaults to `"neutral"`' in a.answer
+
+
+def test_a_namesake_in_a_base_answers_before_an_override_the_words_do_not_name(app: App) -> None:
+    g = ground(read_question("what gear does an engine shift to if I don't give one?"), app.store)
+    by_name = {c.hit.qualname: c for c in g.candidates}
+    override, base = by_name["lockkit.machines.TurboEngine.shift"], by_name["lockkit.machines.Engine.shift"]
+    assert _declared_first(app.store, [override, base]) is base  # (the words say nothing of "turbo")
+    turbo = ground(read_question("what gear does a turbo engine shift to if I don't give one?"), app.store)
+    assert [s.hit.qualname for s in turbo.subjects] == ["lockkit.machines.TurboEngine.shift"]

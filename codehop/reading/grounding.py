@@ -196,12 +196,13 @@ def _ground(q: Question, store: SqliteStore, *, limit: int = 40) -> Grounding:
     weighed = sorted((g for g in weighed if g.weight > 0), key=lambda g: -g.weight)
     if not weighed:
         return Grounding(terms=terms)
-    best = weighed[0]
-    close = tuple(g for g in weighed if g.weight >= best.weight * CLOSE)[:8]
+    best = _declared_first(store, weighed)
+    lead = weighed[0].weight  # (the weight of what the words match best, whichever namesake answers)
+    close = tuple(g for g in weighed if g.weight >= lead * CLOSE)[:8]
     second = next(
         (g for g in weighed[1:] if not _within(g.hit, best.hit) and not _extends(store, g.hit, best.hit)), None
     )
-    clear = second is None or best.weight >= second.weight * MARGIN
+    clear = second is None or lead >= second.weight * MARGIN
     # one matched word is a name only when it is all of the name (an exception asked for, and one
     # named `...Error`: the kind word is a part of the name too)
     kind_part = "exception" in q.qualifiers and bool(_EXCEPTION_TERMS & set(best.hit.name_terms))
@@ -360,16 +361,37 @@ def _builtin_only(store: SqliteStore, name: str) -> bool:
     return all(b.kind.value in ("import", "module") for b in store.bindings_named(name, limit=20))
 
 
+def _declared_first(store: SqliteStore, weighed: list[Grounded]) -> Grounded:
+    """The best candidate, or the namesake in a class it inherits from when the words explain
+    nothing more of the override ("the initial state of a state machine": `Machine.__init__`, not
+    each subclass's `__init__` that extends it); the override stays when the words name its class
+    ("an async machine")."""
+    best = weighed[0]
+    owner, _, name = best.hit.qualname.rpartition(".")
+    for g in weighed[1:]:
+        if g.weight < best.weight * CLOSE:
+            break
+        base, _, other = g.hit.qualname.rpartition(".")
+        if other != name or g.explained != best.explained or not base or not owner:
+            continue
+        if _inherits(store, owner, base):
+            return g
+    return best
+
+
+def _inherits(store: SqliteStore, sub: str, base: str) -> bool:
+    """Whether class `sub` inherits from `base`, directly or through one class between."""
+    bases = {e.dst for e in store.edges_out_of(sub, ("inherits",))}
+    return base in bases or any(base in {e.dst for e in store.edges_out_of(b, ("inherits",))} for b in list(bases)[:8])
+
+
 def _extends(store: SqliteStore, sub: TermHit, base: TermHit) -> bool:
     """A class that inherits from the best (directly or through one class between) and is named by
     no more of the words: it extends what the words describe, it is no rival to it ("the
     thread-safe machine" is `LockedMachine`, not each class that mixes it in)."""
     if sub.kind != "class" or base.kind != "class" or len(set(sub.matched)) > len(set(base.matched)):
         return False
-    bases = {e.dst for e in store.edges_out_of(sub.qualname, ("inherits",))}
-    if base.qualname in bases:
-        return True
-    return any(base.qualname in {e.dst for e in store.edges_out_of(b, ("inherits",))} for b in list(bases)[:8])
+    return _inherits(store, sub.qualname, base.qualname)
 
 
 def _within(inner: TermHit, outer: TermHit) -> bool:

@@ -97,13 +97,16 @@ def _stands_in(body: str, p: Parameter) -> set[str]:
 
 
 def _asked_noun(tokens: list[Token]) -> set[str]:
-    """The stems of the words between the first "which" or "what" and the next function word
-    ("which signing algorithm is ..." -> sign, algorithm): what the question asks for; empty when
-    a function word follows at once ("what does it default to?")."""
+    """The stems of the words between the first "which" or "what" (or "what is the") and the next
+    function word ("which signing algorithm is ..." -> sign, algorithm): what the question asks
+    for; empty when a function word follows at once ("what does it default to?")."""
     for t in tokens:
         if t.low in ("which", "what"):
             out: set[str] = set()
-            for u in tokens[t.index + 1 :]:
+            rest = tokens[t.index + 1 :]
+            if len(rest) > 1 and rest[0].low in ("is", "are", "was", "were") and rest[1].low in _ARTICLES:
+                rest = rest[2:]  # "what is the initial state of ...": the noun after the article
+            for u in rest:
                 if not u.word or u.low in STOP:
                     break
                 out.add(stem(u.low))
@@ -1094,6 +1097,12 @@ class SubjectFinder(RepoLookup):
         asked_for = _asked_noun(tokens)
         if asked_for and placed:
             by_name = [p for p in placed if set(name_terms(p.name)) & asked_for]
+            if len(by_name) > 1:
+                # ("the initial state": `initial='initial'` and `states=None`) the most words, then a
+                # default that is a value of its own before `None`
+                most = max(len(set(name_terms(p.name)) & asked_for) for p in by_name)
+                by_name = [p for p in by_name if len(set(name_terms(p.name)) & asked_for) == most]
+                by_name = [p for p in by_name if p.default != "None"] or by_name
             body = next(iter(self.store.chunks_named(qual)), None)
             placed = by_name or [p for p in placed if asked_for & _stands_in(body.text if body else "", p)]
         return Subject(dotted=qual, mentions=hit.matched, parameter=placed[0]) if len(placed) == 1 else None

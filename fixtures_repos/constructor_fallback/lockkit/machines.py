@@ -35,3 +35,20 @@ class LockedGraphMachine(LockedMachine):
 
 class LockedNestedMachine(LockedMachine):
     """A thread-safe locked machine with nested states."""
+
+
+
+class Engine:
+    """Turns the machines."""
+
+    def shift(self, gear="neutral"):
+        self.gear = gear
+
+
+class TurboEngine(Engine):
+    """An engine with a boost."""
+
+    def shift(self, gear="neutral", boost=2):
+        """Shift the engine's gear, then boost."""
+        super().shift(gear)
+        self.boost = boost
