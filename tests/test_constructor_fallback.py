@@ -1,10 +1,10 @@
 """A value asked of a class the words describe: its subclasses are no rivals, and the
 constructor parameter whose replacement the words name is the value asked.
 
-Fixture `constructor_fallback` (fixtures_repos/README.md): `LockedMachine` (lockkit/machines.py:24,
-"safe to share between threads") whose `__init__(self, states=None, machine_context=None)` (:27)
-puts `listify(machine_context) or [PicklableLock()]` (:28) in place of `None`; `PicklableLock`
-(:12); two subclasses that mix it in, `LockedGraphMachine` (:33) and `LockedNestedMachine` (:37);
+Fixture `constructor_fallback` (fixtures_repos/README.md): `GuardedRunner` (lockkit/machines.py:24,
+"safe to share between threads") whose `__init__(self, states=None, contexts=None)` (:27)
+puts `listify(contexts) or [CopyableMutex()]` (:28) in place of `None`; `CopyableMutex`
+(:12); two subclasses that mix it in, `GuardedDrawingRunner` (:33) and `GuardedNestedRunner` (:37);
 `Engine.shift(self, gear="neutral")` (:44) and its override `TurboEngine.shift` (:51).
 """
 
@@ -19,7 +19,7 @@ from codehop.kernel.records import State
 from codehop.reading.grounding import _declared_first, ground
 from codehop.reading.intent import read_question
 
-QUESTION = "which lock guards a thread-safe machine unless I pass my own context?"
+QUESTION = "which mutex guards a thread-safe runner unless I pass my own contexts?"
 
 
 @pytest.fixture(scope="module")
@@ -34,15 +34,15 @@ def app(tmp_path_factory):  # type: ignore[no-untyped-def]
 
 def test_the_subclasses_of_the_class_the_words_name_are_no_rivals(app: App) -> None:
     g = ground(read_question(QUESTION), app.store)
-    assert [s.hit.qualname for s in g.subjects] == ["lockkit.machines.LockedMachine"]
+    assert [s.hit.qualname for s in g.subjects] == ["lockkit.machines.GuardedRunner"]
 
 
 def test_the_constructor_parameter_whose_replacement_the_words_name_answers(app: App) -> None:
     a = app.navigator().ask(QUESTION, Limits())
     assert a.state is State.COMPLETE
-    assert "Parameter `machine_context` of `lockkit.machines.LockedMachine.__init__`" in a.answer
-    assert "it becomes `[PicklableLock()]`" in a.answer  # (`listify(machine_context) or [...]`)
-    assert any(c.chunk.qualname == "lockkit.machines.PicklableLock" for c in a.context)
+    assert "Parameter `contexts` of `lockkit.machines.GuardedRunner.__init__`" in a.answer
+    assert "it becomes `[CopyableMutex()]`" in a.answer  # (`listify(contexts) or [...]`)
+    assert any(c.chunk.qualname == "lockkit.machines.CopyableMutex" for c in a.context)
 
 
 @pytest.mark.parametrize(

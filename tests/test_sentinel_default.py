@@ -7,7 +7,7 @@ Fixture `sentinel_default` (fixtures_repos/README.md): `_UNSET = object()` (sign
 `"plain-sha"` (:16-19); `Client.sign` (signkit/high.py:11), whose header has a comment after
 `scheme=_UNSET`, hands `scheme` on to `self._signer.sign` (`self._signer = Signer()`, :9);
 `verify(token, leeway=_UNSET)` (:29) tests its sentinel nowhere; `ECKey` beside `encode`;
-`remember(store, key=keys.hashkey)` (:33), `hashkey` at signkit/keys.py:4.
+`remember(store, key=keys.make_key)` (:33), `make_key` at signkit/keys.py:4.
 """
 
 from __future__ import annotations
@@ -87,10 +87,10 @@ def test_a_parameter_is_the_value_asked_only_when_the_question_asks_for_it(app: 
 
 
 def test_where_something_a_callable_uses_is_declared_follows_the_parameter_the_words_name(app: App) -> None:
-    # `remember(store, key=keys.hashkey)`: "the function that builds the key" is the default of `key`
+    # `remember(store, key=keys.make_key)`: "the function that builds the key" is the default of `key`
     a = ask(
         app, "where is the function defined that builds the key for remembered results when I don't pass my own key?"
     )
     assert a.state is State.COMPLETE
-    assert "`signkit.high.keys.hashkey` is declared at signkit/keys.py:4" in a.answer
+    assert "`signkit.high.keys.make_key` is declared at signkit/keys.py:4" in a.answer
     assert holds(a, "signkit/keys.py", 4)

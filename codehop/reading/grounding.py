@@ -300,8 +300,8 @@ def _weigh(h: TermHit, q: Question, words: tuple[_Word, ...], *, described: bool
     if not strength:
         return Grounded(hit=h, weight=0.0, spelt=0.0)
     if q.intent is Intent.VALUE and set(h.params) - names:
-        # a value asked of a callable the words name, by one of its parameters ("which algorithm
-        # does encode use if I don't pick one": `encode(..., algorithm=...)`): the parameter names it
+        # a value asked of a callable the words name, by one of its parameters ("which scheme does
+        # sign use if I don't pick one": `sign(..., scheme=...)`): the parameter names it
         if any(w.forms & set(h.params) and not w.forms & names for w in words):
             strength += 1.0
     spelt = len(set(h.matched)) / max(1, len(names))
@@ -363,8 +363,8 @@ def _builtin_only(store: SqliteStore, name: str) -> bool:
 
 def _declared_first(store: SqliteStore, weighed: list[Grounded]) -> Grounded:
     """The best candidate, or the namesake in a class it inherits from when the words explain
-    nothing more of the override ("the initial state of a state machine": `Machine.__init__`, not
-    each subclass's `__init__` that extends it); the override stays when the words name its class
+    nothing more of the override ("the gear an engine shifts to": `Engine.shift`, not
+    each subclass's `shift` that extends it); the override stays when the words name its class
     ("an async machine")."""
     best = weighed[0]
     owner, _, name = best.hit.qualname.rpartition(".")
@@ -388,7 +388,7 @@ def _inherits(store: SqliteStore, sub: str, base: str) -> bool:
 def _extends(store: SqliteStore, sub: TermHit, base: TermHit) -> bool:
     """A class that inherits from the best (directly or through one class between) and is named by
     no more of the words: it extends what the words describe, it is no rival to it ("the
-    thread-safe machine" is `LockedMachine`, not each class that mixes it in)."""
+    thread-safe runner" is `GuardedRunner`, not each class that mixes it in)."""
     if sub.kind != "class" or base.kind != "class" or len(set(sub.matched)) > len(set(base.matched)):
         return False
     return _inherits(store, sub.qualname, base.qualname)

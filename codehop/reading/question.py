@@ -98,14 +98,14 @@ def _stands_in(body: str, p: Parameter) -> set[str]:
 
 def _asked_noun(tokens: list[Token]) -> set[str]:
     """The stems of the words between the first "which" or "what" (or "what is the") and the next
-    function word ("which signing algorithm is ..." -> sign, algorithm): what the question asks
+    function word ("which signing scheme is ..." -> sign, scheme): what the question asks
     for; empty when a function word follows at once ("what does it default to?")."""
     for t in tokens:
         if t.low in ("which", "what"):
             out: set[str] = set()
             rest = tokens[t.index + 1 :]
             if len(rest) > 1 and rest[0].low in ("is", "are", "was", "were") and rest[1].low in _ARTICLES:
-                rest = rest[2:]  # "what is the initial state of ...": the noun after the article
+                rest = rest[2:]  # "what is the gear an engine ...": the noun after the article
             for u in rest:
                 if not u.word or u.low in STOP:
                     break
@@ -1083,9 +1083,9 @@ class SubjectFinder(RepoLookup):
     def _placed_parameter(self, hit: TermHit, described: Question, tokens: list[Token]) -> Subject | None:
         """The one parameter with a default (of a class: of its constructor) that the words name
         beyond the callable's own name: what follows "which"/"what" when that names one ("which
-        algorithm ..." -> `algorithm`), else one whose default, or what the body puts in place of
-        it, that phrase names ("what lock does it use unless I give it my own context?" ->
-        `machine_context`, replaced by `[PicklableLock()]`)."""
+        scheme ..." -> `scheme`), else one whose default, or what the body puts in place of
+        it, that phrase names ("which mutex guards it unless I pass my own contexts?" ->
+        `contexts`, replaced by `[CopyableMutex()]`)."""
         qual, params = hit.qualname, self.callable_parameters(hit.qualname)
         if hit.kind == "class":
             init = self.init_parameters(hit.qualname)
@@ -1098,7 +1098,7 @@ class SubjectFinder(RepoLookup):
         if asked_for and placed:
             by_name = [p for p in placed if set(name_terms(p.name)) & asked_for]
             if len(by_name) > 1:
-                # ("the initial state": `initial='initial'` and `states=None`) the most words, then a
+                # ("the start gear": `start_gear='neutral'` and `gears=None`) the most words, then a
                 # default that is a value of its own before `None`
                 most = max(len(set(name_terms(p.name)) & asked_for) for p in by_name)
                 by_name = [p for p in by_name if len(set(name_terms(p.name)) & asked_for) == most]

@@ -253,7 +253,7 @@ def none_fallback(body: str, name: str, sentinel: str = "None") -> tuple[int, st
                 if isinstance(stmt, ast.Return) and stmt.value is not None:
                     return found(stmt.value)  # (`else: return DEFAULTPARSER.parse(timestr)`)
                 if isinstance(stmt, ast.If):
-                    # (`if name is _UNSET: if isinstance(key, K): x = key.alg else: x = "HS256"`: the
+                    # (`if name is _UNSET: if isinstance(key, K): x = key.scheme else: x = "plain"`: the
                     # decision itself is what stands in)
                     return found(stmt)
     return None

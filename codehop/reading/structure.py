@@ -187,7 +187,7 @@ class Reader:
                 held |= self.store.declaration_terms(res.target.rel_path, res.target.line)
                 owner = next(iter(self.store.chunks_named(res.target.qualname.rpartition(".")[0])), None)
                 if owner is not None and owner.kind is ChunkKind.CLASS:
-                    # (a method's class says what the method is part of: "the thread-safe machine")
+                    # (a method's class says what the method is part of: "the thread-safe runner")
                     held |= self.store.declaration_terms(owner.rel_path, owner.start_line)
                 # (of a parameter asked, what the body calls does not say it)
                 edges = self.store.edges_out_of(res.target.qualname, ("calls", "instantiates"))
@@ -337,9 +337,9 @@ class Reader:
         words: set[str],
     ) -> list[Finding]:
         """Where something a callable uses is declared, asked through one of its parameters ("where
-        is the function that builds the key when I don't pass my own key function?" of `cached(cache,
-        key=keys.hashkey)`): the module-level code the default of the one parameter the words name
-        (beyond the callable's own name) holds."""
+        is the function that builds the key for remembered results when I don't pass my own key?"
+        of `remember(store, key=keys.make_key)`): the module-level code the default of the one
+        parameter the words name (beyond the callable's own name) holds."""
         out: list[Finding] = []
         have = {f.resolution.target for f in findings if f.resolution is not None}
         for f, res in _callables(findings):
@@ -755,9 +755,9 @@ class Reader:
     def _sentinel_passed_on(
         self, qualname: str, p: Parameter, context: Sequence[ContextItem], resolved: Mapping[str, Resolution]
     ) -> list[Finding]:
-        """A parameter left at a sentinel (`algorithm=_UNSET`) that the body hands on as it came to a
+        """A parameter left at a sentinel (`scheme=_UNSET`) that the body hands on as it came to a
         callable with the same sentinel default: what that callable's body puts in its place is the
-        default (`if algorithm is _UNSET: ... "HS256"`), one call deep."""
+        default (`if scheme is _UNSET: ... "plain-sha"`), one call deep."""
         chunk = next(iter(self.store.chunks_named(qualname)), None)
         if chunk is None:
             return []
@@ -790,7 +790,7 @@ class Reader:
 
     def _held_method(self, method: str, written: str) -> str | None:
         """`self.<attr>.<m>` called in a method: the class whose instance the class's methods assign
-        to `self.<attr>` (`self._jws = PyJWS(...)`), and its `m`, when the repository declares both."""
+        to `self.<attr>` (`self._signer = Signer()`), and its `m`, when the repository declares both."""
         parts = written.split(".")
         cls = method.rpartition(".")[0]
         if len(parts) != 3 or parts[0] != "self" or not self.finder.class_of(cls):

@@ -1,4 +1,4 @@
-"""A machine, a locked machine and the machines that mix the lock in."""
+"""A runner, a guarded runner and the runners that mix the guard in."""
 
 from threading import Lock
 
@@ -9,37 +9,37 @@ def listify(obj):
     return list(obj) if isinstance(obj, (list, tuple)) else [obj]
 
 
-class PicklableLock:
-    """A lock that survives pickling."""
+class CopyableMutex:
+    """A mutex that survives copying."""
 
     def __init__(self):
-        self.lock = Lock()
+        self.mutex = Lock()
 
 
-class Machine:
+class Runner:
     def __init__(self, states=None):
         self.states = listify(states)
 
 
-class LockedMachine(Machine):
-    """A machine safe to share between threads: its events run under a lock."""
+class GuardedRunner(Runner):
+    """A runner safe to share between threads: its steps run under a mutex."""
 
-    def __init__(self, states=None, machine_context=None):
-        self.machine_context = listify(machine_context) or [PicklableLock()]
+    def __init__(self, states=None, contexts=None):
+        self.contexts = listify(contexts) or [CopyableMutex()]
         super().__init__(states)
 
 
-class LockedGraphMachine(LockedMachine):
-    """A thread-safe locked machine that draws itself."""
+class GuardedDrawingRunner(GuardedRunner):
+    """A thread-safe guarded runner that draws itself."""
 
 
-class LockedNestedMachine(LockedMachine):
-    """A thread-safe locked machine with nested states."""
+class GuardedNestedRunner(GuardedRunner):
+    """A thread-safe guarded runner with nested states."""
 
 
 
 class Engine:
-    """Turns the machines."""
+    """Turns the runners."""
 
     def shift(self, gear="neutral"):
         self.gear = gear

@@ -30,6 +30,6 @@ def verify(token, leeway=_UNSET):
     return Client().sign(token, leeway)
 
 
-def remember(store, key=keys.hashkey):
+def remember(store, key=keys.make_key):
     """Memoize results in a store, under a key built from the arguments."""
     return store, key

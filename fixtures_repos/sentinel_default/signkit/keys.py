@@ -1,6 +1,6 @@
 """How stored results are keyed."""
 
 
-def hashkey(*args):
+def make_key(*args):
     """Return a key for the arguments."""
     return tuple(args)
