@@ -71,6 +71,7 @@ class Grounding:
     candidates: tuple[Grounded, ...] = ()  # every declaration the words matched by name, best first
     terms: tuple[str, ...] = ()
     unexplained: tuple[str, ...] = ()  # describing words the best candidate's name does not explain
+    words: tuple[_Word, ...] = ()  # the question's describing words, as `question_terms` read them
 
     @property
     def ranked(self) -> tuple[TermHit, ...]:
@@ -184,9 +185,9 @@ def ground(q: Question, store: SqliteStore) -> Grounding:
 
 def _ground(q: Question, store: SqliteStore, *, limit: int = 40) -> Grounding:
     words = question_terms(q, store)
-    terms = tuple(dict.fromkeys(t for w in words for t in (*sorted(w.forms), *sorted(w.abbreviations))))
+    terms = _terms_of(words)
     if not terms:
-        return Grounding()
+        return Grounding(words=words)
     hits = store.term_hits(terms, limit=limit)
     # how a body does something is told by its name and what it calls, not by its docstring
     behaviour = q.intent in (Intent.HOW, Intent.WHY, Intent.CALLEES)
@@ -195,7 +196,7 @@ def _ground(q: Question, store: SqliteStore, *, limit: int = 40) -> Grounding:
         weighed = [_with_callees(g, words, store) if i < HOW_CANDIDATES else g for i, g in enumerate(weighed)]
     weighed = sorted((g for g in weighed if g.weight > 0), key=lambda g: -g.weight)
     if not weighed:
-        return Grounding(terms=terms)
+        return Grounding(terms=terms, words=words)
     best = _declared_first(store, weighed)
     lead = weighed[0].weight  # (the weight of what the words match best, whichever namesake answers)
     close = tuple(g for g in weighed if g.weight >= lead * CLOSE)[:8]
@@ -231,7 +232,14 @@ def _ground(q: Question, store: SqliteStore, *, limit: int = 40) -> Grounding:
     told = sum(tells[w] for w in counted)
     covers = told > 0 and told - sum(tells[w] for w in unexplained) >= COVER * told
     subjects = (best,) if clear and named and covers else ()
-    return Grounding(subjects=subjects, close=close, candidates=tuple(weighed[:16]), terms=terms, unexplained=unsaid)
+    return Grounding(
+        subjects=subjects, close=close, candidates=tuple(weighed[:16]), terms=terms, unexplained=unsaid, words=words
+    )
+
+
+def _terms_of(words: Sequence[_Word]) -> tuple[str, ...]:
+    """The stems the words stand for (their forms, then their abbreviations), each once."""
+    return tuple(dict.fromkeys(t for w in words for t in (*sorted(w.forms), *sorted(w.abbreviations))))
 
 
 def _tells(words: tuple[_Word, ...], terms: tuple[str, ...], store: SqliteStore) -> tuple[dict[str, float], float]:
@@ -253,12 +261,13 @@ def unexplained_by(q: Question, store: SqliteStore, held: frozenset[str], read: 
     declarations, `read`, and the words it read them from say) explain enough. The rule a subject
     grounded by its terms passes, asked of a reading made another way (a plain word read as a
     member of a class the words named)."""
-    words = question_terms(q, store)
-    terms = tuple(dict.fromkeys(t for w in words for t in (*sorted(w.forms), *sorted(w.abbreviations))))
+    grounding = ground(q, store)  # (read once per question and index version: its words too)
+    words = grounding.words
+    terms = _terms_of(words)
     if not terms:
         return ()
     explained = {w.text for w in words if (w.forms | w.abbreviations) & held}
-    candidates = [g for g in ground(q, store).candidates if g.hit.qualname not in read]
+    candidates = [g for g in grounding.candidates if g.hit.qualname not in read]
     # (a word no declaration here explains is the question's framing, as in `_ground`)
     explainable = {e for g in candidates for e in g.explained} | explained | {w.text for w in words if w.acronym}
     tells, _ = _tells(words, terms, store)
@@ -273,12 +282,12 @@ def unexplained_by(q: Question, store: SqliteStore, held: frozenset[str], read: 
 def came_close(q: Question, store: SqliteStore, left: Sequence[str], read: frozenset[str]) -> tuple[str, ...]:
     """The declarations outside a reading (`read`) that the words it `left` unexplained name best:
     most of what those words tell, then the grounding's order."""
-    words = [w for w in question_terms(q, store) if w.text in left]
-    terms = tuple(dict.fromkeys(t for w in words for t in (*sorted(w.forms), *sorted(w.abbreviations))))
-    tells, _ = _tells(tuple(words), terms, store)
+    grounding = ground(q, store)
+    words = tuple(w for w in grounding.words if w.text in left)
+    tells, _ = _tells(words, _terms_of(words), store)
     scored = [
         (sum(tells[w] for w in g.explained if w in tells), g.hit.qualname)
-        for g in ground(q, store).candidates
+        for g in grounding.candidates
         if g.hit.qualname not in read
     ]
     return tuple(name for score, name in sorted((x for x in scored if x[0] > 0), key=lambda x: -x[0])[:3])

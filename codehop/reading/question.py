@@ -1103,8 +1103,10 @@ class SubjectFinder(RepoLookup):
                 most = max(len(set(name_terms(p.name)) & asked_for) for p in by_name)
                 by_name = [p for p in by_name if len(set(name_terms(p.name)) & asked_for) == most]
                 by_name = [p for p in by_name if p.default != "None"] or by_name
-            body = next(iter(self.store.chunks_named(qual)), None)
-            placed = by_name or [p for p in placed if asked_for & _stands_in(body.text if body else "", p)]
+            if not by_name:
+                body = next(iter(self.store.chunks_named(qual)), None)
+                by_name = [p for p in placed if asked_for & _stands_in(body.text if body else "", p)]
+            placed = by_name
         return Subject(dotted=qual, mentions=hit.matched, parameter=placed[0]) if len(placed) == 1 else None
 
     def _returned_class(self, dotted: str) -> str | None:

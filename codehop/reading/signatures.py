@@ -278,7 +278,7 @@ def passed_on(body: str, name: str) -> list[tuple[str, str]]:
         out += [
             (callee, k.arg) for k in node.keywords if k.arg and isinstance(k.value, ast.Name) and k.value.id == name
         ]
-    return sorted(set(out), key=out.index)
+    return list(dict.fromkeys(out))
 
 
 def annotated_return(signature: str) -> bool:

@@ -52,7 +52,7 @@ from codehop.kernel.words import CODE_LITERALS
 from codehop.reading.grounding import came_close, unexplained_by
 from codehop.reading.pointers import PointerFinder, contains
 from codehop.reading.question import Reading, Subject, SubjectFinder
-from codehop.reading.question_words import tokenize
+from codehop.reading.question_words import Token, tokenize
 from codehop.reading.signatures import (
     Parameter,
     annotated_return,
@@ -136,12 +136,12 @@ class Reader:
         reading = self._read[1]
         findings = self.read_with(reading, context, resolved)
         findings += self._aspect(asked, findings, context, resolved)
-        return findings + self._untold(asked, findings) + self._other_kind(asked, findings)
+        tokens = tokenize(asked.text)
+        return findings + self._untold(asked, tokens, findings) + self._other_kind(tokens, findings)
 
-    def _other_kind(self, asked: Question, findings: Sequence[Finding]) -> list[Finding]:
+    def _other_kind(self, tokens: list[Token], findings: Sequence[Finding]) -> list[Finding]:
         """ "Which function ...": a function asked for by name, and none among the declarations read
         (an attribute a constructor assigns is no function): not answered, whatever else was found."""
-        tokens = tokenize(asked.text)
         wh = next((t for t in tokens if t.low in ("which", "what")), None)
         if wh is None or wh.index + 1 >= len(tokens):
             return []
@@ -157,21 +157,22 @@ class Reader:
         read = ", ".join(f"`{f.subject.dotted}`" for f in told[:3])
         return [_doubt(f"The question asks for a {kind.value}; none of what was read is one ({read}).")]
 
-    def _untold(self, asked: Question, findings: Sequence[Finding]) -> list[Finding]:
+    def _untold(self, asked: Question, tokens: list[Token], findings: Sequence[Finding]) -> list[Finding]:
         """A question in words only, read as declarations that leave most of its words unsaid
-        ("which character joins the parts of a dotted key in a nested config?" read as the
-        attribute `Config.parts`), is not answered: a doubt naming the words left, and the
-        declarations those words came close to. What explains a word: the declarations' names,
-        paths and derived terms (docstring, parameters, assigned names), their callees' names, and
-        the words the reading took them from (of an attribute a method assigns or a parameter it
-        takes, its name and the method's only). A reading through the data model read operation words, not names: it is not asked."""
+        ("which character separates the names of nested keys when a layered config looks them
+        up?" read as the attribute `keys` that `Config.__init__` assigns), is not answered: a doubt
+        naming the words left, and the declarations those words came close to. What explains a
+        word: the declarations' names, paths and derived terms (docstring, parameters, assigned
+        names), their callees' names, and the words the reading took them from (of an attribute a
+        method assigns or a parameter it takes, its name and the method's only). A reading through
+        the data model read operation words, not names: it is not asked."""
         if asked.mentions:
             return []  # code named: its names decide, not its words
         told = [f for f in findings if f.subject.dotted and not f.doubt]
         if not told or any(_operation(f) for f in told):
             return []
         # a name written as it is spelt (`WARN`, "two Origin objects"): read from a name, not words
-        written = {t.text for t in tokenize(asked.text) if not t.text.islower()}
+        written = {t.text for t in tokens if not t.text.islower()}
         if any(written & set(f.subject.mentions) for f in told):
             return []
         held: set[str] = set()
@@ -189,9 +190,8 @@ class Reader:
                 if owner is not None and owner.kind is ChunkKind.CLASS:
                     # (a method's class says what the method is part of: "the thread-safe runner")
                     held |= self.store.declaration_terms(owner.rel_path, owner.start_line)
-                # (of a parameter asked, what the body calls does not say it)
-                edges = self.store.edges_out_of(res.target.qualname, ("calls", "instantiates"))
-                if f.subject.parameter is None:
+                if f.subject.parameter is None:  # (of a parameter asked, what the body calls does not say it)
+                    edges = self.store.edges_out_of(res.target.qualname, ("calls", "instantiates"))
                     names += [e.dst.rpartition(".")[2] for e in edges if not e.dst.startswith("?")]
             held |= {t for n in names for t in name_terms(n)}
         read = {f.subject.dotted for f in told}
