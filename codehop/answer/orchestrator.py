@@ -30,6 +30,7 @@ from codehop.kernel.records import (
     RungFailure,
     State,
     Stats,
+    StepNote,
     StopReason,
     Timings,
     Via,
@@ -198,17 +199,28 @@ class Navigator:
         chunk = declaration_chunk(self.store, res.target)
         if chunk is None:
             return []
-        kept = fit(chunk, max(64, budget_tokens // 2))
-        return [
-            ContextItem(
-                chunk=kept,
-                hop=hop,
-                via=Via.RESOLVED,
-                provenance=str(res.provenance),
-                tokens=count_tokens(kept.text),
-                truncated=kept is not chunk,
+        out = [(chunk, max(64, budget_tokens // 2))]
+        # the assignments the chain went through (`state_cls = BlockState` in a base class): the
+        # answer to "what is X.attr" is where it is assigned as much as what it names
+        for step in res.steps:
+            if step.note is StepNote.ALIAS and not step.from_loc.rel_path.startswith("/"):
+                assigned = declaration_chunk(self.store, step.from_loc)
+                if assigned is not None and assigned.key != chunk.key:
+                    out.append((assigned, max(32, budget_tokens // 8)))
+        items = []
+        for whole, cap in out:
+            kept = fit(whole, cap)
+            items.append(
+                ContextItem(
+                    chunk=kept,
+                    hop=hop,
+                    via=Via.RESOLVED,
+                    provenance=str(res.provenance),
+                    tokens=count_tokens(kept.text),
+                    truncated=kept is not whole,
+                )
             )
-        ]
+        return items
 
 
 @dataclass(slots=True)

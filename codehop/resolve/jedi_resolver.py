@@ -36,7 +36,7 @@ from typing import Any, ParamSpec, TypeVar
 from codehop.index.landings import NO_LANDING, LandingCache, Row
 from codehop.index.symbols import SymbolTable
 from codehop.kernel.errors import CodehopError
-from codehop.kernel.records import Location, PendingReference, Provenance, Resolution, Step, StepNote
+from codehop.kernel.records import BindingKind, Location, PendingReference, Provenance, Resolution, Step, StepNote
 from codehop.resolve.jedi_bridge import jedi_project
 from codehop.resolve.ladder import Boundary, names_the_target, site_of
 
@@ -165,14 +165,14 @@ class JediResolver:
         for how in order:
             if how == "site" and site is not None:
                 script = jedi.Script(path=str(site.path), project=self._project)
-                names = self._goto(script, ref.origin_line, site.col)
+                names = self._goto(script, ref.origin_line, site.col, self._alias_at)
             elif how == "probe" and (found := self.table.find_module(ref.ref_target)) is not None:
                 mod, rest = found
                 expr = ".".join([mod, *rest])
                 script = jedi.Script(
                     code=f"import {mod}\n{expr}\n", path=str(self.root / "__codehop_probe__.py"), project=self._project
                 )
-                names = self._goto(script, 2, len(expr))
+                names = self._goto(script, 2, len(expr), self._alias_at)
             if names:
                 break
         if not names:
@@ -185,20 +185,33 @@ class JediResolver:
             ext = n.module_name or mpath.stem
             return Resolution(target=Location(rel_path="", line=0, qualname=ext), provenance=self.name, external=ext)
         target = Location(rel_path=rel, line=n.line or 1, qualname=n.full_name or n.name)
-        return Resolution(
-            target=target,
-            provenance=self.name,
-            steps=(Step(from_loc=origin, to_loc=target, resolver=self.name, note=StepNote.GOTO),),
-        )
+        landed = Step(from_loc=origin, to_loc=target, resolver=self.name, note=StepNote.GOTO)
+        on = self._alias_at(n)
+        if on is not None:  # `X = Y`: the assignment, then where the symbol table takes `Y`
+            return Resolution(target=on.target, provenance=self.name, steps=(landed, *on.steps), external=on.external)
+        return Resolution(target=target, provenance=self.name, steps=(landed,))
 
     @staticmethod
-    def _goto(script: Any, line: int, col: int) -> list[Any]:
+    def _goto(script: Any, line: int, col: int, keep: Callable[[Any], object] | None = None) -> list[Any]:
         names = [n for n in script.goto(line, col, follow_imports=True) if n.module_path is not None]
-        if any(n.type == "statement" for n in names):  # `X = Y`: only infer() goes through
+        statements = [n for n in names if n.type == "statement"]
+        if statements and not (keep is not None and any(keep(n) is not None for n in statements)):
+            # `X = f()`: only infer() goes through; `X = Y` in the repository is kept, and the
+            # ladder follows the alias itself (a class attribute is answered where it is assigned)
             inferred = [n for n in script.infer(line, col) if n.module_path is not None]
             names = inferred or names
         names = [n for n in names if not str(n.module_path).endswith("__codehop_probe__.py")]
         return sorted(names, key=lambda n: (str(n.module_path), n.line or 0))
+
+    def _alias_at(self, n: Any) -> Resolution | None:
+        """Where the symbol table takes Jedi's landing on an `X = Y` of the repository, if it does."""
+        if n.type != "statement" or not n.line:
+            return None
+        rel = self.boundary.place(Path(str(n.module_path)).resolve())
+        here = [b for b in self.table.store.bindings_at(rel, n.line) if b.name == n.name] if rel else []
+        if not here or here[0].kind is not BindingKind.ALIAS:
+            return None
+        return self.table.resolve(f"{here[0].scope}.{n.name}")
 
     def land(self, rel_path: str, positions: Sequence[tuple[int, int]], *, deadline_s: float) -> list[Landing | None]:
         """Where the name at each (1-based line, 0-based col) of one repository file lands, asked of

@@ -221,7 +221,7 @@ class Ladder:
                 cached = self.cached(ref)
                 if cached is not None:
                     return LadderResult(
-                        resolution=cached,
+                        resolution=self.follow(cached),
                         failures=tuple(failures),
                         timings_ms=tuple(timings),
                         tried=tuple(tried),
@@ -313,14 +313,16 @@ class Ladder:
             nxt = self.table.resolve(f"{b.scope}.{b.name}")
             if nxt is None or nxt.target == res.target:
                 break
-            steps.append(
-                Step(
-                    from_loc=res.target,
-                    to_loc=nxt.target,
-                    resolver=Provenance.SYMBOL_TABLE,
-                    note=StepNote.ALIAS if b.kind is BindingKind.ALIAS else StepNote.IMPORT,
+            first = nxt.steps[0].from_loc if nxt.steps else None
+            if first is None or (first.rel_path, first.line) != (res.target.rel_path, res.target.line):
+                steps.append(
+                    Step(
+                        from_loc=res.target,
+                        to_loc=nxt.target,
+                        resolver=Provenance.SYMBOL_TABLE,
+                        note=StepNote.ALIAS if b.kind is BindingKind.ALIAS else StepNote.IMPORT,
+                    )
                 )
-            )
             steps.extend(nxt.steps)
             res = Resolution(target=nxt.target, provenance=res.provenance, steps=tuple(steps), external=nxt.external)
         return res
@@ -350,7 +352,8 @@ class Ladder:
             resolver += 1
             if any(s.note is StepNote.CACHED for s in res.steps):
                 continue
-            rows.append(landing(ref, res.target.rel_path, res.target.line, res.provenance))
+            at = _rung_landing(res)
+            rows.append(landing(ref, at.rel_path, at.line, res.provenance))
         counts = (("hops_from_table", table), ("hops_from_index", bridged), ("hops_from_resolver", resolver))
         counters = tuple((k, n) for k, n in counts if n)
         return QueryLog(counters=counters, landings=tuple(rows))
@@ -361,3 +364,12 @@ class Ladder:
 
 
 _SITE_RUNGS = frozenset({Provenance.JEDI, Provenance.LSP})
+_FOLLOWED = frozenset({StepNote.ALIAS, StepNote.IMPORT})
+
+
+def _rung_landing(res: Resolution) -> Location:
+    """Where the rung itself landed, before the symbol table followed an alias or import on (the
+    row remembers that, and a cached read follows again: the assignment stays in the chain)."""
+    if len(res.steps) > 1 and all(s.note in _FOLLOWED for s in res.steps[1:]):
+        return res.steps[0].to_loc
+    return res.target

@@ -1,0 +1,44 @@
+"""A class attribute is answered where it is assigned: when Jedi lands an attribute on an
+`X = Y` of the repository, the chain keeps that assignment and the symbol table follows `Y`
+on (before, Jedi's inference jumped straight to `Y`'s class and the assignment was lost); a
+second ask, served from the row the first one wrote, keeps it too.
+
+Fixture `assigned_attribute` (fixtures_repos/README.md): `Reader.read` calls
+`self.block.state_cls()` (parsekit/reader.py:9), `self.block = block or BlockParser()`;
+`BlockParser.state_cls = BlockState` (parsekit/parser.py:5); `BlockState` at parsekit/state.py:1.
+"""
+
+from __future__ import annotations
+
+import pytest
+from shared import FIXTURES, copy_fixture
+
+from codehop.answer.orchestrator import Limits
+from codehop.app import App, Config
+from codehop.kernel.records import Answer, State
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory):  # type: ignore[no-untyped-def]
+    a = App(
+        copy_fixture(FIXTURES / "assigned_attribute", tmp_path_factory.mktemp("aa") / "assigned_attribute"), Config()
+    )
+    yield a
+    a.close()
+
+
+def chain(answer: Answer) -> list[tuple[str, int]]:
+    return [(s.to_loc.rel_path, s.to_loc.line) for h in answer.hops for r in h.resolved for s in r.resolution.steps]
+
+
+@pytest.mark.parametrize("round_", ["landed", "cached"])
+def test_the_assignment_stays_in_the_chain(app: App, round_: str) -> None:
+    a = app.navigator().ask("what class is Reader.block.state_cls?", Limits())
+    assert a.state is State.COMPLETE
+    assert ("parsekit/parser.py", 5) in chain(a)  # `state_cls = BlockState`
+    assert chain(a)[-1] == ("parsekit/state.py", 1)
+    assert any(
+        c.chunk.rel_path == "parsekit/parser.py" and c.chunk.start_line <= 5 <= c.chunk.end_line for c in a.context
+    )
+    if round_ == "cached":
+        assert any(s.note == "cached" for h in a.hops for r in h.resolved for s in r.resolution.steps)
