@@ -65,6 +65,19 @@ def test_a_function_asked_for_and_a_function_read_stays_complete(app: App) -> No
     assert "asks for a function" not in a.answer
 
 
+def test_a_class_asked_for_and_only_the_named_one_read_is_partial(app: App) -> None:
+    # ("which settings class does LayeredConfig load": another class than the one it names)
+    a = ask(app, "which settings class does LayeredConfig load from a file?")
+    assert a.state is not State.COMPLETE
+    assert "asks for a class it does not name" in a.answer
+
+
+def test_a_class_asked_for_and_another_class_read_stays_complete(app: App) -> None:
+    a = ask(app, "which base class does LayeredConfig inherit from?")
+    assert a.state is State.COMPLETE
+    assert "`confkit.config.Config`" in a.answer
+
+
 def test_nothing_found_for_a_plain_word_is_partial(app: App) -> None:
     # ("lookup": an ordinary word that matches one name; no caller says it was the subject)
     a = ask(app, "what calls lookup?")

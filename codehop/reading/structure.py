@@ -71,7 +71,12 @@ from codehop.reading.signatures import (
 MAX_SUBJECTS = 4
 # a kind of declaration a question asks for by name ("which function ..."; a method is a function;
 # "which class" is answered by the class that holds what was read, so it is not checked)
-_KIND_ASKED = {BindingKind.FUNCTION.value: BindingKind.FUNCTION, "method": BindingKind.FUNCTION}
+_KIND_ASKED = {
+    BindingKind.FUNCTION.value: BindingKind.FUNCTION,
+    "method": BindingKind.FUNCTION,
+    BindingKind.CLASS.value: BindingKind.CLASS,
+}
+_KIND_WITHIN = 2  # words after which/what the kind may come ("which extension class")
 MAX_HOW_CALLEES = 2  # callees a "how" answer needs beside the body (the ones the question's words name)
 MAX_SITE_WORDS = 4  # names not placed by the table whose sites in the context are sent to the ladder
 MAX_SITES_PER_WORD = 3
@@ -137,25 +142,32 @@ class Reader:
         findings = self.read_with(reading, context, resolved)
         findings += self._aspect(asked, findings, context, resolved)
         tokens = tokenize(asked.text)
-        return findings + self._untold(asked, tokens, findings) + self._other_kind(tokens, findings)
+        return findings + self._untold(asked, tokens, findings) + self._other_kind(asked, tokens, findings)
 
-    def _other_kind(self, tokens: list[Token], findings: Sequence[Finding]) -> list[Finding]:
-        """ "Which function ...": a function asked for by name, and none among the declarations read
-        (an attribute a constructor assigns is no function): not answered, whatever else was found."""
+    def _other_kind(self, asked: Question, tokens: list[Token], findings: Sequence[Finding]) -> list[Finding]:
+        """ "Which function ...", "which extension class ...": a kind asked for by name (within the
+        words after which/what), and none among the declarations read but those the question names
+        itself (it asks for another: "which class does `Markdown` load"), nor an attribute a
+        constructor assigns: not answered, whatever else was found."""
         wh = next((t for t in tokens if t.low in ("which", "what")), None)
-        if wh is None or wh.index + 1 >= len(tokens):
+        if wh is None:
             return []
-        kind = _KIND_ASKED.get(tokens[wh.index + 1].low)
+        after = tokens[wh.index + 1 : wh.index + 1 + _KIND_WITHIN]
+        kind = next((_KIND_ASKED[t.low] for t in after if t.low in _KIND_ASKED), None)
         told = [f for f in findings if f.subject.dotted and not f.doubt and f.resolution is not None]
         if kind is None or not told:
             return []
+        named = {m.rpartition(".")[2] for m in asked.mentions}
         for f in told:
             target = f.resolution.target.qualname if f.resolution is not None else ""
             b = self.table.binding_of(target) if target else None
             if b is not None and b.kind is kind and not f.subject.assigned and f.subject.parameter is None:
-                return []
+                if b.name not in named:
+                    return []
         read = ", ".join(f"`{f.subject.dotted}`" for f in told[:3])
-        return [_doubt(f"The question asks for a {kind.value}; none of what was read is one ({read}).")]
+        return [
+            _doubt(f"The question asks for a {kind.value} it does not name; none of what was read is one ({read}).")
+        ]
 
     def _untold(self, asked: Question, tokens: list[Token], findings: Sequence[Finding]) -> list[Finding]:
         """A question in words only, read as declarations that leave most of its words unsaid
