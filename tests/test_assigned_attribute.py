@@ -5,7 +5,10 @@ second ask, served from the row the first one wrote, keeps it too.
 
 Fixture `assigned_attribute` (fixtures_repos/README.md): `Reader.read` calls
 `self.block.state_cls()` (parsekit/reader.py:9), `self.block = block or BlockParser()`;
-`BlockParser.state_cls = BlockState` (parsekit/parser.py:5); `BlockState` at parsekit/state.py:1.
+`BlockParser.state_cls = BlockState` (parsekit/parser.py:5); `BlockState` at parsekit/state.py:1;
+`Reader.result_class = TokenResult` (parsekit/reader.py:6) and the property `Reader.result ->
+BaseResult` that returns `self.result_class(...)` (:17): what it returns is decided by the class
+attribute, whatever the annotation says.
 """
 
 from __future__ import annotations
@@ -42,3 +45,14 @@ def test_the_assignment_stays_in_the_chain(app: App, round_: str) -> None:
     )
     if round_ == "cached":
         assert any(s.note == "cached" for h in a.hops for r in h.resolved for s in r.resolution.steps)
+
+
+@pytest.mark.parametrize(
+    "question", ["what type does Reader.result return?", "Reader.result: what class is it, and where is that class?"]
+)
+def test_a_returned_class_attribute_decides_the_type(app: App, question: str) -> None:
+    a = app.navigator().ask(question, Limits())
+    assert a.state is State.COMPLETE
+    assert "`parsekit.reader.Reader.result_class`" in a.answer and "TokenResult" in a.answer
+    for path, line in (("parsekit/reader.py", 6), ("parsekit/result.py", 8)):
+        assert any(c.chunk.rel_path == path and c.chunk.start_line <= line <= c.chunk.end_line for c in a.context)

@@ -410,6 +410,27 @@ def returned_names(source: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+def returned_members(source: str) -> list[str]:
+    """The attributes of `self` (or `cls`) a method's `return` statements hand back or call
+    (`return self.parameter_storage_class(...)` -> `parameter_storage_class`), in order."""
+    fn = _function(source)
+    if fn is None:
+        return []
+    out: list[str] = []
+    for node in _own_nodes(fn):
+        if isinstance(node, ast.Return) and node.value is not None:
+            value = node.value
+            while isinstance(value, ast.Call | ast.Await):
+                value = value.value if isinstance(value, ast.Await) else value.func
+            if (
+                isinstance(value, ast.Attribute)
+                and isinstance(value.value, ast.Name)
+                and value.value.id in ("self", "cls")
+            ):
+                out.append(value.attr)
+    return list(dict.fromkeys(out))
+
+
 def stub_kind(source: str) -> str:
     """What a function's body declares: "" behaviour; "empty" only a docstring, `...` or `pass` (a
     no-op, or a Protocol's member); "abstract" `raise NotImplementedError`, or an empty body under

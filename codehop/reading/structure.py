@@ -64,6 +64,7 @@ from codehop.reading.signatures import (
     none_fallback,
     parameters,
     passed_on,
+    returned_members,
     returned_names,
     returns,
 )
@@ -120,6 +121,16 @@ class Finding:
         )
 
 
+def _asked_kind(tokens: list[Token]) -> BindingKind | None:
+    """The kind of declaration the question asks for by name, within the words after its first
+    which/what ("which extension class", "what function")."""
+    wh = next((t for t in tokens if t.low in ("which", "what")), None)
+    if wh is None:
+        return None
+    after = tokens[wh.index + 1 : wh.index + 1 + _KIND_WITHIN]
+    return next((_KIND_ASKED[t.low] for t in after if t.low in _KIND_ASKED), None)
+
+
 def covered(findings: Sequence[Finding]) -> bool:
     """Every subject declared in the context and answered, nothing pending, nothing in doubt."""
     return bool(findings) and all(f.covered for f in findings)
@@ -149,11 +160,7 @@ class Reader:
         words after which/what), and none among the declarations read but those the question names
         itself (it asks for another: "which class does `Markdown` load"), nor an attribute a
         constructor assigns: not answered, whatever else was found."""
-        wh = next((t for t in tokens if t.low in ("which", "what")), None)
-        if wh is None:
-            return []
-        after = tokens[wh.index + 1 : wh.index + 1 + _KIND_WITHIN]
-        kind = next((_KIND_ASKED[t.low] for t in after if t.low in _KIND_ASKED), None)
+        kind = _asked_kind(tokens)
         told = [f for f in findings if f.subject.dotted and not f.doubt and f.resolution is not None]
         if kind is None or not told:
             return []
@@ -227,7 +234,10 @@ class Reader:
         """What the intent says the answer needs beyond the subject's declaration (the table in
         `reading/intent.py`): the raised classes for RAISES; for HOW, the callees of its body that
         the question's words name; each declared in the context, or pending."""
-        if asked.intent is Intent.TYPE:
+        if asked.intent is Intent.TYPE or (
+            asked.intent is Intent.DEFINITION and _asked_kind(tokenize(asked.text)) is BindingKind.CLASS
+        ):
+            # ("what class is it, and where is that class?": the class it returns, then where)
             return self._returned(findings, context, resolved)
         if asked.intent is Intent.VALUE:
             return self._fallbacks(asked, findings, context, resolved)
@@ -536,6 +546,7 @@ class Reader:
                 continue
             annotated = returns(chunk.signature)
             placed = False
+            said: set[str] = set()
             for name in dict.fromkeys(w for w in [annotated, *returned_names(chunk.text)] if w):
                 hit = self._module_target(module, name, resolved)
                 placed = placed or hit is not None
@@ -543,11 +554,35 @@ class Reader:
                     continue
                 have.add(hit[1].target)
                 out.append(self.finding(Subject(dotted=hit[0], mentions=(name,)), context, resolved))
+            for hit in self._returned_members(res, chunk.text):
+                # (`return self.parameter_storage_class(...)`: the class attribute decides the type,
+                # whatever the annotation names; answered where it is assigned)
+                placed = True
+                if hit[0] not in said:  # (also when the annotation named the same class)
+                    said.add(hit[0])
+                    out.append(
+                        self.finding(Subject(dotted=hit[0], mentions=(hit[0].rpartition(".")[2],)), context, resolved)
+                    )
             value = "" if placed or annotated_return(chunk.signature) else computed_return(chunk.text)
             if value:
                 # (no annotation, and what it returns names nothing the index places: the type is
                 # known only at run time)
                 out.append(_untyped_doubt(f, res, value))
+        return out[:MAX_SUBJECTS]
+
+    def _returned_members(self, res: Resolution, body: str) -> list[tuple[str, Resolution]]:
+        """The class attributes (values, not methods) a method returns or calls in its `return`."""
+        owner = res.target.qualname.rpartition(".")[0]
+        if not owner or self.table.class_binding(owner) is None:
+            return []
+        out = []
+        for attr in returned_members(body):
+            got = self.table.resolve(f"{owner}.{attr}")
+            if got is None or got.is_external:
+                continue
+            here = self.store.bindings_at(got.target.rel_path, got.target.line)
+            if not any(b.kind is BindingKind.FUNCTION and b.name == attr for b in here):
+                out.append((f"{owner}.{attr}", got))  # (a method is a callee, not the type's holder)
         return out[:MAX_SUBJECTS]
 
     def _body(self, f: Finding, res: Resolution) -> str:

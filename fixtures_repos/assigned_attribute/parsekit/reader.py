@@ -1,7 +1,10 @@
 from parsekit.parser import BlockParser
+from parsekit.result import BaseResult, TokenResult
 
 
 class Reader:
+    result_class = TokenResult
+
     def __init__(self, block=None) -> None:
         self.block = block or BlockParser()
 
@@ -9,3 +12,7 @@ class Reader:
         state = self.block.state_cls()
         state.tokens = self.block.parse(text)
         return state
+
+    @property
+    def result(self) -> BaseResult:
+        return self.result_class(self.read("").tokens)
