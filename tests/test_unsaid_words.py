@@ -72,10 +72,17 @@ def test_a_class_asked_for_and_only_the_named_one_read_is_partial(app: App) -> N
     assert "asks for a class it does not name" in a.answer
 
 
-def test_a_class_asked_for_and_another_class_read_stays_complete(app: App) -> None:
-    a = ask(app, "which base class does LayeredConfig inherit from?")
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("which base class does LayeredConfig inherit from?", "`confkit.config.Config`"),
+        ("which class declares `lookup`?", "`confkit.config.LayeredConfig.lookup`"),  # the member's class
+    ],
+)
+def test_a_class_asked_for_and_another_class_read_stays_complete(app: App, question: str, said: str) -> None:
+    a = ask(app, question)
     assert a.state is State.COMPLETE
-    assert "`confkit.config.Config`" in a.answer
+    assert said in a.answer
 
 
 def test_nothing_found_for_a_plain_word_is_partial(app: App) -> None:
@@ -90,3 +97,10 @@ def test_nothing_found_for_a_name_written_as_code_is_an_answer(app: App, questio
     a = ask(app, question)
     assert a.state is State.COMPLETE
     assert "no sites found" in a.answer
+
+
+def test_a_quoted_import_statement_names_no_member(app: App) -> None:
+    # (`from` and `import` are Python's keywords: never the name of a member asked)
+    a = ask(app, "Old code does `from confkit.config import LayeredConfig`. Which class does that give me?")
+    assert "has no member" not in a.answer
+    assert "`confkit.config.LayeredConfig` is declared at confkit/config.py:11" in a.answer

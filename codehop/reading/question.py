@@ -42,7 +42,7 @@ from functools import lru_cache
 
 from codehop.index.terms import name_terms, stem
 from codehop.kernel.records import Binding, BindingKind, ChunkKind, Intent, Question, TermHit
-from codehop.kernel.words import word_parts
+from codehop.kernel.words import CODE_LITERALS, word_parts
 from codehop.reading import builtin_bases, datamodel
 from codehop.reading.grounding import Grounding, ground, names_code
 from codehop.reading.intent import KIND_WORDS, read_question
@@ -567,6 +567,7 @@ class SubjectFinder(RepoLookup):
                 or not (t.code or t.call)
                 or t.index in owner_idx
                 or name.endswith("_")
+                or name in CODE_LITERALS  # (`from`, `import` of a statement quoted: no member's name)
             ):
                 continue
             if t.index in resolved and "." not in t.text:

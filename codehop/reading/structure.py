@@ -124,11 +124,26 @@ class Finding:
 def _asked_kind(tokens: list[Token]) -> BindingKind | None:
     """The kind of declaration the question asks for by name, within the words after its first
     which/what ("which extension class", "what function")."""
+    at = _kind_at(tokens)
+    return _KIND_ASKED[tokens[at].low] if at is not None else None
+
+
+def _kind_at(tokens: list[Token]) -> int | None:
     wh = next((t for t in tokens if t.low in ("which", "what")), None)
     if wh is None:
         return None
-    after = tokens[wh.index + 1 : wh.index + 1 + _KIND_WITHIN]
-    return next((_KIND_ASKED[t.low] for t in after if t.low in _KIND_ASKED), None)
+    return next((t.index for t in tokens[wh.index + 1 : wh.index + 1 + _KIND_WITHIN] if t.low in _KIND_ASKED), None)
+
+
+def _doer(tokens: list[Token]) -> set[str]:
+    """The name that does what the question asks of a kind ("which class does `Markdown` load":
+    `Markdown`): the asked one is another. Of "which function does that give me", none."""
+    at = _kind_at(tokens)
+    if at is None or at + 2 >= len(tokens) or tokens[at + 1].low not in ("do", "does", "did"):
+        return set()
+    doer = tokens[at + 2]
+    named = doer.quoted or not doer.text.islower() or "_" in doer.text
+    return {doer.text.rpartition(".")[2]} if named else set()
 
 
 def covered(findings: Sequence[Finding]) -> bool:
@@ -164,13 +179,16 @@ class Reader:
         told = [f for f in findings if f.subject.dotted and not f.doubt and f.resolution is not None]
         if kind is None or not told:
             return []
-        named = {m.rpartition(".")[2] for m in asked.mentions}
+        named = _doer(tokens)
         for f in told:
             target = f.resolution.target.qualname if f.resolution is not None else ""
             b = self.table.binding_of(target) if target else None
             if b is not None and b.kind is kind and not f.subject.assigned and f.subject.parameter is None:
                 if b.name not in named:
                     return []
+            owner = self.table.class_binding(target.rpartition(".")[0]) if "." in target else None
+            if kind is BindingKind.CLASS and owner is not None and owner.name not in named:
+                return []  # ("which class declares `parse`": the class of the member read)
         read = ", ".join(f"`{f.subject.dotted}`" for f in told[:3])
         return [
             _doubt(f"The question asks for a {kind.value} it does not name; none of what was read is one ({read}).")
