@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from codehop.index.terms import abbreviates, name_parts, name_terms, stem
+from codehop.index.terms import abbreviates, name_parts, name_terms, stem, text_terms
 from codehop.kernel.paths import is_test_path
 from codehop.kernel.records import Intent, Question, TermHit
 from codehop.reading.intent import KIND_WORDS, cue_stems
@@ -216,6 +216,9 @@ def _ground(q: Question, store: SqliteStore, *, limit: int = 40) -> Grounding:
     # little, a word only the subject has adds much; a word the repository never uses tells nothing
     # of it ("passed", "pick": the question's own words), unless it is a name in capitals ("XML")
     tells, top = _tells(words, terms, store)
+    narrowed = _narrowed(store, q, best, words, tells)
+    if narrowed is not None:
+        best = narrowed  # (its margin and its name were the class's: the words named the class)
     # a word none of the candidates explains is the question's framing ("passed", "smallest"), not
     # evidence against the best: only what some declaration here explains is asked of the best
     explainable = {e for g in weighed for e in g.explained} | {w.text for w in words if w.acronym}
@@ -235,6 +238,68 @@ def _ground(q: Question, store: SqliteStore, *, limit: int = 40) -> Grounding:
     return Grounding(
         subjects=subjects, close=close, candidates=tuple(weighed[:16]), terms=terms, unexplained=unsaid, words=words
     )
+
+
+def _narrowed(
+    store: SqliteStore, q: Question, best: Grounded, words: tuple[_Word, ...], tells: dict[str, float]
+) -> Grounded | None:
+    """A class the words name, narrowed to the one member the rest of its words ask of ("what
+    is raised when you evict an item from an empty first-in-first-out cache": `FIFOCache`, then
+    its `popitem`, named by "item" and raising "... is empty"): the member's name must explain
+    one of those words (of a "what is raised", its raise statements may), and it must tell
+    clearly more of them than any other member."""
+    if best.hit.kind != "class":
+        return None
+    left = [w for w in words if w.counts and w.text not in best.explained]
+    if not left:
+        return None
+    # (a word no declaration's terms hold, said by a raise statement's message, tells as much as any)
+    weight = {w.text: tells.get(w.text, 0.0) or max(tells.values(), default=1.0) for w in left}
+    scored: list[tuple[float, TermHit, frozenset[str]]] = []
+    for m in store.member_terms(best.hit.qualname, best.hit.rel_path, best.hit.line, best.hit.end_line):
+        names = set(m.name_terms)
+        if q.intent is Intent.RAISES:
+            names |= _raise_terms(store, m.qualname)
+        held = names | set(m.explained)
+        named = {w.text for w in left if (w.forms | w.abbreviations) & names}
+        if not named:
+            continue
+        got = named | {w.text for w in left if (w.forms | w.abbreviations) & held}
+        scored.append((sum(weight[w] for w in got) + sum(weight[w] for w in named), m, frozenset(got)))
+    scored.sort(key=lambda x: -x[0])
+    if not scored or (len(scored) > 1 and scored[0][0] < MARGIN * scored[1][0]):
+        return None
+    _, member, told = scored[0]
+    return Grounded(hit=member, weight=best.weight, spelt=best.spelt, explained=best.explained | told)
+
+
+def narrow(q: Question, store: SqliteStore, cls: str, rel_path: str, line: int, end_line: int) -> str | None:
+    """The member of class `cls` (declared at `rel_path:line-end_line`) the question's words ask
+    of, when the class was named and nothing of it was asked by name (`_narrowed`)."""
+    words = question_terms(q, store)
+    held = store.declaration_terms(rel_path, line) | set(name_terms(cls.rpartition(".")[2]))
+    explained = frozenset(w.text for w in words if (w.forms | w.abbreviations) & held)
+    hit = TermHit(
+        qualname=cls,
+        rel_path=rel_path,
+        line=line,
+        end_line=end_line,
+        kind="class",
+        score=0.0,
+        name_terms=(),
+        matched=(),
+    )
+    tells, _ = _tells(words, _terms_of(words), store)
+    got = _narrowed(store, q, Grounded(hit=hit, weight=1.0, spelt=1.0, explained=explained), words, tells)
+    return got.hit.qualname if got is not None else None
+
+
+def _raise_terms(store: SqliteStore, qualname: str) -> set[str]:
+    """The terms of the lines of a body that raise (the class raised, its message)."""
+    chunk = next(iter(store.chunks_named(qualname)), None)
+    if chunk is None:
+        return set()
+    return {t for line in chunk.text.splitlines() if line.lstrip().startswith("raise ") for t in text_terms(line)}
 
 
 def _terms_of(words: Sequence[_Word]) -> tuple[str, ...]:

@@ -44,7 +44,7 @@ from codehop.index.terms import name_terms, stem
 from codehop.kernel.records import Binding, BindingKind, ChunkKind, Intent, Question, TermHit
 from codehop.kernel.words import CODE_LITERALS, word_parts
 from codehop.reading import builtin_bases, datamodel
-from codehop.reading.grounding import Grounding, ground, names_code
+from codehop.reading.grounding import Grounding, ground, names_code, narrow
 from codehop.reading.intent import KIND_WORDS, read_question
 from codehop.reading.lookup import RepoLookup, _member_name
 from codehop.reading.question_words import (
@@ -857,6 +857,19 @@ class SubjectFinder(RepoLookup):
                 if dunder is not None:
                     subjects.append(Subject(dotted=dunder, mentions=(t.text,)))
                     used.add(t.index)
+
+        # a class named and nothing of it asked by name: the one member the rest of the words ask
+        # of, if one clearly is ("what is raised when a bounded queue is full": its `push`)
+        named_classes = {c for _, cl in owners for c in cl}
+        for ot, cl in owners if all(s.dotted in named_classes for s in subjects) and not deferred else []:
+            b = self.table.class_binding(cl[0])
+            if ot.index in placed_owner or b is None:
+                continue
+            asked_of = narrow(described, self.store, cl[0], b.rel_path, b.line, b.end_line)
+            if asked_of is not None:  # (the member in place of its class)
+                subjects = [s for s in subjects if s.dotted != cl[0]]
+                subjects.append(Subject(dotted=asked_of, mentions=(ot.text,)))
+                placed_owner.add(ot.index)
 
         # words that found no role, when a class was named without saying what of it is asked
         unplaced: list[str] = []

@@ -135,6 +135,13 @@ def _kind_at(tokens: list[Token]) -> int | None:
     return next((t.index for t in tokens[wh.index + 1 : wh.index + 1 + _KIND_WITHIN] if t.low in _KIND_ASKED), None)
 
 
+def _asks_what_class_is(tokens: list[Token]) -> bool:
+    """ "What class is it", "which class is `x`": the class the subject is (its type), not the class
+    that declares it ("which class implements it")."""
+    at = _kind_at(tokens)
+    return at is not None and tokens[at].low == "class" and at + 1 < len(tokens) and tokens[at + 1].low == "is"
+
+
 def _doer(tokens: list[Token]) -> set[str]:
     """The name that does what the question asks of a kind ("which class does `Markdown` load":
     `Markdown`): the asked one is another. Of "which function does that give me", none."""
@@ -189,10 +196,27 @@ class Reader:
             owner = self.table.class_binding(target.rpartition(".")[0]) if "." in target else None
             if kind is BindingKind.CLASS and owner is not None and owner.name not in named:
                 return []  # ("which class declares `parse`": the class of the member read)
+            if (
+                kind is BindingKind.CLASS
+                and b is not None
+                and b.kind is BindingKind.FUNCTION
+                and self._gives_class(target)
+            ):
+                return []  # (a function that makes or returns the class: "which server class does it use")
         read = ", ".join(f"`{f.subject.dotted}`" for f in told[:3])
         return [
             _doubt(f"The question asks for a {kind.value} it does not name; none of what was read is one ({read}).")
         ]
+
+    def _gives_class(self, qualname: str) -> bool:
+        """A callable whose body instantiates a class of the repository, or annotated to return a
+        class (`-> type[Validator]`): the class asked for is in what was read."""
+        made = self.store.edges_out_of(qualname, ("instantiates",))
+        if any(not e.dst.startswith("?") and self._in_repository(e.dst) for e in made):
+            return True
+        chunk = next(iter(self.store.chunks_named(qualname)), None)
+        tail = chunk.signature.rpartition("->")[2].strip() if chunk is not None and "->" in chunk.signature else ""
+        return tail.startswith(("type[", "Type["))
 
     def _untold(self, asked: Question, tokens: list[Token], findings: Sequence[Finding]) -> list[Finding]:
         """A question in words only, read as declarations that leave most of its words unsaid
@@ -253,7 +277,7 @@ class Reader:
         `reading/intent.py`): the raised classes for RAISES; for HOW, the callees of its body that
         the question's words name; each declared in the context, or pending."""
         if asked.intent is Intent.TYPE or (
-            asked.intent is Intent.DEFINITION and _asked_kind(tokenize(asked.text)) is BindingKind.CLASS
+            asked.intent is Intent.DEFINITION and _asks_what_class_is(tokenize(asked.text))
         ):
             # ("what class is it, and where is that class?": the class it returns, then where)
             return self._returned(findings, context, resolved)

@@ -447,6 +447,44 @@ class SqliteStore:
                 return [f'"{head}"']
         return []
 
+    def member_terms(self, owner: str, rel_path: str, start: int, end: int) -> list[TermHit]:
+        """The declarations directly in class `owner` (declared at `rel_path:start-end`), each with
+        its name terms and every derived term it holds (`explained`): what narrows a class the
+        words described to the member they ask of."""
+        rows = self.conn.execute(
+            f"SELECT {_TERM_ROW_COLS} FROM terms WHERE rel_path=? AND line>? AND line<=?", (rel_path, start, end)
+        ).fetchall()
+        rows = [r for r in rows if r[1].rpartition(".")[0] == owner][:MAX_MEMBERS]
+        if not rows:
+            return []
+        marks = ",".join("?" * len(rows))
+        columns = {
+            r[0]: r[1:]
+            for r in self.conn.execute(
+                f"SELECT rowid, name, path, params, doc, assigns FROM terms_fts WHERE rowid IN ({marks})",
+                [r[0] for r in rows],
+            )
+        }
+        out = []
+        for i, qualname, rel, line, end_line, kind in rows:
+            cols = columns.get(i, ("",))
+            names = tuple(cols[0].split())
+            held = tuple(dict.fromkeys(t for col in cols for t in col.split()))
+            out.append(
+                TermHit(
+                    qualname=qualname,
+                    rel_path=rel,
+                    line=line,
+                    end_line=end_line,
+                    kind=kind,
+                    score=0.0,
+                    name_terms=names,
+                    matched=(),
+                    explained=held,
+                )
+            )
+        return out
+
     def declaration_terms(self, rel_path: str, line: int) -> frozenset[str]:
         """Every derived term of the declarations starting at `rel_path:line` (name, path,
         parameters, docstring, assigned names): what they explain of a question."""
@@ -895,6 +933,7 @@ MAX_TERMS = 16  # terms in one `term_hits` OR query
 MATCH_BUDGET = 1000
 _TERM_WEIGHTS = "8.0, 2.0, 3.0, 1.5, 1.0"  # bm25 weights of name, path, params, doc, assigns
 _TERM_ROW_COLS = "id, qualname, rel_path, line, end_line, kind"
+MAX_MEMBERS = 200  # members of one class read to narrow a class to a member
 
 
 MOUNT_SPAN = 10**10  # chunk ids of one mounted index: offset < id < offset + span

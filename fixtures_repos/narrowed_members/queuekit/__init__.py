@@ -1,0 +1,1 @@
+"""Queues with a bound."""

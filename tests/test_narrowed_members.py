@@ -1,0 +1,64 @@
+"""A class the words name, narrowed to the member the rest of the words ask of: its name must
+explain one of them (of a "what is raised", its raise statements may: their class and message),
+and it must tell clearly more than any other member. A function that makes a class answers
+"which class does it build".
+
+Fixture `narrowed_members` (fixtures_repos/README.md): `BoundedQueue` (queuekit/bounded.py:4)
+with `push` raising `QueueFull("the queue is full")` (:11), `pop` raising `QueueEmpty("the
+queue is empty")` (:16), `peek` (:21); `make_queue` returns a `BoundedQueue` (:25).
+"""
+
+from __future__ import annotations
+
+import pytest
+from shared import FIXTURES, copy_fixture
+
+from codehop.answer.orchestrator import Limits
+from codehop.app import App, Config
+from codehop.kernel.records import State
+from codehop.reading.grounding import ground
+from codehop.reading.intent import read_question
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory):  # type: ignore[no-untyped-def]
+    a = App(copy_fixture(FIXTURES / "narrowed_members", tmp_path_factory.mktemp("nm") / "narrowed_members"), Config())
+    yield a
+    a.close()
+
+
+def ask(app: App, question: str):  # type: ignore[no-untyped-def]
+    return app.navigator().ask(question, Limits())
+
+
+@pytest.mark.parametrize(
+    ("question", "member", "raised"),
+    [
+        ("what is raised when a bounded queue is already full?", "push", "QueueFull"),  # the class in words
+        ("what is raised when a BoundedQueue is already full?", "push", "QueueFull"),  # the class as code
+        ("what exception is raised when you pop from a bounded queue that is empty?", "pop", "QueueEmpty"),
+    ],
+)
+def test_the_member_the_words_ask_of_answers(app: App, question: str, member: str, raised: str) -> None:
+    a = ask(app, question)
+    assert a.state is State.COMPLETE
+    assert f"`queuekit.bounded.BoundedQueue.{member}` is declared" in a.answer
+    assert f"`queuekit.errors.{raised}`" in a.answer
+
+
+def test_a_class_asked_for_itself_stays_the_class(app: App) -> None:
+    a = ask(app, "where is the bounded queue defined?")
+    assert a.state is State.COMPLETE
+    assert "`queuekit.bounded.BoundedQueue` is declared" in a.answer and ".push" not in a.answer
+
+
+def test_no_member_clearly_asked_leaves_the_class(app: App) -> None:
+    # ("entries": every member holds them, none is named by the words)
+    g = ground(read_question("what is raised when a bounded queue gets new entries?"), app.store)
+    assert [s.hit.qualname for s in g.subjects] in ([], ["queuekit.bounded.BoundedQueue"])
+
+
+def test_a_function_that_makes_the_class_answers_which_class(app: App) -> None:
+    a = ask(app, "which queue class does make_queue build?")
+    assert a.state is State.COMPLETE
+    assert "The question asks for a class" not in a.answer
