@@ -37,6 +37,8 @@ def ask(app: App, question: str):  # type: ignore[no-untyped-def]
         ("what is raised when a bounded queue is already full?", "push", "QueueFull"),  # the class in words
         ("what is raised when a BoundedQueue is already full?", "push", "QueueFull"),  # the class as code
         ("what exception is raised when you pop from a bounded queue that is empty?", "pop", "QueueEmpty"),
+        # ("entry" is no data-model operation here: nothing in the class or in `object` is `__mro_entries__`)
+        ("what exception is raised when you take an entry from an empty bounded queue?", "pop", "QueueEmpty"),
     ],
 )
 def test_the_member_the_words_ask_of_answers(app: App, question: str, member: str, raised: str) -> None:

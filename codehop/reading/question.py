@@ -1206,6 +1206,12 @@ class SubjectFinder(RepoLookup):
         for m in datamodel.match(words, sorted(owner_idx), quoted):
             if len(m.words) == 1 and m.words[0] in members and not m.words[0].startswith("__"):
                 continue  # "copy", "print": the class has a member of that very name
+            if (
+                len(m.words) == 1
+                and not any(n in members or hasattr(object, n) for n in m.operation.methods)
+                and not (cls and any(self._outside_defines(cls, n) for n in m.operation.methods))
+            ):
+                continue  # one word ("entries"), and nothing here or in `object` does it (`__mro_entries__`)
             if m.operation.every:
                 names = [n for n in m.operation.methods if n in members]
                 out.append((m, names, "" if names else m.operation.methods[0]))
