@@ -64,3 +64,10 @@ def test_a_function_that_makes_the_class_answers_which_class(app: App) -> None:
     a = ask(app, "which queue class does make_queue build?")
     assert a.state is State.COMPLETE
     assert "The question asks for a class" not in a.answer
+
+
+def test_a_value_asked_is_no_method_narrowed_to(app: App) -> None:
+    # (`push` takes no parameter with a default: the value asked is not placed, not answered by it)
+    a = ask(app, "what is the default when a bounded queue pushes?")
+    assert a.state is not State.COMPLETE
+    assert "`queuekit.bounded.BoundedQueue.push` is declared" not in a.answer

@@ -273,7 +273,7 @@ def _narrowed(
     return Grounded(hit=member, weight=best.weight, spelt=best.spelt, explained=best.explained | told)
 
 
-def narrow(q: Question, store: SqliteStore, cls: str, rel_path: str, line: int, end_line: int) -> str | None:
+def narrow(q: Question, store: SqliteStore, cls: str, rel_path: str, line: int, end_line: int) -> TermHit | None:
     """The member of class `cls` (declared at `rel_path:line-end_line`) the question's words ask
     of, when the class was named and nothing of it was asked by name (`_narrowed`)."""
     words = question_terms(q, store)
@@ -291,7 +291,7 @@ def narrow(q: Question, store: SqliteStore, cls: str, rel_path: str, line: int, 
     )
     tells, _ = _tells(words, _terms_of(words), store)
     got = _narrowed(store, q, Grounded(hit=hit, weight=1.0, spelt=1.0, explained=explained), words, tells)
-    return got.hit.qualname if got is not None else None
+    return got.hit if got is not None else None
 
 
 def _raise_terms(store: SqliteStore, qualname: str) -> set[str]:

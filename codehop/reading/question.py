@@ -866,10 +866,18 @@ class SubjectFinder(RepoLookup):
             if ot.index in placed_owner or b is None:
                 continue
             asked_of = narrow(described, self.store, cl[0], b.rel_path, b.line, b.end_line)
-            if asked_of is not None:  # (the member in place of its class)
-                subjects = [s for s in subjects if s.dotted != cl[0]]
-                subjects.append(Subject(dotted=asked_of, mentions=(ot.text,)))
-                placed_owner.add(ot.index)
+            if asked_of is None:
+                continue
+            narrowed = Subject(dotted=asked_of.qualname, mentions=(ot.text,))
+            if described.intent is Intent.VALUE and asked_of.kind in _CALLABLE_KINDS:
+                # (a value asked, a method narrowed to: the parameter the words name, or nothing)
+                placed = self._placed_parameter(asked_of, described, tokens)
+                if placed is None:
+                    continue
+                narrowed = placed
+            subjects = [s for s in subjects if s.dotted != cl[0]]  # (the member in place of its class)
+            subjects.append(narrowed)
+            placed_owner.add(ot.index)
 
         # words that found no role, when a class was named without saying what of it is asked
         unplaced: list[str] = []
