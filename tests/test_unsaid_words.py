@@ -104,3 +104,12 @@ def test_a_quoted_import_statement_names_no_member(app: App) -> None:
     a = ask(app, "Old code does `from confkit.config import LayeredConfig`. Which class does that give me?")
     assert "has no member" not in a.answer
     assert "`confkit.config.LayeredConfig` is declared at confkit/config.py:11" in a.answer
+
+
+def test_code_named_and_not_read_leaves_the_words_to_decide(app: App) -> None:
+    # (`gunicorn` names nothing here: the reading still came from the words, which it leaves unsaid)
+    a = ask(
+        app, "under `gunicorn`, which character separates the names of nested keys when a layered config looks them up?"
+    )
+    assert a.state is not State.COMPLETE
+    assert "'separates'" in a.answer and "unexplained" in a.answer

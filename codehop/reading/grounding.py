@@ -203,6 +203,11 @@ def _ground(q: Question, store: SqliteStore, *, limit: int = 40) -> Grounding:
     second = next(
         (g for g in weighed[1:] if not _within(g.hit, best.hit) and not _extends(store, g.hit, best.hit)), None
     )
+    tells, top = _tells(words, terms, store)
+    narrowed = _narrowed(store, q, best, words, tells)
+    if narrowed is not None:
+        # (the member's words add to the class's evidence, as callees do: `_with_callees`)
+        lead *= 1 + 0.25 * len(narrowed.explained - best.explained)
     clear = second is None or lead >= second.weight * MARGIN
     # one matched word is a name only when it is all of the name (an exception asked for, and one
     # named `...Error`: the kind word is a part of the name too)
@@ -215,8 +220,6 @@ def _ground(q: Question, store: SqliteStore, *, limit: int = 40) -> Grounding:
     # weighed by how much each word tells here: a word every declaration has ("get", "use") adds
     # little, a word only the subject has adds much; a word the repository never uses tells nothing
     # of it ("passed", "pick": the question's own words), unless it is a name in capitals ("XML")
-    tells, top = _tells(words, terms, store)
-    narrowed = _narrowed(store, q, best, words, tells)
     if narrowed is not None:
         best = narrowed  # (its margin and its name were the class's: the words named the class)
     # a word none of the candidates explains is the question's framing ("passed", "smallest"), not
@@ -258,7 +261,7 @@ def _narrowed(
     scored: list[tuple[float, TermHit, frozenset[str]]] = []
     for m in store.member_terms(best.hit.qualname, best.hit.rel_path, best.hit.line, best.hit.end_line):
         names = set(m.name_terms)
-        if q.intent is Intent.RAISES:
+        if q.intent is Intent.RAISES or "exception" in q.qualifiers:
             names |= _raise_terms(store, m.qualname)
         held = names | set(m.explained)
         named = {w.text for w in left if (w.forms | w.abbreviations) & names}

@@ -227,9 +227,12 @@ class Reader:
         names), their callees' names, and the words the reading took them from (of an attribute a
         method assigns or a parameter it takes, its name and the method's only). A reading through
         the data model read operation words, not names: it is not asked."""
-        if asked.mentions:
-            return []  # code named: its names decide, not its words
         told = [f for f in findings if f.subject.dotted and not f.doubt]
+        # code named and read: its names decide, not its words (code named and not read, an HTTP
+        # header "Transfer-Encoding", leaves the words to decide)
+        written = {part for m in asked.mentions for part in (m, m.rpartition(".")[2])}
+        if any(written & set(f.subject.mentions) for f in told) or any(f.subject.dotted in written for f in told):
+            return []
         if not told or any(_operation(f) for f in told):
             return []
         # a name written as it is spelt (`WARN`, "two Origin objects"): read from a name, not words
