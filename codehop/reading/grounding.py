@@ -313,10 +313,13 @@ def _terms_of(words: Sequence[_Word]) -> tuple[str, ...]:
 def _tells(words: tuple[_Word, ...], terms: tuple[str, ...], store: SqliteStore) -> tuple[dict[str, float], float]:
     """How much each describing word tells in this repository (its rarest form's rarity; a name in
     capitals the repository never uses tells most), and the most any term tells."""
-    rarity = store.term_rarity(terms)
+    rarity = store.term_rarity([*terms, *(stem(w.text) for w in words)])
     top = max(rarity.values(), default=1.0) or 1.0
     tells = {
-        w.text: max((rarity.get(f, 0.0) for f in w.forms | w.abbreviations), default=0.0)
+        # the word's own stem where the index holds it (a rare compound of it, `lockfile`, does not
+        # make "lock" telling), else its rarest other form or abbreviation
+        w.text: rarity.get(stem(w.text), 0.0)
+        or max((rarity.get(f, 0.0) for f in w.forms | w.abbreviations), default=0.0)
         or (2 * top if w.acronym else 0.0)
         for w in words
     }
