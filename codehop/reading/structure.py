@@ -228,17 +228,30 @@ class Reader:
         method assigns or a parameter it takes, its name and the method's only). A reading through
         the data model read operation words, not names: it is not asked."""
         told = [f for f in findings if f.subject.dotted and not f.doubt]
+        if not told or any(_operation(f) for f in told):
+            return []
         # code named and read: its names decide, not its words (code named and not read, an HTTP
         # header "Transfer-Encoding", leaves the words to decide)
         written = {part for m in asked.mentions for part in (m, m.rpartition(".")[2])}
         if any(written & set(f.subject.mentions) for f in told) or any(f.subject.dotted in written for f in told):
             return []
-        if not told or any(_operation(f) for f in told):
-            return []
         # a name written as it is spelt (`WARN`, "two Origin objects"): read from a name, not words
-        written = {t.text for t in tokens if not t.text.islower()}
-        if any(written & set(f.subject.mentions) for f in told):
+        spelt = {t.text for t in tokens if not t.text.islower()}
+        if any(spelt & set(f.subject.mentions) for f in told):
             return []
+        held, read = self._held(findings, told)
+        said = ", ".join(f"`{d}`" for d in list(dict.fromkeys(f.subject.dotted for f in told))[:3])
+        missing = unexplained_by(asked, self.store, held, read)
+        if not missing:
+            return []
+        close = came_close(asked, self.store, missing, read)
+        doubt = f"Read from the question's words as {said}, which leaves {', '.join(repr(w) for w in missing[:6])} unexplained"
+        doubt += f"; those words came close to {', '.join(f'`{c}`' for c in close)}." if close else "."
+        return [_doubt(doubt)]
+
+    def _held(self, findings: Sequence[Finding], told: Sequence[Finding]) -> tuple[frozenset[str], frozenset[str]]:
+        """The terms a reading's declarations say (names, paths, derived terms, their class's,
+        their callees' names, the words they were read from), and the declarations read."""
         held: set[str] = set()
         for f in findings:
             names = [*f.subject.dotted.split("."), *f.subject.mentions]
@@ -260,14 +273,7 @@ class Reader:
             held |= {t for n in names for t in name_terms(n)}
         read = {f.subject.dotted for f in told}
         read |= {f.resolution.target.qualname for f in told if f.resolution is not None}
-        missing = unexplained_by(asked, self.store, frozenset(held), frozenset(read))
-        if not missing:
-            return []
-        close = came_close(asked, self.store, missing, frozenset(read))
-        said = ", ".join(f"`{d}`" for d in list(dict.fromkeys(f.subject.dotted for f in told))[:3])
-        doubt = f"Read from the question's words as {said}, which leaves {', '.join(repr(w) for w in missing[:6])} unexplained"
-        doubt += f"; those words came close to {', '.join(f'`{c}`' for c in close)}." if close else "."
-        return [_doubt(doubt)]
+        return frozenset(held), frozenset(read)
 
     def _aspect(
         self,
