@@ -319,7 +319,9 @@ def _tells(words: tuple[_Word, ...], terms: tuple[str, ...], store: SqliteStore)
         # the word's own stem where the index holds it (a rare compound of it, `lockfile`, does not
         # make "lock" telling), else its rarest other form or abbreviation
         w.text: rarity.get(stem(w.text), 0.0)
-        or max((rarity.get(f, 0.0) for f in w.forms | w.abbreviations), default=0.0)
+        or max((rarity.get(f, 0.0) for f in w.forms), default=0.0)
+        # (known here only by an abbreviation, `int` for "input": weaker evidence, as in `_weigh`)
+        or 0.5 * max((rarity.get(f, 0.0) for f in w.abbreviations), default=0.0)
         or (2 * top if w.acronym else 0.0)
         for w in words
     }
