@@ -166,3 +166,25 @@ def test_a_why_question_shows_the_code_and_stays_partial(app):
     a = ask(app, "why does get_password_hash digest the password so many times?")
     assert a.state is State.GIVE_UP_PARTIAL
     assert "vault/security.py:6" in a.answer and "does not state a reason" in a.answer
+
+
+def test_a_word_tells_its_own_rarity_not_a_rare_variant_s(tmp_path):  # type: ignore[no-untyped-def]
+    # "expire" is said by every declaration here, "expiry" by one: the word "expire" tells little
+    from codehop.reading.grounding import _tells, _terms_of, question_terms
+
+    pkg = tmp_path / "cachekit" / "cachekit"
+    pkg.mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    body = "".join(f"def expire_{n}():\n    return {i}\n\n\n" for i, n in enumerate("abcdefgh"))
+    (pkg / "api.py").write_text(body + "def expiry_time():\n    return 3\n")
+    a = App(tmp_path / "cachekit", Config())
+    try:
+        words = question_terms(read_question("when do entries expire?"), a.store)
+        expire = next(w for w in words if w.text == "expire")
+        assert "expiri" in expire.forms  # (the index's other form of the word, for finding)
+        tells, _ = _tells(words, _terms_of(words), a.store)
+        rarity = a.store.term_rarity(["expir", "expiri"])
+        assert rarity["expir"] < rarity["expiri"]
+        assert tells["expire"] == rarity["expir"]
+    finally:
+        a.close()
