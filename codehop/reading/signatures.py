@@ -410,6 +410,15 @@ def returned_names(source: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+def called_name(expression: str) -> str:
+    """The dotted name an expression calls (`logging.getLogger("x")` -> `logging.getLogger`), or ""."""
+    try:
+        node = ast.parse(expression.strip(), mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return ""
+    return _dotted(node.func) if isinstance(node, ast.Call) and isinstance(node.func, ast.Name | ast.Attribute) else ""
+
+
 def returned_members(source: str) -> list[str]:
     """The attributes of `self` (or `cls`) a method's `return` statements hand back or call
     (`return self.parameter_storage_class(...)` -> `parameter_storage_class`), in order."""

@@ -48,14 +48,15 @@ from codehop.kernel.records import (
     StepNote,
     shown_path,
 )
-from codehop.kernel.words import CODE_LITERALS
-from codehop.reading.grounding import came_close, unexplained_by
+from codehop.kernel.words import CODE_LITERALS, split_identifiers
+from codehop.reading.grounding import came_close, ground, unexplained_by
 from codehop.reading.pointers import PointerFinder, contains
 from codehop.reading.question import Reading, Subject, SubjectFinder
 from codehop.reading.question_words import Token, tokenize
 from codehop.reading.signatures import (
     Parameter,
     annotated_return,
+    called_name,
     calls_on_locals,
     computed_return,
     forwarded_call,
@@ -175,7 +176,41 @@ class Reader:
         findings = self.read_with(reading, context, resolved)
         findings += self._aspect(asked, findings, context, resolved)
         tokens = tokenize(asked.text)
-        return findings + self._untold(asked, tokens, findings) + self._other_kind(asked, tokens, findings)
+        doubts = self._untold(asked, tokens, findings) + self._other_kind(asked, tokens, findings)
+        return findings + doubts + self._made_outside(asked, findings)
+
+    def _made_outside(self, asked: Question, findings: Sequence[Finding]) -> list[Finding]:
+        """A value made by a call into code outside the repository (`logger =
+        logging.getLogger("schedule")`), asked of with words that neither it nor the call explains
+        ("where does the logger send its records?"): what it does is the outside object's, decided
+        where that code lives, not answered here."""
+        if asked.intent not in (Intent.DEFINITION, Intent.HOW, Intent.WHY):
+            return []
+        told = [f for f in findings if f.subject.dotted and not f.doubt and f.resolution is not None]
+        if len(told) != 1 or told[0].resolution is None or told[0].resolution.is_external:
+            return []
+        target = told[0].resolution.target.qualname
+        b = self.table.binding_of(target)
+        head = called_name(b.value) if b is not None and b.kind is BindingKind.VALUE else ""
+        made = self.table.resolve(f"{b.scope}.{head.partition('.')[0]}") if b is not None and head else None
+        if b is None or made is None or not made.is_external:
+            return []
+        held = {
+            t
+            for n in (*target.split("."), *head.split("."), *split_identifiers(b.value).split())
+            for t in name_terms(n)
+        }
+        words = ground(asked, self.store).words
+        left = [w.text for w in words if w.counts and not (w.forms | w.abbreviations) & held]
+        if not left:
+            return []
+        said = ", ".join(repr(w) for w in left[:6])
+        return [
+            _doubt(
+                f"`{target}` is made by `{head}(...)`, outside the repository: what it does ({said}) is "
+                "decided by that code, not by the indexed code."
+            )
+        ]
 
     def _other_kind(self, asked: Question, tokens: list[Token], findings: Sequence[Finding]) -> list[Finding]:
         """ "Which function ...", "which extension class ...": a kind asked for by name (within the
