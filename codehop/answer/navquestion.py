@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from codehop.answer.orchestrator import MAX_QUESTION_CHARS
@@ -415,6 +415,7 @@ def _clean(word: str) -> str:
 
 
 # ---- answering ------------------------------------------------------------------------------
+MAX_HANDED_ON = 4  # callees read for the base's namesake they hand on to
 _NEEDS: dict[Intent, tuple[Relation, ...]] = {
     Intent.CALLERS: (Relation.CALLS, Relation.USES_INHERITED),
     Intent.USERS: tuple(r for r in Relation if r is not Relation.CALLEE),
@@ -571,6 +572,9 @@ class NavigationAnswerer:
                     )
             # what is called: each callee's declaration, found once for its line and its chunk
             callees = {id(s): self._resolve(s.via) for s in found.sites} if nav.intent is Intent.CALLEES else {}
+            if nav.intent is Intent.CALLEES:
+                found = replace(found, sites=(*found.sites, *self._handed_on(found.sites, callees)))
+                callees.update({id(s): self._resolve(s.via) for s in found.sites if id(s) not in callees})
             for site in found.sites:
                 line = _site_line(site)
                 if (callee := callees.get(id(site))) is not None:
@@ -624,6 +628,23 @@ class NavigationAnswerer:
             stats=stats,
             stopped_by=StopReason.NONE if state is State.COMPLETE else StopReason.PARTIAL,
         )
+
+    def _handed_on(self, sites: Sequence[Site], callees: dict[int, Location | None]) -> list[Site]:
+        """The base's namesake a callee hands its work on to (`super().m(...)` in an override of
+        `m`): what is called ends up there too ("what does `info` end up calling": its
+        `_proxy_to_logger`, and the base's `_proxy_to_logger` that one calls)."""
+        out: list[Site] = []
+        seen = {s.via for s in sites}
+        for site in sites[:MAX_HANDED_ON]:
+            callee = callees.get(id(site))
+            if callee is None or self.table.class_binding(callee.qualname.rpartition(".")[0]) is None:
+                continue
+            name = callee.qualname.rpartition(".")[2]
+            for s in self.finder.callees(callee, infer=True).sites:
+                if s.via.rpartition(".")[2] == name and s.via != callee.qualname and s.via not in seen:
+                    seen.add(s.via)
+                    out.append(s)
+        return out
 
     def _edge(self, site: Site, loc: Location) -> str:
         """The provenance of a site's chunk, as graph_context writes it: `graph: src -type-> dst`."""
