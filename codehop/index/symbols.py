@@ -46,6 +46,9 @@ class _Budget(Exception):
 MAX_MRO = 400
 
 
+_SHADOWING = frozenset({BindingKind.FUNCTION, BindingKind.CLASS, BindingKind.VALUE})
+
+
 class SymbolTable:
     """Resolution over an in-memory snapshot of the index, reloaded when the index changes."""
 
@@ -257,6 +260,12 @@ class SymbolTable:
         if found is None:
             return _External(dotted) if dotted and imported else None
         mod, rest = found
+        parent, _, last = mod.rpartition(".")
+        shadow = self._src.binding(parent, last) if parent and not rest else None
+        if shadow is not None and shadow.kind in _SHADOWING:
+            # `def markdown` in `mistune/__init__.py` rebinds `mistune.markdown` after the submodule
+            # set it: the package's own binding is what `pkg.name` is at run time
+            return self._follow(shadow, steps, seen | {dotted}, depth)
         cur: _Target | None = _Module(mod, self._src.module_path(mod) or "")
         for name in rest:
             assert cur is not None

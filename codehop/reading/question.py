@@ -222,7 +222,7 @@ class SubjectFinder(RepoLookup):
         module_ctx: list[str] = []
         src = self.table.src
         for t in tokens:
-            if src.module_path(t.text) is not None:
+            if src.module_path(t.text) is not None and self._names_module(t.text):
                 module_ctx.append(t.text)
                 used.add(t.index)
             elif t.word and t.index + 1 < len(tokens) and tokens[t.index + 1].low in CONTEXT_WORDS:
@@ -1203,6 +1203,12 @@ class SubjectFinder(RepoLookup):
             }:
                 return True
         return False
+
+    def _names_module(self, dotted: str) -> bool:
+        """Whether `pkg.mod` is the module at run time, not a declaration of the package that
+        rebinds the name after the submodule set it (`def markdown` in `mistune/__init__.py`)."""
+        res = self.table.resolve(dotted)
+        return res is None or res.is_external or self.table.src.module_path(res.target.qualname) is not None
 
     def _operations(
         self, tokens: list[Token], words: list[str], owner_idx: set[int], members: dict[str, Binding], cls: str = ""
