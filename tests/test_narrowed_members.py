@@ -1,11 +1,13 @@
 """A class the words name, narrowed to the member the rest of the words ask of: its name must
-explain one of them (of a "what is raised", its raise statements may: their class and message),
-and it must tell clearly more than any other member. A function that makes a class answers
+explain one of them, or what its body raises may (the class raised and the messages said: "when
+the disk doesn't support locking"), and it must tell clearly more than any other member; a class
+declared twice (one per platform) is narrowed through the members of both. A function that makes a class answers
 "which class does it build".
 
 Fixture `narrowed_members` (fixtures_repos/README.md): `BoundedQueue` (queuekit/bounded.py:4)
 with `push` raising `QueueFull("the queue is full")` (:11), `pop` raising `QueueEmpty("the
-queue is empty")` (:16), `peek` (:21); `make_queue` returns a `BoundedQueue` (:25).
+queue is empty")` (:16), `peek` (:21), `save` raising `OSError(msg)` after `msg = "this disk
+does not support locking"` (:24); `make_queue` returns a `BoundedQueue`.
 """
 
 from __future__ import annotations
@@ -71,3 +73,10 @@ def test_a_value_asked_is_no_method_narrowed_to(app: App) -> None:
     a = ask(app, "what is the default when a bounded queue pushes?")
     assert a.state is not State.COMPLETE
     assert "`queuekit.bounded.BoundedQueue.push` is declared" not in a.answer
+
+
+def test_a_raise_message_narrows_what_a_class_does(app: App) -> None:
+    # (no exception asked: what the queue does when "the disk doesn't support locking" is the
+    # member whose body says so as it raises, `save`)
+    g = ground(read_question("what does a bounded queue do when the disk doesn't support locking?"), app.store)
+    assert [s.hit.qualname for s in g.subjects] == ["queuekit.bounded.BoundedQueue.save"]

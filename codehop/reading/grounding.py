@@ -33,6 +33,7 @@ from codehop.kernel.paths import is_test_path
 from codehop.kernel.records import Intent, Question, TermHit
 from codehop.reading.intent import KIND_WORDS, cue_stems
 from codehop.reading.question_words import tokenize
+from codehop.reading.signatures import raised_text
 
 if TYPE_CHECKING:
     from codehop.index.store.sqlite import SqliteStore
@@ -43,6 +44,7 @@ MAX_WORD = 32  # a longer "word" is not split into words (reading stays linear)
 MAX_MENTIONS = 64  # mentions looked up to tell whether the question names this repository's code
 COVER = 0.5  # share of the describing words a subject's name must explain
 CLOSE = 0.6  # a candidate within this share of the best "came close"
+MAX_RAISE_READ = 60  # members of a class whose raise statements are read to narrow it
 HOW_CANDIDATES = 8  # candidates whose callees are read for a "how" question
 _KIND_STEMS = frozenset(KIND_WORDS)  # (keyed by stem)
 _KIND_OF_HIT = {
@@ -204,7 +206,9 @@ def _ground(q: Question, store: SqliteStore, *, limit: int = 40) -> Grounding:
         (g for g in weighed[1:] if not _within(g.hit, best.hit) and not _extends(store, g.hit, best.hit)), None
     )
     tells, top = _tells(words, terms, store)
-    narrowed = _narrowed(store, q, best, words, tells)
+    # (a class declared twice, one per platform: the members of each)
+    twins = [g.hit for g in weighed if g.hit.qualname == best.hit.qualname and g.hit.kind == "class"]
+    narrowed = _narrowed(store, q, best, words, tells, twins)
     if narrowed is not None:
         # (the member's words add to the class's evidence, as callees do: `_with_callees`)
         lead *= 1 + 0.25 * len(narrowed.explained - best.explained)
@@ -244,7 +248,12 @@ def _ground(q: Question, store: SqliteStore, *, limit: int = 40) -> Grounding:
 
 
 def _narrowed(
-    store: SqliteStore, q: Question, best: Grounded, words: tuple[_Word, ...], tells: dict[str, float]
+    store: SqliteStore,
+    q: Question,
+    best: Grounded,
+    words: tuple[_Word, ...],
+    tells: dict[str, float],
+    twins: Sequence[TermHit] = (),
 ) -> Grounded | None:
     """A class the words name, narrowed to the one member the rest of its words ask of ("what
     is raised when you evict an item from an empty first-in-first-out cache": `FIFOCache`, then
@@ -259,10 +268,12 @@ def _narrowed(
     # (a word no declaration's terms hold, said by a raise statement's message, tells as much as any)
     weight = {w.text: tells.get(w.text, 0.0) or max(tells.values(), default=1.0) for w in left}
     scored: list[tuple[float, TermHit, frozenset[str]]] = []
-    for m in store.member_terms(best.hit.qualname, best.hit.rel_path, best.hit.line, best.hit.end_line):
+    members = [m for c in (twins or [best.hit]) for m in store.member_terms(c.qualname, c.rel_path, c.line, c.end_line)]
+    for i, m in enumerate(members):
         names = set(m.name_terms)
-        if q.intent is Intent.RAISES or "exception" in q.qualifiers:
-            names |= _raise_terms(store, m.qualname)
+        # (a raise statement says when the member gives up, and with what: "doesn't support flock")
+        if i < MAX_RAISE_READ:
+            names |= _raise_terms(store, m)
         held = names | set(m.explained)
         named = {w.text for w in left if (w.forms | w.abbreviations) & names}
         if not named:
@@ -297,12 +308,12 @@ def narrow(q: Question, store: SqliteStore, cls: str, rel_path: str, line: int, 
     return got.hit if got is not None else None
 
 
-def _raise_terms(store: SqliteStore, qualname: str) -> set[str]:
-    """The terms of the lines of a body that raise (the class raised, its message)."""
-    chunk = next(iter(store.chunks_named(qualname)), None)
-    if chunk is None:
+def _raise_terms(store: SqliteStore, m: TermHit) -> set[str]:
+    """The terms of what a member's body raises and the messages it says then."""
+    chunk = next((c for c in store.chunks_at(m.rel_path, m.line) if c.qualname == m.qualname), None)
+    if chunk is None or "raise" not in chunk.text:  # (most bodies: no parse)
         return set()
-    return {t for line in chunk.text.splitlines() if line.lstrip().startswith("raise ") for t in text_terms(line)}
+    return set(text_terms(raised_text(chunk.text)))
 
 
 def _terms_of(words: Sequence[_Word]) -> tuple[str, ...]:

@@ -410,6 +410,28 @@ def returned_names(source: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+def raised_text(source: str) -> str:
+    """What a function's body says when it gives up: the names it raises and the strings in its
+    body below its docstring (messages, `msg = "..."` before a `raise`), as one text; "" when it
+    raises nothing."""
+    fn = _function(source)
+    if fn is None:
+        return ""
+    nodes = list(_own_nodes(fn))
+    raised = [
+        _dotted(n.exc.func if isinstance(n.exc, ast.Call) else n.exc)
+        for n in nodes
+        if isinstance(n, ast.Raise)
+        and n.exc is not None
+        and isinstance(n.exc.func if isinstance(n.exc, ast.Call) else n.exc, ast.Name | ast.Attribute)
+    ]
+    if not raised:
+        return ""
+    doc = ast.get_docstring(fn, clean=False)
+    said = [n.value for n in nodes if isinstance(n, ast.Constant) and isinstance(n.value, str) and n.value != doc]
+    return " ".join([*raised, *said])
+
+
 def called_name(expression: str) -> str:
     """The dotted name an expression calls (`logging.getLogger("x")` -> `logging.getLogger`), or ""."""
     try:

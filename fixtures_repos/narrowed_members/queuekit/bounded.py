@@ -21,6 +21,11 @@ class BoundedQueue:
     def peek(self) -> object:
         return self._entries[0] if self._entries else None
 
+    def save(self, path: str) -> None:
+        msg = "this disk does not support locking"
+        if path.startswith("//"):
+            raise OSError(msg)
+
 
 def make_queue(limit: int = 8):
     """A queue for `limit` entries."""
