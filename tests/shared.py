@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
+
+from codehop.answer.orchestrator import Limits
+from codehop.app import App, Config
+from codehop.kernel.records import Answer
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures_repos"
 
@@ -47,3 +53,23 @@ def copy_fixture(src: Path, dest: Path, *, symlinks: bool = True) -> Path:
     command leaves one in `fixtures_repos/reexport_chain`; a test starts from a clean repository)."""
     shutil.copytree(src, dest, symlinks=symlinks, ignore=shutil.ignore_patterns(".codehop"))
     return dest
+
+
+def fixture_app(name: str, tmp_path_factory: Any) -> Iterator[App]:
+    """An App on a fresh copy of fixture repository `name`, closed when the tests using it end
+    (`yield from` it in a module-scoped fixture)."""
+    app = App(copy_fixture(FIXTURES / name, tmp_path_factory.mktemp(name) / name), Config())
+    try:
+        yield app
+    finally:
+        app.close()
+
+
+def ask(app: App, question: str) -> Answer:
+    """The navigator's answer with the default limits (what `codehop ask` gives)."""
+    return app.navigator().ask(question, Limits())
+
+
+def holds(answer: Answer, path: str, line: int) -> bool:
+    """Whether a context item of the answer holds `path:line`."""
+    return any(c.chunk.rel_path == path and c.chunk.start_line <= line <= c.chunk.end_line for c in answer.context)

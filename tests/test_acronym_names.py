@@ -8,10 +8,9 @@ Fixture `acronym_names` (fixtures_repos/README.md): `Cache` (cachekit/caches.py:
 from __future__ import annotations
 
 import pytest
-from shared import FIXTURES, copy_fixture
+from shared import ask, fixture_app
 
-from codehop.answer.orchestrator import Limits
-from codehop.app import App, Config
+from codehop.app import App
 from codehop.kernel.records import State
 from codehop.reading.grounding import question_terms
 from codehop.reading.intent import read_question
@@ -19,13 +18,7 @@ from codehop.reading.intent import read_question
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory):  # type: ignore[no-untyped-def]
-    a = App(copy_fixture(FIXTURES / "acronym_names", tmp_path_factory.mktemp("acr") / "acronym_names"), Config())
-    yield a
-    a.close()
-
-
-def ask(app: App, question: str):  # type: ignore[no-untyped-def]
-    return app.navigator().ask(question, Limits())
+    yield from fixture_app("acronym_names", tmp_path_factory)
 
 
 @pytest.mark.parametrize(

@@ -15,25 +15,16 @@ loader=None)` (:49) whose `else:` returns `DEFAULT_LOADER.validate(...)` (`DEFAU
 from __future__ import annotations
 
 import pytest
-from shared import FIXTURES, copy_fixture
+from shared import ask, fixture_app
 
-from codehop.answer.orchestrator import Limits
-from codehop.app import App, Config
+from codehop.app import App
 from codehop.kernel.records import Intent, State
 from codehop.reading.intent import read_question
 
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory):  # type: ignore[no-untyped-def]
-    a = App(
-        copy_fixture(FIXTURES / "aspect_pointers", tmp_path_factory.mktemp("aspects") / "aspect_pointers"), Config()
-    )
-    yield a
-    a.close()
-
-
-def ask(app: App, question: str):  # type: ignore[no-untyped-def]
-    return app.navigator().ask(question, Limits())
+    yield from fixture_app("aspect_pointers", tmp_path_factory)
 
 
 def spans(answer) -> set[tuple[str, int]]:  # type: ignore[no-untyped-def]

@@ -14,20 +14,16 @@ attribute, whatever the annotation says.
 from __future__ import annotations
 
 import pytest
-from shared import FIXTURES, copy_fixture
+from shared import fixture_app
 
 from codehop.answer.orchestrator import Limits
-from codehop.app import App, Config
+from codehop.app import App
 from codehop.kernel.records import Answer, State
 
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory):  # type: ignore[no-untyped-def]
-    a = App(
-        copy_fixture(FIXTURES / "assigned_attribute", tmp_path_factory.mktemp("aa") / "assigned_attribute"), Config()
-    )
-    yield a
-    a.close()
+    yield from fixture_app("assigned_attribute", tmp_path_factory)
 
 
 def chain(answer: Answer) -> list[tuple[str, int]]:

@@ -9,18 +9,16 @@ logkit/base.py:4.
 from __future__ import annotations
 
 import pytest
-from shared import FIXTURES, copy_fixture
+from shared import fixture_app
 
 from codehop.answer.orchestrator import Limits
-from codehop.app import App, Config
+from codehop.app import App
 from codehop.kernel.records import State
 
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory):  # type: ignore[no-untyped-def]
-    a = App(copy_fixture(FIXTURES / "handed_on", tmp_path_factory.mktemp("ho") / "handed_on"), Config())
-    yield a
-    a.close()
+    yield from fixture_app("handed_on", tmp_path_factory)
 
 
 def test_the_base_a_callee_hands_on_to_is_called_too(app: App) -> None:

@@ -13,10 +13,9 @@ does not support locking"` (:24); `make_queue` returns a `BoundedQueue`.
 from __future__ import annotations
 
 import pytest
-from shared import FIXTURES, copy_fixture
+from shared import ask, fixture_app
 
-from codehop.answer.orchestrator import Limits
-from codehop.app import App, Config
+from codehop.app import App
 from codehop.kernel.records import State
 from codehop.reading.grounding import ground
 from codehop.reading.intent import read_question
@@ -24,13 +23,7 @@ from codehop.reading.intent import read_question
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory):  # type: ignore[no-untyped-def]
-    a = App(copy_fixture(FIXTURES / "narrowed_members", tmp_path_factory.mktemp("nm") / "narrowed_members"), Config())
-    yield a
-    a.close()
-
-
-def ask(app: App, question: str):  # type: ignore[no-untyped-def]
-    return app.navigator().ask(question, Limits())
+    yield from fixture_app("narrowed_members", tmp_path_factory)
 
 
 @pytest.mark.parametrize(

@@ -10,22 +10,15 @@ Fixture `outside_made` (fixtures_repos/README.md): `notifykit.logger` (notifykit
 from __future__ import annotations
 
 import pytest
-from shared import FIXTURES, copy_fixture
+from shared import ask, fixture_app
 
-from codehop.answer.orchestrator import Limits
-from codehop.app import App, Config
+from codehop.app import App
 from codehop.kernel.records import State
 
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory):  # type: ignore[no-untyped-def]
-    a = App(copy_fixture(FIXTURES / "outside_made", tmp_path_factory.mktemp("om") / "outside_made"), Config())
-    yield a
-    a.close()
-
-
-def ask(app: App, question: str):  # type: ignore[no-untyped-def]
-    return app.navigator().ask(question, Limits())
+    yield from fixture_app("outside_made", tmp_path_factory)
 
 
 def test_what_an_outside_made_value_does_is_decided_outside(app: App) -> None:

@@ -13,10 +13,9 @@ Fixture `sentinel_default` (fixtures_repos/README.md): `_UNSET = object()` (sign
 from __future__ import annotations
 
 import pytest
-from shared import FIXTURES, copy_fixture
+from shared import ask, fixture_app, holds
 
-from codehop.answer.orchestrator import Limits
-from codehop.app import App, Config
+from codehop.app import App
 from codehop.kernel.records import State
 from codehop.reading.grounding import question_terms
 from codehop.reading.intent import read_question
@@ -25,19 +24,7 @@ from codehop.reading.signatures import parameters
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory):  # type: ignore[no-untyped-def]
-    a = App(
-        copy_fixture(FIXTURES / "sentinel_default", tmp_path_factory.mktemp("sentinel") / "sentinel_default"), Config()
-    )
-    yield a
-    a.close()
-
-
-def ask(app: App, question: str):  # type: ignore[no-untyped-def]
-    return app.navigator().ask(question, Limits())
-
-
-def holds(answer, path: str, line: int) -> bool:  # type: ignore[no-untyped-def]
-    return any(c.chunk.rel_path == path and c.chunk.start_line <= line <= c.chunk.end_line for c in answer.context)
+    yield from fixture_app("sentinel_default", tmp_path_factory)
 
 
 def test_a_parameter_the_words_name_is_the_value_asked(app: App) -> None:

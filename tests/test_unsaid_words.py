@@ -9,22 +9,15 @@ character that separates the names of a nested key.
 from __future__ import annotations
 
 import pytest
-from shared import FIXTURES, copy_fixture
+from shared import ask, fixture_app
 
-from codehop.answer.orchestrator import Limits
-from codehop.app import App, Config
+from codehop.app import App
 from codehop.kernel.records import State
 
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory):  # type: ignore[no-untyped-def]
-    a = App(copy_fixture(FIXTURES / "unsaid_words", tmp_path_factory.mktemp("unsaid") / "unsaid_words"), Config())
-    yield a
-    a.close()
-
-
-def ask(app: App, question: str):  # type: ignore[no-untyped-def]
-    return app.navigator().ask(question, Limits())
+    yield from fixture_app("unsaid_words", tmp_path_factory)
 
 
 def test_a_reading_that_leaves_most_words_unexplained_is_partial(app: App) -> None:
