@@ -215,7 +215,7 @@ def test_a_module_alone_does_not_answer_a_default_or_a_return(app, question):
     # grounded in no declaration clearly)
     a = ask(app, question)
     assert a.state is not State.COMPLETE
-    assert "Not understood" in a.answer or "name no declaration clearly" in a.answer
+    assert "is not placed" in a.answer or "name no declaration clearly" in a.answer
 
 
 def test_a_module_alone_answers_what_it_is(app):

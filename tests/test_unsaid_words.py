@@ -106,3 +106,10 @@ def test_code_named_and_not_read_leaves_the_words_to_decide(app: App) -> None:
     )
     assert a.state is not State.COMPLETE
     assert "'separates'" in a.answer and "unexplained" in a.answer
+
+
+def test_an_ordinary_word_is_never_not_understood(app: App) -> None:
+    # ("load" asks something of the class the question names; no declaration is named by it)
+    a = ask(app, "which settings class does LayeredConfig load from a file?")
+    assert "Not understood" not in a.answer
+    assert "What the words 'load' ask of `confkit.config.LayeredConfig` is not placed" in a.answer

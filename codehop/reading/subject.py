@@ -108,7 +108,30 @@ class Reading:
                 )
                 + "."
             )
-        if self.unplaced:
-            shown = ", ".join(f"'{w}'" for w in self.unplaced[:12]) + (" …" if len(self.unplaced) > 12 else "")
-            out.append(f"Not understood (no declaration matches): {shown}.")
+        code = [w for w in self.unplaced if _code_shaped(w)]
+        plain = [w for w in self.unplaced if not _code_shaped(w)]
+        if code:
+            out.append(f"Not understood (no declaration matches): {_shown(code)}.")
+        if plain:
+            # (an ordinary word is never "not understood": what it asks is what is not placed)
+            of = ", ".join(f"`{o}`" for o in self.owners[:3]) or "what was read"
+            out.append(
+                f"What the words {_shown(plain)} ask of {of} is not placed: no declaration here is named by them."
+            )
         return tuple(out)
+
+
+def _shown(words: list[str]) -> str:
+    return ", ".join(f"'{w}'" for w in words[:12]) + (" …" if len(words) > 12 else "")
+
+
+def _code_shaped(word: str) -> bool:
+    """A name written as code (`max_size`, `pkg.mod`, `maxSize`, `get()`), not an ordinary word
+    ("Linux", "HTML", "entries")."""
+    return (
+        "_" in word
+        or "." in word
+        or "(" in word
+        or any(c.isupper() for c in word[1:])
+        and any(c.islower() for c in word)
+    )
