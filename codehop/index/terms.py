@@ -22,8 +22,6 @@ May import: stdlib, Stemmer (PyStemmer); reads wordninja's and wordsegment's wor
 
 from __future__ import annotations
 
-import gzip
-import importlib.util
 import math
 import re
 from collections.abc import Callable, Iterable
@@ -123,6 +121,9 @@ class _ZipfSegmenter:
 
 @lru_cache(maxsize=1)
 def _segmenter() -> Callable[[str], list[str]]:
+    import gzip  # index time only: a question never builds the model
+    import importlib.util
+
     # beside wordninja.py, as wordninja itself finds it (found without importing wordninja)
     spec = importlib.util.find_spec("wordninja")
     if spec is None or spec.origin is None:
