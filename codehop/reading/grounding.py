@@ -14,7 +14,9 @@ ranking is weighed by the evidence a subject needs:
 - only the repository's own index is searched (installed code is reached by the hop);
 - it is a subject only with a clear margin over the next candidate, and when it explains most of
   what the question says (each word weighed by how much it tells in this repository); otherwise
-  the candidates that came close are kept, for the answer to name.
+  the candidates that came close are kept, for the answer to name;
+- a class the words name is narrowed to the member the rest of its words ask of, when one member
+  clearly explains them (by its name, or by what its body raises and says then).
 
 An ordinary word never becomes a subject by matching one global name alone: one matched word is
 evidence only when it is the declaration's whole name and another word of the question is
@@ -257,9 +259,10 @@ def _narrowed(
 ) -> Grounded | None:
     """A class the words name, narrowed to the one member the rest of its words ask of ("what
     is raised when you evict an item from an empty first-in-first-out cache": `FIFOCache`, then
-    its `popitem`, named by "item" and raising "... is empty"): the member's name must explain
-    one of those words (of a "what is raised", its raise statements may), and it must tell
-    clearly more of them than any other member."""
+    its `popitem`, named by "item" and raising "... is empty"): the member's name, or what its
+    body raises and the messages it says then ("doesn't support flock"), must explain one of
+    those words, and it must tell clearly more of them than any other member. A class declared
+    once per platform (`twins`) is narrowed through the members of each."""
     if best.hit.kind != "class":
         return None
     left = [w for w in words if w.counts and w.text not in best.explained]
@@ -322,8 +325,9 @@ def _terms_of(words: Sequence[_Word]) -> tuple[str, ...]:
 
 
 def _tells(words: tuple[_Word, ...], terms: tuple[str, ...], store: SqliteStore) -> tuple[dict[str, float], float]:
-    """How much each describing word tells in this repository (its rarest form's rarity; a name in
-    capitals the repository never uses tells most), and the most any term tells."""
+    """How much each describing word tells in this repository (its own stem's rarity, else its
+    rarest other form's, else half its abbreviation's; a name in capitals the repository never
+    uses tells most), and the most any term tells."""
     rarity = store.term_rarity([*terms, *(stem(w.text) for w in words)])
     top = max(rarity.values(), default=1.0) or 1.0
     tells = {
