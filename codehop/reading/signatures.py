@@ -291,6 +291,19 @@ def annotated_return(signature: str) -> bool:
     return isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef) and fn.returns is not None
 
 
+def returns_class(signature: str) -> bool:
+    """Whether `def ...(...) -> type[X]` (or `Type[X]`) is annotated to return a class."""
+    src = _COMMENT.sub(" ", signature.strip()).rstrip().removesuffix(":")
+    if not src.startswith(("def ", "async def ")):
+        return False
+    try:
+        fn = ast.parse(src + ":\n    pass\n").body[0]
+    except (SyntaxError, ValueError, RecursionError, IndexError):
+        return False
+    node = fn.returns if isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef) else None
+    return isinstance(node, ast.Subscript) and _dotted(node.value).rpartition(".")[2] in ("type", "Type")
+
+
 def returns(signature: str) -> str:
     """The return annotation of `def ...(...) -> X` when it names one thing (`X`, `mod.X`, `"X"`);
     "" for none, or for a union, an optional, a generic: those do not decide one class."""

@@ -68,6 +68,7 @@ from codehop.reading.signatures import (
     returned_members,
     returned_names,
     returns,
+    returns_class,
 )
 
 MAX_SUBJECTS = 4
@@ -250,8 +251,7 @@ class Reader:
         if any(not e.dst.startswith("?") and self._in_repository(e.dst) for e in made):
             return True
         chunk = next(iter(self.store.chunks_named(qualname)), None)
-        tail = chunk.signature.rpartition("->")[2].strip() if chunk is not None and "->" in chunk.signature else ""
-        return tail.startswith(("type[", "Type["))
+        return chunk is not None and returns_class(chunk.signature)
 
     def _untold(self, asked: Question, tokens: list[Token], findings: Sequence[Finding]) -> list[Finding]:
         """A question in words only, read as declarations that leave most of its words unsaid
