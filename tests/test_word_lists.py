@@ -27,3 +27,30 @@ def test_a_base_from_a_stdlib_module_the_typed_list_lacked():
     """`heapq`, `csv`, `shlex` were not in the typed list: their classes are Python's too."""
     assert builtin_bases.overrides("csv.DictReader", "__next__") is True
     assert builtin_bases.members("shlex.shlex") is not None
+
+
+# the search's stop words, typed in codehop.kernel.words before STOP read the `stopwords` package
+_TYPED_SEARCH_STOP = """a an and are as at be by can do does did for from how i if in into is it its me my of on or
+so that the their them then there these this to was what when where which who why will with you your show tell give
+has have had any some actually really much many i'm im""".split()
+
+
+def test_function_words_cover_the_typed_search_stop_words():
+    from codehop.reading.question_words import STOP
+
+    assert {p for w in _TYPED_SEARCH_STOP for p in w.split("'")} <= STOP
+
+
+def test_apostrophe_less_forms_come_from_the_library_contractions():
+    """People type "whats" and "wheres"; an `'ll`/`'d` form without its apostrophe is a word of its
+    own ("shell", "id") and stays out."""
+    from codehop.reading.question_words import STOP
+
+    assert {"whats", "wheres", "im", "thats"} <= STOP
+    assert not {"shell", "id", "well", "hell"} & STOP
+
+
+def test_retrieval_drops_the_function_words():
+    from codehop.answer.retrieval import query_terms
+
+    assert query_terms("where is the client's timeout set before sending?") == ["client", "sending", "set", "timeout"]

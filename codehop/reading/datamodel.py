@@ -54,7 +54,7 @@ word says which side (the methods' own names "enter" / "exit" and `_ENTER` / `_E
 order); no direction names both sides.
 
 The cues are derived in `reference.py`; this module holds the typed part and the matching.
-Matching is linear in the question's length. May import: stdlib, kernel.words, index.terms,
+Matching is linear in the question's length. May import: stdlib, question_words (STOP), index.terms,
 reading.reference.
 """
 
@@ -67,7 +67,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from codehop.index.terms import stem
-from codehop.kernel.words import STOP
+from codehop.reading.question_words import STOP
 from codehop.reading.reference import Operation as Operation  # the record callers name
 from codehop.reading.reference import derive
 
@@ -143,7 +143,6 @@ _ARTICLES = frozenset({"a", "an", "the"})  # may stand inside a phrase ("assign 
 _ENDINGS = frozenset({"abl", "ibl", "i"})  # stems' adjective endings: hashabl(e), truthi(ness)
 _DETERMINERS = frozenset({"its", "their", "this", "that"})
 _SIDES = frozenset({"__enter__", "__exit__", "__aenter__", "__aexit__"})
-_ACROSS = frozenset({"over", "through"})  # prepositions the kernel's stop words lack ("loop over")
 _MAX_N = 4
 _NOMINAL = ("ship", "tion", "sion", "ment", "ness", "ity", "able", "ible")
 _NOUN_FORMS = (*_NOMINAL, "ed", "or", "er", "al")
@@ -341,7 +340,7 @@ def _beside(words: Sequence[str], stems: Sequence[str], i: int, objects: set[int
     for j in range(i + 1, min(i + 2 + _MAX_N, len(words))):
         if j in objects or words[j] in _PRONOUNS:
             return True
-        if words[j] not in STOP and words[j] not in _ACROSS:
+        if words[j] not in STOP:  # (prepositions among them: "loop over")
             return j + 1 in objects or j + 2 in objects
     return False
 

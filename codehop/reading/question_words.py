@@ -6,8 +6,8 @@ question is linear in its length. `STOP` (English function words) and
 `VOCABULARY` (the words of the questions the reader answers) place the
 intent, never the subject; neither hides a real member of a class the
 question names (question.py looks every word up first). `STOP` is the
-search's stop words (codehop.kernel.words.STOP, what retrieval drops) and the
-`stopwords` package's English list; the cue lists (`Cues`) hold stems, matched
+`stopwords` package's English list and the few words of asking it lacks, and
+the search's stop words too (retrieval drops them); the cue lists (`Cues`) hold stems, matched
 through the index's stemmer. May import: kernel.words, index.terms, stopwords, stdlib.
 """
 
@@ -20,7 +20,6 @@ from functools import lru_cache
 
 from codehop.index.terms import stem
 from codehop.kernel.words import CODE_LITERALS
-from codehop.kernel.words import STOP as SEARCH_STOP
 
 # one alternative per token kind, none nested: no backtracking, linear in the text
 _TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:[./][A-Za-z_][A-Za-z0-9_]*)*|==|!=|<=|>=|\+=|[-+*/|&<>]")
@@ -68,15 +67,18 @@ def _library_stop() -> tuple[str, ...]:
 
 
 _LIBRARY_STOP = _library_stop()
-# English function words: never a subject by themselves (they can still be a member's name). The
-# search's stop words, the library's (which hold the function words a search keeps because code
-# uses them too: "not", "all", "before", "same": `not in`, `all()`, `before_request`), and the few
-# modal and filler words neither has
+# English function words: never a subject by themselves (they can still be a member's name), and
+# never a search term (retrieval drops them). The library's list, each contraction also cut where
+# the tokenizer cuts it ("don't" -> don, t) and its `'s` and `'m` forms as people type them without
+# the apostrophe ("whats", "wheres", "im"); then the requests, modals and fillers it lacks
+_UNLISTED = frozenset(
+    """show tell give can will may might must shall actually really also just around done many much one ones
+    supposed whose yes""".split()
+)
 STOP = (
-    SEARCH_STOP
-    # each contraction's parts as the tokenizer cuts them ("don't" -> don, t)
-    | frozenset(p for w in _LIBRARY_STOP for p in w.split("'") if p)
-    | frozenset("also around done just may might must one ones shall supposed whats whose yes".split())
+    frozenset(p for w in _LIBRARY_STOP for p in w.split("'") if p)
+    | frozenset(w.replace("'", "") for w in _LIBRARY_STOP if w.endswith(("'s", "'m")))
+    | _UNLISTED
 )
 KEYWORDS = CODE_LITERALS  # Python's keywords (`await`, `async` among them), `self` and `cls`
 CLASS_WORDS = Cues("class subclass inherit base parent superclass".split())
@@ -243,7 +245,7 @@ _CALL_VERBS = Cues("call invoke run use".split())
 # "never", "without", and the negated auxiliaries as the tokenizer cuts them ("don't" -> don; a
 # part that is a word of its own, "can" of "can't", says nothing by itself)
 NEGATIONS = frozenset({"never", "not", "no", "without"}) | frozenset(
-    w.split("'")[0] for w in _LIBRARY_STOP if w.endswith("n't") and w.split("'")[0] not in SEARCH_STOP
+    w.split("'")[0] for w in _LIBRARY_STOP if w.endswith("n't") and w.split("'")[0] not in _UNLISTED
 )
 
 
