@@ -54,3 +54,32 @@ def test_retrieval_drops_the_function_words():
     from codehop.answer.retrieval import query_terms
 
     assert query_terms("where is the client's timeout set before sending?") == ["client", "sending", "set", "timeout"]
+
+
+# the cue stems reading.intent.INTENTS typed before an intent's own name became one of its cues
+_TYPED_INTENT_CUES = {
+    "raises": {"rais", "throw"},
+    "inherited": {"inherit", "superclass", "mro"},
+    "value": {"default", "valu", "constant", "set"},
+    "type": {"type", "return", "annot"},
+    "why": {"whi"},
+    "callees": {"call", "use"},
+    "how": {"how", "happen", "work"},
+    "definition": {"defin", "declar", "locat", "live", "implement"},
+}
+
+
+def test_an_intents_name_and_asks_cover_its_typed_cues():
+    from codehop.reading.intent import INTENTS
+
+    assert {r.intent.value: set(r.cues) for r in INTENTS}.keys() == _TYPED_INTENT_CUES.keys()
+    for rule in INTENTS:
+        assert _TYPED_INTENT_CUES[rule.intent.value] <= rule.cues, rule.intent
+
+
+def test_the_vocabulary_holds_the_intent_words_it_typed_before():
+    """VOCABULARY unions the intents' words instead of typing them again."""
+    from codehop.reading.question_words import VOCABULARY
+
+    typed = "define definition declare locate live implement happen work call use throw value type set".split()
+    assert all(w in VOCABULARY for w in typed)

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 
 from codehop.index.terms import abbreviates, name_parts, name_terms, stem
 from codehop.kernel.paths import is_test_path
-from codehop.kernel.records import Intent, Question, TermHit
+from codehop.kernel.records import BindingKind, ChunkKind, Intent, Question, TermHit
 from codehop.reading.intent import KIND_WORDS, cue_stems
 from codehop.reading.question_words import tokenize
 
@@ -45,13 +45,15 @@ COVER = 0.5  # share of the describing words a subject's name must explain
 CLOSE = 0.6  # a candidate within this share of the best "came close"
 HOW_CANDIDATES = 8  # candidates whose callees are read for a "how" question
 _KIND_STEMS = frozenset(KIND_WORDS)  # (keyed by stem)
-_KIND_OF_HIT = {
-    "class": {"class"},
-    "method": {"method", "function"},
-    "function": {"function", "method"},
-    "attribute": {"value", "alias", "attribute", "method"},  # a property is a method
-    "module": {"module"},
-    "exception": {"class"},
+# the kinds of hit a kind the question names admits: the index's kinds by their enums (`TermHit.kind`)
+_C, _B = ChunkKind, BindingKind
+_KIND_OF_HIT: dict[str, frozenset[str]] = {
+    _C.CLASS: frozenset({_C.CLASS}),
+    _C.METHOD: frozenset({_C.METHOD, _C.FUNCTION}),
+    _C.FUNCTION: frozenset({_C.FUNCTION, _C.METHOD}),
+    "attribute": frozenset({_B.VALUE, _B.ALIAS, "attribute", _C.METHOD}),  # a property is a method
+    _C.MODULE: frozenset({_C.MODULE}),
+    "exception": frozenset({_C.CLASS}),
 }
 _EXCEPTION_TERMS = frozenset({"error", "except", "warn"})  # stems an exception class is named by
 

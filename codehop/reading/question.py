@@ -59,6 +59,7 @@ from codehop.reading.question_words import (
     VOCABULARY,
     Cues,
     Token,
+    asks,
     tokenize,
 )
 from codehop.reading.signatures import Parameter, none_fallback, returns
@@ -80,7 +81,7 @@ def _stemmed(name: str) -> str:
 
 # "where is relativedelta defined", "where does the fallback come from": the word in that slot is the
 # name asked about even written as a plain word (the reader looks plain words up only as members)
-_WHERE_VERBS = Cues("define declare implement create import locate live come from".split())
+_WHERE_VERBS = asks(Intent.DEFINITION) | Cues("create import come from".split())
 
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")

@@ -8,7 +8,7 @@ intent, never the subject; neither hides a real member of a class the
 question names (question.py looks every word up first). `STOP` is the
 `stopwords` package's English list and the few words of asking it lacks, and
 the search's stop words too (retrieval drops them); the cue lists (`Cues`) hold stems, matched
-through the index's stemmer. May import: kernel.words, index.terms, stopwords, stdlib.
+through the index's stemmer. May import: kernel.words, records (Intent), index.terms, stopwords, stdlib.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from codehop.index.terms import stem
+from codehop.kernel.records import Intent
 from codehop.kernel.words import CODE_LITERALS
 
 # one alternative per token kind, none nested: no backtracking, linear in the text
@@ -94,15 +95,38 @@ ASYNC_WORDS = Cues("async asynchronous await".split())
 # The words of the questions the reader answers (where is X declared, what is its signature,
 # its default, its base class, what happens when it runs): they place the intent, never the
 # subject. The cue lists above, and the words of asking they leave out (by stem).
+# The words that ask for an intent besides the intent's own name ("raises", "value", "type", "how"),
+# by stem: `reading.intent.INTENTS` reads them, in its order.
+ASKS: dict[Intent, Cues] = {
+    Intent.RAISES: Cues(["throw"]),
+    Intent.INHERITED: Cues(["superclass", "mro"]),
+    Intent.VALUE: Cues(["default", "constant", "set"]),
+    Intent.TYPE: Cues(["return", "annotation"]),
+    Intent.CALLEES: Cues(["call", "use"]),
+    Intent.HOW: Cues(["happen", "work"]),
+    Intent.DEFINITION: Cues(["define", "declare", "locate", "live", "implement"]),
+}
+
+
+def asks(intent: Intent) -> Cues:
+    """The words that ask for `intent`: its name and `ASKS`."""
+    return Cues([intent.value]) | ASKS.get(intent, Cues(()))
+
+
 VOCABULARY = (
     Cues(
-        """define definition declare locate live implement happen work call use throw value type set get
-        name object method function attribute property member kind source come behind point hold give
+        """get name object method function attribute property member kind source come behind point hold give
         expose import export refer read write keep behave want need""".split()
     )
     | CLASS_WORDS
     | CONTEXT_WORDS
     | MEMBER_ASPECTS  # (the default and the signature words among them)
+    | asks(Intent.DEFINITION)
+    | asks(Intent.VALUE)
+    | asks(Intent.TYPE)
+    | asks(Intent.RAISES)
+    | ASKS[Intent.CALLEES]
+    | ASKS[Intent.HOW]
 )
 
 
@@ -241,7 +265,7 @@ def tokenize(question: str) -> list[Token]:
 
 
 _OPERATOR_WORDS = frozenset({"in", "not", "is", "del", "and", "or", "await"})
-_CALL_VERBS = Cues("call invoke run use".split())
+_CALL_VERBS = ASKS[Intent.CALLEES] | Cues(["invoke", "run"])
 # "never", "without", and the negated auxiliaries as the tokenizer cuts them ("don't" -> don; a
 # part that is a word of its own, "can" of "can't", says nothing by itself)
 NEGATIONS = frozenset({"never", "not", "no", "without"}) | frozenset(
