@@ -83,3 +83,21 @@ def test_the_vocabulary_holds_the_intent_words_it_typed_before():
 
     typed = "define definition declare locate live implement happen work call use throw value type set".split()
     assert all(w in VOCABULARY for w in typed)
+
+
+def test_navquestion_lists_cover_their_typed_words():
+    """_GENERIC, _FILLERS, _WHERE and _ADVERBS are built from shared parts (the index's kinds, the
+    places, the adverbs, the articles): each still holds every word it typed before."""
+    from codehop.answer import navquestion as nq
+
+    generic = """function method class module code place file part thing everything anything something site us every
+    repo repository codebase project else exactly directly object type test still currently""".split()
+    fillers = """the a an class function method module attribute setting constant variable value property name symbol
+    member helper""".split()
+    where = """in across throughout anywhere within inside outside elsewhere the this our my codebase repo repository
+    project package code tests else at all""".split()
+    adverbs = "ever actually really still directly all also eventually ultimately".split()
+    assert all(w in nq._GENERIC for w in generic)
+    assert set(fillers) <= nq._FILLERS
+    assert all(w in nq._WHERE for w in where)
+    assert all(w in nq._ADVERBS for w in adverbs)

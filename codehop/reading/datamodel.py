@@ -29,7 +29,7 @@ What is typed here is Python's semantics, not vocabulary: which special methods 
 operation, in the order Python looks for them (`print(x)` runs `__str__`, which falls back to
 `__repr__`; `iter()` falls back to `__getitem__`; `in` to `__iter__`), plus the few words the
 reference never uses for an operation people name that way and the few function words matching
-needs (`_TYPED_*`, `_ENTER`, `_EXIT`, `_PRONOUNS`, `_KEYWORDS`, `_ARTICLES`, `_DETERMINERS`: 88
+needs (`_TYPED_*`, `_ENTER`, `_EXIT`, `_PRONOUNS`, `_KEYWORDS`, `_DETERMINERS`: 88
 words, "make", "square brackets", "sort", ...; and 15 English endings, `_NOMINAL`, `_ENDINGS`).
 
 Matching is one pass over the question's words (each stemmed once):
@@ -67,7 +67,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from codehop.index.terms import stem
-from codehop.reading.question_words import STOP
+from codehop.reading.question_words import ARTICLES, STOP
 from codehop.reading.reference import Operation as Operation  # the record callers name
 from codehop.reading.reference import derive
 
@@ -139,7 +139,6 @@ _ENTER = frozenset("entry start begin open way_in".split())
 _EXIT = frozenset("leave left finish end close done way_out".split())
 # words that stand for the object the question is about (the first two also just before a word)
 _PRONOUNS = ("it", "them", *"this that one instance instances object objects".split())
-_ARTICLES = frozenset({"a", "an", "the"})  # may stand inside a phrase ("assign a key")
 _ENDINGS = frozenset({"abl", "ibl", "i"})  # stems' adjective endings: hashabl(e), truthi(ness)
 _DETERMINERS = frozenset({"its", "their", "this", "that"})
 _SIDES = frozenset({"__enter__", "__exit__", "__aenter__", "__aexit__"})
@@ -290,7 +289,7 @@ def _phrase_at(
     # a two-word phrase said the other way round, function words between: "access an attribute"
     for head, op in t.reversed.get(stems[i], ()):
         j = i + 1
-        while j < min(i + 3, len(words)) and words[j] in _ARTICLES:
+        while j < min(i + 3, len(words)) and words[j] in ARTICLES:  # (one may stand inside a phrase: "assign a key")
             j += 1
         if j < len(stems) and stems[j] == head and j not in obj:
             return j + 1, op
@@ -302,7 +301,7 @@ def _spans(words: Sequence[str], stems: Sequence[str], i: int, phrase: tuple[str
     of its words ("assign a key"); else 0."""
     j = i
     for k, s in enumerate(phrase):
-        if k and j < len(stems) and stems[j] != s and words[j] in _ARTICLES:
+        if k and j < len(stems) and stems[j] != s and words[j] in ARTICLES:
             j += 1
         if j >= len(stems) or stems[j] != s:
             return 0

@@ -81,6 +81,7 @@ STOP = (
     | frozenset(w.replace("'", "") for w in _LIBRARY_STOP if w.endswith(("'s", "'m")))
     | _UNLISTED
 )
+ARTICLES = frozenset({"a", "an", "the"})
 KEYWORDS = CODE_LITERALS  # Python's keywords (`await`, `async` among them), `self` and `cls`
 CLASS_WORDS = Cues("class subclass inherit base parent superclass".split())
 # a question that asks for a default ("the default timeout", "what does it default to")
