@@ -101,3 +101,41 @@ def test_navquestion_lists_cover_their_typed_words():
     assert set(fillers) <= nq._FILLERS
     assert all(w in nq._WHERE for w in where)
     assert all(w in nq._ADVERBS for w in adverbs)
+
+
+def test_interrogatives_cover_the_typed_wh_list():
+    """task._WH typed the words a question opens with; the wh-words come from the library's list and
+    the auxiliaries from its "n't" forms."""
+    from codehop.reading.question_words import AUXILIARIES, INTERROGATIVES
+
+    typed = "what where which who whom whose why how when does do did is are was can could".split()
+    assert set(typed) <= INTERROGATIVES
+    assert {"is", "are", "was", "were", "do", "does", "did", "could", "should", "would"} <= AUXILIARIES
+    assert not {"while", "have", "the", "in"} & INTERROGATIVES
+
+
+@pytest.mark.parametrize(
+    ("intent", "typed_nouns"),
+    [
+        ("callers", ["caller", "call site", "invocation"]),
+        ("users", ["user", "usage", "use", "reference", "dependent", "consumer"]),
+        ("importers", ["importer", "import"]),
+        ("subclasses", ["subclass", "subtype", "descendant", "derived class", "child class", "children"]),
+        ("overrides", ["overrider", "reimplementation"]),
+    ],
+)
+def test_relation_nouns_cover_the_typed_nouns(intent, typed_nouns):
+    """A relation's nouns are its intent's own name and the nouns given (its verbs, where they are
+    nouns too): every noun the table typed before still names it."""
+    from codehop.answer.navquestion import RELATIONS
+
+    nouns = [rel.nouns for rel in RELATIONS if rel.incoming.value == intent]
+    assert all(any(n in ns for ns in nouns) for n in typed_nouns)
+    if intent == "callers":
+        assert all(n in RELATIONS[0].outgoing_nouns for n in ("callee", "call"))
+
+
+def test_askers_match_the_apostrophe_less_forms_by_stem():
+    from codehop.answer.navquestion import _ASKERS
+
+    assert all(w in _ASKERS for w in "what which who where list find show give tell enumerate whats wheres".split())

@@ -59,7 +59,7 @@ from codehop.kernel.tokens import count_tokens
 from codehop.navigation.dependents import DependentsFinder
 from codehop.navigation.excerpt import declaration_chunk, fit
 from codehop.navigation.sites import RELATION_OF, Dependents, Relation, Site
-from codehop.reading.question_words import ARTICLES, STOP, Cues
+from codehop.reading.question_words import ARTICLES, REQUESTS, STOP, Cues
 from graphs import EdgeType
 
 if TYPE_CHECKING:
@@ -82,42 +82,60 @@ class _Rel:
     participle: bool = True  # "where is X <verb>ed" asks for the relation
 
 
+_NONE = Cues(())
+
+
+def _rel(
+    incoming: Intent,
+    outgoing: Intent | None,
+    verbs: Cues,
+    nouns: Cues = _NONE,
+    outgoing_nouns: Cues = _NONE,
+    *,
+    preposition: str = "",
+    participle: bool = True,
+) -> _Rel:
+    """A relation row: an intent's own name is a noun of it ("the callers of X", "X's subclasses",
+    "the importers of X"), beside the nouns given."""
+    return _Rel(
+        incoming,
+        outgoing,
+        verbs,
+        Cues([incoming.value]) | nouns,
+        preposition,
+        Cues([outgoing.value]) | outgoing_nouns if outgoing else outgoing_nouns,
+        participle,
+    )
+
+
+_USE = Cues("use reference read access".split())
+_OVERRIDE = Cues("override overridden overriden reimplement overwrite redefine".split())
 RELATIONS: tuple[_Rel, ...] = (
-    _Rel(
+    _rel(
         Intent.CALLERS,
         Intent.CALLEES,
         Cues("call invoke instantiate".split()),
-        Cues(["caller", "call site", "invocation"]),
-        outgoing_nouns=Cues("callee call".split()),
+        Cues(["call site", "invocation"]),
+        outgoing_nouns=Cues(["call"]),
     ),
-    _Rel(
-        Intent.USERS,
-        None,
-        Cues("use reference read access".split()),
-        Cues("user usage use reference dependent consumer".split()),
-    ),
-    _Rel(Intent.USERS, None, Cues("depend rely".split()), Cues(()), preposition="on", participle=False),
-    _Rel(Intent.IMPORTERS, None, Cues("import reexport".split()), Cues("importer import".split())),
-    _Rel(
+    _rel(Intent.USERS, None, _USE, _USE | Cues("usage dependent consumer".split())),
+    _rel(Intent.USERS, None, Cues("depend rely".split()), preposition="on", participle=False),
+    _rel(Intent.IMPORTERS, None, Cues("import reexport".split())),
+    _rel(
         Intent.SUBCLASSES,
         None,
         Cues("subclass extend specialise specialize".split()),
-        Cues(["subclass", "subtype", "descendant", "derived class", "child class", "children"]),
+        Cues(["subtype", "descendant", "derived class", "child class", "children"]),
     ),
-    _Rel(Intent.SUBCLASSES, None, Cues("inherit derive".split()), Cues(()), preposition="from"),
-    _Rel(
-        Intent.OVERRIDES,
-        None,
-        Cues("override overridden overriden reimplement overwrite redefine".split()),
-        Cues("overrider reimplementation".split()),
-    ),
+    _rel(Intent.SUBCLASSES, None, Cues("inherit derive".split()), preposition="from"),
+    _rel(Intent.OVERRIDES, None, _OVERRIDE, _OVERRIDE),
     # "where is X implemented?" asks for X's own definition; "the implementations of X" for its overrides
-    _Rel(Intent.OVERRIDES, None, Cues(["implement"]), Cues((), exact=["implementations"]), participle=False),
+    _rel(Intent.OVERRIDES, None, Cues(["implement"]), Cues((), exact=["implementations"]), participle=False),
 )
 
 # the kinds of declaration the index stores ("which functions call X", "the send method on X")
 _KINDS = tuple(k.value for k in ChunkKind)
-_ASKERS = Cues("what which who where list find show give tell enumerate whats wheres".split())
+_ASKERS = Cues("what which who where list find enumerate".split()) | Cues(REQUESTS)  # ("whats": by stem)
 _BE = frozenset({"is", "are", "was", "were", "be", "gets", "get", "'s", "s"})
 _DO = frozenset({"does", "do", "did"})
 # words that may stand between the asker and the relation word or around a subject: generic nouns

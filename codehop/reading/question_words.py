@@ -72,9 +72,19 @@ _LIBRARY_STOP = _library_stop()
 # never a search term (retrieval drops them). The library's list, each contraction also cut where
 # the tokenizer cuts it ("don't" -> don, t) and its `'s` and `'m` forms as people type them without
 # the apostrophe ("whats", "wheres", "im"); then the requests, modals and fillers it lacks
-_UNLISTED = frozenset(
-    """show tell give can will may might must shall actually really also just around done many much one ones
-    supposed whose yes""".split()
+REQUESTS = frozenset("show tell give".split())  # a request's verb: "show me the callers of X"
+_UNLISTED = REQUESTS | frozenset(
+    "can will may might must shall actually really also just around done many much one ones supposed whose yes".split()
+)
+# the auxiliaries: the verbs English negates with "n't" ("isn't", "doesn't", "couldn't"), as the
+# library spells them: are could did do does had has have is should was were would
+AUXILIARIES = frozenset(w[:-3] for w in _LIBRARY_STOP if w.endswith("n't") and w[:-3] in _LIBRARY_STOP)
+# the words a question opens with: the wh-words and "how" ("what's" too), "whose", and the
+# auxiliaries and modals that open one ("does it", "can I"; not "have", which opens a request too)
+INTERROGATIVES = (
+    frozenset(w for w in _LIBRARY_STOP if w.startswith(("wh", "how")) and w != "while")
+    | (AUXILIARIES - {"had", "has", "have"})
+    | {"whose", "can"}
 )
 STOP = (
     frozenset(p for w in _LIBRARY_STOP for p in w.split("'") if p)
