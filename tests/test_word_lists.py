@@ -139,3 +139,21 @@ def test_askers_match_the_apostrophe_less_forms_by_stem():
     from codehop.answer.navquestion import _ASKERS
 
     assert all(w in _ASKERS for w in "what which who where list find show give tell enumerate whats wheres".split())
+
+
+def test_operator_words_come_from_pythons_keywords_and_ast():
+    """question_words._OPERATOR_WORDS typed in, not, is, del, and, or, await."""
+    from codehop.reading.question_words import _OPERATOR_WORDS
+
+    assert {"in", "not", "is", "del", "and", "or", "await"} <= _OPERATOR_WORDS
+    assert not {"if", "for", "def", "class", "import", "return"} & _OPERATOR_WORDS
+
+
+def test_be_forms_give_the_membership_phrases():
+    """datamodel typed "is in", "are in", "be in" for `__contains__`: one phrase per form of "be"."""
+    from codehop.reading import datamodel
+
+    for question in ("when a key is in the cache", "when keys are in the cache", "can a key be in the cache"):
+        words = question.split()
+        found = datamodel.match(words, [len(words) - 1])
+        assert [m.operation.name for m in found] == ["contains"], question

@@ -59,7 +59,7 @@ from codehop.kernel.tokens import count_tokens
 from codehop.navigation.dependents import DependentsFinder
 from codehop.navigation.excerpt import declaration_chunk, fit
 from codehop.navigation.sites import RELATION_OF, Dependents, Relation, Site
-from codehop.reading.question_words import ARTICLES, REQUESTS, STOP, Cues
+from codehop.reading.question_words import ARTICLES, BE, REQUESTS, STOP, Cues
 from graphs import EdgeType
 
 if TYPE_CHECKING:
@@ -136,7 +136,7 @@ RELATIONS: tuple[_Rel, ...] = (
 # the kinds of declaration the index stores ("which functions call X", "the send method on X")
 _KINDS = tuple(k.value for k in ChunkKind)
 _ASKERS = Cues("what which who where list find enumerate".split()) | Cues(REQUESTS)  # ("whats": by stem)
-_BE = frozenset({"is", "are", "was", "were", "be", "gets", "get", "'s", "s"})
+_BE = BE | {"gets", "get", "'s", "s"}
 _DO = frozenset({"does", "do", "did"})
 # words that may stand between the asker and the relation word or around a subject: generic nouns
 # and adverbs by stem, and the function words (the reader's stop words, as written) less the
@@ -159,7 +159,8 @@ _FILLERS = (
     | frozenset(_KINDS)
     | frozenset("attribute setting constant variable value property name symbol member helper".split())
 )
-_QUALIFIERS = frozenset({"in", "on", "of", "from", "inside", "within"})
+_INSIDE = frozenset({"in", "inside", "within"})
+_QUALIFIERS = _INSIDE | {"on", "of", "from"}
 _TOKEN = re.compile(r"`[^`\n]{1,300}`|[A-Za-z_][\w.]*(?:\(\))?|'s\b|[?;!]|\.(?=\s|$)|,")
 
 
@@ -319,9 +320,8 @@ def _noun_form(words: list[str], low: list[str], k: int) -> NavQuestion | None:
 
 # what may follow "where is X used": prepositions of place, a determiner, where to look
 _WHERE = (
-    Cues(
-        "in across throughout anywhere within inside outside elsewhere at".split(), exact="the this our my all".split()
-    )
+    Cues("across throughout anywhere outside elsewhere at".split(), exact="the this our my all".split())
+    | Cues(_INSIDE)
     | _PLACES
 )
 

@@ -67,7 +67,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from codehop.index.terms import stem
-from codehop.reading.question_words import ARTICLES, STOP
+from codehop.reading.question_words import ARTICLES, BE, STOP
 from codehop.reading.reference import Operation as Operation  # the record callers name
 from codehop.reading.reference import derive
 
@@ -103,8 +103,9 @@ _EVERY = ("__get__", "__set__", "__delete__", "__set_name__")
 _KEYWORDS = {"in": "__contains__", "await": "__await__", "del": "__delitem__"}
 # what the reference never says in these words: (words, the special method they name). A word
 # names the operation beside the object, a noun wherever it stands, a phrase wherever it stands.
+_PARTICIPLES = frozenset({"made", "built"})  # irregular: "how is a URL made"
 _TYPED_WORDS: tuple[tuple[list[str], str], ...] = (
-    ("make made build built create construct instantiate".split(), "__init__"),
+    (["make", "build", *_PARTICIPLES, "create", "construct", "instantiate"], "__init__"),
     ("length".split(), "__len__"),
     ("subscript index".split(), "__getitem__"),
     ("invoke".split(), "__call__"),
@@ -123,9 +124,7 @@ _TYPED_PHRASES: tuple[tuple[str, str], ...] = (
     ("square brackets", "__getitem__"),
     ("item access", "__getitem__"),
     ("look up a missing key", "__missing__"),
-    ("is in", "__contains__"),
-    ("are in", "__contains__"),
-    ("be in", "__contains__"),
+    *((" ".join((be, "in")), "__contains__") for be in sorted(BE)),  # "is in", "are in"
     ("less than", "__lt__"),
     ("greater than", "__lt__"),
     ("dict key", "__hash__"),
@@ -133,7 +132,6 @@ _TYPED_PHRASES: tuple[tuple[str, str], ...] = (
     ("garbage collected", "__del__"),
 )
 _TYPED_FORMS: tuple[tuple[list[str], str], ...] = (("ordering ordered".split(), "__lt__"),)  # as spelt
-_PARTICIPLES = frozenset({"made", "built"})  # irregular: "how is a URL made"
 _WITH_TYPED = ("with block", "the block")  # the protocol, beside the reference's own names
 _ENTER = frozenset("entry start begin open way_in".split())
 _EXIT = frozenset("leave left finish end close done way_out".split())

@@ -13,13 +13,15 @@ through the index's stemmer. May import: kernel.words, records (Intent), index.t
 
 from __future__ import annotations
 
+import ast
+import keyword
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
 from codehop.index.terms import stem
-from codehop.kernel.records import Intent
+from codehop.kernel.records import ChunkKind, Intent
 from codehop.kernel.words import CODE_LITERALS
 
 # one alternative per token kind, none nested: no backtracking, linear in the text
@@ -92,6 +94,7 @@ STOP = (
     | _UNLISTED
 )
 ARTICLES = frozenset({"a", "an", "the"})
+BE = frozenset("be is are was were".split())  # the forms of "be" a question asks with
 KEYWORDS = CODE_LITERALS  # Python's keywords (`await`, `async` among them), `self` and `cls`
 CLASS_WORDS = Cues("class subclass inherit base parent superclass".split())
 # a question that asks for a default ("the default timeout", "what does it default to")
@@ -126,9 +129,11 @@ def asks(intent: Intent) -> Cues:
 
 VOCABULARY = (
     Cues(
-        """get name object method function attribute property member kind source come behind point hold give
-        expose import export refer read write keep behave want need""".split()
+        """get name object attribute property member kind source come behind point hold expose import export
+        refer read write keep behave want need""".split()
     )
+    | Cues(k.value for k in ChunkKind)
+    | Cues(REQUESTS)
     | CLASS_WORDS
     | CONTEXT_WORDS
     | MEMBER_ASPECTS  # (the default and the signature words among them)
@@ -275,7 +280,17 @@ def tokenize(question: str) -> list[Token]:
     return out
 
 
-_OPERATOR_WORDS = frozenset({"in", "not", "is", "del", "and", "or", "await"})
+# Python's keywords that stand inside an expression: the operators (`in`, `not`, `is`, `and`, `or`)
+# and the expressions and contexts written with a keyword (`await`, `del`, `lambda`, `yield`)
+_OPERATOR_WORDS = frozenset(
+    k
+    for k in keyword.kwlist
+    if any(
+        k == c.__name__.lower()
+        for base in (ast.boolop, ast.unaryop, ast.cmpop, ast.expr, ast.expr_context)
+        for c in base.__subclasses__()
+    )
+)
 _CALL_VERBS = ASKS[Intent.CALLEES] | Cues(["invoke", "run"])
 # "never", "without", and the negated auxiliaries as the tokenizer cuts them ("don't" -> don; a
 # part that is a word of its own, "can" of "can't", says nothing by itself)
