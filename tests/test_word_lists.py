@@ -38,7 +38,9 @@ has have had any some actually really much many i'm im""".split()
 def test_function_words_cover_the_typed_search_stop_words():
     from codehop.reading.question_words import STOP
 
-    assert {p for w in _TYPED_SEARCH_STOP for p in w.split("'")} <= STOP
+    # "much" and "many" went with the fillers no answer read (around, done, one, ones, yes): measured
+    # on the dev and untuned sets, leaving them out of STOP changed no state
+    assert {p for w in _TYPED_SEARCH_STOP for p in w.split("'")} - {"much", "many"} <= STOP
 
 
 def test_apostrophe_less_forms_come_from_the_library_contractions():

@@ -59,7 +59,7 @@ from codehop.kernel.tokens import count_tokens
 from codehop.navigation.dependents import DependentsFinder
 from codehop.navigation.excerpt import declaration_chunk, fit
 from codehop.navigation.sites import RELATION_OF, Dependents, Relation, Site
-from codehop.reading.question_words import ARTICLES, BE, REQUESTS, STOP, Cues
+from codehop.reading.question_words import ADVERBS, ARTICLES, BE, REQUESTS, STOP, Cues
 from graphs import EdgeType
 
 if TYPE_CHECKING:
@@ -143,15 +143,14 @@ _DO = frozenset({"does", "do", "did"})
 # auxiliaries the shapes read
 # where to look ("in the codebase", "anywhere else in the repo"), by stem
 _PLACES = Cues("code codebase repo repository project package file test else".split())
-# adverbs that may stand before the relation word or after the subject ("X actually calls")
-_ADVERBS = Cues("ever actually really still directly all also eventually ultimately exactly currently".split())
+_ADVERBS = ADVERBS  # before the relation word or after the subject ("X actually calls")
 _GENERIC = (
     Cues(
         [*_KINDS, *"place part thing everything anything something site us every object type".split()],
         exact=STOP - _BE - _DO,
     )
     | _PLACES
-    | _ADVERBS
+    | Cues(_ADVERBS)
 )
 # the words of a noun phrase around the subject's name: articles, then the kinds it is named by
 _FILLERS = (

@@ -73,11 +73,12 @@ _LIBRARY_STOP = _library_stop()
 # English function words: never a subject by themselves (they can still be a member's name), and
 # never a search term (retrieval drops them). The library's list, each contraction also cut where
 # the tokenizer cuts it ("don't" -> don, t) and its `'s` and `'m` forms as people type them without
-# the apostrophe ("whats", "wheres", "im"); then the requests, modals and fillers it lacks
+# the apostrophe ("whats", "wheres", "im"); then the requests, adverbs, modals and fillers it lacks
+# (each measured: without it an answer changes)
 REQUESTS = frozenset("show tell give".split())  # a request's verb: "show me the callers of X"
-_UNLISTED = REQUESTS | frozenset(
-    "can will may might must shall actually really also just around done many much one ones supposed whose yes".split()
-)
+# adverbs a question adds to a verb ("where is X actually defined", "X ends up calling")
+ADVERBS = frozenset("ever actually really still directly all also eventually ultimately exactly currently".split())
+_UNLISTED = REQUESTS | ADVERBS | frozenset("can will may might must shall whose just supposed".split())
 # the auxiliaries: the verbs English negates with "n't" ("isn't", "doesn't", "couldn't"), as the
 # library spells them: are could did do does had has have is should was were would
 AUXILIARIES = frozenset(w[:-3] for w in _LIBRARY_STOP if w.endswith("n't") and w[:-3] in _LIBRARY_STOP)
