@@ -159,3 +159,18 @@ def test_be_forms_give_the_membership_phrases():
         words = question.split()
         found = datamodel.match(words, [len(words) - 1])
         assert [m.operation.name for m in found] == ["contains"], question
+
+
+def test_class_and_member_words_cover_their_typed_lists():
+    """CLASS_WORDS and MEMBER_ASPECTS take the class kind and the intents' names instead of typing
+    them again; KIND_WORDS names each kind by its own name."""
+    from codehop.index.terms import stem
+    from codehop.reading.intent import KIND_WORDS
+    from codehop.reading.question_words import CLASS_WORDS, MEMBER_ASPECTS
+
+    assert all(w in CLASS_WORDS for w in "class subclass inherit base parent superclass".split())
+    assert all(w in MEMBER_ASPECTS for w in "default return raise inherit subclass override overridden".split())
+    typed = {"helper": "function", "decorator": "function", "attribute": "attribute", "property": "attribute"}
+    typed |= {"flag": "attribute", "setting": "attribute", "constant": "attribute", "test": "test"}
+    typed |= {"exception": "exception", "error": "exception", "class": "class", "module": "module"}
+    assert all(KIND_WORDS[stem(w)] == kind for w, kind in typed.items())

@@ -48,14 +48,14 @@ MAX_WORDS = 64  # describing words kept (a 100 kB question is read in linear tim
 # one of them
 KIND_WORDS: dict[str, str] = {
     stem(word): kind
-    for kind, words in (
-        *((k.value, k.value) for k in ChunkKind),
+    for kind, others in (
+        *((k.value, "") for k in ChunkKind),
         ("function", "helper decorator"),
-        ("attribute", "attribute property flag setting constant"),
-        ("test", "test"),
-        ("exception", "exception error"),
+        ("attribute", "property flag setting constant"),
+        ("test", ""),
+        ("exception", "error"),
     )
-    for word in words.split()
+    for word in (kind, *others.split())  # a kind's own name names it
 }
 
 

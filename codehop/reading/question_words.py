@@ -97,26 +97,16 @@ STOP = (
 ARTICLES = frozenset({"a", "an", "the"})
 BE = frozenset("be is are was were".split())  # the forms of "be" a question asks with
 KEYWORDS = CODE_LITERALS  # Python's keywords (`await`, `async` among them), `self` and `cls`
-CLASS_WORDS = Cues("class subclass inherit base parent superclass".split())
 # a question that asks for a default ("the default timeout", "what does it default to")
 DEFAULT_WORDS = Cues(["default"])
-CONTEXT_WORDS = Cues("module package file submodule".split())
-# a question about what a callable takes: of a class, its constructor's parameters are asked
-SIGNATURE_WORDS = Cues("signature argument arg parameter param take accept".split())
-# what only a callable, a class or a value has: a module alone does not answer them ("what does
-# tenacity retry on by default?" is not answered by the module `tenacity.retry`)
-MEMBER_ASPECTS = Cues("default return raise inherit subclass override overridden".split()) | SIGNATURE_WORDS
-ASYNC_WORDS = Cues("async asynchronous await".split())
-# The words of the questions the reader answers (where is X declared, what is its signature,
-# its default, its base class, what happens when it runs): they place the intent, never the
-# subject. The cue lists above, and the words of asking they leave out (by stem).
+_RETURN = Cues(["return"])
 # The words that ask for an intent besides the intent's own name ("raises", "value", "type", "how"),
 # by stem: `reading.intent.INTENTS` reads them, in its order.
 ASKS: dict[Intent, Cues] = {
     Intent.RAISES: Cues(["throw"]),
     Intent.INHERITED: Cues(["superclass", "mro"]),
-    Intent.VALUE: Cues(["default", "constant", "set"]),
-    Intent.TYPE: Cues(["return", "annotation"]),
+    Intent.VALUE: DEFAULT_WORDS | Cues(["constant", "set"]),
+    Intent.TYPE: _RETURN | Cues(["annotation"]),
     Intent.CALLEES: Cues(["call", "use"]),
     Intent.HOW: Cues(["happen", "work"]),
     Intent.DEFINITION: Cues(["define", "declare", "locate", "live", "implement"]),
@@ -128,6 +118,29 @@ def asks(intent: Intent) -> Cues:
     return Cues([intent.value]) | ASKS.get(intent, Cues(()))
 
 
+def _names(*intents: Intent) -> Cues:
+    """The intents' own names, by stem ("subclasses", "inherited", "overrides")."""
+    return Cues(i.value for i in intents)
+
+
+# a class's words: its kind, its bases and subclasses ("the base class of X", "what X inherits")
+CLASS_WORDS = Cues([ChunkKind.CLASS.value, "base", "parent"]) | _names(Intent.SUBCLASSES) | asks(Intent.INHERITED)
+CONTEXT_WORDS = Cues("module package file submodule".split())
+# a question about what a callable takes: of a class, its constructor's parameters are asked
+SIGNATURE_WORDS = Cues("signature argument arg parameter param take accept".split())
+# what only a callable, a class or a value has: a module alone does not answer them ("what does
+# tenacity retry on by default?" is not answered by the module `tenacity.retry`)
+MEMBER_ASPECTS = (
+    DEFAULT_WORDS
+    | _RETURN
+    | Cues(["overridden"])
+    | _names(Intent.RAISES, Intent.INHERITED, Intent.SUBCLASSES, Intent.OVERRIDES)
+    | SIGNATURE_WORDS
+)
+ASYNC_WORDS = Cues("async asynchronous await".split())
+# The words of the questions the reader answers (where is X declared, what is its signature,
+# its default, its base class, what happens when it runs): they place the intent, never the
+# subject. The cue lists above, and the words of asking they leave out (by stem).
 VOCABULARY = (
     Cues(
         """get name object attribute property member kind source come behind point hold expose import export
