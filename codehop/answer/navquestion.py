@@ -59,7 +59,7 @@ from codehop.kernel.tokens import count_tokens
 from codehop.navigation.dependents import DependentsFinder
 from codehop.navigation.excerpt import declaration_chunk, fit
 from codehop.navigation.sites import RELATION_OF, Dependents, Relation, Site
-from codehop.reading.question_words import ADVERBS, ARTICLES, BE, REQUESTS, STOP, Cues
+from codehop.reading.question_words import ADVERBS, ARTICLES, BE, CONTEXT_WORDS, REQUESTS, STOP, Cues
 from graphs import EdgeType
 
 if TYPE_CHECKING:
@@ -142,7 +142,7 @@ _DO = frozenset({"does", "do", "did"})
 # and adverbs by stem, and the function words (the reader's stop words, as written) less the
 # auxiliaries the shapes read
 # where to look ("in the codebase", "anywhere else in the repo"), by stem
-_PLACES = Cues("code codebase repo repository project package file test else".split())
+_PLACES = CONTEXT_WORDS | Cues("code codebase repo repository project test else".split())
 _ADVERBS = ADVERBS  # before the relation word or after the subject ("X actually calls")
 _GENERIC = (
     Cues(

@@ -55,6 +55,7 @@ from codehop.reading.question_words import (
     DEFAULT_WORDS,
     KEYWORDS,
     MEMBER_ASPECTS,
+    ORIGIN_WORDS,
     SIGNATURE_WORDS,
     STOP,
     VOCABULARY,
@@ -81,7 +82,7 @@ def _stemmed(name: str) -> str:
 
 # "where is relativedelta defined", "where does the fallback come from": the word in that slot is the
 # name asked about even written as a plain word (the reader looks plain words up only as members)
-_WHERE_VERBS = asks(Intent.DEFINITION) | Cues("create import come from".split())
+_WHERE_VERBS = asks(Intent.DEFINITION) | ORIGIN_WORDS | Cues(["create", "from"])
 
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")

@@ -126,6 +126,7 @@ def _names(*intents: Intent) -> Cues:
 # a class's words: its kind, its bases and subclasses ("the base class of X", "what X inherits")
 CLASS_WORDS = Cues([ChunkKind.CLASS.value, "base", "parent"]) | _names(Intent.SUBCLASSES) | asks(Intent.INHERITED)
 CONTEXT_WORDS = Cues("module package file submodule".split())
+ORIGIN_WORDS = Cues(["come", "import"])  # where a name comes from: "where does X come from", "imported"
 # a question about what a callable takes: of a class, its constructor's parameters are asked
 SIGNATURE_WORDS = Cues("signature argument arg parameter param take accept".split())
 # what only a callable, a class or a value has: a module alone does not answer them ("what does
@@ -143,9 +144,10 @@ ASYNC_WORDS = Cues("async asynchronous await".split())
 # subject. The cue lists above, and the words of asking they leave out (by stem).
 VOCABULARY = (
     Cues(
-        """get name object attribute property member kind source come behind point hold expose import export
-        refer read write keep behave want need""".split()
+        """get name object attribute property member kind source behind point hold expose export refer read write
+        keep behave want need""".split()
     )
+    | ORIGIN_WORDS
     | Cues(k.value for k in ChunkKind)
     | Cues(REQUESTS)
     | CLASS_WORDS
