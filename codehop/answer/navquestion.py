@@ -109,7 +109,7 @@ def _rel(
 
 
 _USE = Cues("use reference read access".split())
-_OVERRIDE = Cues("override overridden overriden reimplement overwrite redefine".split())
+_OVERRIDE = Cues([Intent.OVERRIDES.value, *"overridden overriden reimplement overwrite redefine".split()])
 RELATIONS: tuple[_Rel, ...] = (
     _rel(
         Intent.CALLERS,
@@ -124,7 +124,7 @@ RELATIONS: tuple[_Rel, ...] = (
     _rel(
         Intent.SUBCLASSES,
         None,
-        Cues("subclass extend specialise specialize".split()),
+        Cues([Intent.SUBCLASSES.value, *"extend specialise specialize".split()]),
         Cues(["subtype", "descendant", "derived class", "child class", "children"]),
     ),
     _rel(Intent.SUBCLASSES, None, Cues("inherit derive".split()), preposition="from"),
@@ -319,7 +319,8 @@ def _noun_form(words: list[str], low: list[str], k: int) -> NavQuestion | None:
 
 # what may follow "where is X used": prepositions of place, a determiner, where to look
 _WHERE = (
-    Cues("across throughout anywhere outside elsewhere at".split(), exact="the this our my all".split())
+    # (an adverb, "all", is dropped before: `_ends_clause`)
+    Cues("across throughout anywhere outside elsewhere at".split(), exact=ARTICLES | {"this", "our", "my"})
     | Cues(_INSIDE)
     | _PLACES
 )

@@ -135,10 +135,11 @@ _TYPED_FORMS: tuple[tuple[list[str], str], ...] = (("ordering ordered".split(), 
 _WITH_TYPED = ("with block", "the block")  # the protocol, beside the reference's own names
 _ENTER = frozenset("entry start begin open way_in".split())
 _EXIT = frozenset("leave left finish end close done way_out".split())
+_DEMONSTRATIVES = ("this", "that")
 # words that stand for the object the question is about (the first two also just before a word)
-_PRONOUNS = ("it", "them", *"this that one instance instances object objects".split())
+_PRONOUNS = ("it", "them", *_DEMONSTRATIVES, *"one instance instances object objects".split())
 _ENDINGS = frozenset({"abl", "ibl", "i"})  # stems' adjective endings: hashabl(e), truthi(ness)
-_DETERMINERS = frozenset({"its", "their", "this", "that"})
+_DETERMINERS = frozenset({"its", "their", *_DEMONSTRATIVES})
 _SIDES = frozenset({"__enter__", "__exit__", "__aenter__", "__aexit__"})
 _MAX_N = 4
 _NOMINAL = ("ship", "tion", "sion", "ment", "ness", "ity", "able", "ible")
