@@ -55,7 +55,8 @@ _KIND_OF_HIT: dict[str, frozenset[str]] = {
     _C.MODULE: frozenset({_C.MODULE}),
     "exception": frozenset({_C.CLASS}),
 }
-_EXCEPTION_TERMS = frozenset({"error", "except", "warn"})  # stems an exception class is named by
+# stems an exception class is named by: the words that name the kind ("error", "exception"), and warnings
+_EXCEPTION_TERMS = frozenset(s for s, kind in KIND_WORDS.items() if kind == "exception") | {stem("warning")}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
