@@ -14,7 +14,7 @@ Each link is one line (`Site`), so a family of thirty classes costs what thirty 
 Only text the task or its focus code already holds starts a link; the targets are read from
 the index (declarations, chunk text).
 
-May import: manifest (Site), retrieval (query terms), store, walk, words, records, stdlib.
+May import: manifest (Site), retrieval (query terms), store, walk, words, question_words (STOP), records, stdlib.
 """
 
 from __future__ import annotations
@@ -24,8 +24,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from codehop.index.walk import line_of, repo_lines
-from codehop.kernel.words import STOP, word_parts
+from codehop.kernel.words import word_parts
 from codehop.navigation.manifest import Site
+from codehop.reading.question_words import STOP
 
 if TYPE_CHECKING:
     from codehop.index.store.sqlite import SqliteStore

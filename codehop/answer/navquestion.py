@@ -44,6 +44,7 @@ from codehop.index.xref_resolve import EDGE_TYPE
 from codehop.kernel.records import (
     Answer,
     BindingKind,
+    ChunkKind,
     Completeness,
     ContextItem,
     Intent,
@@ -58,7 +59,7 @@ from codehop.kernel.tokens import count_tokens
 from codehop.navigation.dependents import DependentsFinder
 from codehop.navigation.excerpt import declaration_chunk, fit
 from codehop.navigation.sites import RELATION_OF, Dependents, Relation, Site
-from codehop.reading.question_words import STOP, Cues
+from codehop.reading.question_words import ADVERBS, ARTICLES, BE, CONTEXT_WORDS, REQUESTS, STOP, Cues
 from graphs import EdgeType
 
 if TYPE_CHECKING:
@@ -81,72 +82,84 @@ class _Rel:
     participle: bool = True  # "where is X <verb>ed" asks for the relation
 
 
+_NONE = Cues(())
+
+
+def _rel(
+    incoming: Intent,
+    outgoing: Intent | None,
+    verbs: Cues,
+    nouns: Cues = _NONE,
+    outgoing_nouns: Cues = _NONE,
+    *,
+    preposition: str = "",
+    participle: bool = True,
+) -> _Rel:
+    """A relation row: an intent's own name is a noun of it ("the callers of X", "X's subclasses",
+    "the importers of X"), beside the nouns given."""
+    return _Rel(
+        incoming,
+        outgoing,
+        verbs,
+        Cues([incoming.value]) | nouns,
+        preposition,
+        Cues([outgoing.value]) | outgoing_nouns if outgoing else outgoing_nouns,
+        participle,
+    )
+
+
+_USE = Cues("use reference read access".split())
+_OVERRIDE = Cues([Intent.OVERRIDES.value, *"overridden overriden reimplement overwrite redefine".split()])
 RELATIONS: tuple[_Rel, ...] = (
-    _Rel(
+    _rel(
         Intent.CALLERS,
         Intent.CALLEES,
         Cues("call invoke instantiate".split()),
-        Cues(["caller", "call site", "invocation"]),
-        outgoing_nouns=Cues("callee call".split()),
+        Cues(["call site", "invocation"]),
+        outgoing_nouns=Cues(["call"]),
     ),
-    _Rel(
-        Intent.USERS,
-        None,
-        Cues("use reference read access".split()),
-        Cues("user usage use reference dependent consumer".split()),
-    ),
-    _Rel(Intent.USERS, None, Cues("depend rely".split()), Cues(()), preposition="on", participle=False),
-    _Rel(Intent.IMPORTERS, None, Cues("import reexport".split()), Cues("importer import".split())),
-    _Rel(
+    _rel(Intent.USERS, None, _USE, _USE | Cues("usage dependent consumer".split())),
+    _rel(Intent.USERS, None, Cues("depend rely".split()), preposition="on", participle=False),
+    _rel(Intent.IMPORTERS, None, Cues("import reexport".split())),
+    _rel(
         Intent.SUBCLASSES,
         None,
-        Cues("subclass extend specialise specialize".split()),
-        Cues(["subclass", "subtype", "descendant", "derived class", "child class", "children"]),
+        Cues([Intent.SUBCLASSES.value, *"extend specialise specialize".split()]),
+        Cues(["subtype", "descendant", "derived class", "child class", "children"]),
     ),
-    _Rel(Intent.SUBCLASSES, None, Cues("inherit derive".split()), Cues(()), preposition="from"),
-    _Rel(
-        Intent.OVERRIDES,
-        None,
-        Cues("override overridden overriden reimplement overwrite redefine".split()),
-        Cues("overrider reimplementation".split()),
-    ),
+    _rel(Intent.SUBCLASSES, None, Cues("inherit derive".split()), preposition="from"),
+    _rel(Intent.OVERRIDES, None, _OVERRIDE, _OVERRIDE),
     # "where is X implemented?" asks for X's own definition; "the implementations of X" for its overrides
-    _Rel(Intent.OVERRIDES, None, Cues(["implement"]), Cues((), exact=["implementations"]), participle=False),
+    _rel(Intent.OVERRIDES, None, Cues(["implement"]), Cues((), exact=["implementations"]), participle=False),
 )
 
-_ASKERS = Cues("what which who where list find show give tell enumerate whats wheres".split())
-_BE = frozenset({"is", "are", "was", "were", "be", "gets", "get", "'s", "s"})
+# the kinds of declaration the index stores ("which functions call X", "the send method on X")
+_KINDS = tuple(k.value for k in ChunkKind)
+_ASKERS = Cues("what which who where list find enumerate".split()) | Cues(REQUESTS)  # ("whats": by stem)
+_BE = BE | {"gets", "get", "'s", "s"}
 _DO = frozenset({"does", "do", "did"})
 # words that may stand between the asker and the relation word or around a subject: generic nouns
 # and adverbs by stem, and the function words (the reader's stop words, as written) less the
 # auxiliaries the shapes read
-_GENERIC = Cues(
-    """function method class module code place file part thing everything anything something site us every
-    repo repository codebase project else exactly directly object type test still currently""".split(),
-    exact=STOP - _BE - _DO,
+# where to look ("in the codebase", "anywhere else in the repo"), by stem
+_PLACES = CONTEXT_WORDS | Cues("code codebase repo repository project test else".split())
+_ADVERBS = ADVERBS  # before the relation word or after the subject ("X actually calls")
+_GENERIC = (
+    Cues(
+        [*_KINDS, *"place part thing everything anything something site us every object type".split()],
+        exact=STOP - _BE - _DO,
+    )
+    | _PLACES
+    | Cues(_ADVERBS)
 )
-_FILLERS = frozenset(
-    {
-        "the",
-        "a",
-        "an",
-        "class",
-        "function",
-        "method",
-        "module",
-        "attribute",
-        "setting",
-        "constant",
-        "variable",
-        "value",
-        "property",
-        "name",
-        "symbol",
-        "member",
-        "helper",
-    }
+# the words of a noun phrase around the subject's name: articles, then the kinds it is named by
+_FILLERS = (
+    ARTICLES
+    | frozenset(_KINDS)
+    | frozenset("attribute setting constant variable value property name symbol member helper".split())
 )
-_QUALIFIERS = frozenset({"in", "on", "of", "from", "inside", "within"})
+_INSIDE = frozenset({"in", "inside", "within"})
+_QUALIFIERS = _INSIDE | {"on", "of", "from"}
 _TOKEN = re.compile(r"`[^`\n]{1,300}`|[A-Za-z_][\w.]*(?:\(\))?|'s\b|[?;!]|\.(?=\s|$)|,")
 
 
@@ -218,7 +231,7 @@ def _read_clause(words: list[str]) -> NavQuestion | None:
         if subject_end > j:
             subject = _noun_phrase(words, j)
             at = subject_end
-            while at < len(low) and low[at] in ("ever", "actually", "really", "still", "directly", "all", "also"):
+            while at < len(low) and low[at] in _ADVERBS:
                 at += 1
             rest = low[at:]
             for rel in RELATIONS:
@@ -237,7 +250,6 @@ def _read_clause(words: list[str]) -> NavQuestion | None:
     return _noun_form(words, low, i)
 
 
-_ADVERBS = frozenset({"ever", "actually", "really", "still", "directly", "all", "also", "eventually", "ultimately"})
 # a verb that takes the relation verb after it: "X ends up calling", "X goes on to call"
 _CATENATIVES = Cues(["end up", "go on to", "goes on to"])
 
@@ -305,37 +317,18 @@ def _noun_form(words: list[str], low: list[str], k: int) -> NavQuestion | None:
     return None
 
 
-_WHERE = frozenset(
-    {
-        "in",
-        "across",
-        "throughout",
-        "anywhere",
-        "within",
-        "inside",
-        "outside",
-        "elsewhere",
-        "the",
-        "this",
-        "our",
-        "my",
-        "codebase",
-        "repo",
-        "repository",
-        "project",
-        "package",
-        "code",
-        "tests",
-        "else",
-        "at",
-        "all",
-    }
+# what may follow "where is X used": prepositions of place, a determiner, where to look
+_WHERE = (
+    # (an adverb, "all", is dropped before: `_ends_clause`)
+    Cues("across throughout anywhere outside elsewhere at".split(), exact=ARTICLES | {"this", "our", "my"})
+    | Cues(_INSIDE)
+    | _PLACES
 )
 
 
 def _ends_clause(rest: list[str]) -> bool:
     """After "where is X used": nothing more, or only where to look ("in the codebase", "in httpx")."""
-    rest = [w for w in rest if w.lower() not in ("ever", "actually", "really", "still", "directly", "also")]
+    rest = [w for w in rest if w.lower() not in _ADVERBS]
     if not rest:
         return True
     if rest[0].lower() not in _WHERE:
@@ -360,7 +353,7 @@ def _phrase_end(words: list[str], j: int) -> int:
     k += 1
     while True:
         m = k
-        while m < len(words) and words[m].lower() in _FILLERS - {"the", "a", "an"}:
+        while m < len(words) and words[m].lower() in _FILLERS - ARTICLES:
             m += 1  # "the send method on BaseTransport"
         if not (m + 1 < len(words) and (words[m] == "'s" or words[m].lower() in _QUALIFIERS)):
             break
@@ -370,7 +363,7 @@ def _phrase_end(words: list[str], j: int) -> int:
         if not _is_name(words[n]):
             break
         k = n + 1
-    while k < len(words) and words[k].lower() in _FILLERS - {"the", "a", "an"}:
+    while k < len(words) and words[k].lower() in _FILLERS - ARTICLES:
         k += 1
     return k
 

@@ -1,6 +1,6 @@
 """Retrieval: BM25 over chunks (SQLite FTS5), hidden dependencies from the graph,
 packing into a token budget. May import: records, store, words (identifier
-splitting), stdlib; the graph arrives as a `Neighbours` callable.
+splitting), question_words (the stop words), stdlib; the graph arrives as a `Neighbours` callable.
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ from collections.abc import Callable, Iterable, Sequence
 from codehop.index.store.sqlite import SqliteStore
 from codehop.kernel.records import Chunk, ContextItem, Via
 from codehop.kernel.tokens import count_tokens
-from codehop.kernel.words import STOP, split_identifiers
+from codehop.kernel.words import split_identifiers
+from codehop.reading.question_words import STOP
 
 _PRUNE_FROM_CHUNKS = 2000
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")

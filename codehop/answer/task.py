@@ -11,7 +11,7 @@ removals) must touch every dependent site; a task that changes behaviour
 should bring the tests that exercise it. Both are read from the verbs and
 nouns of the task, by grammatical role (what is changed), not from phrasings.
 
-May import: records, store, stdlib.
+May import: records, store, question_words (INTERROGATIVES), stdlib.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from codehop.index.store.sqlite import SqliteStore
 from codehop.kernel.records import Resolution
+from codehop.reading.question_words import INTERROGATIVES
 
 _PATH = re.compile(r"(?<![\w/.])((?:[\w-]+/)*[\w-]+\.py)\b")
 _BACKTICK = re.compile(r"`([^`\n]{1,200})`")
@@ -88,13 +89,10 @@ def read_task(store: SqliteStore, text: str, resolve: Callable[[str], Resolution
     )
 
 
-_WH = frozenset("what where which who whom whose why how when does do did is are was can could".split())
-
-
 def _interrogative(text: str) -> bool:
     """A question (ends in `?`, or opens with an interrogative word), not an instruction."""
     words = text.strip().split()
-    return text.rstrip().endswith("?") or bool(words and words[0].lower() in _WH)
+    return text.rstrip().endswith("?") or bool(words and words[0].lower() in INTERROGATIVES)
 
 
 def _marked(text: str, name: str) -> bool:

@@ -6,14 +6,6 @@ import keyword
 import re
 from functools import lru_cache
 
-# English function words and the filler of a request ("show", "tell me", "actually"): never a
-# search term (retrieval), and never a question's subject by itself (the reader adds the rest of
-# the function words to these, in codehop.reading.question_words)
-STOP = frozenset(
-    """a an and are as at be by can do does did for from how i if in into is it its me my of on or so
-    that the their them then there these this to was what when where which who why will with you your
-    show tell give has have had any some actually really much many i'm im""".split()
-)
 # what a name in an expression can be that is no declaration: Python's keywords (`None`, `not`,
 # `lambda`, ...: the language's own list) and the receivers `self` and `cls`
 CODE_LITERALS = frozenset(keyword.kwlist) | {"self", "cls"}

@@ -4,56 +4,33 @@ A repository class often inherits from `dict`, `Exception` or
 `typing.MutableMapping`: the index holds none of their members, but Python
 does, exactly. `members("typing.MutableMapping[str, str]")` names them, so a
 question about `Cookies.pop` can say "inherited from `MutableMapping`, outside
-the repository" instead of guessing. Only modules in `SAFE_MODULES` are ever
-imported (standard library, no side effects on import); anything else is
-unknown (None). May import: stdlib only.
+the repository" instead of guessing. Only the standard library's public
+modules are ever imported (`sys.stdlib_module_names`, less the few that act
+when imported); anything else is unknown (None). May import: stdlib only.
 """
 
 from __future__ import annotations
 
 import builtins
 import importlib
+import sys
+import warnings
 from functools import lru_cache
 
-SAFE_MODULES = frozenset(
-    {
-        "typing",
-        "collections",
-        "collections.abc",
-        "abc",
-        "enum",
-        "numbers",
-        "io",
-        "os",
-        "pathlib",
-        "contextlib",
-        "threading",
-        "json",
-        "argparse",
-        "logging",
-        "datetime",
-        "decimal",
-        "fractions",
-        "string",
-        "types",
-        "weakref",
-        "queue",
-        "dataclasses",
-        "functools",
-        "http.cookiejar",
-        "http.client",
-        "email.message",
-        "urllib.parse",
-        "unittest",
-        "asyncio",
-        "socket",
-        "ssl",
-        "re",
-        "array",
-        "codecs",
-        "configparser",
-    }
-)
+# the standard library modules that act when imported (print, open a browser, start a program):
+# never imported; a private module (`_socket`) or a `__main__` is not a base's home either
+_ACTS_ON_IMPORT = frozenset({"this", "antigravity", "idlelib", "turtledemo"})
+
+
+def safe_module(name: str) -> bool:
+    """Whether `name` is a public module of Python's standard library (`sys.stdlib_module_names`)
+    that only defines things when imported."""
+    parts = name.split(".")
+    return (
+        parts[0] in sys.stdlib_module_names
+        and parts[0] not in _ACTS_ON_IMPORT
+        and not any(p.startswith("_") or not p.isidentifier() for p in parts)
+    )
 
 
 @lru_cache(maxsize=1024)
@@ -70,7 +47,7 @@ def overrides(written: str, name: str) -> bool | None:
 @lru_cache(maxsize=256)
 def members(written: str) -> frozenset[str] | None:
     """The attribute names of a base written as `dict`, `typing.MutableMapping[str, str]`,
-    `t.Mapping` (None when it is not a builtin or a class of `SAFE_MODULES`)."""
+    `t.Mapping` (None when it is not a builtin or a class of a standard library module)."""
     obj = _resolve(written)
     if obj is None:
         return None
@@ -95,9 +72,11 @@ def _resolve(written: str) -> type | None:
     else:
         aliases = {"t": "typing", "abc": "collections.abc", "cabc": "collections.abc"}
         for mod in (module, aliases.get(module, ""), module.rpartition(".")[2]):
-            if mod in SAFE_MODULES:
+            if mod and safe_module(mod):
                 try:
-                    obj = getattr(importlib.import_module(mod), attr, None)
+                    with warnings.catch_warnings():  # a deprecated module (`cgi`) warns when imported
+                        warnings.simplefilter("ignore")
+                        obj = getattr(importlib.import_module(mod), attr, None)
                 except ImportError:
                     obj = None
                 if obj is not None:

@@ -29,7 +29,7 @@ What is typed here is Python's semantics, not vocabulary: which special methods 
 operation, in the order Python looks for them (`print(x)` runs `__str__`, which falls back to
 `__repr__`; `iter()` falls back to `__getitem__`; `in` to `__iter__`), plus the few words the
 reference never uses for an operation people name that way and the few function words matching
-needs (`_TYPED_*`, `_ENTER`, `_EXIT`, `_PRONOUNS`, `_KEYWORDS`, `_ARTICLES`, `_DETERMINERS`: 88
+needs (`_TYPED_*`, `_ENTER`, `_EXIT`, `_PRONOUNS`, `_KEYWORDS`, `_DETERMINERS`: 88
 words, "make", "square brackets", "sort", ...; and 15 English endings, `_NOMINAL`, `_ENDINGS`).
 
 Matching is one pass over the question's words (each stemmed once):
@@ -54,7 +54,7 @@ word says which side (the methods' own names "enter" / "exit" and `_ENTER` / `_E
 order); no direction names both sides.
 
 The cues are derived in `reference.py`; this module holds the typed part and the matching.
-Matching is linear in the question's length. May import: stdlib, kernel.words, index.terms,
+Matching is linear in the question's length. May import: stdlib, question_words (STOP), index.terms,
 reading.reference.
 """
 
@@ -67,7 +67,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from codehop.index.terms import stem
-from codehop.kernel.words import STOP
+from codehop.reading.question_words import ARTICLES, BE, STOP
 from codehop.reading.reference import Operation as Operation  # the record callers name
 from codehop.reading.reference import derive
 
@@ -103,8 +103,9 @@ _EVERY = ("__get__", "__set__", "__delete__", "__set_name__")
 _KEYWORDS = {"in": "__contains__", "await": "__await__", "del": "__delitem__"}
 # what the reference never says in these words: (words, the special method they name). A word
 # names the operation beside the object, a noun wherever it stands, a phrase wherever it stands.
+_PARTICIPLES = frozenset({"made", "built"})  # irregular: "how is a URL made"
 _TYPED_WORDS: tuple[tuple[list[str], str], ...] = (
-    ("make made build built create construct instantiate".split(), "__init__"),
+    (["make", "build", *_PARTICIPLES, "create", "construct", "instantiate"], "__init__"),
     ("length".split(), "__len__"),
     ("subscript index".split(), "__getitem__"),
     ("invoke".split(), "__call__"),
@@ -123,9 +124,7 @@ _TYPED_PHRASES: tuple[tuple[str, str], ...] = (
     ("square brackets", "__getitem__"),
     ("item access", "__getitem__"),
     ("look up a missing key", "__missing__"),
-    ("is in", "__contains__"),
-    ("are in", "__contains__"),
-    ("be in", "__contains__"),
+    *((" ".join((be, "in")), "__contains__") for be in sorted(BE)),  # "is in", "are in"
     ("less than", "__lt__"),
     ("greater than", "__lt__"),
     ("dict key", "__hash__"),
@@ -133,17 +132,15 @@ _TYPED_PHRASES: tuple[tuple[str, str], ...] = (
     ("garbage collected", "__del__"),
 )
 _TYPED_FORMS: tuple[tuple[list[str], str], ...] = (("ordering ordered".split(), "__lt__"),)  # as spelt
-_PARTICIPLES = frozenset({"made", "built"})  # irregular: "how is a URL made"
 _WITH_TYPED = ("with block", "the block")  # the protocol, beside the reference's own names
 _ENTER = frozenset("entry start begin open way_in".split())
 _EXIT = frozenset("leave left finish end close done way_out".split())
+_DEMONSTRATIVES = ("this", "that")
 # words that stand for the object the question is about (the first two also just before a word)
-_PRONOUNS = ("it", "them", *"this that one instance instances object objects".split())
-_ARTICLES = frozenset({"a", "an", "the"})  # may stand inside a phrase ("assign a key")
+_PRONOUNS = ("it", "them", *_DEMONSTRATIVES, *"one instance instances object objects".split())
 _ENDINGS = frozenset({"abl", "ibl", "i"})  # stems' adjective endings: hashabl(e), truthi(ness)
-_DETERMINERS = frozenset({"its", "their", "this", "that"})
+_DETERMINERS = frozenset({"its", "their", *_DEMONSTRATIVES})
 _SIDES = frozenset({"__enter__", "__exit__", "__aenter__", "__aexit__"})
-_ACROSS = frozenset({"over", "through"})  # prepositions the kernel's stop words lack ("loop over")
 _MAX_N = 4
 _NOMINAL = ("ship", "tion", "sion", "ment", "ness", "ity", "able", "ible")
 _NOUN_FORMS = (*_NOMINAL, "ed", "or", "er", "al")
@@ -291,7 +288,7 @@ def _phrase_at(
     # a two-word phrase said the other way round, function words between: "access an attribute"
     for head, op in t.reversed.get(stems[i], ()):
         j = i + 1
-        while j < min(i + 3, len(words)) and words[j] in _ARTICLES:
+        while j < min(i + 3, len(words)) and words[j] in ARTICLES:  # (one may stand inside a phrase: "assign a key")
             j += 1
         if j < len(stems) and stems[j] == head and j not in obj:
             return j + 1, op
@@ -303,7 +300,7 @@ def _spans(words: Sequence[str], stems: Sequence[str], i: int, phrase: tuple[str
     of its words ("assign a key"); else 0."""
     j = i
     for k, s in enumerate(phrase):
-        if k and j < len(stems) and stems[j] != s and words[j] in _ARTICLES:
+        if k and j < len(stems) and stems[j] != s and words[j] in ARTICLES:
             j += 1
         if j >= len(stems) or stems[j] != s:
             return 0
@@ -341,7 +338,7 @@ def _beside(words: Sequence[str], stems: Sequence[str], i: int, objects: set[int
     for j in range(i + 1, min(i + 2 + _MAX_N, len(words))):
         if j in objects or words[j] in _PRONOUNS:
             return True
-        if words[j] not in STOP and words[j] not in _ACROSS:
+        if words[j] not in STOP:  # (prepositions among them: "loop over")
             return j + 1 in objects or j + 2 in objects
     return False
 

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 
 from codehop.index.terms import abbreviates, name_parts, name_terms, stem, text_terms
 from codehop.kernel.paths import is_test_path
-from codehop.kernel.records import Intent, Question, TermHit
+from codehop.kernel.records import BindingKind, ChunkKind, Intent, Question, TermHit
 from codehop.reading.intent import KIND_WORDS, cue_stems
 from codehop.reading.question_words import tokenize
 from codehop.reading.signatures import raised_text
@@ -49,15 +49,18 @@ CLOSE = 0.6  # a candidate within this share of the best "came close"
 MAX_RAISE_READ = 60  # members of a class whose raise statements are read to narrow it
 HOW_CANDIDATES = 8  # candidates whose callees are read for a "how" question
 _KIND_STEMS = frozenset(KIND_WORDS)  # (keyed by stem)
-_KIND_OF_HIT = {
-    "class": {"class"},
-    "method": {"method", "function"},
-    "function": {"function", "method"},
-    "attribute": {"value", "alias", "attribute", "method"},  # a property is a method
-    "module": {"module"},
-    "exception": {"class"},
+# the kinds of hit a kind the question names admits: the index's kinds by their enums (`TermHit.kind`)
+_C, _B = ChunkKind, BindingKind
+_KIND_OF_HIT: dict[str, frozenset[str]] = {
+    _C.CLASS: frozenset({_C.CLASS}),
+    _C.METHOD: frozenset({_C.METHOD, _C.FUNCTION}),
+    _C.FUNCTION: frozenset({_C.FUNCTION, _C.METHOD}),
+    "attribute": frozenset({_B.VALUE, _B.ALIAS, "attribute", _C.METHOD}),  # a property is a method
+    _C.MODULE: frozenset({_C.MODULE}),
+    "exception": frozenset({_C.CLASS}),
 }
-_EXCEPTION_TERMS = frozenset({"error", "except", "warn"})  # stems an exception class is named by
+# stems an exception class is named by: the words that name the kind ("error", "exception"), and warnings
+_EXCEPTION_TERMS = frozenset(s for s, kind in KIND_WORDS.items() if kind == "exception") | {stem("warning")}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

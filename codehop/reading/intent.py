@@ -6,8 +6,8 @@ The intent comes from one table (`INTENTS`): each row is an intent, the stems th
 and the pointers its answer needs (what `structure.py` and the hop must bring into the context
 before the answer may say `complete`). A new intent is one enum member and one row.
 
-The word lists here are the kind nouns (`KIND_WORDS`) and the intents' cue stems; English
-function words are the tokenizer's `STOP`. None of them names a subject. May import: records, question_words (the one tokenizer), index.terms, stdlib.
+The word list here is the kind nouns (`KIND_WORDS`); the intents' cues are the tokenizer's
+(`question_words.asks`: an intent's name and `ASKS`), and so are English function words (`STOP`). None of them names a subject. May import: records, question_words (the one tokenizer), index.terms, stdlib.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from codehop.index.terms import stem
 from codehop.kernel.records import ChunkKind, Intent, Question
-from codehop.reading.question_words import NEGATIONS, STOP, Token, tokenize
+from codehop.reading.question_words import ASKS, NEGATIONS, STOP, Token, asks, tokenize
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,34 +26,20 @@ class IntentRule:
     needs: str  # the pointers its answer needs (documentation; `structure.py` follows them)
 
 
-# Checked in order: the first row with a cue in the question wins; none: DEFINITION.
-INTENTS: tuple[IntentRule, ...] = (
-    IntentRule(Intent.RAISES, frozenset({"rais", "throw"}), "the classes its body raises"),
-    IntentRule(
-        Intent.INHERITED,
-        frozenset({"inherit", "superclass", "mro"}),
-        "the MRO owner of the member; a class attribute where it is assigned",
-    ),
-    IntentRule(
-        Intent.VALUE,
-        frozenset({"default", "valu", "constant", "set"}),
-        "the default's names and constants; a sentinel the body or the constructor replaces",
-    ),
-    IntentRule(Intent.TYPE, frozenset({"type", "return", "annot"}), "its annotations and the returned type"),
-    IntentRule(
-        Intent.WHY,
-        frozenset({stem("why")}),
-        "as `how`; the offline answer shows the code and never states a reason, so it is `partial`",
-    ),
-    IntentRule(
-        Intent.CALLEES,
-        frozenset({"call", "use"}),
-        "the callees of its body the question's terms name, else those in the repository",
-    ),
-    IntentRule(Intent.HOW, frozenset({"how", "happen", "work"}), "the callees of its body, by the question's terms"),
-    IntentRule(Intent.DEFINITION, frozenset({"defin", "declar", "locat", "live", "implement"}), "its declaration"),
+# Checked in order: the first row with a cue in the question wins; none: DEFINITION. A row's cues
+# are the stems of the words that ask for its intent (`question_words.asks`: its name and `ASKS`).
+_NEEDS: tuple[tuple[Intent, str], ...] = (
+    (Intent.RAISES, "the classes its body raises"),
+    (Intent.INHERITED, "the MRO owner of the member; a class attribute where it is assigned"),
+    (Intent.VALUE, "the default's names and constants; a sentinel the body or the constructor replaces"),
+    (Intent.TYPE, "its annotations and the returned type"),
+    (Intent.WHY, "as `how`; the offline answer shows the code and never states a reason, so it is `partial`"),
+    (Intent.CALLEES, "the callees of its body the question's terms name, else those in the repository"),
+    (Intent.HOW, "the callees of its body, by the question's terms"),
+    (Intent.DEFINITION, "its declaration"),
 )
-_DOING = frozenset({"call", "use"})  # weak cues of CALLEES: a "where" question uses them to describe its subject
+INTENTS: tuple[IntentRule, ...] = tuple(IntentRule(i, asks(i).stems, needs) for i, needs in _NEEDS)
+_DOING = ASKS[Intent.CALLEES].stems  # weak cues of CALLEES: a "where" question uses them to describe its subject
 KIND_OF_VALUE = frozenset({"class", "type", "kind", "object"})  # "what class is X": its type is asked
 MAX_WORDS = 64  # describing words kept (a 100 kB question is read in linear time, grounded in bounded time)
 
@@ -62,14 +48,14 @@ MAX_WORDS = 64  # describing words kept (a 100 kB question is read in linear tim
 # one of them
 KIND_WORDS: dict[str, str] = {
     stem(word): kind
-    for kind, words in (
-        *((k.value, k.value) for k in ChunkKind),
+    for kind, others in (
+        *((k.value, "") for k in ChunkKind),
         ("function", "helper decorator"),
-        ("attribute", "attribute property flag setting constant"),
-        ("test", "test"),
-        ("exception", "exception error"),
+        ("attribute", "property flag setting constant"),
+        ("test", ""),
+        ("exception", "error"),
     )
-    for word in words.split()
+    for word in (kind, *others.split())  # a kind's own name names it
 }
 
 

@@ -48,23 +48,25 @@ from codehop.reading.grounding import Grounding, ground, names_code, narrow
 from codehop.reading.intent import KIND_WORDS, read_question
 from codehop.reading.lookup import RepoLookup, _member_name
 from codehop.reading.question_words import (
+    ARTICLES,
     ASYNC_WORDS,
     CLASS_WORDS,
     CONTEXT_WORDS,
     DEFAULT_WORDS,
     KEYWORDS,
     MEMBER_ASPECTS,
+    ORIGIN_WORDS,
     SIGNATURE_WORDS,
     STOP,
     VOCABULARY,
     Cues,
     Token,
+    asks,
     tokenize,
 )
 from codehop.reading.signatures import Parameter, none_fallback, returns
 from codehop.reading.subject import Absent, Reading, Subject
 
-_ARTICLES = frozenset({"a", "an", "the"})
 _CALLABLE_KINDS = frozenset(ChunkKind) - {ChunkKind.MODULE}
 # the names a module file has that a method may have too
 _MODULE_FILES = frozenset({"__init__", "__main__"})
@@ -80,7 +82,7 @@ def _stemmed(name: str) -> str:
 
 # "where is relativedelta defined", "where does the fallback come from": the word in that slot is the
 # name asked about even written as a plain word (the reader looks plain words up only as members)
-_WHERE_VERBS = Cues("define declare implement create import locate live come from".split())
+_WHERE_VERBS = asks(Intent.DEFINITION) | ORIGIN_WORDS | Cues(["create", "from"])
 
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -104,7 +106,7 @@ def _asked_noun(tokens: list[Token]) -> set[str]:
         if t.low in ("which", "what"):
             out: set[str] = set()
             rest = tokens[t.index + 1 :]
-            if len(rest) > 1 and rest[0].low in ("is", "are", "was", "were") and rest[1].low in _ARTICLES:
+            if len(rest) > 1 and rest[0].low in ("is", "are", "was", "were") and rest[1].low in ARTICLES:
                 rest = rest[2:]  # "what is the gear an engine ...": the noun after the article
             for u in rest:
                 if not u.word or u.low in STOP:
@@ -123,7 +125,7 @@ def _where_slot(tokens: list[Token]) -> set[int]:
         j = t.index + 1
         if j < len(tokens) and tokens[j].low in ("is", "are", "s", "does", "do"):
             j += 1
-            if j < len(tokens) and tokens[j].low in _ARTICLES:
+            if j < len(tokens) and tokens[j].low in ARTICLES:
                 j += 1
             if j + 1 < len(tokens) and tokens[j].word and tokens[j + 1].low in _WHERE_VERBS:
                 out.add(j)
@@ -1180,7 +1182,7 @@ class SubjectFinder(RepoLookup):
         names: set[str] = set()
         for step in (-1, 1):
             nb = t.index + step
-            if 0 <= nb < len(tokens) and tokens[nb].low in _ARTICLES:
+            if 0 <= nb < len(tokens) and tokens[nb].low in ARTICLES:
                 nb += step  # "handles a request" -> handle_request
             if not 0 <= nb < len(tokens):
                 continue

@@ -6,21 +6,23 @@ question is linear in its length. `STOP` (English function words) and
 `VOCABULARY` (the words of the questions the reader answers) place the
 intent, never the subject; neither hides a real member of a class the
 question names (question.py looks every word up first). `STOP` is the
-search's stop words (codehop.kernel.words.STOP, what retrieval drops) and the
-`stopwords` package's English list; the cue lists (`Cues`) hold stems, matched
-through the index's stemmer. May import: kernel.words, index.terms, stopwords, stdlib.
+`stopwords` package's English list and the few words of asking it lacks, and
+the search's stop words too (retrieval drops them); the cue lists (`Cues`) hold stems, matched
+through the index's stemmer. May import: kernel.words, records (Intent), index.terms, stopwords, stdlib.
 """
 
 from __future__ import annotations
 
+import ast
+import keyword
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
 from codehop.index.terms import stem
+from codehop.kernel.records import ChunkKind, Intent
 from codehop.kernel.words import CODE_LITERALS
-from codehop.kernel.words import STOP as SEARCH_STOP
 
 # one alternative per token kind, none nested: no backtracking, linear in the text
 _TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:[./][A-Za-z_][A-Za-z0-9_]*)*|==|!=|<=|>=|\+=|[-+*/|&<>]")
@@ -68,39 +70,95 @@ def _library_stop() -> tuple[str, ...]:
 
 
 _LIBRARY_STOP = _library_stop()
-# English function words: never a subject by themselves (they can still be a member's name). The
-# search's stop words, the library's (which hold the function words a search keeps because code
-# uses them too: "not", "all", "before", "same": `not in`, `all()`, `before_request`), and the few
-# modal and filler words neither has
-STOP = (
-    SEARCH_STOP
-    # each contraction's parts as the tokenizer cuts them ("don't" -> don, t)
-    | frozenset(p for w in _LIBRARY_STOP for p in w.split("'") if p)
-    | frozenset("also around done just may might must one ones shall supposed whats whose yes".split())
+# English function words: never a subject by themselves (they can still be a member's name), and
+# never a search term (retrieval drops them). The library's list, each contraction also cut where
+# the tokenizer cuts it ("don't" -> don, t) and its `'s` and `'m` forms as people type them without
+# the apostrophe ("whats", "wheres", "im"); then the requests, adverbs, modals and fillers it lacks
+# (each measured: without it an answer changes)
+REQUESTS = frozenset("show tell give".split())  # a request's verb: "show me the callers of X"
+# adverbs a question adds to a verb ("where is X actually defined", "X ends up calling")
+ADVERBS = frozenset("ever actually really still directly all also eventually ultimately exactly currently".split())
+_UNLISTED = REQUESTS | ADVERBS | frozenset("can will may might must shall whose just supposed".split())
+# the auxiliaries: the verbs English negates with "n't" ("isn't", "doesn't", "couldn't"), as the
+# library spells them: are could did do does had has have is should was were would
+AUXILIARIES = frozenset(w[:-3] for w in _LIBRARY_STOP if w.endswith("n't") and w[:-3] in _LIBRARY_STOP)
+# the words a question opens with: the wh-words and "how" ("what's" too), "whose", and the
+# auxiliaries and modals that open one ("does it", "can I"; not "have", which opens a request too)
+INTERROGATIVES = (
+    frozenset(w for w in _LIBRARY_STOP if w.startswith(("wh", "how")) and w != "while")
+    | (AUXILIARIES - {"had", "has", "have"})
+    | {"whose", "can"}
 )
+STOP = (
+    frozenset(p for w in _LIBRARY_STOP for p in w.split("'") if p)
+    | frozenset(w.replace("'", "") for w in _LIBRARY_STOP if w.endswith(("'s", "'m")))
+    | _UNLISTED
+)
+ARTICLES = frozenset({"a", "an", "the"})
+BE = frozenset("be is are was were".split())  # the forms of "be" a question asks with
 KEYWORDS = CODE_LITERALS  # Python's keywords (`await`, `async` among them), `self` and `cls`
-CLASS_WORDS = Cues("class subclass inherit base parent superclass".split())
 # a question that asks for a default ("the default timeout", "what does it default to")
 DEFAULT_WORDS = Cues(["default"])
+_RETURN = Cues(["return"])
+# The words that ask for an intent besides the intent's own name ("raises", "value", "type", "how"),
+# by stem: `reading.intent.INTENTS` reads them, in its order.
+ASKS: dict[Intent, Cues] = {
+    Intent.RAISES: Cues(["throw"]),
+    Intent.INHERITED: Cues(["superclass", "mro"]),
+    Intent.VALUE: DEFAULT_WORDS | Cues(["constant", "set"]),
+    Intent.TYPE: _RETURN | Cues(["annotation"]),
+    Intent.CALLEES: Cues(["call", "use"]),
+    Intent.HOW: Cues(["happen", "work"]),
+    Intent.DEFINITION: Cues(["define", "declare", "locate", "live", "implement"]),
+}
+
+
+def asks(intent: Intent) -> Cues:
+    """The words that ask for `intent`: its name and `ASKS`."""
+    return Cues([intent.value]) | ASKS.get(intent, Cues(()))
+
+
+def _names(*intents: Intent) -> Cues:
+    """The intents' own names, by stem ("subclasses", "inherited", "overrides")."""
+    return Cues(i.value for i in intents)
+
+
+# a class's words: its kind, its bases and subclasses ("the base class of X", "what X inherits")
+CLASS_WORDS = Cues([ChunkKind.CLASS.value, "base", "parent"]) | _names(Intent.SUBCLASSES) | asks(Intent.INHERITED)
 CONTEXT_WORDS = Cues("module package file submodule".split())
+ORIGIN_WORDS = Cues(["come", "import"])  # where a name comes from: "where does X come from", "imported"
 # a question about what a callable takes: of a class, its constructor's parameters are asked
 SIGNATURE_WORDS = Cues("signature argument arg parameter param take accept".split())
 # what only a callable, a class or a value has: a module alone does not answer them ("what does
 # tenacity retry on by default?" is not answered by the module `tenacity.retry`)
-MEMBER_ASPECTS = Cues("default return raise inherit subclass override overridden".split()) | SIGNATURE_WORDS
+MEMBER_ASPECTS = (
+    DEFAULT_WORDS
+    | _RETURN
+    | Cues(["overridden"])
+    | _names(Intent.RAISES, Intent.INHERITED, Intent.SUBCLASSES, Intent.OVERRIDES)
+    | SIGNATURE_WORDS
+)
 ASYNC_WORDS = Cues("async asynchronous await".split())
 # The words of the questions the reader answers (where is X declared, what is its signature,
 # its default, its base class, what happens when it runs): they place the intent, never the
 # subject. The cue lists above, and the words of asking they leave out (by stem).
 VOCABULARY = (
     Cues(
-        """define definition declare locate live implement happen work call use throw value type set get
-        name object method function attribute property member kind source come behind point hold give
-        expose import export refer read write keep behave want need""".split()
+        """get name object attribute property member kind source behind point hold expose export refer read write
+        keep behave want need""".split()
     )
+    | ORIGIN_WORDS
+    | Cues(k.value for k in ChunkKind)
+    | Cues(REQUESTS)
     | CLASS_WORDS
     | CONTEXT_WORDS
     | MEMBER_ASPECTS  # (the default and the signature words among them)
+    | asks(Intent.DEFINITION)
+    | asks(Intent.VALUE)
+    | asks(Intent.TYPE)
+    | asks(Intent.RAISES)
+    | ASKS[Intent.CALLEES]
+    | ASKS[Intent.HOW]
 )
 
 
@@ -238,12 +296,22 @@ def tokenize(question: str) -> list[Token]:
     return out
 
 
-_OPERATOR_WORDS = frozenset({"in", "not", "is", "del", "and", "or", "await"})
-_CALL_VERBS = Cues("call invoke run use".split())
+# Python's keywords that stand inside an expression: the operators (`in`, `not`, `is`, `and`, `or`)
+# and the expressions and contexts written with a keyword (`await`, `del`, `lambda`, `yield`)
+_OPERATOR_WORDS = frozenset(
+    k
+    for k in keyword.kwlist
+    if any(
+        k == c.__name__.lower()
+        for base in (ast.boolop, ast.unaryop, ast.cmpop, ast.expr, ast.expr_context)
+        for c in base.__subclasses__()
+    )
+)
+_CALL_VERBS = ASKS[Intent.CALLEES] | Cues(["invoke", "run"])
 # "never", "without", and the negated auxiliaries as the tokenizer cuts them ("don't" -> don; a
 # part that is a word of its own, "can" of "can't", says nothing by itself)
 NEGATIONS = frozenset({"never", "not", "no", "without"}) | frozenset(
-    w.split("'")[0] for w in _LIBRARY_STOP if w.endswith("n't") and w.split("'")[0] not in SEARCH_STOP
+    w.split("'")[0] for w in _LIBRARY_STOP if w.endswith("n't") and w.split("'")[0] not in _UNLISTED
 )
 
 

@@ -8,7 +8,7 @@ into operations (the caller gives the groups Python's lookup order makes) and re
 cue (code, one stem, a phrase of two stems), the operation it names, with the rules in
 `datamodel.py`'s docstring. Nothing here is typed vocabulary.
 
-May import: stdlib, kernel.words, index.terms.
+May import: stdlib, question_words (STOP), index.terms.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from codehop.index.terms import stem
-from codehop.kernel.words import STOP
+from codehop.reading.question_words import STOP
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,7 +4,10 @@ word list at module level (or in a class body) of the reading modules: `frozense
 inside a comprehension; a phrase counts each of its words (a string of more than three words is
 prose: documentation or a message). Usage:
 
-    python tests/benchmarks/word_lists.py [FILE ...]   # default: codehop/reading/*.py, answer/navquestion.py, answer/task.py
+    python tests/benchmarks/word_lists.py [--min N] [FILE ...]   # default: codehop/reading/*.py, answer/navquestion.py, answer/task.py
+
+A list counts from 3 words (`--min 3`, the default: a pair is a pair of markers, "on"/"from");
+`--min 1` counts every word literal, pairs and single words too.
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ def words_in(node: ast.AST) -> list[str]:
     return out
 
 
-def lists(path: Path) -> list[tuple[str, int]]:
+def lists(path: Path, least: int = 3) -> list[tuple[str, int]]:
     tree = ast.parse(path.read_text())
     found: list[tuple[str, int]] = []
     for stmt in [*tree.body, *(s for c in tree.body if isinstance(c, ast.ClassDef) for s in c.body)]:
@@ -54,16 +57,20 @@ def lists(path: Path) -> list[tuple[str, int]]:
         if name == "__all__":
             continue  # the module's exported names, not words
         words = words_in(stmt.value)
-        if len(words) >= 3:  # a word list, not a pair of markers
+        if len(words) >= least:  # a word list, not a pair of markers
             found.append((name, len(words)))
     return found
 
 
 def main() -> None:
-    paths = [Path(p) for p in sys.argv[1:]] or DEFAULT
+    args = sys.argv[1:]
+    least = 3
+    if args[:1] == ["--min"]:
+        least, args = int(args[1]), args[2:]
+    paths = [Path(p) for p in args] or DEFAULT
     total = 0
     for path in paths:
-        for name, n in lists(path):
+        for name, n in lists(path, least):
             total += n
             print(f"{n:5d}  {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}:{name}")
     print(f"{total:5d}  words in {len(paths)} files")
