@@ -173,7 +173,9 @@ def outgoing_calls(nav: Sources, qualname: str) -> list[tuple[Item, list[Site]]]
         return []
     loc = Location(rel_path=source.rel_path, line=source.line, qualname=source.qualname, end_line=source.end_line)
     finder = nav.finder()
-    toks = finder.tokens(source.rel_path) if not source.rel_path.startswith("/") else []
+    toks = (
+        finder.span_tokens(source.rel_path, source.line, source.end_line) if not source.rel_path.startswith("/") else []
+    )
     sites = call_sites(source.rel_path, toks, source.line, source.end_line)
     calls = _Callees(source, finder.line_text, {(c.line, c.col) for c in sites})
     deadline = time.monotonic() + _deadline(OUTGOING_DEADLINE_S)
