@@ -293,23 +293,35 @@ def _by_name(
         if nav.defer is not None
         else lander.land_builtins(names, deadline_s=deadline - time.monotonic())
     )
+    local = _bound_in(body)
     out = []
     for c in rest:
         if (c.line, c.col) in attribute or c.name not in _BUILTINS or nav.store.binding(module, c.name) is not None:
             out.append(c)
             continue
-        name = re.escape(c.name)
-        if re.search(rf"(?<![\w.]){name}\s*(?:=[^=]|,[^\n]*=[^=])|\b(?:as|for|def|class|import)\s+{name}\b", body):
+        if c.name in local:
             out.append(c)  # a local or parameter of that name: Jedi will tell
-            continue
-        if re.search(rf"\bdef\s+\w+\s*\([^)]*\b{name}\b", body):
-            out.append(c)
             continue
         it = _landed_item(nav, placed.get(c.name), called=True)
         if it is None or not names_the_call(nav, source.rel_path, c.name, it.qualname):
             out.append(c)
         else:
             calls.add(it, c)
+    return out
+
+
+_ASSIGNED = re.compile(r"(?<![\w.])(\w+)(?=\s*(?:=[^=]|,[^\n]*=[^=]))")  # `x = `, `x, y = `
+_INTRODUCED = re.compile(r"\b(?:as|for|def|class|import)\s+(\w+)\b")
+_PARAMETERS = re.compile(r"\bdef\s+\w+\s*\(([^)]*)")
+_WORD = re.compile(r"\w+")
+
+
+def _bound_in(body: str) -> set[str]:
+    """The names a body may bind (assigned, `as`/`for`/`def`/`class`/`import`ed, a word of a
+    parameter list), read once for all its calls (a pattern per called name cost a compile each)."""
+    out = set(_ASSIGNED.findall(body)) | set(_INTRODUCED.findall(body))
+    for params in _PARAMETERS.findall(body):
+        out.update(_WORD.findall(params))
     return out
 
 
