@@ -678,7 +678,13 @@ class App:
         self, rel_path: str, line: int, col: int, buffer: str | None = None
     ) -> tuple[Location | None, list[Site]]:
         """The declaration under the cursor and every site that names it (re-export lines last)."""
+        self._touch_workers()
         return self.navigation().references(rel_path, line, col, buffer)
+
+    def _touch_workers(self) -> None:
+        """A request is being answered: the land worker's pass waits (its sites still come first)."""
+        if self._land_workers is not None:
+            self._land_workers.touch()
 
     def item_at(self, rel_path: str, line: int, col: int, buffer: str | None = None) -> Item | None:
         """The declaration under the cursor as a hierarchy item."""
@@ -687,6 +693,7 @@ class App:
     def hierarchy(self, direction: str, qualname: str) -> list[tuple[Item, list[Site]]]:
         """`incoming` (callers) or `outgoing` (callees) calls grouped by declaration, each with its
         call sites; `supertypes` (MRO order) or `subtypes` (across files), without sites."""
+        self._touch_workers()
         return self.navigation().hierarchy(direction, qualname)
 
     def outline(self, rel_path: str) -> list[Outline]:

@@ -13,7 +13,8 @@ ready): one process per repository (a lock file beside the cache), at the lowest
 (`os.nice(19)`), bounded by `budget_s`, ended when the session closes; no request waits for it.
 While it runs, a call hierarchy request answers from the index and the cache at once and sends
 the sites it could not place to the worker's stdin (`LandWorkers.ask`, one line a file); the
-worker lands them before its next batch of the pass (the builtins' places come first of all) and
+worker lands them before its next batch of the pass (the builtins' places come first of all; the
+pass itself waits while requests come, each a `-` line: `LandWorkers.touch`) and
 says `done <id>` on its stdout, so that the server knows when what its requests asked for is
 in the cache (`LandWorkers.status`, the LSP request `codehop/landingStatus`). It reads the
 index (never writes it), writes only the cache in the index's folder, and runs Jedi under
@@ -41,8 +42,10 @@ from codehop.index.confine import live_lock, read_own, write_own
 
 LAND_BUDGET_S = 1800.0  # per worker run; the next session resumes
 ASKED_DEADLINE_S = 30.0  # the sites one request asked for
-_BATCH = 40  # sites of the pass landed between two looks at what requests asked
+_BATCH = 10  # sites of the pass landed between two looks at what requests asked
+PASS_QUIET_S = 2.0  # the pass goes on once the server's requests have paused this long
 _LOCK = "landings.lock"
+_TOUCH_S = 0.5
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -86,11 +89,14 @@ def precompute(
     budget_s: float,
     asked: queue.Queue[Asked | None] | None = None,
     answered: Callable[[str], None] = lambda ident: None,
+    last_heard: Callable[[], float] = lambda: float("-inf"),
 ) -> tuple[int, int]:
     """Place every builtin, then ask Jedi at every call site of the repository not in the cache
     yet, `first` files first, then by modification time (newest first), for at most `budget_s`;
     (files read, sites asked). The sites a request could not answer (`asked`, from the server)
-    go before the next batch of the pass, each told `answered` by its id once in the cache."""
+    go before the next batch of the pass, each told `answered` by its id once in the cache; the
+    pass itself waits while the server's requests come (`last_heard`: when it last wrote, a site
+    list or a ping, under PASS_QUIET_S ago): its Jedi would take the CPU they need."""
     from codehop.index.environment import find_environment
     from codehop.index.landings import LandingCache
     from codehop.index.store.sqlite import SqliteStore
@@ -136,6 +142,14 @@ def precompute(
             answered(job.ident)
         return os.getppid() == parent
 
+    def quiet() -> bool:
+        """Serve what is asked until the server's requests pause; False once it is gone."""
+        while serve():
+            if time.monotonic() - last_heard() >= PASS_QUIET_S:
+                return True
+            time.sleep(0.05)
+        return False
+
     parent = os.getppid()
     try:
         # the builtins first: a server reads their places from the cache (`placed_builtins`)
@@ -163,7 +177,7 @@ def precompute(
 
         for rel_path in order:
             left = budget_s - (time.monotonic() - start)
-            if left <= 0 or not serve():  # spent, or the server that started it is gone
+            if left <= 0 or not quiet():  # spent, or the server that started it is gone
                 break
             toks = scan.tokens(rel_path)
             if not toks:
@@ -174,7 +188,7 @@ def precompute(
             sites += [c for c in attribute_reads(rel_path, toks, 1, last) if is_property(c.name)]
             positions = sorted({(c.line, c.col) for c in sites})
             for i in range(0, len(positions), _BATCH):  # a request's sites wait for one batch at most
-                if i and not serve():
+                if not quiet():
                     break
                 resolver.land(rel_path, positions[i : i + _BATCH], deadline_s=max(left, 1.0))
             # a fresh inference state for each file: one state shared over hundreds of files gives
@@ -204,6 +218,7 @@ class LandWorkers:
         self._ids = itertools.count(1)
         self._pending: dict[tuple[str, tuple[tuple[int, int], ...]], str] = {}  # asked, not landed yet
         self._asked = 0
+        self._told = float("-inf")  # when the worker was last written to
 
     def start(self, first: Sequence[str] = ()) -> bool:
         """Start the worker unless one runs on this repository already; never waits."""
@@ -259,7 +274,23 @@ class LandWorkers:
                 return False
             self._pending[key] = job.ident
             self._asked += 1
+            self._told = time.monotonic()
             return True
+
+    def touch(self) -> None:
+        """Tell the worker a request is being answered (its pass waits; at most one line in
+        _TOUCH_S); never waits."""
+        now = time.monotonic()
+        with self._lock:
+            proc = self._proc
+            if proc is None or proc.stdin is None or now - self._told < _TOUCH_S or proc.poll() is not None:
+                return
+            self._told = now
+            try:
+                proc.stdin.write(b"-\n")
+                proc.stdin.flush()
+            except (OSError, ValueError):
+                pass
 
     def status(self) -> WorkerStatus:
         with self._lock:
@@ -308,9 +339,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError:
         return 1
     asked: queue.Queue[Asked | None] = queue.Queue()
+    heard = [time.monotonic()]  # the server's last word (the pass starts after a quiet start too)
 
     def read_asked() -> None:  # the server's requests, as they come; None once it is gone
         for text in sys.stdin:
+            heard[0] = time.monotonic()
             job = Asked.parse(text)
             if job is not None:
                 asked.put(job)
@@ -323,7 +356,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     threading.Thread(target=read_asked, name="codehop-land-asked", daemon=True).start()
     try:
         precompute(
-            args.root.resolve(), args.index_db, first=args.first, budget_s=args.budget_s, asked=asked, answered=answered
+            args.root.resolve(),
+            args.index_db,
+            first=args.first,
+            budget_s=args.budget_s,
+            asked=asked,
+            answered=answered,
+            last_heard=lambda: heard[0],
         )
     except BrokenPipeError:  # the server is gone
         pass
