@@ -13,8 +13,9 @@ ready): one process per repository (a lock file beside the cache), at the lowest
 (`os.nice(19)`), bounded by `budget_s`, ended when the session closes; no request waits for it.
 While it runs, a call hierarchy request answers from the index and the cache at once and sends
 the sites it could not place to the worker's stdin (`LandWorkers.ask`, one line a file); the
-worker lands them before its next batch of the pass (the builtins' places come first of all; the
-pass itself waits while requests come, each a `-` line: `LandWorkers.touch`) and
+worker lands them before its next batch of the pass (the builtins' places come first of all),
+once the requests pause for half a second, and the pass itself waits for a two-second pause (each
+request writes a `-` line: `LandWorkers.touch`; Jedi beside them would take their CPU), and
 says `done <id>` on its stdout, so that the server knows when what its requests asked for is
 in the cache (`LandWorkers.status`, the LSP request `codehop/landingStatus`). It reads the
 index (never writes it), writes only the cache in the index's folder, and runs Jedi under
@@ -44,6 +45,7 @@ LAND_BUDGET_S = 1800.0  # per worker run; the next session resumes
 ASKED_DEADLINE_S = 30.0  # the sites one request asked for
 _BATCH = 10  # sites of the pass landed between two looks at what requests asked
 PASS_QUIET_S = 2.0  # the pass goes on once the server's requests have paused this long
+ASKED_QUIET_S = 0.5  # and the sites they asked for are landed once they pause this long
 _LOCK = "landings.lock"
 _TOUCH_S = 0.5
 
@@ -94,9 +96,10 @@ def precompute(
     """Place every builtin, then ask Jedi at every call site of the repository not in the cache
     yet, `first` files first, then by modification time (newest first), for at most `budget_s`;
     (files read, sites asked). The sites a request could not answer (`asked`, from the server)
-    go before the next batch of the pass, each told `answered` by its id once in the cache; the
-    pass itself waits while the server's requests come (`last_heard`: when it last wrote, a site
-    list or a ping, under PASS_QUIET_S ago): its Jedi would take the CPU they need."""
+    go before the next batch of the pass, each told `answered` by its id once in the cache. Jedi
+    would take the CPU the server's requests need: the asked sites wait until they pause for
+    ASKED_QUIET_S, the pass for PASS_QUIET_S (`last_heard`: when the server last wrote, a site
+    list or a ping)."""
     from codehop.index.environment import find_environment
     from codehop.index.landings import LandingCache
     from codehop.index.store.sqlite import SqliteStore
@@ -128,8 +131,8 @@ def precompute(
     scan = SourceScan(store, root)
 
     def serve() -> bool:
-        """Land what requests asked for; False once the server is gone."""
-        while asked is not None:
+        """Land what requests asked for once they pause (ASKED_QUIET_S); False once the server is gone."""
+        while asked is not None and time.monotonic() - last_heard() >= ASKED_QUIET_S:
             try:
                 job = asked.get_nowait()
             except queue.Empty:
@@ -197,7 +200,8 @@ def precompute(
             resolver.forget()
             n_sites += len(positions)
             done += 1
-        serve()  # (then it ends: a later request asks Jedi itself, as without a worker)
+        if quiet():  # what was asked meanwhile (then it ends: a later request asks Jedi itself)
+            serve()
         return done, n_sites
     finally:
         resolver.close()
