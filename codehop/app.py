@@ -635,7 +635,8 @@ class App:
         request never waits for Jedi: it answers from the index and the cache and hands the sites
         it could not place to the worker (`sources().defer`), ahead of the worker's pass. Never
         waits; False when it will not run (the requests then ask Jedi themselves)."""
-        if not self.config.precompute_landings or self._land_at_sites() is None:
+        lander = self._land_at_sites()
+        if not self.config.precompute_landings or lander is None:
             return False
         from codehop.navigation.land_worker import LandWorkers
 
@@ -643,7 +644,11 @@ class App:
             if self._land_workers is not None:
                 return False
             self._land_workers = workers = LandWorkers(self.root, Path(self.store.path))
-        return workers.start(first)
+        started = workers.start(first)
+        open_cache = getattr(lander, "open_cache", None)
+        if started and open_cache is not None:
+            open_cache()
+        return started
 
     def landing_status(self) -> WorkerStatus | None:
         """The land worker's state (None: none was started)."""

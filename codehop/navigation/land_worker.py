@@ -47,7 +47,7 @@ _BATCH = 10  # sites of the pass landed between two looks at what requests asked
 PASS_QUIET_S = 2.0  # the pass goes on once the server's requests have paused this long
 ASKED_QUIET_S = 0.5  # and the sites they asked for are landed once they pause this long
 _LOCK = "landings.lock"
-_TOUCH_S = 0.5
+_TOUCH_S = 0.2  # (well under ASKED_QUIET_S: requests a little apart still read as a burst)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -130,9 +130,21 @@ def precompute(
     resolver.record_misses = True  # (each file is inferred afresh: forget() after it)
     scan = SourceScan(store, root)
 
+    placed: list[bool] = []
+
+    def place_builtins() -> None:
+        """The builtins' places, once, before any site (a server reads them from the cache:
+        `placed_builtins`), when the requests first pause (Jedi's start is a second of CPU)."""
+        if not placed:
+            resolver.land_builtins([n for n in dir(builtins) if not n.startswith("_")], deadline_s=budget_s)
+            placed.append(True)
+
     def serve() -> bool:
         """Land what requests asked for once they pause (ASKED_QUIET_S); False once the server is gone."""
-        while asked is not None and time.monotonic() - last_heard() >= ASKED_QUIET_S:
+        while time.monotonic() - last_heard() >= ASKED_QUIET_S:
+            place_builtins()
+            if asked is None:
+                break
             try:
                 job = asked.get_nowait()
             except queue.Empty:
@@ -155,8 +167,6 @@ def precompute(
 
     parent = os.getppid()
     try:
-        # the builtins first: a server reads their places from the cache (`placed_builtins`)
-        resolver.land_builtins([n for n in dir(builtins) if not n.startswith("_")], deadline_s=budget_s)
         files = list(store.file_states())
 
         def age(rel_path: str) -> float:

@@ -263,6 +263,13 @@ class JediResolver:
                 pass
         return {n: landing for n in names if (landing := self._builtins.get(n)) is not None}
 
+    def open_cache(self) -> None:
+        """Open the landing cache and read the index's file hashes now (a server, once its index is
+        ready), so that the first request does not pay for it (about 30 ms on Starlette)."""
+        if self.cache is not None:
+            self.cache.hashes.load()
+            self._kept_builtins()
+
     def placed_builtins(self, names: Sequence[str]) -> dict[str, Landing]:
         """The builtins among `names` whose places are known (placed in this process, or kept in the
         cache by any process: the land worker places them all first), never asking Jedi."""
