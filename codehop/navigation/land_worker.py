@@ -368,6 +368,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.flush()
 
     threading.Thread(target=read_asked, name="codehop-land-asked", daemon=True).start()
+    parent = os.getppid()
+    # (Jedi and the index are loaded once the requests first pause: a second of CPU beside them)
+    while time.monotonic() - heard[0] < ASKED_QUIET_S and os.getppid() == parent:
+        time.sleep(0.05)
     try:
         precompute(
             args.root.resolve(),
