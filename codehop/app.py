@@ -22,7 +22,6 @@ from __future__ import annotations
 import os
 import shlex
 import threading
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -60,7 +59,7 @@ if TYPE_CHECKING:
     from codehop.navigation.engine import Navigation
     from codehop.navigation.hierarchy import Item as Item
     from codehop.navigation.hierarchy import Outline as Outline
-    from codehop.navigation.land_worker import LandWorkers
+    from codehop.navigation.land_worker import LandWorkers, WorkerStatus
     from codehop.navigation.sites import Site as Site  # the records the door returns, named for front-ends
     from codehop.navigation.uses import SymbolDependents
     from codehop.resolve.jedi_bridge import BridgeWorkers
@@ -131,9 +130,6 @@ class Config:
             bridge_packages=os.environ.get("CODEHOP_BRIDGE", "") in ("", "1"),
             precompute_landings=os.environ.get("CODEHOP_PRECOMPUTE", "") in ("", "1"),
         )
-
-
-PRECOMPUTE_IDLE_S = 5.0  # the land worker starts after this long without a call hierarchy request
 
 
 class App:
@@ -594,7 +590,19 @@ class App:
             finder=self.dependents_finder,
             installed=(lambda path: env.contains(path)) if env is not None else (lambda path: False),
             land=self._land_at_sites(),
+            defer=self._defer_landings(),
         )
+
+    def _defer_landings(self) -> Callable[[str, Sequence[tuple[int, int]]], None] | None:
+        """Where a request sends the sites it could not place, while the land worker runs."""
+        workers = self._land_workers
+        if workers is None or workers.running is None:
+            return None
+
+        def defer(rel_path: str, positions: Sequence[tuple[int, int]]) -> None:
+            workers.ask(rel_path, positions)
+
+        return defer
 
     def _land_at_sites(self) -> Lander | None:
         """Jedi asked at many sites of one file at once, or by dotted name, when the ladder has it."""
@@ -622,10 +630,11 @@ class App:
 
     def precompute_calls(self, first: Sequence[str] = ()) -> bool:
         """Compute Jedi's landings at every call site into the landing cache, in a worker process
-        at low priority (`first`: repository files to do first, the open ones), once the call
-        hierarchy has been idle for PRECOMPUTE_IDLE_S (the worker's Jedi would take the CPU the
-        requests' own needs), when the configuration asks for it and Jedi is on the ladder. Never
-        waits; False when it will not run."""
+        at low priority started now (`first`: repository files to do first, the open ones), when
+        the configuration asks for it and Jedi is on the ladder. While it runs, a call hierarchy
+        request never waits for Jedi: it answers from the index and the cache and hands the sites
+        it could not place to the worker (`sources().defer`), ahead of the worker's pass. Never
+        waits; False when it will not run (the requests then ask Jedi themselves)."""
         lander = self._land_at_sites()
         if not self.config.precompute_landings or lander is None:
             return False
@@ -635,18 +644,16 @@ class App:
             if self._land_workers is not None:
                 return False
             self._land_workers = workers = LandWorkers(self.root, Path(self.store.path))
-        idle = getattr(lander, "idle_s", lambda: PRECOMPUTE_IDLE_S)
+        started = workers.start(first)
+        open_cache = getattr(lander, "open_cache", None)
+        if started and open_cache is not None:
+            open_cache()
+        return started
 
-        def when_idle() -> None:
-            while not workers.closed:
-                left = PRECOMPUTE_IDLE_S - idle()
-                if left <= 0:
-                    workers.start(first)
-                    return
-                time.sleep(left)
-
-        threading.Thread(target=when_idle, name="codehop-land-idle", daemon=True).start()
-        return True
+    def landing_status(self) -> WorkerStatus | None:
+        """The land worker's state (None: none was started)."""
+        workers = self._land_workers
+        return workers.status() if workers is not None else None
 
     def source_line(self, rel_path: str, line: int) -> str | None:
         """Line `line` of a repository file (or of an installed package's file, by absolute path)."""
@@ -676,7 +683,13 @@ class App:
         self, rel_path: str, line: int, col: int, buffer: str | None = None
     ) -> tuple[Location | None, list[Site]]:
         """The declaration under the cursor and every site that names it (re-export lines last)."""
+        self._touch_workers()
         return self.navigation().references(rel_path, line, col, buffer)
+
+    def _touch_workers(self) -> None:
+        """A request is being answered: the land worker's pass waits (its sites still come first)."""
+        if self._land_workers is not None:
+            self._land_workers.touch()
 
     def item_at(self, rel_path: str, line: int, col: int, buffer: str | None = None) -> Item | None:
         """The declaration under the cursor as a hierarchy item."""
@@ -685,6 +698,7 @@ class App:
     def hierarchy(self, direction: str, qualname: str) -> list[tuple[Item, list[Site]]]:
         """`incoming` (callers) or `outgoing` (callees) calls grouped by declaration, each with its
         call sites; `supertypes` (MRO order) or `subtypes` (across files), without sites."""
+        self._touch_workers()
         return self.navigation().hierarchy(direction, qualname)
 
     def outline(self, rel_path: str) -> list[Outline]:

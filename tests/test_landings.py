@@ -154,15 +154,12 @@ def jedi_tokens(root: Path, rel_path: str) -> list[tuple[int, int, str, int]]:
         app.close()
 
 
-def test_a_server_app_starts_the_worker_once_idle_and_ends_it(fixture_repo, monkeypatch):  # type: ignore[no-untyped-def]
+def test_a_server_app_starts_the_worker_at_once_and_it_ends(fixture_repo):  # type: ignore[no-untyped-def]
     """App.precompute_calls (what the LSP server calls once its index is ready): the worker process
-    starts after the idle time, fills the cache, and `close` leaves no process behind."""
+    starts at once, fills the cache, ends when its pass is done, and leaves no lock behind."""
     import sqlite3
     import time
 
-    import codehop.app
-
-    monkeypatch.setattr(codehop.app, "PRECOMPUTE_IDLE_S", 0.2)
     root = fixture_repo("call_sites")
     app = App(root, Config(resolvers=("symbol_table", "jedi"), precompute_landings=True))
     try:
@@ -282,3 +279,29 @@ def test_a_kept_landing_on_another_name_is_never_shown(fixture_repo):  # type: i
     names = {it.qualname: [s.line for s in sites] for it, sites in again}
     assert names["builtins.super"] == [33] and "builtins.AssertionError" not in names
     assert names["calls.sink.Sink.start"] == [28] and names["calls.convert.Convertor.convert"] == [32]
+
+
+def test_sites_a_request_asks_for_are_landed_and_told(fixture_repo):  # type: ignore[no-untyped-def]
+    """call_sites, calls/writer.py `out.start(key)` (:28): `LandWorkers.ask` sends the site to the
+    running worker, `status` counts it pending until the worker says it is in the cache, and the
+    cache then answers it without Jedi (`landed`: nothing missing) on Sink.start."""
+    from codehop.navigation.land_worker import LandWorkers
+
+    root = fixture_repo("call_sites")
+    App(root).close()
+    site = at(root, "calls/writer.py", "out.start")
+    workers = LandWorkers(root, root / ".codehop" / "index.db", budget_s=120)
+    try:
+        assert workers.start()
+        assert workers.ask("calls/writer.py", [site])
+        assert workers.status().asked == 1
+        deadline = time.monotonic() + 90
+        while workers.status().pending:
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+    finally:
+        workers.close()
+    with session(root) as (jedi, asked):
+        found, missing = jedi.landed("calls/writer.py", [site])
+        assert asked == [] and missing == []
+    assert found[0] is not None and found[0].qualname == "calls.sink.Sink.start"

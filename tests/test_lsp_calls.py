@@ -8,13 +8,14 @@ fixtures_repos/call_sites (every kind of outgoing call site), fixtures_repos/inf
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
 import pytest
 import pytest_lsp
 from lsprotocol import types
-from pytest_lsp import LanguageClient
+from pytest_lsp import ClientServerConfig, LanguageClient
 
 from tests.test_lsp_server import SERVER, at, copy_fixture, initialize
 
@@ -195,3 +196,110 @@ async def test_outgoing_calls_through_an_import_alias(sites: LanguageClient, sit
     calls = await sites.call_hierarchy_outgoing_calls_async(types.CallHierarchyOutgoingCallsParams(item=item))
     got = [(c.to.name, where(sites_root, c.to), [r.start.line + 1 for r in c.from_ranges]) for c in calls or []]
     assert got == [("join", "stub posixpath.pyi", [47])]
+
+
+# ---- with the land worker: a request answers at once, the worker completes it ----------------------
+WORKER = ClientServerConfig(
+    server_command=SERVER.server_command, server_env={**(SERVER.server_env or {}), "CODEHOP_PRECOMPUTE": "1"}
+)
+WRITE_CALLS = [  # test_outgoing_calls_of_every_site_kind's
+    ("log", "calls/writer.py:20", [27]),
+    ("start", "calls/sink.py:5", [28]),
+    ("Sink", "calls/sink.py:4", [29]),
+    ("end", "calls/sink.py:8", [30]),
+    ("convert", "calls/convert.py:5", [31, 32]),
+    ("default_convertor", "calls/convert.py:9", [32]),
+    ("super", "stub builtins.pyi", [33]),
+    ("flush", "calls/writer.py:10", [33]),
+    ("join", "stub posixpath.pyi", [34]),
+    ("len", "stub builtins.pyi", [35]),
+]
+
+
+@pytest.fixture(scope="module")
+def worker_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return copy_fixture("call_sites", tmp_path_factory.mktemp("lspcalls"))
+
+
+@pytest_lsp.fixture(config=WORKER, scope="module")
+async def with_worker(lsp_client: LanguageClient, worker_root: Path):  # type: ignore[no-untyped-def]
+    await initialize(lsp_client, worker_root)
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def landing_status(client: LanguageClient) -> dict[str, Any]:
+    got = await client.protocol.send_request_async("codehop/landingStatus", {})
+    return {k: getattr(got, k) for k in ("running", "asked", "pending")} if not isinstance(got, dict) else got
+
+
+async def test_a_first_request_answers_at_once_and_the_worker_completes_it(
+    with_worker: LanguageClient, worker_root: Path
+) -> None:
+    """call_sites with the land worker on (as an editor's server runs), Writer.write
+    (calls/writer.py:26) asked right after the index is ready: the answer never waits for Jedi
+    (the worker is still starting its own: no landing is in the cache yet), so it holds the
+    callees the index, the MRO and the builtins' places give, and sends the other sites to the
+    worker; each callee it lists is one of the complete answer's, at its sites (never a wrong
+    callee). Once `codehop/landingStatus` says nothing asked is pending, the same request gives
+    the complete answer, `join` and `len` outside the repository included."""
+    import time
+
+    item = await prepare(with_worker, at(worker_root, "calls/writer.py", 26, "write"))
+    t = time.monotonic()
+    calls = await with_worker.call_hierarchy_outgoing_calls_async(types.CallHierarchyOutgoingCallsParams(item=item))
+    first_s = time.monotonic() - t
+    first = [(c.to.name, where(worker_root, c.to), [r.start.line + 1 for r in c.from_ranges]) for c in calls or []]
+    assert set(map(repr, first)) <= set(map(repr, WRITE_CALLS)), first
+    assert ("log", "calls/writer.py:20", [27]) in first and ("flush", "calls/writer.py:10", [33]) in first
+    assert len(first) < len(WRITE_CALLS) and first_s < 2.0, (first, first_s)  # Jedi's sites were not waited for
+    status = await landing_status(with_worker)
+    assert status["running"] and status["asked"] >= 1
+    deadline = time.monotonic() + 90
+    while (await landing_status(with_worker))["pending"]:
+        assert time.monotonic() < deadline
+        await asyncio.sleep(0.2)
+    calls = await with_worker.call_hierarchy_outgoing_calls_async(types.CallHierarchyOutgoingCallsParams(item=item))
+    got = [(c.to.name, where(worker_root, c.to), [r.start.line + 1 for r in c.from_ranges]) for c in calls or []]
+    assert got == WRITE_CALLS
+
+
+@pytest.fixture(scope="module")
+def worker_callers_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return copy_fixture("inferred_callers", tmp_path_factory.mktemp("lspcalls"))
+
+
+@pytest_lsp.fixture(config=WORKER, scope="module")
+async def callers_with_worker(lsp_client: LanguageClient, worker_callers_root: Path):  # type: ignore[no-untyped-def]
+    await initialize(lsp_client, worker_callers_root)
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def test_incoming_calls_by_inference_come_from_the_worker(
+    callers_with_worker: LanguageClient, worker_callers_root: Path
+) -> None:
+    """inferred_callers with the land worker on, `Feed.write`'s callers (reg/feed.py:5): the first
+    request lists only callers it can place without Jedi (none of these: each is a call on an
+    inferred object) and hands the `.write(` sites to the worker; once nothing asked is pending,
+    the four callers of test_incoming_calls_placed_by_inference, and never another."""
+    import time
+
+    expected = [
+        ("render", "main.py:12", [14]),
+        ("render_direct", "main.py:17", [18]),
+        ("later", "main.py:22", [23]),
+        ("main", "main.py:1", [29]),
+    ]
+    client, root = callers_with_worker, worker_callers_root
+    item = await prepare(client, at(root, "reg/feed.py", 5, "write"))
+    calls = await client.call_hierarchy_incoming_calls_async(types.CallHierarchyIncomingCallsParams(item=item))
+    first = [(c.from_.name, where(root, c.from_), [r.start.line + 1 for r in c.from_ranges]) for c in calls or []]
+    assert set(map(repr, first)) <= set(map(repr, expected)) and len(first) < len(expected), first
+    deadline = time.monotonic() + 90
+    while (await landing_status(client))["pending"]:
+        assert time.monotonic() < deadline
+        await asyncio.sleep(0.2)
+    calls = await client.call_hierarchy_incoming_calls_async(types.CallHierarchyIncomingCallsParams(item=item))
+    got = [(c.from_.name, where(root, c.from_), [r.start.line + 1 for r in c.from_ranges]) for c in calls or []]
+    assert sorted(got) == sorted(expected)

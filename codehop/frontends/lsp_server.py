@@ -24,7 +24,11 @@ tree and the values bound at module and class level), workspace/symbol (exact na
 subsequence; dotted qualnames), `workspace/executeCommand` `codehop.ask` [question, max_loops?] and the request
 `codehop/context` {query, budget_tokens?} (both return the Answer JSON of
 DESIGN.md; the Navigator cuts an over-long question and says so), code lens
-"inherits N members from M files" (initializationOptions {"codeLens": true}).
+"inherits N members from M files" (initializationOptions {"codeLens": true}),
+and `codehop/landingStatus` {} -> {running, asked, pending}: the land worker, started once
+the index is ready, places Jedi's call sites in the background; a call hierarchy request
+answers at once with what the index and its cache hold and hands the rest to it (`pending`
+0: asked again, a request gets what the worker found).
 Open documents' unsaved text is honoured for definition, declaration and hover.
 
 Robustness: a Content-Length over MAX_MESSAGE_BYTES is answered with an
@@ -98,6 +102,7 @@ _T = TypeVar("_T")
 
 ASK_COMMAND = "codehop.ask"
 CONTEXT_REQUEST = "codehop/context"
+LANDING_STATUS = "codehop/landingStatus"  # the land worker: running, sites asked and not placed yet
 REQUEST_FAILED = int(types.LSPErrorCodes.RequestFailed)
 EXIT_GRACE_S = 0.3  # after `exit`, the process ends this soon even if a worker is busy
 
@@ -182,15 +187,17 @@ class CodehopLanguageServer(LanguageServer):
         self.build_progress.report(f"{r.files} files, {r.chunks} chunks, {r.xrefs} references", 90)
         self.build_progress.end(f"indexed {r.files} files in {r.seconds:.1f} s")
         self.app_future.set_result(app)
-        try:
-            app.warm_calls()  # Jedi's start (1 s) is not the first call hierarchy request's
-        except Exception:
-            log.exception("warming Jedi failed")
+        worker = False
         try:  # Jedi's answers at every call site, ahead of the requests (the open files first)
             opened = [uris.to_fs_path(uri) or "" for uri in list(self.workspace.text_documents)]
-            app.precompute_calls([_relative(app.root, p) for p in opened if p])
+            worker = app.precompute_calls([_relative(app.root, p) for p in opened if p])
         except Exception:
             log.exception("starting the landing worker failed")
+        if not worker:  # the requests ask Jedi themselves: its start (1 s) is not the first one's
+            try:
+                app.warm_calls()
+            except Exception:
+                log.exception("warming Jedi failed")
 
     def schedule_refresh(self) -> None:
         """Re-index what changed on disk, in a worker thread (event loop only)."""
@@ -542,6 +549,17 @@ async def outgoing_calls(
 ) -> list[types.CallHierarchyOutgoingCall] | None:
     found = await calls(ls, "outgoing", params.item)
     return [types.CallHierarchyOutgoingCall(to=it, from_ranges=ranges) for it, ranges in found] or None
+
+
+@server.feature(LANDING_STATUS)
+async def landing_status(ls: CodehopLanguageServer, params: Any) -> dict[str, Any]:
+    """`codehop/landingStatus`: whether the land worker runs and how many requests' sites it has
+    not placed yet (`pending` 0: a request asked again now gets what the worker found)."""
+    app = await ls.app()
+    st = app.landing_status()
+    if st is None:
+        return {"running": False, "asked": 0, "pending": 0}
+    return {"running": st.running, "asked": st.asked, "pending": st.pending}
 
 
 @server.feature(types.TEXT_DOCUMENT_PREPARE_TYPE_HIERARCHY)

@@ -79,7 +79,7 @@ def callees(
         # calls on objects of unknown type (`get_console().print_json(...)`): asked at the site
         placed = {(k[1], k[2]) for k in found}
         end = target.end_line or target.line
-        toks = scan.tokens(target.rel_path)
+        toks = scan.span_tokens(target.rel_path, target.line, end)
         asked = [c for c in attribute_calls(target.rel_path, toks, target.line, end) if (c.line, c.col) not in placed]
         for c, res in land(asked, infer):
             if res is None:
@@ -118,7 +118,7 @@ def _instance_calls(scan: SourceScan, table: SymbolTable, target: Location) -> l
     """(line, col, class, member) of `C.m(`, `C(...).m(` and `v.m(` after `v = C(...)` or
     `with C(...) as v`, in the declaration's span, where C names a class of the repository."""
     end = target.end_line or target.line
-    toks = [t for t in scan.tokens(target.rel_path) if target.line <= t[0] <= end]
+    toks = scan.span_tokens(target.rel_path, target.line, end)
     module = scan.store.module_of(target.rel_path) or ""
     classes: dict[str, str | None] = {}
 
@@ -166,7 +166,7 @@ def _instance_calls(scan: SourceScan, table: SymbolTable, target: Location) -> l
 def _call_expressions(scan: SourceScan, target: Location) -> int:
     """Call expressions in the declaration's span that are not builtins (`name(`, `x.m(`, `f()(`)."""
     end = target.end_line or target.line
-    toks = [t for t in scan.tokens(target.rel_path) if target.line <= t[0] <= end]
+    toks = scan.span_tokens(target.rel_path, target.line, end)
     count = 0
     for i in range(1, len(toks)):
         if toks[i][2] != "(" or toks[i][3] != 0:

@@ -9,7 +9,10 @@ OUTGOING_DEADLINE_S. A callee outside the repository is an item on its typeshed 
 installed file, as basedpyright answers. Incoming calls: the dependents engine's
 calls, then for a method every `.name(` call of the repository asked of Jedi, one Script a
 file, until INCOMING_DEADLINE_S; the caller is the innermost function, nested ones too.
-Past a deadline, what was placed is the answer.
+Past a deadline, what was placed is the answer. While a land worker runs (an editor's server:
+`Sources.defer`), no request waits for Jedi: the sites Jedi would be asked at are read from the
+landing cache, and those it does not know yet go to the worker, so a request answers at once with
+the callees and callers placed so far (never a wrong one) and a later one gets the rest.
 
 May import: hierarchy, navigation, callers, dependents, records, index.store, resolve.jedi_resolver (its
 Landing record, never Jedi), stdlib.
@@ -91,12 +94,10 @@ def _inferred_callers(nav: Sources, lander: Lander, target: Item, known: set[tup
     start = time.monotonic()
     for rel_path in order:
         left = _deadline(INCOMING_DEADLINE_S) - (time.monotonic() - start)
-        if left <= 0:
+        if left <= 0 and nav.defer is None:
             break
         sites = by_file[rel_path]
-        for c, landing in zip(
-            sites, lander.land(rel_path, [(c.line, c.col) for c in sites], deadline_s=left), strict=True
-        ):
+        for c, landing in zip(sites, _land(nav, lander, rel_path, [(c.line, c.col) for c in sites], left), strict=True):
             # by name too: Jedi may land on a stub of the repository's own package (it ships django-stubs)
             if landing is None or (
                 landing.qualname != target.qualname and (landing.path, landing.line) != (target.rel_path, target.line)
@@ -173,7 +174,9 @@ def outgoing_calls(nav: Sources, qualname: str) -> list[tuple[Item, list[Site]]]
         return []
     loc = Location(rel_path=source.rel_path, line=source.line, qualname=source.qualname, end_line=source.end_line)
     finder = nav.finder()
-    toks = finder.tokens(source.rel_path) if not source.rel_path.startswith("/") else []
+    toks = (
+        finder.span_tokens(source.rel_path, source.line, source.end_line) if not source.rel_path.startswith("/") else []
+    )
     sites = call_sites(source.rel_path, toks, source.line, source.end_line)
     calls = _Callees(source, finder.line_text, {(c.line, c.col) for c in sites})
     deadline = time.monotonic() + _deadline(OUTGOING_DEADLINE_S)
@@ -194,14 +197,28 @@ def outgoing_calls(nav: Sources, qualname: str) -> list[tuple[Item, list[Site]]]
             if properties[c.name]:
                 rest.append(c)
         # its own deadline: typeshed's builtins load once per process, in the step above
-        landings = nav.land.land(
-            source.rel_path, [(c.line, c.col) for c in rest], deadline_s=_deadline(OUTGOING_DEADLINE_S)
+        landings = _land(
+            nav, nav.land, source.rel_path, [(c.line, c.col) for c in rest], _deadline(OUTGOING_DEADLINE_S)
         )
         for c, landing in zip(rest, landings, strict=True):
             it = _landed_item(nav, landing, c.called)
             if it is not None and names_the_call(nav, source.rel_path, c.name, it.qualname):
                 calls.add(it, c)
     return calls.groups()
+
+
+def _land(
+    nav: Sources, lander: Lander, rel_path: str, positions: list[tuple[int, int]], deadline_s: float
+) -> list[Landing | None]:
+    """Where the names at these sites of one file land: asked of Jedi within `deadline_s`, or, when a
+    land worker runs (`nav.defer`), read from the landing cache alone, the sites it does not know
+    handed to the worker (a later request finds them): a request never waits for Jedi then."""
+    if nav.defer is None:
+        return lander.land(rel_path, positions, deadline_s=deadline_s)
+    found, missing = lander.landed(rel_path, positions)
+    if missing:
+        nav.defer(rel_path, missing)
+    return found
 
 
 _OUTSIDE = " (outside the repository)"  # how the dependents engine marks an external callee
@@ -268,26 +285,43 @@ def _by_name(
     attribute = {(c.line, c.col) for c in attribute_calls(source.rel_path, toks, source.line, source.end_line)}
     module = nav.store.module_of(source.rel_path) or ""
     body = "\n".join(read_lines(nav, source.rel_path)[source.line - 1 : source.end_line])
-    placed = lander.land_builtins(
-        sorted({c.name for c in rest if c.name in _BUILTINS}), deadline_s=deadline - time.monotonic()
+    names = sorted({c.name for c in rest if c.name in _BUILTINS})
+    # (with a land worker, the places known: it places them all first, and a call of a builtin not
+    # placed yet is a site like the others, handed to it)
+    placed = (
+        lander.placed_builtins(names)
+        if nav.defer is not None
+        else lander.land_builtins(names, deadline_s=deadline - time.monotonic())
     )
+    local = _bound_in(body)
     out = []
     for c in rest:
         if (c.line, c.col) in attribute or c.name not in _BUILTINS or nav.store.binding(module, c.name) is not None:
             out.append(c)
             continue
-        name = re.escape(c.name)
-        if re.search(rf"(?<![\w.]){name}\s*(?:=[^=]|,[^\n]*=[^=])|\b(?:as|for|def|class|import)\s+{name}\b", body):
+        if c.name in local:
             out.append(c)  # a local or parameter of that name: Jedi will tell
-            continue
-        if re.search(rf"\bdef\s+\w+\s*\([^)]*\b{name}\b", body):
-            out.append(c)
             continue
         it = _landed_item(nav, placed.get(c.name), called=True)
         if it is None or not names_the_call(nav, source.rel_path, c.name, it.qualname):
             out.append(c)
         else:
             calls.add(it, c)
+    return out
+
+
+_ASSIGNED = re.compile(r"(?<![\w.])(\w+)(?=\s*(?:=[^=]|,[^\n]*=[^=]))")  # `x = `, `x, y = `
+_INTRODUCED = re.compile(r"\b(?:as|for|def|class|import)\s+(\w+)\b")
+_PARAMETERS = re.compile(r"\bdef\s+\w+\s*\(([^)]*)")
+_WORD = re.compile(r"\w+")
+
+
+def _bound_in(body: str) -> set[str]:
+    """The names a body may bind (assigned, `as`/`for`/`def`/`class`/`import`ed, a word of a
+    parameter list), read once for all its calls (a pattern per called name cost a compile each)."""
+    out = set(_ASSIGNED.findall(body)) | set(_INTRODUCED.findall(body))
+    for params in _PARAMETERS.findall(body):
+        out.update(_WORD.findall(params))
     return out
 
 

@@ -57,6 +57,12 @@ class Lander(Protocol):
 
     def land_builtins(self, names: Sequence[str], *, deadline_s: float) -> dict[str, Landing]: ...
 
+    def landed(
+        self, rel_path: str, positions: Sequence[tuple[int, int]]
+    ) -> tuple[list[Landing | None], list[tuple[int, int]]]: ...
+
+    def placed_builtins(self, names: Sequence[str]) -> dict[str, Landing]: ...
+
 
 _IMPORT_FROM = re.compile(r"^\s*from\s+(\.*)([\w.]*)\s+import\b")
 _IMPORT = re.compile(r"^\s*import\s+")
@@ -79,7 +85,9 @@ class Sources:
     """What navigation reads, handed over by the door: the repository's index and symbol table,
     the ladder's rungs after the table (built on first use, recording nothing: editor navigation
     only reads the index), the dependents engine, which absolute paths are installed packages',
-    and Jedi asked at many sites of one file at once (None without Jedi)."""
+    and Jedi asked at many sites of one file at once (None without Jedi). With `defer` (a land
+    worker runs), a request never waits for Jedi: it reads the landing cache and hands the sites
+    the cache does not know to `defer`, which lands them in the background."""
 
     root: Path
     store: SqliteStore
@@ -88,6 +96,7 @@ class Sources:
     finder: Callable[[], DependentsFinder]
     installed: Callable[[str], bool]
     land: Lander | None = None
+    defer: Callable[[str, Sequence[tuple[int, int]]], None] | None = None
 
 
 # ---- public ------------------------------------------------------------------

@@ -8,9 +8,16 @@ at), the files the editor has open first, then the most recently modified. What 
 already is not asked again, so a worker stopped (session closed, budget spent) resumes where it
 stopped, and a file edited since gets its new sites asked on the next run.
 
-The work runs only in a long-running server (the LSP server, once its index is ready): one
-process per repository (a lock file beside the cache), at the lowest priority (`os.nice(19)`),
-bounded by `budget_s`, ended when the session closes; no request waits for it. It reads the
+The work runs only in a long-running server (the LSP server, started as soon as its index is
+ready): one process per repository (a lock file beside the cache), at the lowest priority
+(`os.nice(19)`), bounded by `budget_s`, ended when the session closes; no request waits for it.
+While it runs, a call hierarchy request answers from the index and the cache at once and sends
+the sites it could not place to the worker's stdin (`LandWorkers.ask`, one line a file); the
+worker lands them before its next batch of the pass (the builtins' places come first of all),
+once the requests pause for half a second, and the pass itself waits for a two-second pause (each
+request writes a `-` line: `LandWorkers.touch`; Jedi beside them would take their CPU), and
+says `done <id>` on its stdout, so that the server knows when what its requests asked for is
+in the cache (`LandWorkers.status`, the LSP request `codehop/landingStatus`). It reads the
 index (never writes it), writes only the cache in the index's folder, and runs Jedi under
 codehop's interpreter as the server does (the repository's code is never executed).
 May import: index (store, symbols, landings, environment), navigation.source/callers, resolve.jedi_resolver,
@@ -20,23 +27,79 @@ resolve.ladder, stdlib.
 from __future__ import annotations
 
 import argparse
+import builtins
+import itertools
 import os
+import queue
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from codehop.index.confine import live_lock, read_own, write_own
 
 LAND_BUDGET_S = 1800.0  # per worker run; the next session resumes
+ASKED_DEADLINE_S = 30.0  # the sites one request asked for
+_BATCH = 10  # sites of the pass landed between two looks at what requests asked
+PASS_QUIET_S = 2.0  # the pass goes on once the server's requests have paused this long
+ASKED_QUIET_S = 0.5  # and the sites they asked for are landed once they pause this long
 _LOCK = "landings.lock"
+_TOUCH_S = 0.2  # (well under ASKED_QUIET_S: requests a little apart still read as a burst)
 
 
-def precompute(root: Path, index_db: Path, *, first: Sequence[str], budget_s: float) -> tuple[int, int]:
-    """Ask Jedi at every call site of the repository not in the cache yet, `first` files first,
-    then by modification time (newest first), for at most `budget_s`; (files read, sites asked)."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Asked:
+    """Sites of one file a request could not answer from the cache, sent to the worker."""
+
+    ident: str
+    rel_path: str
+    positions: tuple[tuple[int, int], ...]
+
+    def line(self) -> str:
+        return f"{self.ident}\t{self.rel_path}\t" + " ".join(f"{ln}:{c}" for ln, c in self.positions) + "\n"
+
+    @classmethod
+    def parse(cls, text: str) -> Asked | None:
+        parts = text.rstrip("\n").split("\t")
+        if len(parts) != 3 or not parts[1] or parts[1].startswith("/") or ".." in parts[1].split("/"):
+            return None
+        try:
+            positions = tuple((int(a), int(b)) for a, _, b in (p.partition(":") for p in parts[2].split()))
+        except ValueError:
+            return None
+        return cls(ident=parts[0], rel_path=parts[1], positions=positions)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WorkerStatus:
+    """What the land worker is doing: running, and how many requests' site lists it has not
+    landed yet (0: every site a request asked about is in the cache)."""
+
+    running: bool
+    asked: int
+    pending: int
+
+
+def precompute(
+    root: Path,
+    index_db: Path,
+    *,
+    first: Sequence[str],
+    budget_s: float,
+    asked: queue.Queue[Asked | None] | None = None,
+    answered: Callable[[str], None] = lambda ident: None,
+    last_heard: Callable[[], float] = lambda: float("-inf"),
+) -> tuple[int, int]:
+    """Place every builtin, then ask Jedi at every call site of the repository not in the cache
+    yet, `first` files first, then by modification time (newest first), for at most `budget_s`;
+    (files read, sites asked). The sites a request could not answer (`asked`, from the server)
+    go before the next batch of the pass, each told `answered` by its id once in the cache. Jedi
+    would take the CPU the server's requests need: the asked sites wait until they pause for
+    ASKED_QUIET_S, the pass for PASS_QUIET_S (`last_heard`: when the server last wrote, a site
+    list or a ping)."""
     from codehop.index.environment import find_environment
     from codehop.index.landings import LandingCache
     from codehop.index.store.sqlite import SqliteStore
@@ -66,6 +129,43 @@ def precompute(root: Path, index_db: Path, *, first: Sequence[str], budget_s: fl
     )
     resolver.record_misses = True  # (each file is inferred afresh: forget() after it)
     scan = SourceScan(store, root)
+
+    placed: list[bool] = []
+
+    def place_builtins() -> None:
+        """The builtins' places, once, before any site (a server reads them from the cache:
+        `placed_builtins`), when the requests first pause (Jedi's start is a second of CPU)."""
+        if not placed:
+            resolver.land_builtins([n for n in dir(builtins) if not n.startswith("_")], deadline_s=budget_s)
+            placed.append(True)
+
+    def serve() -> bool:
+        """Land what requests asked for once they pause (ASKED_QUIET_S); False once the server is gone."""
+        while time.monotonic() - last_heard() >= ASKED_QUIET_S:
+            place_builtins()
+            if asked is None:
+                break
+            try:
+                job = asked.get_nowait()
+            except queue.Empty:
+                break
+            if job is None:
+                return False
+            resolver.forget()  # the file's own inference state, as in the pass
+            resolver.land(job.rel_path, job.positions, deadline_s=ASKED_DEADLINE_S)
+            resolver.forget()
+            answered(job.ident)
+        return os.getppid() == parent
+
+    def quiet() -> bool:
+        """Serve what is asked until the server's requests pause; False once it is gone."""
+        while serve():
+            if time.monotonic() - last_heard() >= PASS_QUIET_S:
+                return True
+            time.sleep(0.05)
+        return False
+
+    parent = os.getppid()
     try:
         files = list(store.file_states())
 
@@ -77,8 +177,7 @@ def precompute(root: Path, index_db: Path, *, first: Sequence[str], budget_s: fl
 
         opened = [f for f in dict.fromkeys(first) if f in set(files)]
         order = opened + sorted((f for f in files if f not in set(opened)), key=age)
-        asked = done = 0
-        parent = os.getppid()
+        n_sites = done = 0
         properties: dict[str, bool] = {}
 
         def line_text(rel_path: str, line: int) -> str:
@@ -91,7 +190,7 @@ def precompute(root: Path, index_db: Path, *, first: Sequence[str], budget_s: fl
 
         for rel_path in order:
             left = budget_s - (time.monotonic() - start)
-            if left <= 0 or os.getppid() != parent:  # spent, or the server that started it is gone
+            if left <= 0 or not quiet():  # spent, or the server that started it is gone
                 break
             toks = scan.tokens(rel_path)
             if not toks:
@@ -101,14 +200,19 @@ def precompute(root: Path, index_db: Path, *, first: Sequence[str], budget_s: fl
             sites = call_sites(rel_path, toks, 1, last)
             sites += [c for c in attribute_reads(rel_path, toks, 1, last) if is_property(c.name)]
             positions = sorted({(c.line, c.col) for c in sites})
-            resolver.land(rel_path, positions, deadline_s=left)
+            for i in range(0, len(positions), _BATCH):  # a request's sites wait for one batch at most
+                if not quiet():
+                    break
+                resolver.land(rel_path, positions[i : i + _BATCH], deadline_s=max(left, 1.0))
             # a fresh inference state for each file: one state shared over hundreds of files gives
             # no answer where a file's own gives one (Starlette, every file in mtime order: 115
             # sites without a landing, 72 with a state per file, in 14 and 15 s)
             resolver.forget()
-            asked += len(positions)
+            n_sites += len(positions)
             done += 1
-        return done, asked
+        if quiet():  # what was asked meanwhile (then it ends: a later request asks Jedi itself)
+            serve()
+        return done, n_sites
     finally:
         resolver.close()
         store.close()
@@ -125,6 +229,10 @@ class LandWorkers:
         self._lock = threading.Lock()
         self._proc: subprocess.Popen[bytes] | None = None
         self._closed = False
+        self._ids = itertools.count(1)
+        self._pending: dict[tuple[str, tuple[tuple[int, int], ...]], str] = {}  # asked, not landed yet
+        self._asked = 0
+        self._told = float("-inf")  # when the worker was last written to
 
     def start(self, first: Sequence[str] = ()) -> bool:
         """Start the worker unless one runs on this repository already; never waits."""
@@ -139,17 +247,69 @@ class LandWorkers:
             cmd = [sys.executable, "-P", "-m", "codehop.navigation.land_worker", str(self.root), str(self.index_db)]
             cmd += ["--budget-s", str(self.budget_s), *(a for f in first for a in ("--first", f))]
             try:
-                self._proc = subprocess.Popen(
+                self._proc = proc = subprocess.Popen(
                     cmd,
-                    stdin=subprocess.DEVNULL,
-                    stdout=subprocess.DEVNULL,
+                    stdin=subprocess.PIPE,  # the sites requests ask for (`ask`)
+                    stdout=subprocess.PIPE,  # "done <id>" for each
                     stderr=subprocess.DEVNULL,
                     start_new_session=True,  # an editor's Ctrl-C to the server is not the worker's
                     env=env,
                 )
             except OSError:
                 return False
+        threading.Thread(target=self._read_answers, args=(proc,), name="codehop-land-answers", daemon=True).start()
+        return True
+
+    def _read_answers(self, proc: subprocess.Popen[bytes]) -> None:
+        assert proc.stdout is not None
+        for raw in proc.stdout:
+            word, _, ident = raw.decode("utf-8", "replace").strip().partition("\t")
+            if word == "done":
+                with self._lock:
+                    self._pending = {k: v for k, v in self._pending.items() if v != ident}
+        with self._lock:  # the worker ended: nothing it was asked is coming
+            self._pending.clear()
+
+    def ask(self, rel_path: str, positions: Sequence[tuple[int, int]]) -> bool:
+        """Have the running worker land these sites of one file before the rest of its pass (a
+        request that could not answer them from the cache); never waits. False: no worker runs."""
+        key = (rel_path, tuple(sorted(set(positions))))
+        with self._lock:
+            proc = self._proc
+            if proc is None or proc.poll() is not None or proc.stdin is None:
+                return False
+            if key in self._pending:
+                return True
+            job = Asked(ident=str(next(self._ids)), rel_path=rel_path, positions=key[1])
+            try:
+                proc.stdin.write(job.line().encode())
+                proc.stdin.flush()
+            except (OSError, ValueError):
+                return False
+            self._pending[key] = job.ident
+            self._asked += 1
+            self._told = time.monotonic()
             return True
+
+    def touch(self) -> None:
+        """Tell the worker a request is being answered (its pass waits; at most one line in
+        _TOUCH_S); never waits."""
+        now = time.monotonic()
+        with self._lock:
+            proc = self._proc
+            if proc is None or proc.stdin is None or now - self._told < _TOUCH_S or proc.poll() is not None:
+                return
+            self._told = now
+            try:
+                proc.stdin.write(b"-\n")
+                proc.stdin.flush()
+            except (OSError, ValueError):
+                pass
+
+    def status(self) -> WorkerStatus:
+        with self._lock:
+            running = self._proc is not None and self._proc.poll() is None
+            return WorkerStatus(running=running, asked=self._asked, pending=len(self._pending) if running else 0)
 
     @property
     def closed(self) -> bool:
@@ -192,8 +352,38 @@ def main(argv: Sequence[str] | None = None) -> int:
         write_own(lock, str(os.getpid()).encode())  # (never through a link planted in the repository)
     except OSError:
         return 1
+    asked: queue.Queue[Asked | None] = queue.Queue()
+    heard = [time.monotonic()]  # the server's last word (the pass starts after a quiet start too)
+
+    def read_asked() -> None:  # the server's requests, as they come; None once it is gone
+        for text in sys.stdin:
+            heard[0] = time.monotonic()
+            job = Asked.parse(text)
+            if job is not None:
+                asked.put(job)
+        asked.put(None)
+
+    def answered(ident: str) -> None:
+        sys.stdout.write(f"done\t{ident}\n")
+        sys.stdout.flush()
+
+    threading.Thread(target=read_asked, name="codehop-land-asked", daemon=True).start()
+    parent = os.getppid()
+    # (Jedi and the index are loaded once the requests first pause: a second of CPU beside them)
+    while time.monotonic() - heard[0] < ASKED_QUIET_S and os.getppid() == parent:
+        time.sleep(0.05)
     try:
-        precompute(args.root.resolve(), args.index_db, first=args.first, budget_s=args.budget_s)
+        precompute(
+            args.root.resolve(),
+            args.index_db,
+            first=args.first,
+            budget_s=args.budget_s,
+            asked=asked,
+            answered=answered,
+            last_heard=lambda: heard[0],
+        )
+    except BrokenPipeError:  # the server is gone
+        pass
     finally:
         try:
             if read_own(lock, 32).decode().strip() == str(os.getpid()):

@@ -236,6 +236,16 @@ class JediResolver:
                     pass
         return [kept.get(p) for p in positions]
 
+    def landed(
+        self, rel_path: str, positions: Sequence[tuple[int, int]]
+    ) -> tuple[list[Landing | None], list[tuple[int, int]]]:
+        """What the landing cache already knows at these sites, never asking Jedi: (the answer at
+        each position, None where none is kept; the positions with no answer kept, asked of no one).
+        A request that must not wait for Jedi reads this and hands the rest to the land worker."""
+        scope = self.cache.scope(rel_path) if self.cache is not None and positions else ""
+        kept = self._kept(rel_path, scope, positions) if scope else {}
+        return [kept.get(p) for p in positions], [p for p in dict.fromkeys(positions) if p not in kept]
+
     def _kept(
         self, rel_path: str, scope: str, positions: Sequence[tuple[int, int]]
     ) -> dict[tuple[int, int], Landing | None]:
@@ -264,6 +274,19 @@ class JediResolver:
                 self._warm = True
             except FutureTimeout:
                 pass
+        return {n: landing for n in names if (landing := self._builtins.get(n)) is not None}
+
+    def open_cache(self) -> None:
+        """Open the landing cache and read the index's file hashes now (a server, once its index is
+        ready), so that the first request does not pay for it (about 30 ms on Starlette)."""
+        if self.cache is not None:
+            self.cache.hashes.load()
+            self._kept_builtins()
+
+    def placed_builtins(self, names: Sequence[str]) -> dict[str, Landing]:
+        """The builtins among `names` whose places are known (placed in this process, or kept in the
+        cache by any process: the land worker places them all first), never asking Jedi."""
+        self._kept_builtins()  # (read again while none is known: the worker may have put them since)
         return {n: landing for n in names if (landing := self._builtins.get(n)) is not None}
 
     def warm(self) -> None:
