@@ -234,6 +234,10 @@ def _ground(q: Question, store: SqliteStore, *, limit: int = 40) -> Grounding:
     # a word none of the candidates explains is the question's framing ("passed", "smallest"), not
     # evidence against the best: only what some declaration here explains is asked of the best
     explainable = {e for g in weighed for e in g.explained} | {w.text for w in words if w.acronym}
+    # (and what any declaration the words found holds in its terms: a word of this code, even when
+    # no name matched by the words says it, "registered", "entry point")
+    found = {t for h in hits for t in h.explained}
+    explainable |= {w.text for w in words if (w.forms | w.abbreviations) & found}
     counted = [w.text for w in words if w.counts and w.text in explainable]
     unexplained = tuple(w for w in counted if w not in best.explained)
     # (the answer names every describing word the best leaves unexplained, framing words too)

@@ -870,7 +870,8 @@ class SubjectFinder(RepoLookup):
             asked_of = narrow(described, self.store, cl[0], b.rel_path, b.line, b.end_line)
             if asked_of is None:
                 continue
-            narrowed = Subject(dotted=asked_of.qualname, mentions=(ot.text,))
+            # (read from the words, not from a name written: the words must be explained, `_untold`)
+            narrowed = Subject(dotted=asked_of.qualname, mentions=(asked_of.qualname.rpartition(".")[2],))
             if described.intent is Intent.VALUE and asked_of.kind in _CALLABLE_KINDS:
                 # (a value asked, a method narrowed to: the parameter the words name, or nothing)
                 placed = self._placed_parameter(asked_of, described, tokens)
