@@ -192,8 +192,9 @@ def test_a_word_tells_its_own_rarity_not_a_rare_variant_s(tmp_path):  # type: ig
 
 def test_words_another_declaration_holds_count_against_a_lone_name(tmp_path):  # type: ignore[no-untyped-def]
     # one name matches two words ("loaded command"); the rest ("registered", "entry point",
-    # "directly") are words of this code, held by a docstring no name of the question matched:
-    # they count against the lone name, which leaves them unexplained
+    # "directly", "application", "group") are words of this code, held by a docstring no name of
+    # the question matched: they count (at half their weight) against the lone name, which
+    # leaves them unexplained
     pkg = tmp_path / "clikit" / "clikit"
     pkg.mkdir(parents=True)
     (pkg / "__init__.py").write_text("")
@@ -202,12 +203,16 @@ def test_words_another_declaration_holds_count_against_a_lone_name(tmp_path):  #
         '    """Load the commands plugins declare."""\n'
         "    return []\n\n\n"
         "def resolve(name):\n"
-        '    """Return a directly registered command, else one an entry point gives, else the app\'s."""\n'
+        '    """Its control flow decides whether to return a directly registered command, else one an entry point"\n'
+        '    gives, else the application group\'s."""\n'
         "    return name\n"
     )
     a = App(tmp_path / "clikit", Config())
     try:
-        q = "where is the control flow that decides whether to return a directly registered command or an entry point loaded command?"
+        q = (
+            "where is the control flow that decides whether to return a directly registered command, "
+            "an entry point loaded command or the application group's command?"
+        )
         g = ground(read_question(q), a.store)
         assert g.subjects == ()
         assert "registered" in g.unexplained and "entry" in g.unexplained

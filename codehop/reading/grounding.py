@@ -234,9 +234,10 @@ def _ground(q: Question, store: SqliteStore, *, limit: int = 40) -> Grounding:
     # a word none of the candidates explains is the question's framing ("passed", "smallest"), not
     # evidence against the best: only what some declaration here explains is asked of the best
     explainable = {e for g in weighed for e in g.explained} | {w.text for w in words if w.acronym}
-    # (and what any declaration the words found holds in its terms: a word of this code, even when
-    # no name matched by the words says it, "registered", "entry point")
+    # and, at half its weight, a word any declaration the words found holds in its terms though no
+    # name they matched says it ("registered", "entry point" of the code; "passed" may be framing)
     found = {t for h in hits for t in h.explained}
+    weight = {w.text: tells[w.text] * (1.0 if w.text in explainable else 0.5) for w in words}
     explainable |= {w.text for w in words if (w.forms | w.abbreviations) & found}
     counted = [w.text for w in words if w.counts and w.text in explainable]
     unexplained = tuple(w for w in counted if w not in best.explained)
@@ -248,8 +249,8 @@ def _ground(q: Question, store: SqliteStore, *, limit: int = 40) -> Grounding:
             key=lambda w: -(tells[w] or 2 * top),
         )
     )
-    told = sum(tells[w] for w in counted)
-    covers = told > 0 and told - sum(tells[w] for w in unexplained) >= COVER * told
+    told = sum(weight[w] for w in counted)
+    covers = told > 0 and told - sum(weight[w] for w in unexplained) >= COVER * told
     subjects = (best,) if clear and named and covers else ()
     return Grounding(
         subjects=subjects, close=close, candidates=tuple(weighed[:16]), terms=terms, unexplained=unsaid, words=words
