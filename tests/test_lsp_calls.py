@@ -124,6 +124,20 @@ def where(root: Path, item: types.CallHierarchyItem) -> str:
     return f"stub {path.name}"
 
 
+WRITE_CALLS = [  # Writer.write's callees, each once, in source order of its first call
+    ("log", "calls/writer.py:20", [27]),
+    ("start", "calls/sink.py:5", [28]),
+    ("Sink", "calls/sink.py:4", [29]),
+    ("end", "calls/sink.py:8", [30]),
+    ("convert", "calls/convert.py:5", [31, 32]),
+    ("default_convertor", "calls/convert.py:9", [32]),
+    ("super", "stub builtins.pyi", [33]),
+    ("flush", "calls/writer.py:10", [33]),
+    ("join", "stub posixpath.pyi", [34]),
+    ("len", "stub builtins.pyi", [35]),
+]
+
+
 async def test_outgoing_calls_of_every_site_kind(sites: LanguageClient, sites_root: Path) -> None:
     """call_sites, Writer.write (calls/writer.py:26-35), in source order of the first call: `self.log`
     (:27), a method on an annotated parameter (:28), a class (:29), a method on a local bound to it
@@ -133,18 +147,7 @@ async def test_outgoing_calls_of_every_site_kind(sites: LanguageClient, sites_ro
     item = await prepare(sites, at(sites_root, "calls/writer.py", 26, "write"))
     calls = await sites.call_hierarchy_outgoing_calls_async(types.CallHierarchyOutgoingCallsParams(item=item))
     got = [(c.to.name, where(sites_root, c.to), [r.start.line + 1 for r in c.from_ranges]) for c in calls or []]
-    assert got == [
-        ("log", "calls/writer.py:20", [27]),
-        ("start", "calls/sink.py:5", [28]),
-        ("Sink", "calls/sink.py:4", [29]),
-        ("end", "calls/sink.py:8", [30]),
-        ("convert", "calls/convert.py:5", [31, 32]),
-        ("default_convertor", "calls/convert.py:9", [32]),
-        ("super", "stub builtins.pyi", [33]),
-        ("flush", "calls/writer.py:10", [33]),
-        ("join", "stub posixpath.pyi", [34]),
-        ("len", "stub builtins.pyi", [35]),
-    ]
+    assert got == WRITE_CALLS
 
 
 @pytest.mark.parametrize(
@@ -202,18 +205,6 @@ async def test_outgoing_calls_through_an_import_alias(sites: LanguageClient, sit
 WORKER = ClientServerConfig(
     server_command=SERVER.server_command, server_env={**(SERVER.server_env or {}), "CODEHOP_PRECOMPUTE": "1"}
 )
-WRITE_CALLS = [  # test_outgoing_calls_of_every_site_kind's
-    ("log", "calls/writer.py:20", [27]),
-    ("start", "calls/sink.py:5", [28]),
-    ("Sink", "calls/sink.py:4", [29]),
-    ("end", "calls/sink.py:8", [30]),
-    ("convert", "calls/convert.py:5", [31, 32]),
-    ("default_convertor", "calls/convert.py:9", [32]),
-    ("super", "stub builtins.pyi", [33]),
-    ("flush", "calls/writer.py:10", [33]),
-    ("join", "stub posixpath.pyi", [34]),
-    ("len", "stub builtins.pyi", [35]),
-]
 
 
 @pytest.fixture(scope="module")
