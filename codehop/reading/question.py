@@ -862,8 +862,8 @@ class SubjectFinder(RepoLookup):
 
         # a class named and nothing of it asked by name: the one member the rest of the words ask
         # of, if one clearly is ("what is raised when a bounded queue is full": its `push`)
-        named_classes = {c for _, cl in owners for c in cl}
-        for ot, cl in owners if all(s.dotted in named_classes for s in subjects) and not deferred else []:
+        owner_classes = {c for _, cl in owners for c in cl}
+        for ot, cl in owners if all(s.dotted in owner_classes for s in subjects) and not deferred else []:
             b = self.table.class_binding(cl[0])
             if ot.index in placed_owner or b is None:
                 continue
@@ -886,7 +886,6 @@ class SubjectFinder(RepoLookup):
         unplaced: list[str] = []
         external: list[tuple[str, tuple[str, ...]]] = []
         unanswered_owner = [(ot, cl) for ot, cl in owners if ot.index not in placed_owner]
-        owner_classes = {c for _, cl in owners for c in cl}
         others = [s for s in subjects if s.parameter is not None or self._is_class(s.dotted) not in owner_classes]
         only_modules = bool(subjects) and all(src.module_path(s.dotted) is not None for s in subjects)
         # a name placed at one of its mentions is placed at all of them, except a member of what a call
