@@ -293,28 +293,26 @@ def annotated_return(signature: str) -> bool:
 
 def returns_class(signature: str) -> bool:
     """Whether `def ...(...) -> type[X]` (or `Type[X]`) is annotated to return a class."""
+    node = _return_annotation(signature)
+    return isinstance(node, ast.Subscript) and _dotted(node.value).rpartition(".")[2] in ("type", "Type")
+
+
+def _return_annotation(signature: str) -> ast.expr | None:
+    """The return annotation of a `def ...(...) -> X` signature, parsed; None for none."""
     src = _COMMENT.sub(" ", signature.strip()).rstrip().removesuffix(":")
     if not src.startswith(("def ", "async def ")):
-        return False
+        return None
     try:
         fn = ast.parse(src + ":\n    pass\n").body[0]
     except (SyntaxError, ValueError, RecursionError, IndexError):
-        return False
-    node = fn.returns if isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef) else None
-    return isinstance(node, ast.Subscript) and _dotted(node.value).rpartition(".")[2] in ("type", "Type")
+        return None
+    return fn.returns if isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef) else None
 
 
 def returns(signature: str) -> str:
     """The return annotation of `def ...(...) -> X` when it names one thing (`X`, `mod.X`, `"X"`);
     "" for none, or for a union, an optional, a generic: those do not decide one class."""
-    src = _COMMENT.sub(" ", signature.strip()).rstrip().removesuffix(":")
-    if not src.startswith(("def ", "async def ")):
-        return ""
-    try:
-        fn = ast.parse(src + ":\n    pass\n").body[0]
-    except (SyntaxError, ValueError, RecursionError, IndexError):
-        return ""
-    node = fn.returns if isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef) else None
+    node = _return_annotation(signature)
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return node.value.strip() if re.fullmatch(r"[A-Za-z_][\w.]*", node.value.strip()) else ""
     return _dotted(node) if isinstance(node, ast.Name | ast.Attribute) else ""
