@@ -163,6 +163,22 @@ class LandingCache:
     def put(self, rel_path: str, scope: str, rows: Iterable[tuple[int, int, Row]]) -> None:
         """Keep (line, col, answer) for one file's scope digest."""
         values = [(rel_path, scope, line, col, *_columns(row), row.target_hash) for line, col, row in rows]
+
+        def drop_old(conn: sqlite3.Connection) -> None:
+            for old in self._scopes(conn, rel_path, scope)[_GENERATIONS:]:
+                conn.execute("DELETE FROM sites WHERE rel_path=? AND scope=?", (rel_path, old))
+
+        self._write("INSERT OR REPLACE INTO sites VALUES (?,?,?,?,?,?,?,?,?,?,?)", values, then=drop_old)
+
+    def _write(
+        self,
+        sql: str,
+        values: Sequence[tuple[object, ...]],
+        *,
+        then: Callable[[sqlite3.Connection], None] | None = None,
+    ) -> None:
+        """Insert `values` in one immediate transaction (and `then` in it); a busy or broken cache
+        keeps what it had."""
         with self._lock:
             conn = self._open()
             if conn is None or not values:
@@ -170,10 +186,9 @@ class LandingCache:
             try:
                 with conn:
                     conn.execute("BEGIN IMMEDIATE")
-                    conn.executemany("INSERT OR REPLACE INTO sites VALUES (?,?,?,?,?,?,?,?,?,?,?)", values)
-                    scopes = self._scopes(conn, rel_path, scope)
-                    for old in scopes[_GENERATIONS:]:
-                        conn.execute("DELETE FROM sites WHERE rel_path=? AND scope=?", (rel_path, old))
+                    conn.executemany(sql, values)
+                    if then is not None:
+                        then(conn)
             except sqlite3.Error:
                 pass
 
@@ -201,16 +216,7 @@ class LandingCache:
 
     def put_builtins(self, places: Iterable[tuple[str, Row]]) -> None:
         values = [(name, *_columns(row)) for name, row in places]
-        with self._lock:
-            conn = self._open()
-            if conn is None or not values:
-                return
-            try:
-                with conn:
-                    conn.execute("BEGIN IMMEDIATE")
-                    conn.executemany("INSERT OR REPLACE INTO builtins VALUES (?,?,?,?,?,?,?)", values)
-            except sqlite3.Error:
-                pass
+        self._write("INSERT OR REPLACE INTO builtins VALUES (?,?,?,?,?,?,?)", values)
 
     def close(self) -> None:
         with self._lock:
