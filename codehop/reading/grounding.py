@@ -26,7 +26,7 @@ May import: records, index.terms, store, stdlib.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -214,6 +214,8 @@ def _ground(q: Question, store: SqliteStore, *, limit: int = 40) -> Grounding:
     # (a class declared twice, one per platform: the members of each)
     twins = [g.hit for g in weighed if g.hit.qualname == best.hit.qualname and g.hit.kind == "class"]
     narrowed = _narrowed(store, q, best, words, tells, twins)
+    if narrowed is None and behaviour:
+        narrowed = _narrowed_callee(store, best, words, tells)
     if narrowed is not None:
         # (the member's words add to the class's evidence, as callees do: `_with_callees`)
         lead *= 1 + 0.25 * len(narrowed.explained - best.explained)
@@ -223,7 +225,9 @@ def _ground(q: Question, store: SqliteStore, *, limit: int = 40) -> Grounding:
     kind_part = "exception" in q.qualifiers and bool(_EXCEPTION_TERMS & set(best.hit.name_terms))
     # or it is all of the name and another word of the question is explained by the declaration too
     # (its class, its docstring, its callees): one word matching one name alone is no evidence
-    named = len(set(best.hit.matched)) + kind_part >= 2 or (best.spelt >= 1.0 and len(best.explained) >= 2)
+    # (or what the words narrow it to: its member, its callee)
+    said = (narrowed or best).explained
+    named = len(set(best.hit.matched)) + kind_part >= 2 or (best.spelt >= 1.0 and len(said) >= 2)
     # and the subject explains most of what the question says of it ("shake an XML document" is not
     # answered by a `shake` that knows nothing of XML)
     # weighed by how much each word tells here: a word every declaration has ("get", "use") adds
@@ -295,6 +299,87 @@ def _narrowed(
     if not scored or (len(scored) > 1 and scored[0][0] < MARGIN * scored[1][0]):
         return None
     _, member, told = scored[0]
+    return Grounded(hit=member, weight=best.weight, spelt=best.spelt, explained=best.explained | told)
+
+
+MAX_REACH = 40  # callees (transitively, in this repository) read to narrow a function to one
+
+
+def _narrowed_callee(
+    store: SqliteStore, best: Grounded, words: tuple[_Word, ...], tells: dict[str, float]
+) -> Grounded | None:
+    """A function the words name, narrowed to what it calls (directly or through its callees)
+    that the rest of the words ask of ("how does decoding check the audience claim": `decode`,
+    then the `_validate_aud` it reaches): the callee's name must explain one of those words, and
+    it must tell clearly more of them than any other callee."""
+    if best.hit.kind not in ("function", "method"):
+        return None
+    left = [w for w in words if w.counts and w.text not in best.explained]
+    if not left:
+        return None
+    caller = _reach(store, best.hit.qualname)
+    if not caller:
+        return None
+
+    def passes_on(a: str, b: str) -> bool:  # (whether `a` reaches `b` through its callees)
+        while b in caller:
+            b = caller[b]
+            if b == a:
+                return True
+        return False
+
+    weight = {w.text: tells.get(w.text, 0.0) for w in left}
+    return _best_named(store.terms_named(list(caller)), left, weight, best, passes_on=passes_on)
+
+
+def _reach(store: SqliteStore, qualname: str) -> dict[str, str]:
+    """What a function calls in this repository, directly or through its callees, nearest first
+    (at most MAX_REACH): each with the function that calls it on the way."""
+    caller: dict[str, str] = {}
+    frontier = [qualname]
+    while frontier and len(caller) < MAX_REACH:
+        nxt = []
+        for src in frontier:
+            for e in store.edges_out_of(src, ("calls",)):
+                if e.dst.startswith("?") or e.dst in caller or e.dst == qualname:
+                    continue
+                caller[e.dst] = src
+                nxt.append(e.dst)
+        frontier = nxt
+    return dict(list(caller.items())[:MAX_REACH])
+
+
+def _best_named(
+    members: Sequence[TermHit],
+    left: Sequence[_Word],
+    weight: dict[str, float],
+    best: Grounded,
+    *,
+    passes_on: Callable[[str, str], bool] | None = None,
+) -> Grounded | None:
+    """Of `members`, the one whose name explains one of the `left` words and which tells clearly
+    more of them (its name counting twice) than any other. A member that passes the work on to
+    the best (`passes_on(member, best)`) is no rival when the best explains all it does."""
+    scored: list[tuple[float, TermHit, frozenset[str]]] = []
+    for m in members:
+        names = set(m.name_terms)
+        held = names | set(m.explained)
+        named = {w.text for w in left if (w.forms | w.abbreviations) & names}
+        if not named:
+            continue
+        got = named | {w.text for w in left if (w.forms | w.abbreviations) & held}
+        scored.append((sum(weight[w] for w in got) + sum(weight[w] for w in named), m, frozenset(got)))
+    scored.sort(key=lambda x: -x[0])
+    if not scored or scored[0][0] <= 0:
+        return None
+    top, member, told = scored[0]
+    rivals = [
+        x
+        for x in scored[1:]
+        if passes_on is None or not (passes_on(x[1].qualname, member.qualname) and x[2] <= told)
+    ]
+    if rivals and top < MARGIN * rivals[0][0]:
+        return None
     return Grounded(hit=member, weight=best.weight, spelt=best.spelt, explained=best.explained | told)
 
 

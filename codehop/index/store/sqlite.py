@@ -454,7 +454,24 @@ class SqliteStore:
         rows = self.conn.execute(
             f"SELECT {_TERM_ROW_COLS} FROM terms WHERE rel_path=? AND line>? AND line<=?", (rel_path, start, end)
         ).fetchall()
-        rows = [r for r in rows if r[1].rpartition(".")[0] == owner][:MAX_MEMBERS]
+        return self._held_terms([r for r in rows if r[1].rpartition(".")[0] == owner][:MAX_MEMBERS])
+
+    def terms_named(self, qualnames: Sequence[str]) -> list[TermHit]:
+        """The declarations `qualnames` name (classes, functions, values of this repository), each
+        with its name terms and every derived term it holds, as `member_terms` gives them."""
+        rows = []
+        for qualname in qualnames[:MAX_MEMBERS]:
+            scope, _, name = qualname.rpartition(".")
+            for rel_path, line in self.conn.execute(
+                "SELECT rel_path, line FROM bindings WHERE scope=? AND name=? LIMIT 2", (scope, name)
+            ):
+                rows += self.conn.execute(
+                    f"SELECT {_TERM_ROW_COLS} FROM terms WHERE rel_path=? AND line=? AND qualname=?",
+                    (rel_path, line, qualname),
+                ).fetchall()
+        return self._held_terms(rows)
+
+    def _held_terms(self, rows: list[tuple[int, str, str, int, int, str]]) -> list[TermHit]:
         if not rows:
             return []
         marks = ",".join("?" * len(rows))
