@@ -277,29 +277,20 @@ def _narrowed(
     once per platform (`twins`) is narrowed through the members of each."""
     if best.hit.kind != "class":
         return None
-    left = [w for w in words if w.counts and w.text not in best.explained]
+    # (the words its name does not say: a word the class holds only through a member's name, its
+    # `separator = "."`, asks of that member)
+    names = set(best.hit.name_terms) or {t for w in words if w.text in best.explained for t in w.forms}
+    left = [w for w in words if w.counts and not (w.forms | w.abbreviations) & names]
     if not left:
         return None
     # (a word no declaration's terms hold, said by a raise statement's message, tells as much as any)
     weight = {w.text: tells.get(w.text, 0.0) or max(tells.values(), default=1.0) for w in left}
-    scored: list[tuple[float, TermHit, frozenset[str]]] = []
     members = [m for c in (twins or [best.hit]) for m in store.member_terms(c.qualname, c.rel_path, c.line, c.end_line)]
-    for i, m in enumerate(members):
-        names = set(m.name_terms)
-        # (a raise statement says when the member gives up, and with what: "doesn't support flock")
-        if i < MAX_RAISE_READ:
-            names |= _raise_terms(store, m)
-        held = names | set(m.explained)
-        named = {w.text for w in left if (w.forms | w.abbreviations) & names}
-        if not named:
-            continue
-        got = named | {w.text for w in left if (w.forms | w.abbreviations) & held}
-        scored.append((sum(weight[w] for w in got) + sum(weight[w] for w in named), m, frozenset(got)))
-    scored.sort(key=lambda x: -x[0])
-    if not scored or (len(scored) > 1 and scored[0][0] < MARGIN * scored[1][0]):
-        return None
-    _, member, told = scored[0]
-    return Grounded(hit=member, weight=best.weight, spelt=best.spelt, explained=best.explained | told)
+    # (a raise statement says when the member gives up, and with what: "doesn't support flock")
+    raised = {_at(m): _raise_terms(store, m) for m in members[:MAX_RAISE_READ]}
+    if q.intent is Intent.RAISES and any(raised.values()):
+        members = [m for m in members if raised.get(_at(m))]  # (what is raised is asked: a member that raises)
+    return _best_named(members, left, weight, best, more=raised)
 
 
 MAX_REACH = 40  # callees (transitively, in this repository) read to narrow a function to one
@@ -355,14 +346,16 @@ def _best_named(
     weight: dict[str, float],
     best: Grounded,
     *,
+    more: dict[tuple[str, int], set[str]] | None = None,
     passes_on: Callable[[str, str], bool] | None = None,
 ) -> Grounded | None:
-    """Of `members`, the one whose name explains one of the `left` words and which tells clearly
-    more of them (its name counting twice) than any other. A member that passes the work on to
-    the best (`passes_on(member, best)`) is no rival when the best explains all it does."""
+    """Of `members`, the one whose name (and what `more` says of it) explains one of the `left`
+    words and which tells clearly more of them (those counting twice) than any other. A member
+    that passes the work on to the best (`passes_on(member, best)`) is no rival when the best
+    explains all it does."""
     scored: list[tuple[float, TermHit, frozenset[str]]] = []
     for m in members:
-        names = set(m.name_terms)
+        names = set(m.name_terms) | (more or {}).get(_at(m), set())
         held = names | set(m.explained)
         named = {w.text for w in left if (w.forms | w.abbreviations) & names}
         if not named:
@@ -374,9 +367,7 @@ def _best_named(
         return None
     top, member, told = scored[0]
     rivals = [
-        x
-        for x in scored[1:]
-        if passes_on is None or not (passes_on(x[1].qualname, member.qualname) and x[2] <= told)
+        x for x in scored[1:] if passes_on is None or not (passes_on(x[1].qualname, member.qualname) and x[2] <= told)
     ]
     if rivals and top < MARGIN * rivals[0][0]:
         return None
@@ -402,6 +393,10 @@ def narrow(q: Question, store: SqliteStore, cls: str, rel_path: str, line: int, 
     tells, _ = _tells(words, _terms_of(words), store)
     got = _narrowed(store, q, Grounded(hit=hit, weight=1.0, spelt=1.0, explained=explained), words, tells)
     return got.hit if got is not None else None
+
+
+def _at(m: TermHit) -> tuple[str, int]:
+    return m.rel_path, m.line
 
 
 def _raise_terms(store: SqliteStore, m: TermHit) -> set[str]:
