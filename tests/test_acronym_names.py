@@ -41,6 +41,12 @@ def test_no_acronym_where_the_repository_has_no_such_part(app: App) -> None:
     assert {"recently", "used"} <= words  # (`mru` is no name part here)
 
 
+def test_a_run_opens_with_a_word_of_its_own(app: App) -> None:
+    # ("what's the default": the letter a contraction leaves, an article, then a word, spell `std`)
+    words = {w.text for w in question_terms(read_question("what's the default stream?"), app.store)}
+    assert "default" in words and not any(" " in w for w in words)
+
+
 def test_a_class_described_by_an_acronym_is_the_subject(app: App) -> None:
     a = ask(app, "where is the least-recently-used cache defined?")
     assert a.state is State.COMPLETE

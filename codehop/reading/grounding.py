@@ -34,7 +34,7 @@ from codehop.index.terms import abbreviates, name_parts, name_terms, stem, text_
 from codehop.kernel.paths import is_test_path
 from codehop.kernel.records import BindingKind, ChunkKind, Intent, Question, TermHit
 from codehop.reading.intent import KIND_WORDS, cue_stems
-from codehop.reading.question_words import tokenize
+from codehop.reading.question_words import STOP, tokenize
 from codehop.reading.signatures import raised_text
 
 if TYPE_CHECKING:
@@ -149,8 +149,11 @@ def _acronyms(text: str, store: SqliteStore) -> list[tuple[tuple[str, ...], str]
     i = 0
     while i < len(words):
         for k in range(min(MAX_ACRONYM, len(words) - i), 2, -1):
-            initials = "".join(w[0] for w in words[i : i + k])
-            if initials in parts:
+            run = words[i : i + k]
+            initials = "".join(w[0] for w in run)
+            # (a run opens with a word of its own and holds no letter cut from a contraction: "what's
+            # the default" is no `std`)
+            if initials in parts and run[0] not in STOP and min(map(len, run)) > 1:
                 out.append((tuple(words[i : i + k]), initials))
                 i += k
                 break
@@ -510,10 +513,10 @@ def _with_callees(g: Grounded, words: tuple[_Word, ...], store: SqliteStore) -> 
     count for it ("how does a table choose the id of a new document": `insert` calls `_get_next_id`)."""
     if g.weight <= 0 or g.hit.kind not in ("function", "method"):
         return g
+    # (a callee outside the repository tells by its name too: `hmac.compare_digest` for "compared")
     callees = {
         t
         for e in store.edges_out_of(g.hit.qualname, ("calls", "instantiates"))
-        if not e.dst.startswith("?")
         for t in name_terms(e.dst.rpartition(".")[2])
     }
     more = {w.text for w in words if w.text not in g.explained and (w.forms | w.abbreviations) & callees}
