@@ -184,6 +184,12 @@ class SubjectFinder(RepoLookup):
             return reading
         return replace(reading, subjects=(*reading.subjects, Subject(dotted=other, mentions=(snake,))))
 
+    def _one(self, cands: list[str]) -> bool:
+        """Words spell one declaration: not two classes of one name in two modules (`stdlib.LoggerFactory`,
+        `twisted.LoggerFactory`), which the words cannot tell apart."""
+        name = cands[0].rpartition(".")[2]
+        return sum(1 for c in cands[:8] if c.rpartition(".")[2] == name and self._is_class(c)) <= 1
+
     # ---- reading ------------------------------------------------------------------
     def find(self, question: str) -> list[Subject]:
         """Subjects of the question, most specific first."""
@@ -725,7 +731,7 @@ class SubjectFinder(RepoLookup):
                         continue
                     looked += 1
                     seen[spelt] = respelt_seen[spelt] = cands = self.candidates(spelt, hints, module_ctx, wordset)
-                    if cands and self._is_class(cands[0]) and cands[0].rpartition(".")[2] == spelt:
+                    if cands and self._is_class(cands[0]) and cands[0].rpartition(".")[2] == spelt and self._one(cands):
                         words_run = r"\W+".join(re.escape(t.text) for t in run)
                         again = re.sub(rf"\b{words_run}\b", written, question, count=1, flags=re.I)
                         if again != question:
@@ -742,7 +748,7 @@ class SubjectFinder(RepoLookup):
                     else:
                         looked += 1
                         seen[spelt] = cands = self.candidates(spelt, hints, module_ctx, wordset)
-                    if cands:
+                    if cands and self._one(cands):
                         used.update(t.index for t in run)
                         subjects.append(Subject(dotted=cands[0], mentions=(spelt,), strong=True))
                         break

@@ -1051,6 +1051,13 @@ class Reader:
         holds is answered, as for `self.x = Maker(...)` in a method (`_assigned_types`)."""
         module = self.store.module_of(binding.rel_path) or ""
         callee = instantiated(binding.value)
+        named = binding.value.strip("()\n\t ")
+        if module and not callee and _NAME.fullmatch(named):
+            # (`logger_factory = _DEFAULT_FACTORY`, itself `PrintLoggerFactory()`: one name between)
+            hit = self._module_target(module, named, resolved)
+            between = self.table.binding_of(hit[1].target.qualname) if hit is not None else None
+            if between is not None and is_value(between) and instantiated(between.value):
+                module, callee = self.store.module_of(between.rel_path) or "", instantiated(between.value)
         if not module or not callee:
             return []
         hit = self._module_target(module, callee, resolved)

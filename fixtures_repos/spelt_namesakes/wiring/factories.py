@@ -1,0 +1,5 @@
+class ConnectionFactory:
+    """Makes connections for a pool."""
+
+    def __call__(self):
+        return object()

@@ -1,0 +1,5 @@
+class ConnectionFactory:
+    """Makes fake connections for tests."""
+
+    def __call__(self):
+        return None
