@@ -48,3 +48,16 @@ def test_a_builtin_annotation_needs_nothing_more(fixture_repo):  # type: ignore[
         assert {c["path"] for c in d["context"]} == {"pool/manager.py"}
     finally:
         app.close()
+
+
+def test_a_parameter_the_constructor_transforms_is_not_the_attribute(fixture_repo):  # type: ignore[no-untyped-def]
+    """`link: Connection` (pool/formatter.py:5), and `__init__(self, link: str = "local")` stores
+    `self.link = connect(link)` (:8): the attribute holds what the call makes, not the parameter."""
+    app = App(fixture_repo("annotated_attribute"))
+    try:
+        d = _ask(app, "what type is Formatter.link and where is that class defined?")
+        assert d["state"] == State.COMPLETE
+        assert "`link: Connection`" in d["answer"] and "pool/conn.py:1" in d["answer"]
+        assert "Parameter `link`" not in d["answer"]
+    finally:
+        app.close()

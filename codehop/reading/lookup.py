@@ -161,11 +161,14 @@ class RepoLookup:
                 continue  # already read as the constructor's parameter
             init = self.init_parameters(cls)
             param = next((p for p in init[1] if p.name == name and not p.kind), None) if init else None
-            if init is not None and param is not None:
+            hit = self._assignment(cls, name)
+            # (the parameter answers when it is stored as it came; `self.locale = get_locale(locale)`
+            # holds what the call makes of it)
+            kept = hit is None or hit[2].partition("=")[2].strip() == name
+            if init is not None and param is not None and kept:
                 out[-1] = Subject(dotted=init[0], mentions=sub.mentions, parameter=param)
                 continue
             if not any(s.assigned and s.dotted.startswith(cls + ".") for s in subjects):
-                hit = self._assignment(cls, name)
                 if hit is not None:
                     out.append(Subject(dotted=hit[0], mentions=sub.mentions, assigned=hit[1:]))
         return out
