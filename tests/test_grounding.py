@@ -45,8 +45,10 @@ def ask(app: App, question: str):  # type: ignore[no-untyped-def]
         ("what is the default delimiter of split_fields?", Intent.VALUE, ("split_fields",), ()),
         ("what type does SplitResult.first return?", Intent.TYPE, ("SplitResult.first",), ()),
         ("which pool is used if I never call setup()?", Intent.VALUE, (), ()),
+        ("how long does it wait if I create a pool and never give it a limit?", Intent.VALUE, (), ()),
+        ("how does it wait if I create a pool with a limit?", Intent.HOW, (), ()),
     ],
-    ids=["where-possessive", "how", "raises", "default", "type", "unless-default"],
+    ids=["where-possessive", "how", "raises", "default", "type", "unless-default", "how-unless", "how-if"],
 )
 def test_a_question_is_read_once_into_its_record(question, intent, mentions, owners):
     q = read_question(question)

@@ -112,10 +112,14 @@ def intent_of(tokens: list[Token]) -> Intent:
         stems.add("call")  # "when does the middleware write to disk?": the condition and what it calls
     if words and words[0] == "where":
         stems -= _DOING  # "where is the function used to hash passwords?": its declaration is asked
+    asked_unless = unless(tokens)
     for rule in INTENTS:
         if rule.cues & (stems - _DOING):
+            if asked_unless and rule.intent in _BEHAVIOUR:
+                # ("how long will it wait if I never give it a timeout?": what applies then is a default)
+                return Intent.VALUE
             return rule.intent
-    if _unless(tokens):
+    if asked_unless:
         return Intent.VALUE  # "what storage does it use if I don't pass one?": a default is asked
     for rule in INTENTS:
         if rule.cues & stems:
@@ -123,12 +127,16 @@ def intent_of(tokens: list[Token]) -> Intent:
     return Intent.DEFINITION
 
 
-def _unless(tokens: list[Token]) -> bool:
+_BEHAVIOUR = (Intent.HOW, Intent.WHY, Intent.CALLEES)
+_CLAUSE = 8  # words of a condition read for its negation ("if I create a lock and never give it ...")
+
+
+def unless(tokens: list[Token]) -> bool:
     """A condition that something is not done or given ("if I don't pass one", "unless", "when I
     never set it"): what applies then is a default."""
     for t in tokens:
         if t.low in ("if", "when", "unless") and (
-            t.low == "unless" or any(u.low in NEGATIONS for u in tokens[t.index + 1 : t.index + 5])
+            t.low == "unless" or any(u.low in NEGATIONS for u in tokens[t.index + 1 : t.index + 1 + _CLAUSE])
         ):
             return True
     return False
