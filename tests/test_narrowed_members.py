@@ -7,7 +7,7 @@ declared twice (one per platform) is narrowed through the members of both. A fun
 Fixture `narrowed_members` (fixtures_repos/README.md): `BoundedQueue` (queuekit/bounded.py:4)
 with `push` raising `QueueFull("the queue is full")` (:11), `pop` raising `QueueEmpty("the
 queue is empty")` (:16), `peek` (:21), `save` raising `OSError(msg)` after `msg = "this disk
-does not support locking"` (:24); `make_queue` returns a `BoundedQueue`.
+does not support locking"` (:24), `count_full_slots` (:29, raises nothing); `make_queue` returns a `BoundedQueue`.
 """
 
 from __future__ import annotations
@@ -30,7 +30,8 @@ def app(tmp_path_factory):  # type: ignore[no-untyped-def]
     ("question", "member", "raised"),
     [
         ("what is raised when a bounded queue is already full?", "push", "QueueFull"),  # the class in words
-        ("what is raised when a BoundedQueue is already full?", "push", "QueueFull"),  # the class as code
+        # the class as code (`count_full_slots` is named by "full" too, and raises nothing)
+        ("what is raised when a BoundedQueue is already full?", "push", "QueueFull"),
         ("what exception is raised when you pop from a bounded queue that is empty?", "pop", "QueueEmpty"),
         # ("entry" is no data-model operation here: nothing in the class or in `object` is `__mro_entries__`)
         ("what exception is raised when you take an entry from an empty bounded queue?", "pop", "QueueEmpty"),
@@ -73,3 +74,12 @@ def test_a_raise_message_narrows_what_a_class_does(app: App) -> None:
     # member whose body says so as it raises, `save`)
     g = ground(read_question("what does a bounded queue do when the disk doesn't support locking?"), app.store)
     assert [s.hit.qualname for s in g.subjects] == ["queuekit.bounded.BoundedQueue.save"]
+
+
+def test_the_member_narrowed_to_is_read_after_the_class(app: App) -> None:
+    # (a subject or not, the member the words narrow the class to is among what the context reads)
+    g = ground(read_question("what does a bounded queue do when the disk doesn't support locking?"), app.store)
+    assert [c.hit.qualname for c in g.candidates][:2] == [
+        "queuekit.bounded.BoundedQueue",
+        "queuekit.bounded.BoundedQueue.save",
+    ]

@@ -259,8 +259,12 @@ def _ground(q: Question, store: SqliteStore, *, limit: int = 40) -> Grounding:
     told = sum(weight[w] for w in counted)
     covers = told > 0 and told - sum(weight[w] for w in unexplained) >= COVER * told
     subjects = (best,) if clear and named and covers else ()
+    # (what the words narrow the best to is read right after it, a subject or not: the context holds it)
+    candidates = weighed[:16]
+    if narrowed is not None and all(g.hit != narrowed.hit for g in candidates):
+        candidates.insert(1, narrowed)
     return Grounding(
-        subjects=subjects, close=close, candidates=tuple(weighed[:16]), terms=terms, unexplained=unsaid, words=words
+        subjects=subjects, close=close, candidates=tuple(candidates), terms=terms, unexplained=unsaid, words=words
     )
 
 

@@ -26,6 +26,9 @@ class BoundedQueue:
         if path.startswith("//"):
             raise OSError(msg)
 
+    def count_full_slots(self) -> int:
+        return len(self._entries)
+
 
 def make_queue(limit: int = 8):
     """A queue for `limit` entries."""
