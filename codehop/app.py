@@ -632,9 +632,9 @@ class App:
         """Compute Jedi's landings at every call site into the landing cache, in a worker process
         at low priority started now (`first`: repository files to do first, the open ones), when
         the configuration asks for it and Jedi is on the ladder. While it runs, a call hierarchy
-        request never waits for Jedi: it answers from the index and the cache and hands the sites
-        it could not place to the worker (`sources().defer`), ahead of the worker's pass. Never
-        waits; False when it will not run (the requests then ask Jedi themselves)."""
+        request hands the sites neither the cache nor its own Jedi (within its deadline) placed to
+        the worker (`sources().defer`), ahead of the worker's pass. Never waits; False when it will
+        not run."""
         lander = self._land_at_sites()
         if not self.config.precompute_landings or lander is None:
             return False

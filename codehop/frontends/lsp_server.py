@@ -27,8 +27,9 @@ DESIGN.md; the Navigator cuts an over-long question and says so), code lens
 "inherits N members from M files" (initializationOptions {"codeLens": true}),
 and `codehop/landingStatus` {} -> {running, asked, pending}: the land worker, started once
 the index is ready, places Jedi's call sites in the background; a call hierarchy request
-answers at once with what the index and its cache hold and hands the rest to it (`pending`
-0: asked again, a request gets what the worker found).
+answers from the index, its cache and the server's own Jedi (started then too) within its
+deadline, and hands what is left to it (`pending` 0: asked again, a request gets what the
+worker found).
 Open documents' unsaved text is honoured for definition, declaration and hover.
 
 Robustness: a Content-Length over MAX_MESSAGE_BYTES is answered with an
@@ -187,17 +188,15 @@ class CodehopLanguageServer(LanguageServer):
         self.build_progress.report(f"{r.files} files, {r.chunks} chunks, {r.xrefs} references", 90)
         self.build_progress.end(f"indexed {r.files} files in {r.seconds:.1f} s")
         self.app_future.set_result(app)
-        worker = False
         try:  # Jedi's answers at every call site, ahead of the requests (the open files first)
             opened = [uris.to_fs_path(uri) or "" for uri in list(self.workspace.text_documents)]
-            worker = app.precompute_calls([_relative(app.root, p) for p in opened if p])
+            app.precompute_calls([_relative(app.root, p) for p in opened if p])
         except Exception:
             log.exception("starting the landing worker failed")
-        if not worker:  # the requests ask Jedi themselves: its start (1 s) is not the first one's
-            try:
-                app.warm_calls()
-            except Exception:
-                log.exception("warming Jedi failed")
+        try:  # a request asks Jedi here at the sites the worker has not placed: its start (1 s) is not the request's
+            app.warm_calls()
+        except Exception:
+            log.exception("warming Jedi failed")
 
     def schedule_refresh(self) -> None:
         """Re-index what changed on disk, in a worker thread (event loop only)."""

@@ -11,8 +11,8 @@ stopped, and a file edited since gets its new sites asked on the next run.
 The work runs only in a long-running server (the LSP server, started as soon as its index is
 ready): one process per repository (a lock file beside the cache), at the lowest priority
 (`os.nice(19)`), bounded by `budget_s`, ended when the session closes; no request waits for it.
-While it runs, a call hierarchy request answers from the index and the cache at once and sends
-the sites it could not place to the worker's stdin (`LandWorkers.ask`, one line a file); the
+While it runs, a call hierarchy request answers from the index, the cache and the server's own
+Jedi (within its deadline) and sends the sites it could not place to the worker's stdin (`LandWorkers.ask`, one line a file); the
 worker lands them before its next batch of the pass (the builtins' places come first of all),
 once the requests pause for half a second, and the pass itself waits for a two-second pause (each
 request writes a `-` line: `LandWorkers.touch`; Jedi beside them would take their CPU), and
