@@ -687,9 +687,13 @@ class App:
         return self.navigation().references(rel_path, line, col, buffer)
 
     def _touch_workers(self) -> None:
-        """A request is being answered: the land worker's pass waits (its sites still come first)."""
+        """A request is being answered: the land worker's pass waits (its sites still come first),
+        and so does a Jedi start that waits for the server to be idle."""
         if self._land_workers is not None:
             self._land_workers.touch()
+        busy = getattr(self._resolvers.get("jedi"), "busy", None)
+        if busy is not None:
+            busy()
 
     def item_at(self, rel_path: str, line: int, col: int, buffer: str | None = None) -> Item | None:
         """The declaration under the cursor as a hierarchy item."""

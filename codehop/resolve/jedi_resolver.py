@@ -126,7 +126,7 @@ class JediResolver:
         self._landings: dict[tuple[str, int, int, int, int], Landing | None] = {}
         self._land_epoch = time.monotonic()
         self._builtins: dict[str, Landing | None] = {}  # `land_builtins`'s answers, for the process
-        self._last_use = time.monotonic()  # of `land` or `land_builtins`: when to warm (`warm`)
+        self._last_use = time.monotonic()  # of `land`, `land_builtins` or `busy`: when to warm (`warm`)
         self._closed = False
 
     def _jedi(self) -> Any:
@@ -302,8 +302,15 @@ class JediResolver:
             return
         threading.Thread(target=self._warm_when_idle, name="codehop-jedi-warm", daemon=True).start()
 
+    def busy(self) -> None:
+        """A request is being answered (any editor request, not only one that asks Jedi): a start
+        that waits for the server to be idle (`warm`) waits on (a references pass longer than
+        _IDLE_WARM_S read as idle, and Jedi's start, a second of CPU, came beside the requests
+        after it)."""
+        self._last_use = time.monotonic()
+
     def idle_s(self) -> float:
-        """Seconds since the last `land` or `land_builtins` (since the start when none came)."""
+        """Seconds since the last `land`, `land_builtins` or `busy` (since the start when none came)."""
         return time.monotonic() - self._last_use
 
     def _warm_when_idle(self) -> None:
