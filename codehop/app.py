@@ -650,6 +650,14 @@ class App:
             open_cache()
         return started
 
+    def document_opened(self, rel_path: str) -> None:
+        """An editor opened a repository file: the land worker places its call sites before the
+        rest of its pass, once the requests pause (a call hierarchy asked there later reads them
+        from the cache). Never waits."""
+        workers = self._land_workers
+        if workers is not None and rel_path:
+            workers.ask(rel_path, ())
+
     def landing_status(self) -> WorkerStatus | None:
         """The land worker's state (None: none was started)."""
         workers = self._land_workers

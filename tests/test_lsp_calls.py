@@ -291,3 +291,66 @@ async def test_a_first_incoming_request_places_callers_by_inference(
     calls = await client.call_hierarchy_incoming_calls_async(types.CallHierarchyIncomingCallsParams(item=item))
     got = [(c.from_.name, where(root, c.from_), [r.start.line + 1 for r in c.from_ranges]) for c in calls or []]
     assert sorted(got) == sorted(expected)
+
+
+@pytest.fixture(scope="module")
+def opened_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return copy_fixture("call_sites", tmp_path_factory.mktemp("lspcalls"))
+
+
+@pytest_lsp.fixture(config=WORKER, scope="module")
+async def opened_with_worker(lsp_client: LanguageClient, opened_root: Path):  # type: ignore[no-untyped-def]
+    await initialize(lsp_client, opened_root)
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def test_a_document_the_editor_opens_is_landed_before_the_pass(
+    opened_with_worker: LanguageClient, opened_root: Path
+) -> None:
+    """call_sites with the land worker on: the editor opens calls/convert.py once the index is
+    ready, then keeps asking (a references request every 0.8 s: pauses long enough for the sites
+    asked to be landed, too short for the worker's pass). Once nothing is pending, the landing
+    cache holds convert.py's sites (`str(value)` :6, `Convertor()` :10) and no other file's:
+    the opened document went first (before, nothing was landed: the pass never ran)."""
+    import sqlite3
+    import time
+
+    client, root = opened_with_worker, opened_root
+    await client.text_document_references_async(  # the index is ready
+        types.ReferenceParams(
+            text_document=at(root, "calls/sink.py", 4, "Sink").text_document,
+            position=at(root, "calls/sink.py", 4, "Sink").position,
+            context=types.ReferenceContext(include_declaration=False),
+        )
+    )
+    text = (root / "calls/convert.py").read_text()
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(
+                uri=at(root, "calls/convert.py", 1, "").text_document.uri, language_id="python", version=1, text=text
+            )
+        )
+    )
+    deadline = time.monotonic() + 90
+    while True:
+        pos = at(root, "calls/sink.py", 4, "Sink")
+        await client.text_document_references_async(
+            types.ReferenceParams(
+                text_document=pos.text_document,
+                position=pos.position,
+                context=types.ReferenceContext(include_declaration=False),
+            )
+        )
+        status = await landing_status(client)
+        if status["asked"] >= 1 and not status["pending"]:
+            break
+        assert time.monotonic() < deadline, status
+        await asyncio.sleep(0.8)
+    db = sqlite3.connect(root / ".codehop" / "landings.db")
+    try:
+        files = {r[0] for r in db.execute("SELECT rel_path FROM sites")}
+        lines = {r[0] for r in db.execute("SELECT line FROM sites WHERE rel_path = 'calls/convert.py'")}
+    finally:
+        db.close()
+    assert files == {"calls/convert.py"} and {6, 10} <= lines, (files, lines)

@@ -26,7 +26,8 @@ subsequence; dotted qualnames), `workspace/executeCommand` `codehop.ask` [questi
 DESIGN.md; the Navigator cuts an over-long question and says so), code lens
 "inherits N members from M files" (initializationOptions {"codeLens": true}),
 and `codehop/landingStatus` {} -> {running, asked, pending}: the land worker, started once
-the index is ready, places Jedi's call sites in the background; a call hierarchy request
+the index is ready, places Jedi's call sites in the background (a document the editor opens
+first: didOpen); a call hierarchy request
 answers from the index, its cache and the server's own Jedi (started then too) within its
 deadline, and hands what is left to it (`pending` 0: asked again, a request gets what the
 worker found).
@@ -398,6 +399,19 @@ def exit_(ls: CodehopLanguageServer, params: None) -> None:
     timer = threading.Timer(EXIT_GRACE_S, os._exit, (code,))
     timer.daemon = True
     timer.start()
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+def did_open(ls: CodehopLanguageServer, params: types.DidOpenTextDocumentParams) -> None:
+    """(pygls keeps the text first.) Once the index is ready, the land worker places the opened
+    file's call sites next (a document opened before that went to it when it started)."""
+    future = ls.app_future
+    if not future.done() or future.cancelled() or future.exception() is not None:
+        return
+    app = future.result()
+    path = uris.to_fs_path(params.text_document.uri) if params.text_document.uri.startswith("file:") else None
+    if path:
+        app.document_opened(_relative(app.root, path))
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
