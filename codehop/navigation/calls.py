@@ -12,7 +12,9 @@ file, until INCOMING_DEADLINE_S; the caller is the innermost function, nested on
 Past a deadline, what was placed is the answer. The sites Jedi would be asked at are read from
 the landing cache first; Jedi in the process answers the others within the deadline, so a first
 request is complete (issue 27: an editor, or a checker, that asks right after the start sees the
-answer the land worker would give; it costs a first request of Starlette about 0.2 s). While a
+answer the land worker would give; Jedi's inference costs a first request of Starlette 0.2 s
+at the median in process, 0.4 s over the wire on a loaded machine: no budget of ~10 ms holds it,
+so a first request takes longer once, and a later one reads the cache). While a
 land worker runs (an editor's server: `Sources.defer`), the sites still unknown go to it, and a
 later request reads them from the cache; never a wrong callee or caller either way.
 

@@ -61,8 +61,6 @@ class Lander(Protocol):
         self, rel_path: str, positions: Sequence[tuple[int, int]]
     ) -> tuple[list[Landing | None], list[tuple[int, int]]]: ...
 
-    def placed_builtins(self, names: Sequence[str]) -> dict[str, Landing]: ...
-
 
 _IMPORT_FROM = re.compile(r"^\s*from\s+(\.*)([\w.]*)\s+import\b")
 _IMPORT = re.compile(r"^\s*import\s+")

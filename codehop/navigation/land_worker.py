@@ -13,11 +13,11 @@ The work runs only in a long-running server (the LSP server, started as soon as 
 ready): one process per repository (a lock file beside the cache), at the lowest priority
 (`os.nice(19)`), bounded by `budget_s`, ended when the session closes; no request waits for it.
 While it runs, a call hierarchy request answers from the index, the cache and the server's own
-Jedi (within its deadline) and sends the sites it could not place to the worker's stdin (`LandWorkers.ask`, one line a file); the
-worker lands them before its next batch of the pass (the builtins' places come first of all),
-once the requests pause for half a second, and the pass itself waits for a two-second pause (each
-request writes a `-` line: `LandWorkers.touch`; Jedi beside them would take their CPU), and
-says `done <id>` on its stdout, so that the server knows when what its requests asked for is
+Jedi (within its deadline) and sends the sites it could not place to the worker's stdin
+(`LandWorkers.ask`, one line a file); the worker lands them before its next batch of the pass
+(the builtins' places come first of all), once the requests pause for half a second, and the
+pass itself waits for a two-second pause (each request writes a `-` line: `LandWorkers.touch`;
+Jedi beside them would take their CPU), and says `done <id>` on its stdout, so that the server knows when what its requests asked for is
 in the cache (`LandWorkers.status`, the LSP request `codehop/landingStatus`). It reads the
 index (never writes it), writes only the cache in the index's folder, and runs Jedi under
 codehop's interpreter as the server does (the repository's code is never executed).
@@ -99,10 +99,9 @@ def precompute(
     yet, `first` files first, then by modification time (newest first), for at most `budget_s`;
     (files read, sites asked). The sites a request could not answer (`asked`, from the server;
     no sites: every site of a document the editor opened) go before the next batch of the pass,
-    each told `answered` by its id once in the cache. Jedi
-    would take the CPU the server's requests need: the asked sites wait until they pause for
-    ASKED_QUIET_S, the pass for PASS_QUIET_S (`last_heard`: when the server last wrote, a site
-    list or a ping)."""
+    each told `answered` by its id once in the cache. Jedi would take the CPU the server's
+    requests need: the asked sites wait until they pause for ASKED_QUIET_S, the pass for
+    PASS_QUIET_S (`last_heard`: when the server last wrote, a site list or a ping)."""
     from codehop.index.environment import find_environment
     from codehop.index.landings import LandingCache
     from codehop.index.store.sqlite import SqliteStore
@@ -156,8 +155,8 @@ def precompute(
     placed: list[bool] = []
 
     def place_builtins() -> None:
-        """The builtins' places, once, before any site (a server reads them from the cache:
-        `placed_builtins`), when the requests first pause (Jedi's start is a second of CPU)."""
+        """The builtins' places, once, before any site (a later session's server reads them from
+        the cache), when the requests first pause (Jedi's start is a second of CPU)."""
         if not placed:
             resolver.land_builtins([n for n in dir(builtins) if not n.startswith("_")], deadline_s=budget_s)
             placed.append(True)

@@ -283,12 +283,6 @@ class JediResolver:
             self.cache.hashes.load()
             self._kept_builtins()
 
-    def placed_builtins(self, names: Sequence[str]) -> dict[str, Landing]:
-        """The builtins among `names` whose places are known (placed in this process, or kept in the
-        cache by any process: the land worker places them all first), never asking Jedi."""
-        self._kept_builtins()  # (read again while none is known: the worker may have put them since)
-        return {n: landing for n in names if (landing := self._builtins.get(n)) is not None}
-
     def warm(self) -> None:
         """Start Jedi in the background (its environment, typeshed's builtins, each builtin's place),
         so that the first `land` or `land_builtins` does not pay for it; a request that comes
