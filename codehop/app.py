@@ -632,9 +632,9 @@ class App:
         """Compute Jedi's landings at every call site into the landing cache, in a worker process
         at low priority started now (`first`: repository files to do first, the open ones), when
         the configuration asks for it and Jedi is on the ladder. While it runs, a call hierarchy
-        request never waits for Jedi: it answers from the index and the cache and hands the sites
-        it could not place to the worker (`sources().defer`), ahead of the worker's pass. Never
-        waits; False when it will not run (the requests then ask Jedi themselves)."""
+        request hands the sites neither the cache nor its own Jedi (within its deadline) placed to
+        the worker (`sources().defer`), ahead of the worker's pass. Never waits; False when it will
+        not run."""
         lander = self._land_at_sites()
         if not self.config.precompute_landings or lander is None:
             return False
@@ -649,6 +649,14 @@ class App:
         if started and open_cache is not None:
             open_cache()
         return started
+
+    def document_opened(self, rel_path: str) -> None:
+        """An editor opened a repository file: the land worker places its call sites before the
+        rest of its pass, once the requests pause (a call hierarchy asked there later reads them
+        from the cache). Never waits."""
+        workers = self._land_workers
+        if workers is not None and rel_path:
+            workers.ask(rel_path, ())
 
     def landing_status(self) -> WorkerStatus | None:
         """The land worker's state (None: none was started)."""
@@ -687,9 +695,13 @@ class App:
         return self.navigation().references(rel_path, line, col, buffer)
 
     def _touch_workers(self) -> None:
-        """A request is being answered: the land worker's pass waits (its sites still come first)."""
+        """A request is being answered: the land worker's pass waits (its sites still come first),
+        and so does a Jedi start that waits for the server to be idle."""
         if self._land_workers is not None:
             self._land_workers.touch()
+        busy = getattr(self._resolvers.get("jedi"), "busy", None)
+        if busy is not None:
+            busy()
 
     def item_at(self, rel_path: str, line: int, col: int, buffer: str | None = None) -> Item | None:
         """The declaration under the cursor as a hierarchy item."""

@@ -100,3 +100,37 @@ def test_two_resolvers_probing_builtins_at_once_place_each_name_as_itself(fixtur
             asker.close()
         assert {n: landing.qualname for n, landing in got.items()} == {"len": "builtins.len", "super": "builtins.super"}
     app.close()
+
+
+def test_jedi_starts_only_once_no_request_has_come_for_a_while(fixture_repo):  # type: ignore[no-untyped-def]
+    """call_sites, a later session (every builtin's place in the landing cache): `warm_calls` starts
+    Jedi only once the server has been idle for _IDLE_WARM_S; references requests, which never ask
+    Jedi, keep it waiting too (before, only a call hierarchy request did: a references pass longer
+    than that read as idle, and Jedi's start, a second of CPU, came beside the requests after it)."""
+    import builtins
+    import time
+
+    from codehop.resolve import jedi_resolver
+
+    root = fixture_repo("call_sites")
+    first = App(root, Config(resolvers=("symbol_table", "jedi")))
+    jedi = first.resolver("jedi")
+    assert isinstance(jedi, JediResolver)
+    jedi.land_builtins([n for n in dir(builtins) if not n.startswith("_")], deadline_s=60)
+    first.close()
+    app = App(root, Config(resolvers=("symbol_table", "jedi")))
+    jedi = app.resolver("jedi")
+    assert isinstance(jedi, JediResolver)
+    app.warm_calls()
+    line = declared(root, "calls/sink.py", "def start")  # a declaration: the index answers, never Jedi
+    col = (root / "calls/sink.py").read_text().splitlines()[line - 1].index("start")
+    until = time.monotonic() + 2 * jedi_resolver._IDLE_WARM_S
+    while time.monotonic() < until:  # a references request every 0.2 s, for twice the idle time
+        app.references("calls/sink.py", line, col)
+        time.sleep(0.2)
+    assert jedi._project is None  # Jedi not started
+    deadline = time.monotonic() + 30
+    while jedi._project is None and time.monotonic() < deadline:  # then idle: it starts
+        time.sleep(0.1)
+    assert jedi._project is not None
+    app.close()

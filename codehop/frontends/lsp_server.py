@@ -26,9 +26,11 @@ subsequence; dotted qualnames), `workspace/executeCommand` `codehop.ask` [questi
 DESIGN.md; the Navigator cuts an over-long question and says so), code lens
 "inherits N members from M files" (initializationOptions {"codeLens": true}),
 and `codehop/landingStatus` {} -> {running, asked, pending}: the land worker, started once
-the index is ready, places Jedi's call sites in the background; a call hierarchy request
-answers at once with what the index and its cache hold and hands the rest to it (`pending`
-0: asked again, a request gets what the worker found).
+the index is ready, places Jedi's call sites in the background (a document the editor opens
+first: didOpen); a call hierarchy request
+answers from the index, its cache and the server's own Jedi (started then too) within its
+deadline, and hands what is left to it (`pending` 0: asked again, a request gets what the
+worker found).
 Open documents' unsaved text is honoured for definition, declaration and hover.
 
 Robustness: a Content-Length over MAX_MESSAGE_BYTES is answered with an
@@ -187,17 +189,15 @@ class CodehopLanguageServer(LanguageServer):
         self.build_progress.report(f"{r.files} files, {r.chunks} chunks, {r.xrefs} references", 90)
         self.build_progress.end(f"indexed {r.files} files in {r.seconds:.1f} s")
         self.app_future.set_result(app)
-        worker = False
         try:  # Jedi's answers at every call site, ahead of the requests (the open files first)
             opened = [uris.to_fs_path(uri) or "" for uri in list(self.workspace.text_documents)]
-            worker = app.precompute_calls([_relative(app.root, p) for p in opened if p])
+            app.precompute_calls([_relative(app.root, p) for p in opened if p])
         except Exception:
             log.exception("starting the landing worker failed")
-        if not worker:  # the requests ask Jedi themselves: its start (1 s) is not the first one's
-            try:
-                app.warm_calls()
-            except Exception:
-                log.exception("warming Jedi failed")
+        try:  # a request asks Jedi here at the sites the worker has not placed: its start (1 s) is not the request's
+            app.warm_calls()
+        except Exception:
+            log.exception("warming Jedi failed")
 
     def schedule_refresh(self) -> None:
         """Re-index what changed on disk, in a worker thread (event loop only)."""
@@ -399,6 +399,19 @@ def exit_(ls: CodehopLanguageServer, params: None) -> None:
     timer = threading.Timer(EXIT_GRACE_S, os._exit, (code,))
     timer.daemon = True
     timer.start()
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+def did_open(ls: CodehopLanguageServer, params: types.DidOpenTextDocumentParams) -> None:
+    """(pygls keeps the text first.) Once the index is ready, the land worker places the opened
+    file's call sites next (a document opened before that went to it when it started)."""
+    future = ls.app_future
+    if not future.done() or future.cancelled() or future.exception() is not None:
+        return
+    app = future.result()
+    path = uris.to_fs_path(params.text_document.uri) if params.text_document.uri.startswith("file:") else None
+    if path:
+        app.document_opened(_relative(app.root, path))
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_SAVE)

@@ -9,10 +9,14 @@ OUTGOING_DEADLINE_S. A callee outside the repository is an item on its typeshed 
 installed file, as basedpyright answers. Incoming calls: the dependents engine's
 calls, then for a method every `.name(` call of the repository asked of Jedi, one Script a
 file, until INCOMING_DEADLINE_S; the caller is the innermost function, nested ones too.
-Past a deadline, what was placed is the answer. While a land worker runs (an editor's server:
-`Sources.defer`), no request waits for Jedi: the sites Jedi would be asked at are read from the
-landing cache, and those it does not know yet go to the worker, so a request answers at once with
-the callees and callers placed so far (never a wrong one) and a later one gets the rest.
+Past a deadline, what was placed is the answer. The sites Jedi would be asked at are read from
+the landing cache first; Jedi in the process answers the others within the deadline, so a first
+request is complete (issue 27: an editor, or a checker, that asks right after the start sees the
+answer the land worker would give; Jedi's inference costs a first request of Starlette 0.2 s
+at the median in process, 0.4 s over the wire on a loaded machine: no budget of ~10 ms holds it,
+so a first request takes longer once, and a later one reads the cache). While a
+land worker runs (an editor's server: `Sources.defer`), the sites still unknown go to it, and a
+later request reads them from the cache; never a wrong callee or caller either way.
 
 May import: hierarchy, navigation, callers, dependents, records, index.store, resolve.jedi_resolver (its
 Landing record, never Jedi), stdlib.
@@ -95,7 +99,7 @@ def _inferred_callers(nav: Sources, lander: Lander, target: Item, known: set[tup
     for rel_path in order:
         left = _deadline(INCOMING_DEADLINE_S) - (time.monotonic() - start)
         if left <= 0 and nav.defer is None:
-            break
+            break  # (with a land worker, the rest of the files are read from the cache and handed to it)
         sites = by_file[rel_path]
         for c, landing in zip(sites, _land(nav, lander, rel_path, [(c.line, c.col) for c in sites], left), strict=True):
             # by name too: Jedi may land on a stub of the repository's own package (it ships django-stubs)
@@ -210,12 +214,20 @@ def outgoing_calls(nav: Sources, qualname: str) -> list[tuple[Item, list[Site]]]
 def _land(
     nav: Sources, lander: Lander, rel_path: str, positions: list[tuple[int, int]], deadline_s: float
 ) -> list[Landing | None]:
-    """Where the names at these sites of one file land: asked of Jedi within `deadline_s`, or, when a
-    land worker runs (`nav.defer`), read from the landing cache alone, the sites it does not know
-    handed to the worker (a later request finds them): a request never waits for Jedi then."""
+    """Where the names at these sites of one file land: the landing cache first, then Jedi in this
+    process for the sites it does not know, within `deadline_s` (a request is complete the first
+    time it is asked, not only once a land worker has been by). When a land worker runs
+    (`nav.defer`), the sites still unknown past the deadline (or where Jedi here found nothing: the
+    worker, inferring each file afresh, records that) are handed to it, and a later request reads
+    them from the cache; past the deadline, only the cache is read."""
     if nav.defer is None:
         return lander.land(rel_path, positions, deadline_s=deadline_s)
-    found, missing = lander.landed(rel_path, positions)
+    if deadline_s > 0:
+        found = lander.land(rel_path, positions, deadline_s=deadline_s)
+        unknown = [p for p, landing in zip(positions, found, strict=True) if landing is None]
+        missing = lander.landed(rel_path, unknown)[1] if unknown else []
+    else:
+        found, missing = lander.landed(rel_path, positions)
     if missing:
         nav.defer(rel_path, missing)
     return found
@@ -286,13 +298,8 @@ def _by_name(
     module = nav.store.module_of(source.rel_path) or ""
     body = "\n".join(read_lines(nav, source.rel_path)[source.line - 1 : source.end_line])
     names = sorted({c.name for c in rest if c.name in _BUILTINS})
-    # (with a land worker, the places known: it places them all first, and a call of a builtin not
-    # placed yet is a site like the others, handed to it)
-    placed = (
-        lander.placed_builtins(names)
-        if nav.defer is not None
-        else lander.land_builtins(names, deadline_s=deadline - time.monotonic())
-    )
+    # (the server starts Jedi and places them all once its index is ready: `warm`)
+    placed = lander.land_builtins(names, deadline_s=deadline - time.monotonic())
     local = _bound_in(body)
     out = []
     for c in rest:

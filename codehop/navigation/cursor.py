@@ -61,8 +61,6 @@ class Lander(Protocol):
         self, rel_path: str, positions: Sequence[tuple[int, int]]
     ) -> tuple[list[Landing | None], list[tuple[int, int]]]: ...
 
-    def placed_builtins(self, names: Sequence[str]) -> dict[str, Landing]: ...
-
 
 _IMPORT_FROM = re.compile(r"^\s*from\s+(\.*)([\w.]*)\s+import\b")
 _IMPORT = re.compile(r"^\s*import\s+")
@@ -86,8 +84,8 @@ class Sources:
     the ladder's rungs after the table (built on first use, recording nothing: editor navigation
     only reads the index), the dependents engine, which absolute paths are installed packages',
     and Jedi asked at many sites of one file at once (None without Jedi). With `defer` (a land
-    worker runs), a request never waits for Jedi: it reads the landing cache and hands the sites
-    the cache does not know to `defer`, which lands them in the background."""
+    worker runs), the sites neither the landing cache nor Jedi within the request's deadline
+    placed go to `defer`, which lands them in the background for a later request."""
 
     root: Path
     store: SqliteStore

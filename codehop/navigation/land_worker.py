@@ -4,19 +4,20 @@ that need them, into the landing cache (codehop.index.landings) they read.
 A call site the index cannot place costs Jedi up to a second at request time; the answer depends
 only on file contents, so a worker process computes it beforehand: every call site of every
 indexed file (the sites an outgoing request asks at, and the `.name(` calls an incoming one asks
-at), the files the editor has open first, then the most recently modified. What is in the cache
+at), the files the editor has open first (and each it opens later, once the requests pause:
+`LandWorkers.ask` with no sites), then the most recently modified. What is in the cache
 already is not asked again, so a worker stopped (session closed, budget spent) resumes where it
 stopped, and a file edited since gets its new sites asked on the next run.
 
 The work runs only in a long-running server (the LSP server, started as soon as its index is
 ready): one process per repository (a lock file beside the cache), at the lowest priority
 (`os.nice(19)`), bounded by `budget_s`, ended when the session closes; no request waits for it.
-While it runs, a call hierarchy request answers from the index and the cache at once and sends
-the sites it could not place to the worker's stdin (`LandWorkers.ask`, one line a file); the
-worker lands them before its next batch of the pass (the builtins' places come first of all),
-once the requests pause for half a second, and the pass itself waits for a two-second pause (each
-request writes a `-` line: `LandWorkers.touch`; Jedi beside them would take their CPU), and
-says `done <id>` on its stdout, so that the server knows when what its requests asked for is
+While it runs, a call hierarchy request answers from the index, the cache and the server's own
+Jedi (within its deadline) and sends the sites it could not place to the worker's stdin
+(`LandWorkers.ask`, one line a file); the worker lands them before its next batch of the pass
+(the builtins' places come first of all), once the requests pause for half a second, and the
+pass itself waits for a two-second pause (each request writes a `-` line: `LandWorkers.touch`;
+Jedi beside them would take their CPU), and says `done <id>` on its stdout, so that the server knows when what its requests asked for is
 in the cache (`LandWorkers.status`, the LSP request `codehop/landingStatus`). It reads the
 index (never writes it), writes only the cache in the index's folder, and runs Jedi under
 codehop's interpreter as the server does (the repository's code is never executed).
@@ -52,7 +53,8 @@ _TOUCH_S = 0.2  # (well under ASKED_QUIET_S: requests a little apart still read 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Asked:
-    """Sites of one file a request could not answer from the cache, sent to the worker."""
+    """Sites of one file a request could not answer from the cache, sent to the worker (none:
+    every site of the file, a document the editor opened)."""
 
     ident: str
     rel_path: str
@@ -95,11 +97,11 @@ def precompute(
 ) -> tuple[int, int]:
     """Place every builtin, then ask Jedi at every call site of the repository not in the cache
     yet, `first` files first, then by modification time (newest first), for at most `budget_s`;
-    (files read, sites asked). The sites a request could not answer (`asked`, from the server)
-    go before the next batch of the pass, each told `answered` by its id once in the cache. Jedi
-    would take the CPU the server's requests need: the asked sites wait until they pause for
-    ASKED_QUIET_S, the pass for PASS_QUIET_S (`last_heard`: when the server last wrote, a site
-    list or a ping)."""
+    (files read, sites asked). The sites a request could not answer (`asked`, from the server;
+    no sites: every site of a document the editor opened) go before the next batch of the pass,
+    each told `answered` by its id once in the cache. Jedi would take the CPU the server's
+    requests need: the asked sites wait until they pause for ASKED_QUIET_S, the pass for
+    PASS_QUIET_S (`last_heard`: when the server last wrote, a site list or a ping)."""
     from codehop.index.environment import find_environment
     from codehop.index.landings import LandingCache
     from codehop.index.store.sqlite import SqliteStore
@@ -129,12 +131,32 @@ def precompute(
     )
     resolver.record_misses = True  # (each file is inferred afresh: forget() after it)
     scan = SourceScan(store, root)
+    properties: dict[str, bool] = {}
+
+    def line_text(rel_path: str, line: int) -> str:
+        return line_of(repo_lines(root, rel_path), line) or ""
+
+    def is_property(name: str) -> bool:
+        if name not in properties:
+            properties[name] = property_named(store, line_text, name)
+        return properties[name]
+
+    def sites_of(rel_path: str) -> list[tuple[int, int]] | None:
+        """The sites an outgoing request asks at in a file: calls, and reads of an attribute that
+        is a property (None: the index has no tokens of it)."""
+        toks = scan.tokens(rel_path)
+        if not toks:
+            return None
+        last = toks[-1][0]
+        sites = call_sites(rel_path, toks, 1, last)
+        sites += [c for c in attribute_reads(rel_path, toks, 1, last) if is_property(c.name)]
+        return sorted({(c.line, c.col) for c in sites})
 
     placed: list[bool] = []
 
     def place_builtins() -> None:
-        """The builtins' places, once, before any site (a server reads them from the cache:
-        `placed_builtins`), when the requests first pause (Jedi's start is a second of CPU)."""
+        """The builtins' places, once, before any site (a later session's server reads them from
+        the cache), when the requests first pause (Jedi's start is a second of CPU)."""
         if not placed:
             resolver.land_builtins([n for n in dir(builtins) if not n.startswith("_")], deadline_s=budget_s)
             placed.append(True)
@@ -152,7 +174,9 @@ def precompute(
             if job is None:
                 return False
             resolver.forget()  # the file's own inference state, as in the pass
-            resolver.land(job.rel_path, job.positions, deadline_s=ASKED_DEADLINE_S)
+            # (no positions: a document the editor opened, every site of it)
+            positions = job.positions or tuple(sites_of(job.rel_path) or ())
+            resolver.land(job.rel_path, positions, deadline_s=ASKED_DEADLINE_S)
             resolver.forget()
             answered(job.ident)
         return os.getppid() == parent
@@ -178,28 +202,13 @@ def precompute(
         opened = [f for f in dict.fromkeys(first) if f in set(files)]
         order = opened + sorted((f for f in files if f not in set(opened)), key=age)
         n_sites = done = 0
-        properties: dict[str, bool] = {}
-
-        def line_text(rel_path: str, line: int) -> str:
-            return line_of(repo_lines(root, rel_path), line) or ""
-
-        def is_property(name: str) -> bool:
-            if name not in properties:
-                properties[name] = property_named(store, line_text, name)
-            return properties[name]
-
         for rel_path in order:
             left = budget_s - (time.monotonic() - start)
             if left <= 0 or not quiet():  # spent, or the server that started it is gone
                 break
-            toks = scan.tokens(rel_path)
-            if not toks:
+            positions = sites_of(rel_path)
+            if positions is None:
                 continue
-            # the sites an outgoing request asks at: calls, and reads of an attribute that is a property
-            last = toks[-1][0]
-            sites = call_sites(rel_path, toks, 1, last)
-            sites += [c for c in attribute_reads(rel_path, toks, 1, last) if is_property(c.name)]
-            positions = sorted({(c.line, c.col) for c in sites})
             for i in range(0, len(positions), _BATCH):  # a request's sites wait for one batch at most
                 if not quiet():
                     break
@@ -272,7 +281,8 @@ class LandWorkers:
 
     def ask(self, rel_path: str, positions: Sequence[tuple[int, int]]) -> bool:
         """Have the running worker land these sites of one file before the rest of its pass (a
-        request that could not answer them from the cache); never waits. False: no worker runs."""
+        request that could not answer them from the cache; none: every site of the file, a
+        document the editor opened); never waits. False: no worker runs."""
         key = (rel_path, tuple(sorted(set(positions))))
         with self._lock:
             proc = self._proc

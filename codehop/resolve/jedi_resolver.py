@@ -126,7 +126,7 @@ class JediResolver:
         self._landings: dict[tuple[str, int, int, int, int], Landing | None] = {}
         self._land_epoch = time.monotonic()
         self._builtins: dict[str, Landing | None] = {}  # `land_builtins`'s answers, for the process
-        self._last_use = time.monotonic()  # of `land` or `land_builtins`: when to warm (`warm`)
+        self._last_use = time.monotonic()  # of `land`, `land_builtins` or `busy`: when to warm (`warm`)
         self._closed = False
 
     def _jedi(self) -> Any:
@@ -283,12 +283,6 @@ class JediResolver:
             self.cache.hashes.load()
             self._kept_builtins()
 
-    def placed_builtins(self, names: Sequence[str]) -> dict[str, Landing]:
-        """The builtins among `names` whose places are known (placed in this process, or kept in the
-        cache by any process: the land worker places them all first), never asking Jedi."""
-        self._kept_builtins()  # (read again while none is known: the worker may have put them since)
-        return {n: landing for n in names if (landing := self._builtins.get(n)) is not None}
-
     def warm(self) -> None:
         """Start Jedi in the background (its environment, typeshed's builtins, each builtin's place),
         so that the first `land` or `land_builtins` does not pay for it; a request that comes
@@ -302,8 +296,15 @@ class JediResolver:
             return
         threading.Thread(target=self._warm_when_idle, name="codehop-jedi-warm", daemon=True).start()
 
+    def busy(self) -> None:
+        """A request is being answered (any editor request, not only one that asks Jedi): a start
+        that waits for the server to be idle (`warm`) waits on (a references pass longer than
+        _IDLE_WARM_S read as idle, and Jedi's start, a second of CPU, came beside the requests
+        after it)."""
+        self._last_use = time.monotonic()
+
     def idle_s(self) -> float:
-        """Seconds since the last `land` or `land_builtins` (since the start when none came)."""
+        """Seconds since the last `land`, `land_builtins` or `busy` (since the start when none came)."""
         return time.monotonic() - self._last_use
 
     def _warm_when_idle(self) -> None:

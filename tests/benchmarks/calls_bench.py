@@ -19,7 +19,9 @@
    worker has placed every site those requests handed it (`worker_wait_s`; what an editor shows
    a few seconds later), the *recall pass*: the same probes again, whose answers are the recall
    figures below (`recall_pass_p50_ms` its times). An older codehop without that request (no
-   worker) gets its recall pass at once. References are asked once.
+   worker) gets its recall pass at once. References are asked once. The first pass's answers are
+   scored too (`latency_pass`, the `first` rows of the printed table): what a client that asks
+   right after the start sees, which the recall figures do not show.
 3. Scores against basedpyright: references: gold files found and files returned outside gold;
    outgoing: callees keyed by (path, line) inside the tree and by (name, file stem) outside it
    (`builtins.pyi` from Jedi's typeshed and from basedpyright's are the same stub); incoming:
@@ -424,6 +426,39 @@ def _p90(ms: list[float]) -> float:
     return round(statistics.quantiles(ms, n=10, method="inclusive")[8], 1) if len(ms) > 1 else round(ms[0], 1)
 
 
+def table(report: dict[str, Any]) -> str:
+    """One row per codehop tree and pass: the first pass (its answers as they came right after ready,
+    what a client asking at once sees; its p50/p90 are the latency figures) and the recall pass
+    (after the land worker's wait; its answers are the recall figures)."""
+    rows = [
+        "| codehop | pass | out in-repo | out outside | callers | not in peer (out/in) | out p50/p90 ms | in p50/p90 ms |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for src, r in report["codehop"].items():
+        s = r["score"]
+        n_in, n_out, n_callers = s["out_peer_inside"], s["out_peer_outside"], s["in_peer_callers"]
+        first = s["latency_pass"] or {
+            "out_found_inside": s["out_found_inside"],
+            "out_found_outside": s["out_found_outside"],
+            "in_found": s["in_found"],
+            "out_not_in_peer": s["out_not_in_peer"],
+            "in_not_in_peer": s["in_not_in_peer"],
+        }
+        p50, p90 = s["p50_ms"], s["p90_ms"]
+        rows.append(
+            f"| {src} | first | {first['out_found_inside']}/{n_in} | {first['out_found_outside']}/{n_out}"
+            f" | {first['in_found']}/{n_callers} | {first['out_not_in_peer']}/{first['in_not_in_peer']}"
+            f" | {p50['outgoing']}/{p90['outgoing']} | {p50['incoming']}/{p90['incoming']} |"
+        )
+        recall = s["recall_pass_p50_ms"]
+        rows.append(
+            f"| {src} | after worker ({s['worker_wait_s']} s) | {s['out_found_inside']}/{n_in}"
+            f" | {s['out_found_outside']}/{n_out} | {s['in_found']}/{n_callers}"
+            f" | {s['out_not_in_peer']}/{s['in_not_in_peer']} | {recall.get('outgoing', '-')}/- | {recall.get('incoming', '-')}/- |"
+        )
+    return "\n".join(rows)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--tree", type=Path, required=True)
@@ -466,6 +501,7 @@ def main() -> None:
     if args.json:
         args.json.write_text(json.dumps(report, indent=1))
     print(f"basedpyright p50 ms {peer['ms']}, p90 ms {peer['p90']}, ready {peer['ready_s']:.1f} s")
+    print(table(report))
     for src, r in report["codehop"].items():
         s = r["score"]
         print(f"== codehop {src} (ready {r['raw']['ready_s']:.1f} s)")
