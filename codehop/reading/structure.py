@@ -229,6 +229,10 @@ class Reader:
             if b is not None and b.kind is kind and not f.subject.assigned and f.subject.parameter is None:
                 if b.name not in named:
                     return []
+            if f.subject.parameter is not None or target.endswith(".__init__"):
+                # (a parameter's default, or the constructor of the class the question creates: neither
+                # that class nor what the constructor makes is the class asked for)
+                continue
             owner = self.table.class_binding(target.rpartition(".")[0]) if "." in target else None
             if kind is BindingKind.CLASS and owner is not None and owner.name not in named:
                 return []  # ("which class declares `parse`": the class of the member read)
