@@ -83,3 +83,17 @@ def test_the_member_narrowed_to_is_read_after_the_class(app: App) -> None:
         "queuekit.bounded.BoundedQueue",
         "queuekit.bounded.BoundedQueue.save",
     ]
+
+
+def test_the_constructor_of_the_class_created_is_not_the_class_asked(app: App) -> None:
+    # ("when you create X, what class holds ...": X's `__init__` read is no answer; the class asked is another)
+    a = ask(app, "When you create a BoundedQueue with all the defaults, what class ends up holding its entries?")
+    assert a.state is not State.COMPLETE
+    assert "asks for a class" in a.answer
+
+
+def test_a_value_asked_of_a_constructor_names_its_parameter(app: App) -> None:
+    # ("size" is no parameter of `BoundedQueue.__init__(limit=8)`: the value asked is not placed)
+    a = ask(app, "If I create a BoundedQueue and never give it a size, how many entries will it hold?")
+    assert a.state is not State.COMPLETE
+    assert "asks for a value" in a.answer

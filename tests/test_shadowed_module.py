@@ -21,3 +21,17 @@ def test_the_package_binding_shadows_the_submodule(tmp_path) -> None:  # type: i
         assert inner is not None and (inner.target.rel_path, inner.target.line) == ("mdkit/render.py", 1)
     finally:
         a.close()
+
+
+def test_the_reader_reads_the_package_binding(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # (`mdkit.render` resolves to the function in `mdkit/__init__.py`: a mention of it is no module)
+    from codehop.reading.question import SubjectFinder
+
+    a = App(copy_fixture(FIXTURES / "shadowed_module", tmp_path / "shadowed_module"), Config())
+    try:
+        read = SubjectFinder(a.table).read("does mdkit.render escape raw HTML by default?")
+        assert [(s.dotted, s.parameter.name if s.parameter else "") for s in read.subjects] == [
+            ("mdkit.render", "escape")
+        ]
+    finally:
+        a.close()

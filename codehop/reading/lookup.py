@@ -10,6 +10,7 @@ May import: records, symbols, store, builtin_bases, datamodel, signatures, subje
 
 from __future__ import annotations
 
+import ast
 import re
 from dataclasses import replace
 
@@ -110,10 +111,10 @@ class RepoLookup:
                     continue
                 out.append(c)
                 for written, b in self.table.base_classes(c):
-                    if b is None and "[" in written:
-                        base = self._subscripted_base(c, written)
-                        if base and base not in out:
-                            todo.append(base)
+                    base = self._subscripted_base(c, written) if b is None and "[" in written else None
+                    base = base or (self._typed_base(c, written) if b is None else None)
+                    if base and base not in out:
+                        todo.append(base)
         self._memo[("mro", cls)] = result = tuple(out)
         return result
 
@@ -191,6 +192,38 @@ class RepoLookup:
             return f"{info.rel_path}:{info.line}" if info is not None else ""
         return f"{res.target.rel_path}:{res.target.line}"
 
+    def _typed_base(self, cls: str, written: str) -> str | None:
+        """The repository class a base bound in the class's module stands for to a type checker:
+        bound twice, once to a class (`if TYPE_CHECKING: Base = Table` / `else: Base = object`), or
+        annotated `type[X]` (`Base: type[Table] = with_typehint(Table)`)."""
+        info = self.table.src.class_info(cls)
+        module = self.store.module_of(info.rel_path) if info is not None else None
+        name = written.rpartition(".")[2]
+        if info is None or not module or written not in (name, f"{module}.{name}"):
+            return None
+        for b in self.store.bindings_named(name, limit=20):
+            if b.scope != module or b.rel_path != info.rel_path:
+                continue
+            if b.kind is BindingKind.ALIAS and b.target:
+                found = self._is_class(b.target)
+            elif b.kind is BindingKind.VALUE:
+                typed = _type_annotation(self._statement(b))
+                found = self._is_class(f"{module}.{typed}") if typed else None
+            else:
+                found = None
+            if found:
+                return found
+        return None
+
+    def _statement(self, b: Binding) -> str:
+        """The source line of a one-line module-level binding."""
+        chunk = next(iter(self.store.chunks_at(b.rel_path, b.line)), None)
+        if chunk is None:
+            return ""
+        lines = chunk.text.splitlines()
+        at = b.line - chunk.start_line
+        return lines[at] if 0 <= at < len(lines) and b.end_line == b.line else ""
+
     def _subscripted_base(self, cls: str, written: str) -> str | None:
         """The repository class behind `Base[T]`, written as is or relative to the class's module."""
         name = written.split("[", 1)[0].strip()
@@ -247,6 +280,8 @@ class RepoLookup:
             for written, b in self.table.base_classes(k):
                 if b is None and "[" in written and self._subscripted_base(k, written):
                     continue  # a repository class behind a subscript: followed by mro()
+                if b is None and self._typed_base(k, written):
+                    continue  # a class the base stands for to a type checker: followed by mro()
                 mod = k.rpartition(".")[0]
                 shown = written
                 while mod and shown.startswith(mod + "."):
@@ -570,3 +605,16 @@ class RepoLookup:
 def _member_name(t: Token) -> str:
     name = t.text.rpartition(".")[2] if "." in t.text else t.text
     return name if name and (name[0].isalpha() or name[0] == "_") else ""
+
+
+def _type_annotation(statement: str) -> str:
+    """`X` of `name: type[X] = ...` (or `Type[X]`, `typing.Type[X]`), as written; "" otherwise."""
+    try:
+        node = ast.parse(statement.strip()).body[0]
+    except (SyntaxError, ValueError, IndexError, RecursionError):
+        return ""
+    ann = node.annotation if isinstance(node, ast.AnnAssign) else None
+    if not isinstance(ann, ast.Subscript) or ast.unparse(ann.value).rpartition(".")[2] not in ("type", "Type"):
+        return ""
+    inner = ast.unparse(ann.slice)
+    return inner if inner.replace(".", "").replace("_", "").isalnum() else ""

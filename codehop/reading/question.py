@@ -1216,7 +1216,9 @@ class SubjectFinder(RepoLookup):
         """Whether `pkg.mod` is the module at run time, not a declaration of the package that
         rebinds the name after the submodule set it (`def markdown` in `mistune/__init__.py`)."""
         res = self.table.resolve(dotted)
-        return res is None or res.is_external or self.table.src.module_path(res.target.qualname) is not None
+        # (the package's `def markdown` resolves to the qualname of the submodule `mistune.markdown`,
+        # in the package's own file)
+        return res is None or res.is_external or self.table.src.module_path(res.target.qualname) == res.target.rel_path
 
     def _operations(
         self, tokens: list[Token], words: list[str], owner_idx: set[int], members: dict[str, Binding], cls: str = ""

@@ -178,7 +178,7 @@ class Reader:
         findings += self._aspect(asked, findings, context, resolved)
         tokens = tokenize(asked.text)
         doubts = self._untold(asked, tokens, findings) + self._other_kind(asked, tokens, findings)
-        return findings + doubts + self._made_outside(asked, findings)
+        return findings + doubts + self._made_outside(asked, findings) + _constructor_only(asked, findings)
 
     def _made_outside(self, asked: Question, findings: Sequence[Finding]) -> list[Finding]:
         """A value made by a call into code outside the repository (`logger =
@@ -229,6 +229,10 @@ class Reader:
             if b is not None and b.kind is kind and not f.subject.assigned and f.subject.parameter is None:
                 if b.name not in named:
                     return []
+            if f.subject.parameter is not None or target.endswith(".__init__"):
+                # (a parameter's default, or the constructor of the class the question creates: neither
+                # that class nor what the constructor makes is the class asked for)
+                continue
             owner = self.table.class_binding(target.rpartition(".")[0]) if "." in target else None
             if kind is BindingKind.CLASS and owner is not None and owner.name not in named:
                 return []  # ("which class declares `parse`": the class of the member read)
@@ -1316,6 +1320,22 @@ def _stub_doubt(f: Finding, res: Resolution) -> Finding:
             "which this answer did not place."
         ),
     )
+
+
+def _constructor_only(asked: Question, findings: Sequence[Finding]) -> list[Finding]:
+    """A value asked ("how long will it wait if I create a lock and never give it a timeout?") and
+    only a constructor read, no parameter of it placed: the value is not in what was read."""
+    told = [f for f in findings if f.subject.dotted and not f.doubt]
+    if asked.intent is not Intent.VALUE or not told:
+        return []
+    if any(f.subject.parameter is not None or not f.subject.dotted.endswith(".__init__") for f in told):
+        return []
+    read = ", ".join(f"`{f.subject.dotted}`" for f in told[:3])
+    return [
+        _doubt(
+            f"The question asks for a value; what was read is a constructor ({read}), and none of its parameters is named."
+        )
+    ]
 
 
 def _doubt(text: str) -> Finding:

@@ -1,0 +1,3 @@
+class Table:
+    def insert(self, doc):
+        return 1
