@@ -94,3 +94,12 @@ def test_a_build_runs_without_cycle_collection(enabled: bool, fixture_repo, tmp_
     assert {phase: seen.get(phase) for phase in ("parse", "resolve", "write")} == dict.fromkeys(
         ("parse", "resolve", "write"), {False}
     )
+
+
+def test_a_source_file_ends_with_its_stamp(tmp_path: Path) -> None:
+    """`TreeStamp.unchanged` (every warm question) compares `sf[2:]` with the file's stat: the
+    named tuple's last fields are `stamp`, in its order."""
+    from codehop.index.walk import SourceFile
+
+    sf = SourceFile(rel_path="a.py", abs_path=str(tmp_path / "a.py"), size=1, mtime_ns=2, ctime_ns=3, inode=4)
+    assert sf[2:] == sf.stamp == (1, 2, 3, 4)
