@@ -283,6 +283,12 @@ def _ident_terms(identifier: str) -> tuple[tuple[str, ...], str, tuple[str, ...]
     """(`name_terms`, the same space-joined, the parts that are not dictionary words: `nl`, `msg`,
     `cfg`, `delim`), computed in one pass: an index build asks this once per distinct identifier
     (Django: 13k), so it does not go through the separately cached `name_parts` and `name_terms`."""
+    if identifier.isalpha() and identifier.islower():  # one lowercase word: the commonest name
+        parts = _run_parts(identifier)
+        if len(parts) == 1:
+            one = stem(identifier)
+            odd = () if len(identifier) < 2 or is_word(identifier) else (identifier,)
+            return (one,), one, odd
     out: list[str] = []
     for part in _case_parts(identifier):
         out.extend(_run_parts(part))
@@ -323,6 +329,8 @@ def declaration_terms(qualname: str, params: str = "", doc: str = "", assigns: s
     docstring (the first sentence counts)."""
     scope, _, name = qualname.rpartition(".")
     _, name_col, odd = _ident_terms(name)
+    if not (params or doc or assigns):  # a module constant, a class attribute
+        return (name_col, _path_terms(scope), "", "", "", " ".join(odd))
     param_col, param_odd = _joined_terms(params) if params else ("", ())
     assign_col, assign_odd = _joined_terms(assigns) if assigns else ("", ())
     if param_odd or assign_odd:
