@@ -289,13 +289,20 @@ def _ident_terms(identifier: str) -> tuple[tuple[str, ...], str, tuple[str, ...]
             one = stem(identifier)
             odd = () if len(identifier) < 2 or is_word(identifier) else (identifier,)
             return (one,), one, odd
-    out: list[str] = []
+    seen: set[str] = set()
+    stems: list[str] = []
+    odd: list[str] = []
     for part in _case_parts(identifier):
-        out.extend(_run_parts(part))
-    parts = dict.fromkeys(out)
-    stems = tuple(dict.fromkeys(map(stem, parts)))
-    odd = tuple(p for p in parts if len(p) >= 2 and p.isalpha() and not is_word(p))
-    return stems, " ".join(stems), odd
+        for p in _run_parts(part):  # the parts in order, once each (`name_parts`)
+            if p in seen:
+                continue
+            seen.add(p)
+            s = stem(p)
+            if s not in stems:  # a few parts: a list is cheaper than a dict
+                stems.append(s)
+            if len(p) >= 2 and p.isalpha() and not is_word(p):
+                odd.append(p)
+    return tuple(stems), " ".join(stems), tuple(odd)
 
 
 @lru_cache(maxsize=65536)
