@@ -287,8 +287,7 @@ def _ident_terms(identifier: str) -> tuple[tuple[str, ...], str, tuple[str, ...]
         parts = _run_parts(identifier)
         if len(parts) == 1:
             one = stem(identifier)
-            odd = () if len(identifier) < 2 or is_word(identifier) else (identifier,)
-            return (one,), one, odd
+            return (one,), one, (() if len(identifier) < 2 or is_word(identifier) else (identifier,))
     seen: set[str] = set()
     stems: list[str] = []
     odd: list[str] = []
