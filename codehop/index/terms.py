@@ -27,6 +27,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Callable, Iterable
 from functools import lru_cache
+from itertools import chain
 from importlib import resources
 from pathlib import Path
 
@@ -115,12 +116,11 @@ class _ZipfSegmenter:
     for the words a run holds. The splits are wordninja's own (`tests/test_terms.py` compares
     them)."""
 
-    __slots__ = ("base", "longest", "rank")
+    __slots__ = ("base", "rank")
 
     def __init__(self, words: list[str]) -> None:
         self.base = math.log(math.log(len(words)))
         self.rank = dict(zip(words, range(1, len(words) + 1), strict=True))  # a word repeated: its last rank
-        self.longest = max(map(len, words))
 
     def split(self, run: str) -> list[str]:
         rank, base, log, inf = self.rank, self.base, math.log, math.inf
@@ -128,7 +128,7 @@ class _ZipfSegmenter:
         step = [0]
         for i in range(1, len(run) + 1):
             c_min, k_min = inf, 1
-            for k in range(1, min(i, self.longest) + 1):
+            for k in range(1, i + 1):  # a piece longer than the longest word has no rank
                 r = rank.get(run[i - k : i])
                 if r is None:  # not a word: an infinite cost, never the least
                     continue
@@ -314,14 +314,10 @@ def _joined_terms(identifiers: str) -> tuple[str, tuple[str, ...]]:
     if len(idents) == 1:
         _, joined, odd = _ident_terms(idents[0])
         return joined, odd
-    terms: dict[str, None] = {}
-    odds: dict[str, None] = {}
-    for ident in idents:
-        t, _, o = _ident_terms(ident)
-        terms.update(dict.fromkeys(t))
-        if o:
-            odds.update(dict.fromkeys(o))
-    return " ".join(terms), tuple(odds)
+    got = list(map(_ident_terms, idents))
+    stems = dict.fromkeys(chain.from_iterable([g[0] for g in got]))
+    odds = [g[2] for g in got if g[2]]
+    return " ".join(stems), (tuple(dict.fromkeys(chain.from_iterable(odds))) if odds else ())
 
 
 @lru_cache(maxsize=65536)
