@@ -103,3 +103,21 @@ def test_a_source_file_ends_with_its_stamp(tmp_path: Path) -> None:
 
     sf = SourceFile(rel_path="a.py", abs_path=str(tmp_path / "a.py"), size=1, mtime_ns=2, ctime_ns=3, inode=4)
     assert sf[2:] == sf.stamp == (1, 2, 3, 4)
+
+
+def test_builds_in_two_threads_share_one_pause() -> None:
+    """Two builds overlapping in one process (an editor's server indexing a package while the
+    repository updates): the collector stays off until the last one ends, then is back on."""
+    from codehop.index.indexer import _no_cycle_collection
+
+    gc.enable()
+    try:
+        first, second = _no_cycle_collection(), _no_cycle_collection()
+        first.__enter__()
+        second.__enter__()
+        first.__exit__(None, None, None)
+        assert not gc.isenabled()  # the second build still runs
+        second.__exit__(None, None, None)
+        assert gc.isenabled()
+    finally:
+        gc.enable()

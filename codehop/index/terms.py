@@ -27,8 +27,8 @@ import re
 from bisect import bisect_left
 from collections.abc import Callable, Iterable
 from functools import lru_cache
-from itertools import chain
 from importlib import resources
+from itertools import chain
 from pathlib import Path
 
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
