@@ -265,6 +265,10 @@ _K_BRANCHES = _kinds("elif_clause", "else_clause")
 _K_BLOCK_PARENTS = _kinds(*_BLOCK_PARENTS)
 _K_BINDING_STATEMENTS = _kinds("import_statement", "import_from_statement", "expression_statement")
 _K_IDENTIFIER = _kinds("identifier")
+_K_ATTRIBUTE = _kinds("attribute")
+_K_DEFAULT_PARAMETER = _kinds("default_parameter", "typed_default_parameter")
+_K_FIRST_CHILD_NAMES = _kinds("typed_parameter", "list_splat_pattern", "dictionary_splat_pattern")
+_K_SPLAT = _kinds("list_splat_pattern", "dictionary_splat_pattern")
 _K_DICTIONARY = _kinds("dictionary")
 _K_WILDCARD = _kinds("wildcard_import")
 _K_DOTTED_NAME = _kinds("dotted_name")
@@ -287,6 +291,7 @@ _F_RIGHT = _field("right")
 _F_MODULE_NAME = _field("module_name")
 _F_ALIAS = _field("alias")
 _F_PARAMETERS = _field("parameters")
+_F_ATTRIBUTE = _field("attribute")
 _MODULE_CHUNK, _CLASS_CHUNK, _FUNCTION_CHUNK, _METHOD_CHUNK = (
     ChunkKind.MODULE.value,
     ChunkKind.CLASS.value,
@@ -482,18 +487,23 @@ class _Walker:
     def param_names(self, defn: Node) -> str:
         """A function's parameter names, space-joined, without `self` and `cls`."""
         params = defn.child_by_field_id(_F_PARAMETERS)
+        if params is None:
+            return ""
         names: list[str] = []
-        for p in params.named_children if params is not None else ():
+        for p in params.named_children:
+            kind = p.kind_id
             n: Node | None = p
-            if p.type in ("default_parameter", "typed_default_parameter"):
+            if kind in _K_DEFAULT_PARAMETER:
                 n = p.child_by_field_id(_F_NAME)
-            elif p.type in ("typed_parameter", "list_splat_pattern", "dictionary_splat_pattern"):
+            elif kind in _K_FIRST_CHILD_NAMES:
                 n = p.named_child(0)
-            if n is not None and n.type in ("list_splat_pattern", "dictionary_splat_pattern"):
+            if n is not None and n.kind_id in _K_SPLAT:
                 n = n.named_child(0)
             if n is not None and n.kind_id in _K_IDENTIFIER:
-                names.append(self.node_text(n))
-        return " ".join(n for n in names if n not in ("self", "cls"))
+                name = self.node_text(n)
+                if name != "self" and name != "cls":
+                    names.append(name)
+        return " ".join(names)
 
     def attach_decls(self) -> None:
         """Each def's and class's first chunk gets three more fields: its parameter names, the
@@ -505,24 +515,22 @@ class _Walker:
             if d is not None:
                 self.chunks[i] = (*c, d[0], " ".join(sorted(d[1])), d[2])
 
-    def assigned(self, targets: list[Node]) -> None:
+    def assigned(self, targets: list[Node], by_line: list[tuple[str, str, int]]) -> None:
         """The names assigned (`x = ...`, `self.x = ...`, `a, b = ...`) in each def and class
-        body, to the innermost one."""
-        if not targets or not self.decls:
-            return
-        owner: list[tuple[str, int] | None] = [None] * (len(self.lines) + 2)
-        for a, b, qual, _ in sorted(self.scopes, key=lambda s: s[0] - s[1]):
-            owner[a : b + 1] = [(qual, a)] * (b - a + 1)
+        body, to the innermost one (`by_line`: the innermost scope of each line, `sites`)."""
         decls = self.decls
+        if not targets or not decls:
+            return
         for node in targets:
-            key = owner[node.start_point[0] + 1]
-            d = decls.get(key) if key is not None else None
+            qual, _, first = by_line[node.start_point[0] + 1]
+            d = decls.get((qual, first))  # module level (first line 0): no declaration
             if d is None:
                 continue
-            if node.kind_id in _K_IDENTIFIER:
+            kind = node.kind_id
+            if kind in _K_IDENTIFIER:
                 d[1].add(self.node_text(node))
-            elif node.type == "attribute":
-                d[1].add(self.node_text(node.child_by_field_name("attribute")))
+            elif kind in _K_ATTRIBUTE:
+                d[1].add(self.node_text(node.child_by_field_id(_F_ATTRIBUTE)))
             else:
                 d[1].update(self.node_text(n) for n in node.named_children if n.kind_id in _K_IDENTIFIER)
 
@@ -895,11 +903,12 @@ class _Walker:
     # ---- call / decorator / annotation sites --------------------------------
     def sites(self, root: Node) -> None:
         captures = QueryCursor(_SITES).captures(root)
-        self.assigned(captures.get("assign", []))
-        # innermost enclosing (scope, class) per line: outer scopes are painted first
-        by_line: list[tuple[str, str]] = [(self.module, "")] * (len(self.lines) + 2)
+        # innermost enclosing (scope, class, the scope's first line) per line: outer scopes are
+        # painted first
+        by_line: list[tuple[str, str, int]] = [(self.module, "", 0)] * (len(self.lines) + 2)
         for a, b, qual, cls in sorted(self.scopes, key=lambda s: s[0] - s[1]):
-            by_line[a : b + 1] = [(qual, cls)] * (b - a + 1)
+            by_line[a : b + 1] = [(qual, cls, a)] * (b - a + 1)
+        self.assigned(captures.get("assign", []), by_line)
         names = self.module_names
         prefix = f"{self.module}." if self.module else ""  # `qualify`, inlined: one call per site
         rel_path, append = self.rel_path, self.xrefs.append
@@ -931,7 +940,7 @@ class _Walker:
                 if "\n" in dotted or "(" in dotted:
                     continue
                 row, col = node.start_point
-                scope, cls = by_line[row + 1]
+                scope, cls, _ = by_line[row + 1]
                 if head in ("self", "cls") and cls and "." in dotted:
                     target = cls + dotted[len(head) :]
                 elif head in names:

@@ -132,10 +132,14 @@ def _parse_all(jobs: list[tuple[str, bytes]], workers: int) -> Iterator[tuple[Fi
 
 
 def _exit_with_parent(parent: int) -> None:
-    """In a pool worker: exit when the indexer dies (killed, it never closes the pipes, and an
-    orphaned worker would block on them forever). A forked worker gets the indexer's pid from the
-    indexer itself (read here, it would already be init's if the indexer died while this worker
-    started); a forkserver's worker (`parent` 0) watches the forkserver, which exits with it."""
+    """In a pool worker: no cyclic garbage collection (`_no_cycle_collection`), and exit when the
+    indexer dies (killed, it never closes the pipes, and an orphaned worker would block on them
+    forever). A forked worker gets the indexer's pid from the indexer itself (read here, it would
+    already be init's if the indexer died while this worker started); a forkserver's worker
+    (`parent` 0) watches the forkserver, which exits with it."""
+    import gc
+
+    gc.disable()
     parent = parent or os.getppid()
 
     def watch() -> None:
@@ -221,7 +225,7 @@ def index_repo(
         tell(phase, len(jobs), len(jobs))
 
     report.deleted = len(deleted)
-    with _terminate_raises(), _out_of_space(idx_dir):
+    with _terminate_raises(), _out_of_space(idx_dir), _no_cycle_collection():
         if store is None:
             store = _build_fresh(idx_dir, arrived(), hashes, stats, after_parse)
             report.rebuilt = True
@@ -256,6 +260,36 @@ def _terminate_raises() -> Iterator[None]:
     finally:
         for signum, old in saved.items():
             signal.signal(signum, old)
+
+
+# builds running in this process (threads), and whether the collector was on when the first began
+_UNCOLLECTED: dict[str, int] = {"builds": 0, "was_enabled": 0}
+_UNCOLLECTED_LOCK = threading.Lock()
+
+
+@contextmanager
+def _no_cycle_collection() -> Iterator[None]:
+    """No cyclic garbage collection while an index is parsed and written. A build allocates
+    millions of tuples and strings that form no cycles (a Django build's collections freed 23
+    objects), yet each allocation burst starts a collection that traverses every live object,
+    the rows held for the write and the term caches included: about 0.2 s of CPU on Django, 5%
+    of the build. Reference counting frees everything as before. The collector is one per
+    process: builds in several threads share one pause, and the last to finish turns it back on
+    (if it was on when the first began)."""
+    import gc
+
+    with _UNCOLLECTED_LOCK:
+        if _UNCOLLECTED["builds"] == 0:
+            _UNCOLLECTED["was_enabled"] = int(gc.isenabled())
+            gc.disable()
+        _UNCOLLECTED["builds"] += 1
+    try:
+        yield
+    finally:
+        with _UNCOLLECTED_LOCK:
+            _UNCOLLECTED["builds"] -= 1
+            if _UNCOLLECTED["builds"] == 0 and _UNCOLLECTED["was_enabled"]:
+                gc.enable()
 
 
 @contextmanager

@@ -24,9 +24,11 @@ from __future__ import annotations
 
 import math
 import re
+from bisect import bisect_left
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 from importlib import resources
+from itertools import chain
 from pathlib import Path
 
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
@@ -60,13 +62,34 @@ def _dictionary() -> str:
     return resources.files("wordsegment").joinpath("words.txt").read_text(encoding="utf-8")
 
 
+@lru_cache(maxsize=1)
+def _dictionary_lines() -> list[str]:
+    """The dictionary's words as a list (about 15 ms to split): for many lookups (`is_word`)."""
+    lines = _dictionary().split("\n")
+    if lines and not lines[-1]:  # the text's last newline
+        lines.pop()
+    return lines
+
+
+# the lookups after which `is_word` bisects the split list (C `bisect`, about 1 us) instead of the
+# text (about 15 us): a question stays below, an index build (thousands of parts) goes past
+_LOOKUPS_BEFORE_SPLIT = 300
+_lookups = 0
+
+
 @lru_cache(maxsize=131072)
 def is_word(part: str) -> bool:
     """Is `part` (lowercase) an ordinary English word (wordsegment's dictionary)? `nl`, `msg`,
     `cfg`, `delim` are not; `strip`, `tab`, `delimiter` are. A bisection over the list's lines
-    (about 18 probes)."""
+    (about 18 probes), of its text for the first lookups, then of the list split from it."""
+    global _lookups
     if part.split() != [part]:  # empty, or holding a space: never a word of the list
         return False
+    _lookups += 1
+    if _lookups > _LOOKUPS_BEFORE_SPLIT:
+        lines = _dictionary_lines()
+        i = bisect_left(lines, part)
+        return i < len(lines) and lines[i] == part
     text = _dictionary()
     lo, hi = 0, len(text)  # the line `part` would be starts in [lo, hi); both are line starts
     while lo < hi:
@@ -87,26 +110,29 @@ def is_word(part: str) -> bool:
 
 class _ZipfSegmenter:
     """wordninja's model and its dynamic program, for a lowercase run of letters: the words of
-    its list ranked by frequency, a word's cost log(rank * log(N)) (Zipf's law), the split of
-    least total cost. wordninja builds that model when it is imported, with a generator (about
-    0.2 s); built here from the same file with one comprehension (about 0.04 s). The splits are
-    wordninja's own (`tests/test_terms.py` compares them)."""
+    its list ranked by frequency, a word's cost log(rank) + log(log(N)) (Zipf's law), the split
+    of least total cost. wordninja builds that model when it is imported, with a generator (about
+    0.2 s); built here from the same file as a dict of ranks (about 0.03 s), a cost computed only
+    for the words a run holds. The splits are wordninja's own (`tests/test_terms.py` compares
+    them)."""
 
-    __slots__ = ("cost", "longest")
+    __slots__ = ("base", "rank")
 
     def __init__(self, words: list[str]) -> None:
-        base = math.log(math.log(len(words)))
-        self.cost = dict(zip(words, [math.log(rank) + base for rank in range(1, len(words) + 1)], strict=True))
-        self.longest = max(map(len, words))
+        self.base = math.log(math.log(len(words)))
+        self.rank = dict(zip(words, range(1, len(words) + 1), strict=True))  # a word repeated: its last rank
 
     def split(self, run: str) -> list[str]:
-        cost = self.cost
+        rank, base, log, inf = self.rank, self.base, math.log, math.inf
         best = [0.0]
         step = [0]
         for i in range(1, len(run) + 1):
-            c_min, k_min = math.inf, 1
-            for k in range(1, min(i, self.longest) + 1):
-                c = best[i - k] + cost.get(run[i - k : i], math.inf)
+            c_min, k_min = inf, 1
+            for k in range(1, i + 1):  # a piece longer than the longest word has no rank
+                r = rank.get(run[i - k : i])
+                if r is None:  # not a word: an infinite cost, never the least
+                    continue
+                c = best[i - k] + (log(r) + base)
                 if c < c_min:
                     c_min, k_min = c, k
             best.append(c_min)
@@ -210,13 +236,20 @@ def text_terms(text: str) -> tuple[str, ...]:
     """The words of prose (a question, a docstring sentence), stemmed, in order: split on what is
     not a letter or digit, a code-shaped token (`max_size`, `maxSize`) on snake and camel case;
     lowercased; no stop words removed (the reader decides)."""
+    if "'" in text or "\u2019" in text:  # a possessive to drop (a scan for the quote is cheaper)
+        text = _POSSESSIVE.sub("", text)
     out: list[str] = []
-    for token in _TOKEN.findall(_POSSESSIVE.sub("", text)):
-        if "_" in token or not (token.islower() or token.isupper() or token.istitle()):
-            out.extend(stem(p) for p in _case_parts(token))
-        else:
-            out.append(stem(token.lower()))
+    for token in _TOKEN.findall(text):
+        out.extend(_token_stems(token))
     return tuple(out)
+
+
+@lru_cache(maxsize=131072)
+def _token_stems(token: str) -> tuple[str, ...]:
+    """The stems one token of prose gives `text_terms` (prose repeats its words: cached)."""
+    if "_" in token or not (token.islower() or token.isupper() or token.istitle()):
+        return tuple(stem(p) for p in _case_parts(token))
+    return (stem(token.lower()),)
 
 
 def first_sentence(doc: str) -> str:
@@ -248,24 +281,49 @@ def abbreviates(part: str, word: str) -> bool:
 
 
 @lru_cache(maxsize=131072)
-def _ident_terms(identifier: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """(`name_terms`, the parts that are not dictionary words: `nl`, `msg`, `cfg`, `delim`)."""
-    parts = name_parts(identifier)
-    odd = tuple(p for p in parts if len(p) >= 2 and p.isalpha() and not is_word(p))
-    return name_terms(identifier), odd
+def _ident_terms(identifier: str) -> tuple[tuple[str, ...], str, tuple[str, ...]]:
+    """(`name_terms`, the same space-joined, the parts that are not dictionary words: `nl`, `msg`,
+    `cfg`, `delim`), computed in one pass: an index build asks this once per distinct identifier
+    (Django: 13k), so it does not go through the separately cached `name_parts` and `name_terms`."""
+    if identifier.isalpha() and identifier.islower():  # one lowercase word: the commonest name
+        parts = _run_parts(identifier)
+        if len(parts) == 1:
+            one = stem(identifier)
+            return (one,), one, (() if len(identifier) < 2 or is_word(identifier) else (identifier,))
+    seen: set[str] = set()
+    stems: list[str] = []
+    odd: list[str] = []
+    for part in _case_parts(identifier):
+        for p in _run_parts(part):  # the parts in order, once each (`name_parts`)
+            if p in seen:
+                continue
+            seen.add(p)
+            s = stem(p)
+            if s not in stems:  # a few parts: a list is cheaper than a dict
+                stems.append(s)
+            if len(p) >= 2 and p.isalpha() and not is_word(p):
+                odd.append(p)
+    return tuple(stems), " ".join(stems), tuple(odd)
 
 
 @lru_cache(maxsize=65536)
 def _joined_terms(identifiers: str) -> tuple[str, tuple[str, ...]]:
     """Space-joined identifiers (a parameter list, a body's assigned names, a dotted path): their
     terms space-joined, once each, and their odd parts (a parameter list recurs: cached whole)."""
-    terms: dict[str, None] = {}
-    odd: dict[str, None] = {}
-    for ident in identifiers.split():
-        t, o = _ident_terms(ident)
-        terms.update(dict.fromkeys(t))
-        odd.update(dict.fromkeys(o))
-    return " ".join(terms), tuple(odd)
+    idents = identifiers.split()
+    if len(idents) == 1:
+        _, joined, odd = _ident_terms(idents[0])
+        return joined, odd
+    got = list(map(_ident_terms, idents))
+    stems = dict.fromkeys(chain.from_iterable([g[0] for g in got]))
+    odds = [g[2] for g in got if g[2]]
+    return " ".join(stems), (tuple(dict.fromkeys(chain.from_iterable(odds))) if odds else ())
+
+
+@lru_cache(maxsize=65536)
+def _path_terms(scope: str) -> str:
+    """The terms of a qualname's scope (`pkg.mod.Class`), space-joined (a scope recurs: cached)."""
+    return _joined_terms(scope.replace(".", " "))[0]
 
 
 def declaration_terms(qualname: str, params: str = "", doc: str = "", assigns: str = "") -> tuple[str, ...]:
@@ -274,14 +332,18 @@ def declaration_terms(qualname: str, params: str = "", doc: str = "", assigns: s
     not dictionary words). `params` and `assigns` are space-joined identifiers; `doc` its
     docstring (the first sentence counts)."""
     scope, _, name = qualname.rpartition(".")
-    name_cols, name_odd = _ident_terms(name)
-    param_cols, param_odd = _joined_terms(params) if params else ("", ())
-    assign_cols, assign_odd = _joined_terms(assigns) if assigns else ("", ())
+    _, name_col, odd = _ident_terms(name)
+    if not (params or doc or assigns):  # a module constant, a class attribute
+        return (name_col, _path_terms(scope), "", "", "", " ".join(odd))
+    param_col, param_odd = _joined_terms(params) if params else ("", ())
+    assign_col, assign_odd = _joined_terms(assigns) if assigns else ("", ())
+    if param_odd or assign_odd:
+        odd = tuple(dict.fromkeys((*odd, *param_odd, *assign_odd)))
     return (
-        " ".join(name_cols),
-        _joined_terms(scope.replace(".", " "))[0],
-        param_cols,
+        name_col,
+        _path_terms(scope),
+        param_col,
         " ".join(dict.fromkeys(text_terms(first_sentence(doc)))) if doc else "",
-        assign_cols,
-        " ".join(dict.fromkeys((*name_odd, *param_odd, *assign_odd))),
+        assign_col,
+        " ".join(odd),
     )

@@ -38,6 +38,7 @@ Row = tuple[Any, ...]
 # a few thousand rows
 _KINDS = {k.value: k for k in BindingKind}
 _PROVENANCE = {p.value: p for p in Provenance}
+_CHUNK_KINDS = {k.value: k for k in ChunkKind}
 
 CHUNK_COLS = "id, rel_path, start_line, end_line, kind, qualname, name, signature, docstring, text"
 
@@ -49,7 +50,7 @@ def chunk_record(row: Row, *, identifiers: str = "") -> Chunk:
         rel_path=row[1],
         start_line=row[2],
         end_line=row[3],
-        kind=ChunkKind(row[4]),
+        kind=_CHUNK_KINDS[row[4]],
         qualname=row[5],
         name=row[6],
         signature=row[7],
@@ -63,7 +64,7 @@ CHUNK_HEAD_COLS = "qualname, rel_path, start_line, kind, signature"
 
 
 def chunk_head_record(row: Row) -> ChunkHead:
-    return ChunkHead(qualname=row[0], rel_path=row[1], start_line=row[2], kind=ChunkKind(row[3]), signature=row[4])
+    return ChunkHead(qualname=row[0], rel_path=row[1], start_line=row[2], kind=_CHUNK_KINDS[row[3]], signature=row[4])
 
 
 BINDING_COLS = "scope, name, kind, rel_path, line, col, end_line, target, value"
