@@ -175,3 +175,20 @@ def test_class_and_member_words_cover_their_typed_lists():
     typed |= {"flag": "attribute", "setting": "attribute", "constant": "attribute", "test": "test"}
     typed |= {"exception": "exception", "error": "exception", "class": "class", "module": "module"}
     assert all(KIND_WORDS[stem(w)] == kind for w, kind in typed.items())
+
+
+def test_kind_and_name_words_are_typed_once():
+    """VOCABULARY, intent.KIND_OF_VALUE, KIND_WORDS and navquestion's _FILLERS and _GENERIC take the
+    kind words (question_words.KIND_NAMES) and the name words instead of typing them again: each
+    still holds what it typed."""
+    from codehop.answer import navquestion as nq
+    from codehop.reading.intent import KIND_OF_VALUE
+    from codehop.reading.question_words import VOCABULARY
+
+    typed = """get name object attribute property member kind source behind point hold expose export refer read
+    write keep behave want need module class function method""".split()
+    assert all(w in VOCABULARY for w in typed)
+    assert {"class", "type", "kind", "object"} <= KIND_OF_VALUE
+    assert not {"name", "member"} & KIND_OF_VALUE  # ("what name is X given" asks no type)
+    assert "error" not in VOCABULARY  # an exception's word can describe the subject ("rank errors")
+    assert all(w in nq._GENERIC for w in ("object", "type"))

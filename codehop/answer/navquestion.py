@@ -59,7 +59,18 @@ from codehop.kernel.tokens import count_tokens
 from codehop.navigation.dependents import DependentsFinder
 from codehop.navigation.excerpt import declaration_chunk, fit
 from codehop.navigation.sites import RELATION_OF, Dependents, Relation, Site
-from codehop.reading.question_words import ADVERBS, ARTICLES, BE, CONTEXT_WORDS, REQUESTS, STOP, Cues
+from codehop.reading.question_words import (
+    ADVERBS,
+    ARTICLES,
+    BE,
+    CONTEXT_WORDS,
+    MEMBER_KIND_WORDS,
+    NAME_WORDS,
+    REQUESTS,
+    STOP,
+    VALUE_WORDS,
+    Cues,
+)
 from graphs import EdgeType
 
 if TYPE_CHECKING:
@@ -146,18 +157,21 @@ _PLACES = CONTEXT_WORDS | Cues("code codebase repo repository project test else"
 _ADVERBS = ADVERBS  # before the relation word or after the subject ("X actually calls")
 _GENERIC = (
     Cues(
-        [*_KINDS, *"place part thing everything anything something site us every object type".split()],
+        [
+            *_KINDS,
+            *VALUE_WORDS,
+            Intent.TYPE.value,
+            *"place part thing everything anything something site us every".split(),
+        ],
         exact=STOP - _BE - _DO,
     )
     | _PLACES
     | Cues(_ADVERBS)
 )
 # the words of a noun phrase around the subject's name: articles, then the kinds it is named by
-_FILLERS = (
-    ARTICLES
-    | frozenset(_KINDS)
-    | frozenset("attribute setting constant variable value property name symbol member helper".split())
-)
+# (the kinds and the words that name a function or an attribute: "the send method", "the timeout
+# setting", "the name X", "the value X")
+_FILLERS = ARTICLES | MEMBER_KIND_WORDS | frozenset(_KINDS) | NAME_WORDS | {Intent.VALUE.value, "variable", "symbol"}
 _INSIDE = frozenset({"in", "inside", "within"})
 _QUALIFIERS = _INSIDE | {"on", "of", "from"}
 _TOKEN = re.compile(r"`[^`\n]{1,300}`|[A-Za-z_][\w.]*(?:\(\))?|'s\b|[?;!]|\.(?=\s|$)|,")

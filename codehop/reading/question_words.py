@@ -95,6 +95,23 @@ STOP = (
     | _UNLISTED
 )
 ARTICLES = frozenset({"a", "an", "the"})
+# the kinds a question names its subject by ("the method that ...", "which classes ...", "the
+# timeout setting"): the kinds of chunk the index stores, the kinds of member it tells apart, and
+# the words that name one of them (a kind's own name names it; `reading.intent.KIND_WORDS` stems them)
+KIND_NAMES: dict[str, tuple[str, ...]] = {
+    **{k.value: () for k in ChunkKind},
+    ChunkKind.FUNCTION.value: ("helper", "decorator"),
+    "attribute": ("property", "flag", "setting", "constant"),
+    "test": (),
+    "exception": ("error",),
+}
+# the words that name a kind of member: a function or an attribute ("the send helper", "the
+# timeout setting")
+MEMBER_KIND_WORDS = frozenset(w for kind in (ChunkKind.FUNCTION.value, "attribute") for w in (kind, *KIND_NAMES[kind]))
+# the words a question names any declaration by ("the name X", "the member X"), and any value
+# ("X object", "what kind of object is X")
+NAME_WORDS = frozenset({"name", "member"})
+VALUE_WORDS = frozenset({"object", "kind"})
 BE = frozenset("be is are was were".split())  # the forms of "be" a question asks with
 KEYWORDS = CODE_LITERALS  # Python's keywords (`await`, `async` among them), `self` and `cls`
 # a question that asks for a default ("the default timeout", "what does it default to")
@@ -143,12 +160,11 @@ ASYNC_WORDS = Cues("async asynchronous await".split())
 # its default, its base class, what happens when it runs): they place the intent, never the
 # subject. The cue lists above, and the words of asking they leave out (by stem).
 VOCABULARY = (
-    Cues(
-        """get name object attribute property member kind source behind point hold expose export refer read write
-        keep behave want need""".split()
-    )
-    | ORIGIN_WORDS
+    Cues("get source behind point hold expose export refer read write keep behave want need".split())
+    | Cues(NAME_WORDS | VALUE_WORDS)
     | Cues(k.value for k in ChunkKind)
+    | Cues(MEMBER_KIND_WORDS)
+    | ORIGIN_WORDS
     | Cues(REQUESTS)
     | CLASS_WORDS
     | CONTEXT_WORDS
