@@ -192,3 +192,33 @@ def test_kind_and_name_words_are_typed_once():
     assert not {"name", "member"} & KIND_OF_VALUE  # ("what name is X given" asks no type)
     assert "error" not in VOCABULARY  # an exception's word can describe the subject ("rank errors")
     assert all(w in nq._GENERIC for w in ("object", "type"))
+
+
+def test_british_spellings_match_the_ize_cue():
+    """RELATIONS typed "specialise" beside "specialize"; Cues reads -ise as -ize before stemming."""
+    from codehop.answer.navquestion import read_question
+    from codehop.reading.question_words import Cues
+
+    cue = Cues(["specialize"])
+    assert all(w in cue for w in "specialise specialised specialises specialising specialisation".split())
+    assert "raise" not in Cues(["raize"]) and "promise" not in cue
+    nq = read_question("which classes specialise BaseTransport?")
+    assert nq is not None and nq.intent.value == "subclasses"
+
+
+def test_the_stand_ins_for_the_object_match_by_stem():
+    """datamodel._PRONOUNS typed "instance instances object objects": the nouns match by stem."""
+    from codehop.reading import datamodel
+
+    for question in ("the length of instances", "the length of an instance", "the length of the objects"):
+        words = question.split()
+        assert [m.operation.name for m in datamodel.match(words, [])] == ["len"], question
+
+
+def test_the_override_words_are_typed_once():
+    from codehop.answer.navquestion import read_question
+    from codehop.reading.question_words import MEMBER_ASPECTS
+
+    assert "overridden" in MEMBER_ASPECTS and "overrides" in MEMBER_ASPECTS
+    nq = read_question("where is Transport.send overridden?")
+    assert nq is not None and nq.intent.value == "overrides"

@@ -66,6 +66,7 @@ from codehop.reading.question_words import (
     CONTEXT_WORDS,
     MEMBER_KIND_WORDS,
     NAME_WORDS,
+    OVERRIDE_WORDS,
     REQUESTS,
     STOP,
     VALUE_WORDS,
@@ -119,15 +120,16 @@ def _rel(
     )
 
 
+_CALL = Cues(["call"])
 _USE = Cues("use reference read access".split())
-_OVERRIDE = Cues([Intent.OVERRIDES.value, *"overridden overriden reimplement overwrite redefine".split()])
+_OVERRIDE = OVERRIDE_WORDS | Cues("overriden reimplement overwrite redefine".split())
 RELATIONS: tuple[_Rel, ...] = (
     _rel(
         Intent.CALLERS,
         Intent.CALLEES,
-        Cues("call invoke instantiate".split()),
+        _CALL | Cues(["invoke", "instantiate"]),
         Cues(["call site", "invocation"]),
-        outgoing_nouns=Cues(["call"]),
+        outgoing_nouns=_CALL,
     ),
     _rel(Intent.USERS, None, _USE, _USE | Cues("usage dependent consumer".split())),
     _rel(Intent.USERS, None, Cues("depend rely".split()), preposition="on", participle=False),
@@ -135,7 +137,7 @@ RELATIONS: tuple[_Rel, ...] = (
     _rel(
         Intent.SUBCLASSES,
         None,
-        Cues([Intent.SUBCLASSES.value, *"extend specialise specialize".split()]),
+        Cues([Intent.SUBCLASSES.value, "extend", "specialize"]),  # ("specialise": Cues reads -ise as -ize)
         Cues(["subtype", "descendant", "derived class", "child class", "children"]),
     ),
     _rel(Intent.SUBCLASSES, None, Cues("inherit derive".split()), preposition="from"),

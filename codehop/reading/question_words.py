@@ -57,9 +57,14 @@ class Cues:
         return out
 
 
+# British -ise spelt as -ize before stemming ("specialise", "serialised", "initialising"), for cues
+# and the words matched against them alike
+_SPELT_IZE = re.compile(r"(?<=[a-z]{4})is(?=(?:e|ed|es|ing|ation|ations)$)")
+
+
 @lru_cache(maxsize=65536)
 def _stem_phrase(text: str) -> str:
-    return " ".join(stem(w) for w in text.lower().split())
+    return " ".join(stem(_SPELT_IZE.sub("iz", w)) for w in text.lower().split())
 
 
 def _library_stop() -> tuple[str, ...]:
@@ -146,13 +151,15 @@ CONTEXT_WORDS = Cues("module package file submodule".split())
 ORIGIN_WORDS = Cues(["come", "import"])  # where a name comes from: "where does X come from", "imported"
 # a question about what a callable takes: of a class, its constructor's parameters are asked
 SIGNATURE_WORDS = Cues("signature argument arg parameter param take accept".split())
+# an override, its irregular participle too ("where is X overridden")
+OVERRIDE_WORDS = _names(Intent.OVERRIDES) | Cues(["overridden"])
 # what only a callable, a class or a value has: a module alone does not answer them ("what does
 # tenacity retry on by default?" is not answered by the module `tenacity.retry`)
 MEMBER_ASPECTS = (
     DEFAULT_WORDS
     | _RETURN
-    | Cues(["overridden"])
-    | _names(Intent.RAISES, Intent.INHERITED, Intent.SUBCLASSES, Intent.OVERRIDES)
+    | OVERRIDE_WORDS
+    | _names(Intent.RAISES, Intent.INHERITED, Intent.SUBCLASSES)
     | SIGNATURE_WORDS
 )
 ASYNC_WORDS = Cues("async asynchronous await".split())
