@@ -222,3 +222,12 @@ def test_the_override_words_are_typed_once():
     assert "overridden" in MEMBER_ASPECTS and "overrides" in MEMBER_ASPECTS
     nq = read_question("where is Transport.send overridden?")
     assert nq is not None and nq.intent.value == "overrides"
+
+
+def test_signature_words_match_their_abbreviations():
+    """SIGNATURE_WORDS typed "arg" and "param" beside "argument" and "parameter": a word that is no
+    dictionary word and abbreviates a cue by the index's rule matches it."""
+    from codehop.reading.question_words import SIGNATURE_WORDS, VOCABULARY
+
+    assert all(w in SIGNATURE_WORDS and w in VOCABULARY for w in "arg args param params argument parameters".split())
+    assert not SIGNATURE_WORDS & ["kwargs", "par", "acc", "tak", "sig"]  # (kwargs: keyword arguments, not one)

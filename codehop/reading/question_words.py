@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from codehop.index.terms import stem
+from codehop.index.terms import abbreviates, is_word, stem
 from codehop.kernel.records import ChunkKind, Intent
 from codehop.kernel.words import CODE_LITERALS
 
@@ -34,16 +34,24 @@ class Cues:
     calls, called, calling; not "caller", a word of its own). A phrase matches word by word.
     `words & cues` and `cues & words` are the words that match. Where one inflection reads
     differently from the others ("the implementations of X" are its overrides; "the implementation
-    of X" is X), that word is given `exact`: matched as written only."""
+    of X" is X), that word is given `exact`: matched as written only. The words given
+    `abbreviated` also match what abbreviates them, by the index's rule for identifier parts
+    (`terms.abbreviates`, a word that is no dictionary word: "arg", "params")."""
 
-    __slots__ = ("exact", "stems")
+    __slots__ = ("abbreviated", "exact", "stems")
 
-    def __init__(self, words: Iterable[str], *, exact: Iterable[str] = ()) -> None:
+    def __init__(self, words: Iterable[str], *, exact: Iterable[str] = (), abbreviated: bool = False) -> None:
+        words = tuple(words)
         self.stems = frozenset(_stem_phrase(w) for w in words)
         self.exact = frozenset(exact)
+        self.abbreviated = frozenset(words) if abbreviated else frozenset()
 
     def __contains__(self, word: object) -> bool:
-        return isinstance(word, str) and (word in self.exact or _stem_phrase(word) in self.stems)
+        if not isinstance(word, str):
+            return False
+        if word in self.exact or _stem_phrase(word) in self.stems:
+            return True
+        return bool(self.abbreviated) and _abbreviates_one(word, self.abbreviated)
 
     def __and__(self, words: Iterable[str]) -> set[str]:
         return {w for w in words if w in self}
@@ -54,7 +62,17 @@ class Cues:
         out = Cues(())
         out.stems = self.stems | other.stems
         out.exact = self.exact | other.exact
+        out.abbreviated = self.abbreviated | other.abbreviated
         return out
+
+
+@lru_cache(maxsize=4096)
+def _abbreviates_one(word: str, spelt: frozenset[str]) -> bool:
+    low = word.lower()
+    if not low.isalpha() or is_word(low):
+        return False
+    short = stem(low)  # ("params": the plural of "param")
+    return any(abbreviates(short, w) for w in spelt)
 
 
 # British -ise spelt as -ize before stemming ("specialise", "serialised", "initialising"), for cues
@@ -150,7 +168,9 @@ CLASS_WORDS = Cues([ChunkKind.CLASS.value, "base", "parent"]) | _names(Intent.SU
 CONTEXT_WORDS = Cues("module package file submodule".split())
 ORIGIN_WORDS = Cues(["come", "import"])  # where a name comes from: "where does X come from", "imported"
 # a question about what a callable takes: of a class, its constructor's parameters are asked
-SIGNATURE_WORDS = Cues("signature argument arg parameter param take accept".split())
+SIGNATURE_WORDS = Cues("signature take accept".split()) | Cues(
+    ["argument", "parameter"], abbreviated=True
+)  # ("arg", "params")
 # an override, its irregular participle too ("where is X overridden")
 OVERRIDE_WORDS = _names(Intent.OVERRIDES) | Cues(["overridden"])
 # what only a callable, a class or a value has: a module alone does not answer them ("what does

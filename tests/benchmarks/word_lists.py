@@ -54,8 +54,8 @@ def lists(path: Path, least: int = 3) -> list[tuple[str, int]]:
         ):
             continue
         name = ast.unparse(stmt.targets[0] if isinstance(stmt, ast.Assign) else stmt.target)
-        if name == "__all__":
-            continue  # the module's exported names, not words
+        if name in ("__all__", "__slots__"):
+            continue  # the module's exported names, a class's attribute names: not words
         words = words_in(stmt.value)
         if len(words) >= least:  # a word list, not a pair of markers
             found.append((name, len(words)))
