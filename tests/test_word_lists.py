@@ -231,3 +231,29 @@ def test_signature_words_match_their_abbreviations():
 
     assert all(w in SIGNATURE_WORDS and w in VOCABULARY for w in "arg args param params argument parameters".split())
     assert not SIGNATURE_WORDS & ["kwargs", "par", "acc", "tak", "sig"]  # (kwargs: keyword arguments, not one)
+
+
+def test_use_depend_and_import_words_are_typed_once():
+    """navquestion's _USE typed "use reference read" (VOCABULARY typed "refer read"); the users'
+    nouns typed "dependent" (the verb "depend"'s stem); the importers' verbs typed "import" (the
+    intent's own name, stemmed): each is typed once and still reads its question."""
+    from codehop.answer.navquestion import _USE, read_question
+    from codehop.reading.question_words import VOCABULARY
+
+    assert all(w in _USE and w in VOCABULARY for w in "use reference refer read".split())
+    assert "access" in _USE
+    for question, intent in [
+        ("what are the dependents of Client?", "users"),
+        ("what depends on Client?", "users"),
+        ("which modules import Client?", "importers"),
+        ("what references Client?", "users"),
+    ]:
+        nq = read_question(question)
+        assert nq is not None and nq.intent.value == intent, question
+
+
+def test_interrogatives_take_the_modals_and_the_stop_words_wh_forms():
+    from codehop.reading.question_words import INTERROGATIVES, MODALS, STOP
+
+    assert {"whose", "can", "whats", "wheres"} <= INTERROGATIVES
+    assert MODALS <= INTERROGATIVES and MODALS <= STOP

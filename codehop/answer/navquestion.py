@@ -69,6 +69,7 @@ from codehop.reading.question_words import (
     OVERRIDE_WORDS,
     REQUESTS,
     STOP,
+    USE_WORDS,
     VALUE_WORDS,
     Cues,
 )
@@ -121,7 +122,8 @@ def _rel(
 
 
 _CALL = Cues(["call"])
-_USE = Cues("use reference read access".split())
+_DEPEND = Cues(["depend", "rely"])
+_USE = USE_WORDS | Cues(["access"])
 _OVERRIDE = OVERRIDE_WORDS | Cues("overriden reimplement overwrite redefine".split())
 RELATIONS: tuple[_Rel, ...] = (
     _rel(
@@ -131,9 +133,10 @@ RELATIONS: tuple[_Rel, ...] = (
         Cues(["call site", "invocation"]),
         outgoing_nouns=_CALL,
     ),
-    _rel(Intent.USERS, None, _USE, _USE | Cues("usage dependent consumer".split())),
-    _rel(Intent.USERS, None, Cues("depend rely".split()), preposition="on", participle=False),
-    _rel(Intent.IMPORTERS, None, Cues("import reexport".split())),
+    _rel(Intent.USERS, None, _USE, _USE | Cues(["usage", "consumer"])),
+    # ("the dependents of X": the verb's stem)
+    _rel(Intent.USERS, None, _DEPEND, _DEPEND, preposition="on", participle=False),
+    _rel(Intent.IMPORTERS, None, Cues([Intent.IMPORTERS.value, "reexport"])),  # ("importers": import)
     _rel(
         Intent.SUBCLASSES,
         None,

@@ -101,21 +101,23 @@ _LIBRARY_STOP = _library_stop()
 REQUESTS = frozenset("show tell give".split())  # a request's verb: "show me the callers of X"
 # adverbs a question adds to a verb ("where is X actually defined", "X ends up calling")
 ADVERBS = frozenset("ever actually really still directly all also eventually ultimately exactly currently".split())
-_UNLISTED = REQUESTS | ADVERBS | frozenset("can will may might must shall whose just supposed".split())
+MODALS = frozenset("can will may might must shall".split())  # (they open a question: "can I", "will it")
+_UNLISTED = REQUESTS | ADVERBS | MODALS | frozenset("whose just supposed".split())
 # the auxiliaries: the verbs English negates with "n't" ("isn't", "doesn't", "couldn't"), as the
 # library spells them: are could did do does had has have is should was were would
-AUXILIARIES = frozenset(w[:-3] for w in _LIBRARY_STOP if w.endswith("n't") and w[:-3] in _LIBRARY_STOP)
-# the words a question opens with: the wh-words and "how" ("what's" too), "whose", and the
-# auxiliaries and modals that open one ("does it", "can I"; not "have", which opens a request too)
-INTERROGATIVES = (
-    frozenset(w for w in _LIBRARY_STOP if w.startswith(("wh", "how")) and w != "while")
-    | (AUXILIARIES - {"had", "has", "have"})
-    | {"whose", "can"}
-)
+_NEGATED = tuple(w for w in _LIBRARY_STOP if w.endswith("n't"))  # the library's n't forms
+AUXILIARIES = frozenset(w[:-3] for w in _NEGATED if w[:-3] in _LIBRARY_STOP)
 STOP = (
     frozenset(p for w in _LIBRARY_STOP for p in w.split("'") if p)
     | frozenset(w.replace("'", "") for w in _LIBRARY_STOP if w.endswith(("'s", "'m")))
     | _UNLISTED
+)
+# the words a question opens with: the wh-words and "how" ("what's", "whats", "whose" too), and the
+# auxiliaries and modals that open one ("does it", "can I"; not "have", which opens a request too)
+INTERROGATIVES = (
+    frozenset(w for w in STOP if w.startswith(("wh", "how")) and w != "while")
+    | (AUXILIARIES - {"had", "has", "have"})
+    | MODALS
 )
 ARTICLES = frozenset({"a", "an", "the"})
 # the kinds a question names its subject by ("the method that ...", "which classes ...", "the
@@ -140,6 +142,9 @@ KEYWORDS = CODE_LITERALS  # Python's keywords (`await`, `async` among them), `se
 # a question that asks for a default ("the default timeout", "what does it default to")
 DEFAULT_WORDS = Cues(["default"])
 _RETURN = Cues(["return"])
+_USE = Cues(["use"])
+# what uses a name: "where is X used", "what reads X", "the references to X"
+USE_WORDS = _USE | Cues(["refer", "read"])
 # The words that ask for an intent besides the intent's own name ("raises", "value", "type", "how"),
 # by stem: `reading.intent.INTENTS` reads them, in its order.
 ASKS: dict[Intent, Cues] = {
@@ -147,7 +152,7 @@ ASKS: dict[Intent, Cues] = {
     Intent.INHERITED: Cues(["superclass", "mro"]),
     Intent.VALUE: DEFAULT_WORDS | Cues(["constant", "set"]),
     Intent.TYPE: _RETURN | Cues(["annotation"]),
-    Intent.CALLEES: Cues(["call", "use"]),
+    Intent.CALLEES: Cues(["call"]) | _USE,
     Intent.HOW: Cues(["happen", "work"]),
     Intent.DEFINITION: Cues(["define", "declare", "locate", "live", "implement"]),
 }
@@ -187,8 +192,9 @@ ASYNC_WORDS = Cues("async asynchronous await".split())
 # its default, its base class, what happens when it runs): they place the intent, never the
 # subject. The cue lists above, and the words of asking they leave out (by stem).
 VOCABULARY = (
-    Cues("get source behind point hold expose export refer read write keep behave want need".split())
+    Cues("get source behind point hold expose export write keep behave want need".split())
     | Cues(NAME_WORDS | VALUE_WORDS)
+    | USE_WORDS
     | Cues(k.value for k in ChunkKind)
     | Cues(MEMBER_KIND_WORDS)
     | ORIGIN_WORDS
@@ -354,7 +360,7 @@ _CALL_VERBS = ASKS[Intent.CALLEES] | Cues(["invoke", "run"])
 # "never", "without", and the negated auxiliaries as the tokenizer cuts them ("don't" -> don; a
 # part that is a word of its own, "can" of "can't", says nothing by itself)
 NEGATIONS = frozenset({"never", "not", "no", "without"}) | frozenset(
-    w.split("'")[0] for w in _LIBRARY_STOP if w.endswith("n't") and w.split("'")[0] not in _UNLISTED
+    w.split("'")[0] for w in _NEGATED if w.split("'")[0] not in _UNLISTED
 )
 
 
