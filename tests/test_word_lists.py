@@ -257,3 +257,16 @@ def test_interrogatives_take_the_modals_and_the_stop_words_wh_forms():
 
     assert {"whose", "can", "whats", "wheres"} <= INTERROGATIVES
     assert MODALS <= INTERROGATIVES and MODALS <= STOP
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["what does a for loop over a Crate yield", "a for loop over the crate", "loop over a Crate in a for loop"],
+)
+def test_a_for_loop_is_read_from_the_word_loop(question):
+    """datamodel typed the phrase "for loop" beside the word "loop": the word beside the object reads it."""
+    from codehop.reading import datamodel
+
+    words = question.lower().split()
+    found = datamodel.match(words, [words.index("crate")])
+    assert [m.operation.name for m in found] == ["iter"], question

@@ -119,14 +119,12 @@ _TYPED_NOUNS: tuple[tuple[list[str], str], ...] = (
     ("plus".split(), "__add__"),
 )
 _TYPED_PHRASES: tuple[tuple[str, str], ...] = (
-    ("for loop", "__iter__"),
     ("async for", "__aiter__"),
     ("square brackets", "__getitem__"),
     ("item access", "__getitem__"),
     ("look up a missing key", "__missing__"),
     *((" ".join((be, "in")), "__contains__") for be in sorted(BE)),  # "is in", "are in"
-    ("less than", "__lt__"),
-    ("greater than", "__lt__"),
+    *((f"{side} than", "__lt__") for side in ("less", "greater")),
     ("dict key", "__hash__"),
     ("missing attribute", "__getattr__"),
     ("garbage collected", "__del__"),
