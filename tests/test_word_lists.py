@@ -270,3 +270,26 @@ def test_a_for_loop_is_read_from_the_word_loop(question):
     words = question.lower().split()
     found = datamodel.match(words, [words.index("crate")])
     assert [m.operation.name for m in found] == ["iter"], question
+
+
+def test_a_function_word_is_never_a_subjects_name():
+    """navquestion._is_name typed ten function words inline; it reads STOP."""
+    from codehop.answer.navquestion import _is_name
+
+    assert not any(_is_name(w) for w in "by and or it them this that for to with".split())
+    assert all(_is_name(w) for w in ("Client", "send", "`by`"))
+
+
+def test_the_counter_sees_word_tuples_typed_inside_functions(tmp_path):
+    """word_lists.py --inline counts what the module-level count leaves out."""
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.spec_from_file_location("word_lists", Path(__file__).parent / "benchmarks" / "word_lists.py")
+    assert spec and spec.loader
+    counter = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(counter)
+    src = tmp_path / "m.py"
+    src.write_text('X = frozenset("a b c".split())\n\ndef f(w):\n    return w in ("of", "to", "for", "on")\n')
+    assert counter.lists(src) == [("X", 3)]
+    assert counter.inline(src) == [("f:4", 4)]

@@ -178,6 +178,7 @@ _GENERIC = (
 # setting", "the name X", "the value X")
 _FILLERS = ARTICLES | MEMBER_KIND_WORDS | frozenset(_KINDS) | NAME_WORDS | {Intent.VALUE.value, "variable", "symbol"}
 _INSIDE = frozenset({"in", "inside", "within"})
+_NOUN_LINKS = frozenset({"of", "to", "for", "on"})  # a relation's noun and its subject: "the callers of X"
 _QUALIFIERS = _INSIDE | {"on", "of", "from"}
 _TOKEN = re.compile(r"`[^`\n]{1,300}`|[A-Za-z_][\w.]*(?:\(\))?|'s\b|[?;!]|\.(?=\s|$)|,")
 
@@ -236,7 +237,7 @@ def _read_clause(words: list[str]) -> NavQuestion | None:
             k += 1
         for rel in RELATIONS:
             noun = _noun_at(low, k, rel.nouns)
-            if noun and k + noun < len(low) and low[k + noun] in ("of", "to", "for", "on"):
+            if noun and k + noun < len(low) and low[k + noun] in _NOUN_LINKS:
                 subject = _noun_phrase(words, k + noun + 1)
                 if subject:
                     return NavQuestion(intent=rel.incoming, subject_words=subject)
@@ -329,7 +330,7 @@ def _noun_form(words: list[str], low: list[str], k: int) -> NavQuestion | None:
                 return NavQuestion(intent=rel.outgoing, subject_words=subject)
     for rel in RELATIONS:
         noun = _noun_at(low, k, rel.nouns)
-        if noun and k + noun < len(low) and low[k + noun] in ("of", "to", "for", "on"):
+        if noun and k + noun < len(low) and low[k + noun] in _NOUN_LINKS:
             subject = _noun_phrase(words, k + noun + 1)
             if subject:
                 return NavQuestion(intent=rel.incoming, subject_words=subject)
@@ -416,7 +417,7 @@ def _is_name(word: str) -> bool:
     return (
         bool(re.fullmatch(r"[A-Za-z_][\w.]*(\(\))?", word))
         and word.lower() not in _QUALIFIERS
-        and word.lower() not in ("by", "and", "or", "it", "them", "this", "that", "for", "to", "with")
+        and word.lower() not in STOP  # a function word is never the subject's name ("by", "it", "with")
     )
 
 

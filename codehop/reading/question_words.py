@@ -338,7 +338,7 @@ def tokenize(question: str) -> list[Token]:
     # rules out, so the name says what does not happen, not what is asked
     for t in out:
         j = t.index - 1
-        while j >= 0 and out[j].low in ("a", "an", "the"):
+        while j >= 0 and out[j].low in ARTICLES:
             j -= 1
         if t.word and t.code and j >= 1 and out[j].low in _CALL_VERBS:
             t.negated = any(u.low in NEGATIONS for u in out[max(0, j - 3) : j])
