@@ -142,6 +142,8 @@ def test_askers_match_the_apostrophe_less_forms_by_stem():
     from codehop.answer.navquestion import _ASKERS
 
     assert all(w in _ASKERS for w in "what which who where list find show give tell enumerate whats wheres".split())
+    assert all(w in _ASKERS for w in ("whom", "whose"))  # the wh-words of INTERROGATIVES
+    assert not any(w in _ASKERS for w in ("when", "why", "how", "while"))  # a time or a reason is not a list
 
 
 def test_operator_words_come_from_pythons_keywords_and_ast():

@@ -64,6 +64,7 @@ from codehop.reading.question_words import (
     ARTICLES,
     BE,
     CONTEXT_WORDS,
+    INTERROGATIVES,
     MEMBER_KIND_WORDS,
     NAME_WORDS,
     OVERRIDE_WORDS,
@@ -151,7 +152,13 @@ RELATIONS: tuple[_Rel, ...] = (
 
 # the kinds of declaration the index stores ("which functions call X", "the send method on X")
 _KINDS = tuple(k.value for k in ChunkKind)
-_ASKERS = Cues("what which who where list find enumerate".split()) | Cues(REQUESTS)  # ("whats": by stem)
+# a wh-word that asks for a thing or a place ("whats" too; not a reason or a time), or an
+# imperative: "where is X used", "who calls X", "list the callers of X"
+_ASKERS = (
+    Cues(w for w in INTERROGATIVES if w.startswith("wh") and not w.startswith(("why", "when")))
+    | Cues(["list", "find", "enumerate"])
+    | Cues(REQUESTS)
+)
 _BE = BE | {"gets", "get", "'s", "s"}
 _DO = frozenset({"does", "do", "did"})
 # words that may stand between the asker and the relation word or around a subject: generic nouns
