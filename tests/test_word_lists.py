@@ -295,3 +295,12 @@ def test_the_counter_sees_word_tuples_typed_inside_functions(tmp_path):
     src.write_text('X = frozenset("a b c".split())\n\ndef f(w):\n    return w in ("of", "to", "for", "on")\n')
     assert counter.lists(src) == [("X", 3)]
     assert counter.inline(src) == [("f:4", 4)]
+
+
+def test_async_words_read_async_as_an_abbreviation():
+    """ASYNC_WORDS typed "async" beside "asynchronous"; CONTEXT_WORDS' "module" is the chunk kind's."""
+    from codehop.reading.question_words import ASYNC_WORDS, CONTEXT_WORDS
+
+    assert all(w in ASYNC_WORDS for w in "async asynchronous asynchronously await awaited".split())
+    assert not ASYNC_WORDS & ["sync", "asc", "as"]  # (a consonant skeleton is too loose for a question's word)
+    assert all(w in CONTEXT_WORDS for w in "module modules package file submodule".split())

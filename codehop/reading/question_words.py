@@ -35,8 +35,8 @@ class Cues:
     `words & cues` and `cues & words` are the words that match. Where one inflection reads
     differently from the others ("the implementations of X" are its overrides; "the implementation
     of X" is X), that word is given `exact`: matched as written only. The words given
-    `abbreviated` also match what abbreviates them, by the index's rule for identifier parts
-    (`terms.abbreviates`, a word that is no dictionary word: "arg", "params")."""
+    `abbreviated` also match a prefix of theirs that is no dictionary word, the index's rule for
+    identifier parts (`terms.abbreviates`): "arg", "params", "async"."""
 
     __slots__ = ("abbreviated", "exact", "stems")
 
@@ -72,7 +72,9 @@ def _abbreviates_one(word: str, spelt: frozenset[str]) -> bool:
     if not low.isalpha() or is_word(low):
         return False
     short = stem(low)  # ("params": the plural of "param")
-    return any(abbreviates(short, w) for w in spelt)
+    # a prefix, the first of the index's two rules (`terms.abbreviates`): a consonant skeleton of a
+    # question's word is too loose ("asc" is no "asynchronous")
+    return len(short) >= 3 and any(w.startswith(short) and abbreviates(short, w) for w in spelt)
 
 
 # British -ise spelt as -ize before stemming ("specialise", "serialised", "initialising"), for cues
@@ -170,7 +172,7 @@ def _names(*intents: Intent) -> Cues:
 
 # a class's words: its kind, its bases and subclasses ("the base class of X", "what X inherits")
 CLASS_WORDS = Cues([ChunkKind.CLASS.value, "base", "parent"]) | _names(Intent.SUBCLASSES) | asks(Intent.INHERITED)
-CONTEXT_WORDS = Cues("module package file submodule".split())
+CONTEXT_WORDS = Cues([ChunkKind.MODULE.value, "package", "file", "submodule"])
 ORIGIN_WORDS = Cues(["come", "import"])  # where a name comes from: "where does X come from", "imported"
 # a question about what a callable takes: of a class, its constructor's parameters are asked
 SIGNATURE_WORDS = Cues("signature take accept".split()) | Cues(
@@ -187,7 +189,7 @@ MEMBER_ASPECTS = (
     | _names(Intent.RAISES, Intent.INHERITED, Intent.SUBCLASSES)
     | SIGNATURE_WORDS
 )
-ASYNC_WORDS = Cues("async asynchronous await".split())
+ASYNC_WORDS = Cues(["asynchronous"], abbreviated=True) | Cues(["await"])  # ("async" abbreviates it)
 # The words of the questions the reader answers (where is X declared, what is its signature,
 # its default, its base class, what happens when it runs): they place the intent, never the
 # subject. The cue lists above, and the words of asking they leave out (by stem).
