@@ -175,9 +175,8 @@ CLASS_WORDS = Cues([ChunkKind.CLASS.value, "base", "parent"]) | _names(Intent.SU
 CONTEXT_WORDS = Cues([ChunkKind.MODULE.value, "package", "file", "submodule"])
 ORIGIN_WORDS = Cues(["come", "import"])  # where a name comes from: "where does X come from", "imported"
 # a question about what a callable takes: of a class, its constructor's parameters are asked
-SIGNATURE_WORDS = Cues("signature take accept".split()) | Cues(
-    ["argument", "parameter"], abbreviated=True
-)  # ("arg", "params")
+# ("arg" and "params" abbreviate its nouns)
+SIGNATURE_WORDS = Cues("signature take accept".split()) | Cues(["argument", "parameter"], abbreviated=True)
 # an override, its irregular participle too ("where is X overridden")
 OVERRIDE_WORDS = _names(Intent.OVERRIDES) | Cues(["overridden"])
 # what only a callable, a class or a value has: a module alone does not answer them ("what does
@@ -198,7 +197,9 @@ VOCABULARY = (
     | Cues(NAME_WORDS | VALUE_WORDS)
     | USE_WORDS
     | Cues(k.value for k in ChunkKind)
-    | Cues(MEMBER_KIND_WORDS)
+    # (a member's kind by what Python calls it; not the words of a role, "flag", "setting",
+    # "helper", which describe a subject: "the debug flag")
+    | Cues(["attribute", "property"])
     | ORIGIN_WORDS
     | Cues(REQUESTS)
     | CLASS_WORDS
