@@ -142,6 +142,8 @@ def test_askers_match_the_apostrophe_less_forms_by_stem():
     from codehop.answer.navquestion import _ASKERS
 
     assert all(w in _ASKERS for w in "what which who where list find show give tell enumerate whats wheres".split())
+    assert all(w in _ASKERS for w in ("whom", "whose"))  # the wh-words of INTERROGATIVES
+    assert not any(w in _ASKERS for w in ("when", "why", "how", "while"))  # a time or a reason is not a list
 
 
 def test_operator_words_come_from_pythons_keywords_and_ast():
@@ -175,3 +177,131 @@ def test_class_and_member_words_cover_their_typed_lists():
     typed |= {"flag": "attribute", "setting": "attribute", "constant": "attribute", "test": "test"}
     typed |= {"exception": "exception", "error": "exception", "class": "class", "module": "module"}
     assert all(KIND_WORDS[stem(w)] == kind for w, kind in typed.items())
+
+
+def test_kind_and_name_words_are_typed_once():
+    """VOCABULARY, intent.KIND_OF_VALUE, KIND_WORDS and navquestion's _FILLERS and _GENERIC take the
+    kind words (question_words.KIND_NAMES) and the name words instead of typing them again: each
+    still holds what it typed."""
+    from codehop.answer import navquestion as nq
+    from codehop.reading.intent import KIND_OF_VALUE
+    from codehop.reading.question_words import VOCABULARY
+
+    typed = """get name object attribute property member kind source behind point hold expose export refer read
+    write keep behave want need module class function method""".split()
+    assert all(w in VOCABULARY for w in typed)
+    assert {"class", "type", "kind", "object"} <= KIND_OF_VALUE
+    assert not {"name", "member"} & KIND_OF_VALUE  # ("what name is X given" asks no type)
+    # a kind's role describes the subject ("rank errors", "the debug flag"): not in VOCABULARY
+    assert not any(w in VOCABULARY for w in ("error", "flag", "helper", "decorator"))
+    assert all(w in nq._GENERIC for w in ("object", "type"))
+
+
+def test_british_spellings_match_the_ize_cue():
+    """RELATIONS typed "specialise" beside "specialize"; Cues reads -ise as -ize before stemming."""
+    from codehop.answer.navquestion import read_question
+    from codehop.reading.question_words import Cues
+
+    cue = Cues(["specialize"])
+    assert all(w in cue for w in "specialise specialised specialises specialising specialisation".split())
+    assert "raise" not in Cues(["raize"]) and "promise" not in cue
+    nq = read_question("which classes specialise BaseTransport?")
+    assert nq is not None and nq.intent.value == "subclasses"
+
+
+def test_the_stand_ins_for_the_object_match_by_stem():
+    """datamodel._PRONOUNS typed "instance instances object objects": the nouns match by stem."""
+    from codehop.reading import datamodel
+
+    for question in ("the length of instances", "the length of an instance", "the length of the objects"):
+        words = question.split()
+        assert [m.operation.name for m in datamodel.match(words, [])] == ["len"], question
+
+
+def test_the_override_words_are_typed_once():
+    from codehop.answer.navquestion import read_question
+    from codehop.reading.question_words import MEMBER_ASPECTS
+
+    assert "overridden" in MEMBER_ASPECTS and "overrides" in MEMBER_ASPECTS
+    nq = read_question("where is Transport.send overridden?")
+    assert nq is not None and nq.intent.value == "overrides"
+
+
+def test_signature_words_match_their_abbreviations():
+    """SIGNATURE_WORDS typed "arg" and "param" beside "argument" and "parameter": a word that is no
+    dictionary word and abbreviates a cue by the index's rule matches it."""
+    from codehop.reading.question_words import SIGNATURE_WORDS, VOCABULARY
+
+    assert all(w in SIGNATURE_WORDS and w in VOCABULARY for w in "arg args param params argument parameters".split())
+    assert not SIGNATURE_WORDS & ["kwargs", "par", "acc", "tak", "sig"]  # (kwargs: keyword arguments, not one)
+
+
+def test_use_depend_and_import_words_are_typed_once():
+    """navquestion's _USE typed "use reference read" (VOCABULARY typed "refer read"); the users'
+    nouns typed "dependent" (the verb "depend"'s stem); the importers' verbs typed "import" (the
+    intent's own name, stemmed): each is typed once and still reads its question."""
+    from codehop.answer.navquestion import _USE, read_question
+    from codehop.reading.question_words import VOCABULARY
+
+    assert all(w in _USE and w in VOCABULARY for w in "use reference refer read".split())
+    assert "access" in _USE
+    for question, intent in [
+        ("what are the dependents of Client?", "users"),
+        ("what depends on Client?", "users"),
+        ("which modules import Client?", "importers"),
+        ("what references Client?", "users"),
+    ]:
+        nq = read_question(question)
+        assert nq is not None and nq.intent.value == intent, question
+
+
+def test_interrogatives_take_the_modals_and_the_stop_words_wh_forms():
+    from codehop.reading.question_words import INTERROGATIVES, MODALS, STOP
+
+    assert {"whose", "can", "whats", "wheres"} <= INTERROGATIVES
+    assert MODALS <= INTERROGATIVES and MODALS <= STOP
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["what does a for loop over a Crate yield", "a for loop over the crate", "loop over a Crate in a for loop"],
+)
+def test_a_for_loop_is_read_from_the_word_loop(question):
+    """datamodel typed the phrase "for loop" beside the word "loop": the word beside the object reads it."""
+    from codehop.reading import datamodel
+
+    words = question.lower().split()
+    found = datamodel.match(words, [words.index("crate")])
+    assert [m.operation.name for m in found] == ["iter"], question
+
+
+def test_a_function_word_is_never_a_subjects_name():
+    """navquestion._is_name typed ten function words inline; it reads STOP."""
+    from codehop.answer.navquestion import _is_name
+
+    assert not any(_is_name(w) for w in "by and or it them this that for to with".split())
+    assert all(_is_name(w) for w in ("Client", "send", "`by`"))
+
+
+def test_the_counter_sees_word_tuples_typed_inside_functions(tmp_path):
+    """word_lists.py --inline counts what the module-level count leaves out."""
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.spec_from_file_location("word_lists", Path(__file__).parent / "benchmarks" / "word_lists.py")
+    assert spec and spec.loader
+    counter = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(counter)
+    src = tmp_path / "m.py"
+    src.write_text('X = frozenset("a b c".split())\n\ndef f(w):\n    return w in ("of", "to", "for", "on")\n')
+    assert counter.lists(src) == [("X", 3)]
+    assert counter.inline(src) == [("f:4", 4)]
+
+
+def test_async_words_read_async_as_an_abbreviation():
+    """ASYNC_WORDS typed "async" beside "asynchronous"; CONTEXT_WORDS' "module" is the chunk kind's."""
+    from codehop.reading.question_words import ASYNC_WORDS, CONTEXT_WORDS
+
+    assert all(w in ASYNC_WORDS for w in "async asynchronous asynchronously await awaited".split())
+    assert not ASYNC_WORDS & ["sync", "asc", "as"]  # (a consonant skeleton is too loose for a question's word)
+    assert all(w in CONTEXT_WORDS for w in "module modules package file submodule".split())

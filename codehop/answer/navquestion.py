@@ -59,7 +59,21 @@ from codehop.kernel.tokens import count_tokens
 from codehop.navigation.dependents import DependentsFinder
 from codehop.navigation.excerpt import declaration_chunk, fit
 from codehop.navigation.sites import RELATION_OF, Dependents, Relation, Site
-from codehop.reading.question_words import ADVERBS, ARTICLES, BE, CONTEXT_WORDS, REQUESTS, STOP, Cues
+from codehop.reading.question_words import (
+    ADVERBS,
+    ARTICLES,
+    BE,
+    CONTEXT_WORDS,
+    INTERROGATIVES,
+    MEMBER_KIND_WORDS,
+    NAME_WORDS,
+    OVERRIDE_WORDS,
+    REQUESTS,
+    STOP,
+    USE_WORDS,
+    VALUE_WORDS,
+    Cues,
+)
 from graphs import EdgeType
 
 if TYPE_CHECKING:
@@ -108,23 +122,26 @@ def _rel(
     )
 
 
-_USE = Cues("use reference read access".split())
-_OVERRIDE = Cues([Intent.OVERRIDES.value, *"overridden overriden reimplement overwrite redefine".split()])
+_CALL = Cues(["call"])
+_DEPEND = Cues(["depend", "rely"])
+_USE = USE_WORDS | Cues(["access"])
+_OVERRIDE = OVERRIDE_WORDS | Cues("overriden reimplement overwrite redefine".split())
 RELATIONS: tuple[_Rel, ...] = (
     _rel(
         Intent.CALLERS,
         Intent.CALLEES,
-        Cues("call invoke instantiate".split()),
+        _CALL | Cues(["invoke", "instantiate"]),
         Cues(["call site", "invocation"]),
-        outgoing_nouns=Cues(["call"]),
+        outgoing_nouns=_CALL,
     ),
-    _rel(Intent.USERS, None, _USE, _USE | Cues("usage dependent consumer".split())),
-    _rel(Intent.USERS, None, Cues("depend rely".split()), preposition="on", participle=False),
-    _rel(Intent.IMPORTERS, None, Cues("import reexport".split())),
+    _rel(Intent.USERS, None, _USE, _USE | Cues(["usage", "consumer"])),
+    # ("the dependents of X": the verb's stem)
+    _rel(Intent.USERS, None, _DEPEND, _DEPEND, preposition="on", participle=False),
+    _rel(Intent.IMPORTERS, None, Cues([Intent.IMPORTERS.value, "reexport"])),  # ("importers": import)
     _rel(
         Intent.SUBCLASSES,
         None,
-        Cues([Intent.SUBCLASSES.value, *"extend specialise specialize".split()]),
+        Cues([Intent.SUBCLASSES.value, "extend", "specialize"]),  # ("specialise": Cues reads -ise as -ize)
         Cues(["subtype", "descendant", "derived class", "child class", "children"]),
     ),
     _rel(Intent.SUBCLASSES, None, Cues("inherit derive".split()), preposition="from"),
@@ -135,7 +152,13 @@ RELATIONS: tuple[_Rel, ...] = (
 
 # the kinds of declaration the index stores ("which functions call X", "the send method on X")
 _KINDS = tuple(k.value for k in ChunkKind)
-_ASKERS = Cues("what which who where list find enumerate".split()) | Cues(REQUESTS)  # ("whats": by stem)
+# a wh-word that asks for a thing or a place ("whats" too; not a reason or a time), or an
+# imperative: "where is X used", "who calls X", "list the callers of X"
+_ASKERS = (
+    Cues(w for w in INTERROGATIVES if w.startswith("wh") and not w.startswith(("why", "when")))
+    | Cues(["list", "find", "enumerate"])
+    | Cues(REQUESTS)
+)
 _BE = BE | {"gets", "get", "'s", "s"}
 _DO = frozenset({"does", "do", "did"})
 # words that may stand between the asker and the relation word or around a subject: generic nouns
@@ -146,19 +169,23 @@ _PLACES = CONTEXT_WORDS | Cues("code codebase repo repository project test else"
 _ADVERBS = ADVERBS  # before the relation word or after the subject ("X actually calls")
 _GENERIC = (
     Cues(
-        [*_KINDS, *"place part thing everything anything something site us every object type".split()],
+        [
+            *_KINDS,
+            *VALUE_WORDS,
+            Intent.TYPE.value,
+            *"place part thing everything anything something site us every".split(),
+        ],
         exact=STOP - _BE - _DO,
     )
     | _PLACES
     | Cues(_ADVERBS)
 )
 # the words of a noun phrase around the subject's name: articles, then the kinds it is named by
-_FILLERS = (
-    ARTICLES
-    | frozenset(_KINDS)
-    | frozenset("attribute setting constant variable value property name symbol member helper".split())
-)
+# (the kinds and the words that name a function or an attribute: "the send method", "the timeout
+# setting", "the name X", "the value X")
+_FILLERS = ARTICLES | MEMBER_KIND_WORDS | frozenset(_KINDS) | NAME_WORDS | {Intent.VALUE.value, "variable", "symbol"}
 _INSIDE = frozenset({"in", "inside", "within"})
+_NOUN_LINKS = frozenset({"of", "to", "for", "on"})  # a relation's noun and its subject: "the callers of X"
 _QUALIFIERS = _INSIDE | {"on", "of", "from"}
 _TOKEN = re.compile(r"`[^`\n]{1,300}`|[A-Za-z_][\w.]*(?:\(\))?|'s\b|[?;!]|\.(?=\s|$)|,")
 
@@ -217,7 +244,7 @@ def _read_clause(words: list[str]) -> NavQuestion | None:
             k += 1
         for rel in RELATIONS:
             noun = _noun_at(low, k, rel.nouns)
-            if noun and k + noun < len(low) and low[k + noun] in ("of", "to", "for", "on"):
+            if noun and k + noun < len(low) and low[k + noun] in _NOUN_LINKS:
                 subject = _noun_phrase(words, k + noun + 1)
                 if subject:
                     return NavQuestion(intent=rel.incoming, subject_words=subject)
@@ -310,7 +337,7 @@ def _noun_form(words: list[str], low: list[str], k: int) -> NavQuestion | None:
                 return NavQuestion(intent=rel.outgoing, subject_words=subject)
     for rel in RELATIONS:
         noun = _noun_at(low, k, rel.nouns)
-        if noun and k + noun < len(low) and low[k + noun] in ("of", "to", "for", "on"):
+        if noun and k + noun < len(low) and low[k + noun] in _NOUN_LINKS:
             subject = _noun_phrase(words, k + noun + 1)
             if subject:
                 return NavQuestion(intent=rel.incoming, subject_words=subject)
@@ -397,7 +424,7 @@ def _is_name(word: str) -> bool:
     return (
         bool(re.fullmatch(r"[A-Za-z_][\w.]*(\(\))?", word))
         and word.lower() not in _QUALIFIERS
-        and word.lower() not in ("by", "and", "or", "it", "them", "this", "that", "for", "to", "with")
+        and word.lower() not in STOP  # a function word is never the subject's name ("by", "it", "with")
     )
 
 

@@ -119,14 +119,12 @@ _TYPED_NOUNS: tuple[tuple[list[str], str], ...] = (
     ("plus".split(), "__add__"),
 )
 _TYPED_PHRASES: tuple[tuple[str, str], ...] = (
-    ("for loop", "__iter__"),
     ("async for", "__aiter__"),
     ("square brackets", "__getitem__"),
     ("item access", "__getitem__"),
     ("look up a missing key", "__missing__"),
     *((" ".join((be, "in")), "__contains__") for be in sorted(BE)),  # "is in", "are in"
-    ("less than", "__lt__"),
-    ("greater than", "__lt__"),
+    *((f"{side} than", "__lt__") for side in ("less", "greater")),
     ("dict key", "__hash__"),
     ("missing attribute", "__getattr__"),
     ("garbage collected", "__del__"),
@@ -136,8 +134,10 @@ _WITH_TYPED = ("with block", "the block")  # the protocol, beside the reference'
 _ENTER = frozenset("entry start begin open way_in".split())
 _EXIT = frozenset("leave left finish end close done way_out".split())
 _DEMONSTRATIVES = ("this", "that")
-# words that stand for the object the question is about (the first two also just before a word)
-_PRONOUNS = ("it", "them", *_DEMONSTRATIVES, *"one instance instances object objects".split())
+# words that stand for the object the question is about (the first two also just before a word),
+# and the nouns that do, by stem ("instances", "objects", "ones")
+_PRONOUNS = ("it", "them", *_DEMONSTRATIVES)
+_STAND_INS = frozenset(stem(w) for w in ("one", "instance", "object"))
 _ENDINGS = frozenset({"abl", "ibl", "i"})  # stems' adjective endings: hashabl(e), truthi(ness)
 _DETERMINERS = frozenset({"its", "their", *_DEMONSTRATIVES})
 _SIDES = frozenset({"__enter__", "__exit__", "__aenter__", "__aexit__"})
@@ -336,7 +336,7 @@ def _beside(words: Sequence[str], stems: Sequence[str], i: int, objects: set[int
     if noun and any(j in objects or words[j] in _PRONOUNS[:2] for j in range(max(0, i - 2), i)):
         return True
     for j in range(i + 1, min(i + 2 + _MAX_N, len(words))):
-        if j in objects or words[j] in _PRONOUNS:
+        if j in objects or words[j] in _PRONOUNS or stems[j] in _STAND_INS:
             return True
         if words[j] not in STOP:  # (prepositions among them: "loop over")
             return j + 1 in objects or j + 2 in objects

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from codehop.index.terms import stem
 from codehop.kernel.records import ChunkKind, Intent, Question
-from codehop.reading.question_words import ASKS, NEGATIONS, STOP, Token, asks, tokenize
+from codehop.reading.question_words import ASKS, KIND_NAMES, NEGATIONS, STOP, VALUE_WORDS, Token, asks, tokenize
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,23 +40,12 @@ _NEEDS: tuple[tuple[Intent, str], ...] = (
 )
 INTENTS: tuple[IntentRule, ...] = tuple(IntentRule(i, asks(i).stems, needs) for i, needs in _NEEDS)
 _DOING = ASKS[Intent.CALLEES].stems  # weak cues of CALLEES: a "where" question uses them to describe its subject
-KIND_OF_VALUE = frozenset({"class", "type", "kind", "object"})  # "what class is X": its type is asked
+# "what class is X", "what kind of object is X": its type is asked
+KIND_OF_VALUE = frozenset({ChunkKind.CLASS.value, Intent.TYPE.value}) | VALUE_WORDS
 MAX_WORDS = 64  # describing words kept (a 100 kB question is read in linear time, grounded in bounded time)
 
-# the kind a question names its subject by ("the method that ...", "which classes ..."), by stem:
-# the kinds of chunk the index stores, the kinds of member it tells apart, and the words that name
-# one of them
-KIND_WORDS: dict[str, str] = {
-    stem(word): kind
-    for kind, others in (
-        *((k.value, "") for k in ChunkKind),
-        ("function", "helper decorator"),
-        ("attribute", "property flag setting constant"),
-        ("test", ""),
-        ("exception", "error"),
-    )
-    for word in (kind, *others.split())  # a kind's own name names it
-}
+# the kind a question names its subject by ("the method that ...", "which classes ..."), by stem
+KIND_WORDS: dict[str, str] = {stem(word): kind for kind, others in KIND_NAMES.items() for word in (kind, *others)}
 
 
 def read_question(text: str, tokens: list[Token] | None = None) -> Question:

@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from codehop.index.terms import stem
+from codehop.index.terms import abbreviates, is_word, stem
 from codehop.kernel.records import ChunkKind, Intent
 from codehop.kernel.words import CODE_LITERALS
 
@@ -34,16 +34,24 @@ class Cues:
     calls, called, calling; not "caller", a word of its own). A phrase matches word by word.
     `words & cues` and `cues & words` are the words that match. Where one inflection reads
     differently from the others ("the implementations of X" are its overrides; "the implementation
-    of X" is X), that word is given `exact`: matched as written only."""
+    of X" is X), that word is given `exact`: matched as written only. The words given
+    `abbreviated` also match a prefix of theirs that is no dictionary word, the index's rule for
+    identifier parts (`terms.abbreviates`): "arg", "params", "async"."""
 
-    __slots__ = ("exact", "stems")
+    __slots__ = ("abbreviated", "exact", "stems")
 
-    def __init__(self, words: Iterable[str], *, exact: Iterable[str] = ()) -> None:
+    def __init__(self, words: Iterable[str], *, exact: Iterable[str] = (), abbreviated: bool = False) -> None:
+        words = tuple(words)
         self.stems = frozenset(_stem_phrase(w) for w in words)
         self.exact = frozenset(exact)
+        self.abbreviated = frozenset(words) if abbreviated else frozenset()
 
     def __contains__(self, word: object) -> bool:
-        return isinstance(word, str) and (word in self.exact or _stem_phrase(word) in self.stems)
+        if not isinstance(word, str):
+            return False
+        if word in self.exact or _stem_phrase(word) in self.stems:
+            return True
+        return bool(self.abbreviated) and _abbreviates_one(word, self.abbreviated)
 
     def __and__(self, words: Iterable[str]) -> set[str]:
         return {w for w in words if w in self}
@@ -54,12 +62,29 @@ class Cues:
         out = Cues(())
         out.stems = self.stems | other.stems
         out.exact = self.exact | other.exact
+        out.abbreviated = self.abbreviated | other.abbreviated
         return out
+
+
+@lru_cache(maxsize=4096)
+def _abbreviates_one(word: str, spelt: frozenset[str]) -> bool:
+    low = word.lower()
+    if not low.isalpha() or is_word(low):
+        return False
+    short = stem(low)  # ("params": the plural of "param")
+    # a prefix, the first of the index's two rules (`terms.abbreviates`): a consonant skeleton of a
+    # question's word is too loose ("asc" is no "asynchronous")
+    return len(short) >= 3 and any(w.startswith(short) and abbreviates(short, w) for w in spelt)
+
+
+# British -ise spelt as -ize before stemming ("specialise", "serialised", "initialising"), for cues
+# and the words matched against them alike
+_SPELT_IZE = re.compile(r"(?<=[a-z]{4})is(?=(?:e|ed|es|ing|ation|ations)$)")
 
 
 @lru_cache(maxsize=65536)
 def _stem_phrase(text: str) -> str:
-    return " ".join(stem(w) for w in text.lower().split())
+    return " ".join(stem(_SPELT_IZE.sub("iz", w)) for w in text.lower().split())
 
 
 def _library_stop() -> tuple[str, ...]:
@@ -78,28 +103,50 @@ _LIBRARY_STOP = _library_stop()
 REQUESTS = frozenset("show tell give".split())  # a request's verb: "show me the callers of X"
 # adverbs a question adds to a verb ("where is X actually defined", "X ends up calling")
 ADVERBS = frozenset("ever actually really still directly all also eventually ultimately exactly currently".split())
-_UNLISTED = REQUESTS | ADVERBS | frozenset("can will may might must shall whose just supposed".split())
+MODALS = frozenset("can will may might must shall".split())  # (they open a question: "can I", "will it")
+_UNLISTED = REQUESTS | ADVERBS | MODALS | frozenset("whose just supposed".split())
 # the auxiliaries: the verbs English negates with "n't" ("isn't", "doesn't", "couldn't"), as the
 # library spells them: are could did do does had has have is should was were would
-AUXILIARIES = frozenset(w[:-3] for w in _LIBRARY_STOP if w.endswith("n't") and w[:-3] in _LIBRARY_STOP)
-# the words a question opens with: the wh-words and "how" ("what's" too), "whose", and the
-# auxiliaries and modals that open one ("does it", "can I"; not "have", which opens a request too)
-INTERROGATIVES = (
-    frozenset(w for w in _LIBRARY_STOP if w.startswith(("wh", "how")) and w != "while")
-    | (AUXILIARIES - {"had", "has", "have"})
-    | {"whose", "can"}
-)
+_NEGATED = tuple(w for w in _LIBRARY_STOP if w.endswith("n't"))  # the library's n't forms
+AUXILIARIES = frozenset(w[:-3] for w in _NEGATED if w[:-3] in _LIBRARY_STOP)
 STOP = (
     frozenset(p for w in _LIBRARY_STOP for p in w.split("'") if p)
     | frozenset(w.replace("'", "") for w in _LIBRARY_STOP if w.endswith(("'s", "'m")))
     | _UNLISTED
 )
+# the words a question opens with: the wh-words and "how" ("what's", "whats", "whose" too), and the
+# auxiliaries and modals that open one ("does it", "can I"; not "have", which opens a request too)
+INTERROGATIVES = (
+    frozenset(w for w in STOP if w.startswith(("wh", "how")) and w != "while")
+    | (AUXILIARIES - {"had", "has", "have"})
+    | MODALS
+)
 ARTICLES = frozenset({"a", "an", "the"})
+# the kinds a question names its subject by ("the method that ...", "which classes ...", "the
+# timeout setting"): the kinds of chunk the index stores, the kinds of member it tells apart, and
+# the words that name one of them (a kind's own name names it; `reading.intent.KIND_WORDS` stems them)
+KIND_NAMES: dict[str, tuple[str, ...]] = {
+    **{k.value: () for k in ChunkKind},
+    ChunkKind.FUNCTION.value: ("helper", "decorator"),
+    "attribute": ("property", "flag", "setting", "constant"),
+    "test": (),
+    "exception": ("error",),
+}
+# the words that name a kind of member: a function or an attribute ("the send helper", "the
+# timeout setting")
+MEMBER_KIND_WORDS = frozenset(w for kind in (ChunkKind.FUNCTION.value, "attribute") for w in (kind, *KIND_NAMES[kind]))
+# the words a question names any declaration by ("the name X", "the member X"), and any value
+# ("X object", "what kind of object is X")
+NAME_WORDS = frozenset({"name", "member"})
+VALUE_WORDS = frozenset({"object", "kind"})
 BE = frozenset("be is are was were".split())  # the forms of "be" a question asks with
 KEYWORDS = CODE_LITERALS  # Python's keywords (`await`, `async` among them), `self` and `cls`
 # a question that asks for a default ("the default timeout", "what does it default to")
 DEFAULT_WORDS = Cues(["default"])
 _RETURN = Cues(["return"])
+_USE = Cues(["use"])
+# what uses a name: "where is X used", "what reads X", "the references to X"
+USE_WORDS = _USE | Cues(["refer", "read"])
 # The words that ask for an intent besides the intent's own name ("raises", "value", "type", "how"),
 # by stem: `reading.intent.INTENTS` reads them, in its order.
 ASKS: dict[Intent, Cues] = {
@@ -107,7 +154,7 @@ ASKS: dict[Intent, Cues] = {
     Intent.INHERITED: Cues(["superclass", "mro"]),
     Intent.VALUE: DEFAULT_WORDS | Cues(["constant", "set"]),
     Intent.TYPE: _RETURN | Cues(["annotation"]),
-    Intent.CALLEES: Cues(["call", "use"]),
+    Intent.CALLEES: Cues(["call"]) | _USE,
     Intent.HOW: Cues(["happen", "work"]),
     Intent.DEFINITION: Cues(["define", "declare", "locate", "live", "implement"]),
 }
@@ -125,30 +172,35 @@ def _names(*intents: Intent) -> Cues:
 
 # a class's words: its kind, its bases and subclasses ("the base class of X", "what X inherits")
 CLASS_WORDS = Cues([ChunkKind.CLASS.value, "base", "parent"]) | _names(Intent.SUBCLASSES) | asks(Intent.INHERITED)
-CONTEXT_WORDS = Cues("module package file submodule".split())
+CONTEXT_WORDS = Cues([ChunkKind.MODULE.value, "package", "file", "submodule"])
 ORIGIN_WORDS = Cues(["come", "import"])  # where a name comes from: "where does X come from", "imported"
 # a question about what a callable takes: of a class, its constructor's parameters are asked
-SIGNATURE_WORDS = Cues("signature argument arg parameter param take accept".split())
+# ("arg" and "params" abbreviate its nouns)
+SIGNATURE_WORDS = Cues("signature take accept".split()) | Cues(["argument", "parameter"], abbreviated=True)
+# an override, its irregular participle too ("where is X overridden")
+OVERRIDE_WORDS = _names(Intent.OVERRIDES) | Cues(["overridden"])
 # what only a callable, a class or a value has: a module alone does not answer them ("what does
 # tenacity retry on by default?" is not answered by the module `tenacity.retry`)
 MEMBER_ASPECTS = (
     DEFAULT_WORDS
     | _RETURN
-    | Cues(["overridden"])
-    | _names(Intent.RAISES, Intent.INHERITED, Intent.SUBCLASSES, Intent.OVERRIDES)
+    | OVERRIDE_WORDS
+    | _names(Intent.RAISES, Intent.INHERITED, Intent.SUBCLASSES)
     | SIGNATURE_WORDS
 )
-ASYNC_WORDS = Cues("async asynchronous await".split())
+ASYNC_WORDS = Cues(["asynchronous"], abbreviated=True) | Cues(["await"])  # ("async" abbreviates it)
 # The words of the questions the reader answers (where is X declared, what is its signature,
 # its default, its base class, what happens when it runs): they place the intent, never the
 # subject. The cue lists above, and the words of asking they leave out (by stem).
 VOCABULARY = (
-    Cues(
-        """get name object attribute property member kind source behind point hold expose export refer read write
-        keep behave want need""".split()
-    )
-    | ORIGIN_WORDS
+    Cues("get source behind point hold expose export write keep behave want need".split())
+    | Cues(NAME_WORDS | VALUE_WORDS)
+    | USE_WORDS
     | Cues(k.value for k in ChunkKind)
+    # (a member's kind by what Python calls it; not the words of a role, "flag", "setting",
+    # "helper", which describe a subject: "the debug flag")
+    | Cues(["attribute", "property"])
+    | ORIGIN_WORDS
     | Cues(REQUESTS)
     | CLASS_WORDS
     | CONTEXT_WORDS
@@ -289,7 +341,7 @@ def tokenize(question: str) -> list[Token]:
     # rules out, so the name says what does not happen, not what is asked
     for t in out:
         j = t.index - 1
-        while j >= 0 and out[j].low in ("a", "an", "the"):
+        while j >= 0 and out[j].low in ARTICLES:
             j -= 1
         if t.word and t.code and j >= 1 and out[j].low in _CALL_VERBS:
             t.negated = any(u.low in NEGATIONS for u in out[max(0, j - 3) : j])
@@ -311,7 +363,7 @@ _CALL_VERBS = ASKS[Intent.CALLEES] | Cues(["invoke", "run"])
 # "never", "without", and the negated auxiliaries as the tokenizer cuts them ("don't" -> don; a
 # part that is a word of its own, "can" of "can't", says nothing by itself)
 NEGATIONS = frozenset({"never", "not", "no", "without"}) | frozenset(
-    w.split("'")[0] for w in _LIBRARY_STOP if w.endswith("n't") and w.split("'")[0] not in _UNLISTED
+    w.split("'")[0] for w in _NEGATED if w.split("'")[0] not in _UNLISTED
 )
 
 

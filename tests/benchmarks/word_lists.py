@@ -7,7 +7,9 @@ prose: documentation or a message). Usage:
     python tests/benchmarks/word_lists.py [--min N] [FILE ...]   # default: codehop/reading/*.py, answer/navquestion.py, answer/task.py
 
 A list counts from 3 words (`--min 3`, the default: a pair is a pair of markers, "on"/"from");
-`--min 1` counts every word literal, pairs and single words too.
+`--min 1` counts every word literal, pairs and single words too. `--inline` adds the tuples, sets
+and lists of words typed inside functions (`low[k] in ("of", "to", "for", "on")`), which the
+module-level count leaves out.
 """
 
 from __future__ import annotations
@@ -54,23 +56,40 @@ def lists(path: Path, least: int = 3) -> list[tuple[str, int]]:
         ):
             continue
         name = ast.unparse(stmt.targets[0] if isinstance(stmt, ast.Assign) else stmt.target)
-        if name == "__all__":
-            continue  # the module's exported names, not words
+        if name in ("__all__", "__slots__"):
+            continue  # the module's exported names, a class's attribute names: not words
         words = words_in(stmt.value)
         if len(words) >= least:  # a word list, not a pair of markers
             found.append((name, len(words)))
     return found
 
 
+def inline(path: Path, least: int = 3) -> list[tuple[str, int]]:
+    """The word tuples, sets and lists written inside a function, each as `function:line`."""
+    found: list[tuple[str, int]] = []
+    for fn in ast.walk(ast.parse(path.read_text())):
+        if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        for sub in ast.walk(fn):
+            if isinstance(sub, ast.Tuple | ast.Set | ast.List) and sub.elts:
+                words = [e.value for e in sub.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+                if len(words) == len(sub.elts) and len(words) >= least and all(_WORD.match(w) for w in words):
+                    found.append((f"{fn.name}:{sub.lineno}", len(words)))
+    return found
+
+
 def main() -> None:
     args = sys.argv[1:]
     least = 3
+    with_inline = "--inline" in args
+    args = [a for a in args if a != "--inline"]
     if args[:1] == ["--min"]:
         least, args = int(args[1]), args[2:]
     paths = [Path(p) for p in args] or DEFAULT
     total = 0
     for path in paths:
-        for name, n in lists(path, least):
+        found = lists(path, least) + (inline(path, least) if with_inline else [])
+        for name, n in found:
             total += n
             print(f"{n:5d}  {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}:{name}")
     print(f"{total:5d}  words in {len(paths)} files")
