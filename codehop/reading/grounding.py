@@ -102,8 +102,11 @@ def question_terms(q: Question, store: SqliteStore) -> tuple[_Word, ...]:
     cues = cue_stems()
     out: list[_Word] = []
     n = 0
+    relation = _relation_verb(q.text)
     for written in q.words:
         w = written.lower()
+        if w == relation:
+            continue  # ("which function calls the helper ...": what is asked of the helper, not its name)
         if len(w) > MAX_WORD or n >= 3 * MAX_TERMS:
             continue  # (a "word" of 100 kB is no word: reading stays linear)
         s = stem(w)
@@ -133,6 +136,16 @@ def question_terms(q: Question, store: SqliteStore) -> tuple[_Word, ...]:
         # spells what applies then `default_...`; the cue matches, it explains nothing by itself)
         out.append(_Word("default", frozenset({"default"}), frozenset(), counts=False, acronym=False))
     return tuple(out)
+
+
+def _relation_verb(text: str) -> str:
+    """The verb right after "which/what <kind>" that opens a question ("which function calls ...",
+    "what class uses ..."): the relation asked, no word of the subject's description."""
+    tokens = [t for t in tokenize(text[:200]) if t.word][:3]
+    if len(tokens) == 3 and tokens[0].low in ("which", "what") and stem(tokens[1].low) in _KIND_STEMS:
+        if stem(tokens[2].low) in cue_stems():
+            return tokens[2].low
+    return ""
 
 
 MAX_ACRONYM = 5  # words whose initials may spell one name part
@@ -256,8 +269,12 @@ def _ground(q: Question, store: SqliteStore, *, limit: int = 40) -> Grounding:
             key=lambda w: -(tells[w] or 2 * top),
         )
     )
-    told = sum(weight[w] for w in counted)
-    covers = told > 0 and told - sum(weight[w] for w in unexplained) >= COVER * told
+    # a word the repository never uses, written where the others describe the subject ("wires",
+    # "marked"), is framing or a description the code does not share: it counts against the best
+    # at half the least a word here tells (`_unknown`)
+    unknown = _unknown(words, tells, best)
+    told = sum(weight[w] for w in counted) + unknown
+    covers = told > 0 and told - sum(weight[w] for w in unexplained) - unknown >= COVER * told
     subjects = (best,) if clear and named and covers else ()
     # (what the words narrow the best to is read right after it, a subject or not: the context holds it)
     candidates = weighed[:16]
@@ -266,6 +283,16 @@ def _ground(q: Question, store: SqliteStore, *, limit: int = 40) -> Grounding:
     return Grounding(
         subjects=subjects, close=close, candidates=tuple(candidates), terms=terms, unexplained=unsaid, words=words
     )
+
+
+def _unknown(words: tuple[_Word, ...], tells: dict[str, float], best: Grounded) -> float:
+    """The weight of the describing words the repository never uses and the best does not explain:
+    each at half the least a known word tells."""
+    known = [t for t in tells.values() if t > 0]
+    if not known:
+        return 0.0
+    n = sum(1 for w in words if w.counts and not w.acronym and not tells[w.text] and w.text not in best.explained)
+    return n * min(known) / 2
 
 
 def _narrowed(
