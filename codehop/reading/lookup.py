@@ -201,6 +201,9 @@ class RepoLookup:
         name = written.rpartition(".")[2]
         if info is None or not module or written not in (name, f"{module}.{name}"):
             return None
+        own = self.table.src.binding(module, name)
+        if own is None or own.kind not in (BindingKind.ALIAS, BindingKind.VALUE):
+            return None  # (an import, or no binding here: the table's resolution stands)
         for b in self.store.bindings_named(name, limit=20):
             if b.scope != module or b.rel_path != info.rel_path:
                 continue
