@@ -7,7 +7,7 @@ declared twice (one per platform) is narrowed through the members of both. A fun
 Fixture `narrowed_members` (fixtures_repos/README.md): `BoundedQueue` (queuekit/bounded.py:4)
 with `push` raising `QueueFull("the queue is full")` (:11), `pop` raising `QueueEmpty("the
 queue is empty")` (:16), `peek` (:21), `save` raising `OSError(msg)` after `msg = "this disk
-does not support locking"` (:24), `count_full_slots` (:29, raises nothing); `make_queue` returns a `BoundedQueue`.
+does not support locking"` (:24), `count_full_slots` (:29, raises nothing); `make_queue` returns a `BoundedQueue`; queuekit/codec.py: `decode` calls `_verify_claims`, which calls `_verify_aud` and `_verify_exp`.
 """
 
 from __future__ import annotations
@@ -97,3 +97,20 @@ def test_a_value_asked_of_a_constructor_names_its_parameter(app: App) -> None:
     a = ask(app, "If I create a BoundedQueue and never give it a size, how many entries will it hold?")
     assert a.state is not State.COMPLETE
     assert "asks for a value" in a.answer
+
+
+@pytest.mark.parametrize(
+    "question", ["how does decoding check the audience?", "how is the audience checked when a token is decoded?"]
+)
+def test_a_function_is_narrowed_to_the_callee_the_words_ask_of(app: App, question: str) -> None:
+    # (`decode` reaches `_verify_aud` through `_verify_claims`, queuekit/codec.py: "aud" abbreviates
+    # "audience"; the caller that passes the work on is no rival)
+    g = ground(read_question(question), app.store)
+    assert [s.hit.qualname for s in g.subjects] == ["queuekit.codec._verify_aud"]
+
+
+def test_a_callee_outside_the_repository_explains_by_its_name(app: App) -> None:
+    # (`signature_matches` calls `hmac.compare_digest`: "compared" is what its body does)
+    g = ground(read_question("how is a signature compared?"), app.store)
+    best = next(c for c in g.candidates if c.hit.qualname == "queuekit.codec.signature_matches")
+    assert "compared" in best.explained

@@ -278,7 +278,7 @@ def _ground(q: Question, store: SqliteStore, *, limit: int = 40) -> Grounding:
     subjects = (best,) if clear and named and covers else ()
     # (what the words narrow the best to is read right after it, a subject or not: the context holds it)
     candidates = weighed[:16]
-    if narrowed is not None and all(g.hit != narrowed.hit for g in candidates):
+    if narrowed is not None and all(_at(g.hit) != _at(narrowed.hit) for g in candidates):
         candidates.insert(1, narrowed)
     return Grounding(
         subjects=subjects, close=close, candidates=tuple(candidates), terms=terms, unexplained=unsaid, words=words
