@@ -195,7 +195,14 @@ class RepoLookup:
     def _typed_base(self, cls: str, written: str) -> str | None:
         """The repository class a base bound in the class's module stands for to a type checker:
         bound twice, once to a class (`if TYPE_CHECKING: Base = Table` / `else: Base = object`), or
-        annotated `type[X]` (`Base: type[Table] = with_typehint(Table)`)."""
+        annotated `type[X]` (`Base: type[Table] = with_typehint(Table)`). Read once per class and
+        base (`mro` and `external_bases` both ask)."""
+        key = ("typed", f"{cls} {written}")
+        if key not in self._memo:
+            self._memo[key] = self._find_typed_base(cls, written) or ""
+        return str(self._memo[key]) or None
+
+    def _find_typed_base(self, cls: str, written: str) -> str | None:
         info = self.table.src.class_info(cls)
         module = self.store.module_of(info.rel_path) if info is not None else None
         name = written.rpartition(".")[2]
